@@ -1,0 +1,205 @@
+#include "cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "build_info.hpp"
+#include "reference.hpp"
+#include "registry.hpp"
+#include "sizes.hpp"
+
+namespace ladder {
+namespace {
+
+std::string join(const std::vector<std::string>& items, std::string_view separator = ", ") {
+  std::string joined;
+  for (const auto& item : items) joined += (joined.empty() ? "" : std::string(separator)) + item;
+  return joined;
+}
+
+std::string format(const char* pattern, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
+
+nlohmann::json card_json(const TierCard& card) {
+  return {{"id", card.id},
+          {"rung", card.rung},
+          {"summary", card.summary},
+          {"libraries", card.libraries},
+          {"concepts", card.concepts},
+          {"learning_time", to_string(card.learning_time)},
+          {"parallel", card.parallel},
+          {"reproducible", to_string(card.reproducible)},
+          {"summation", card.summation},
+          {"source_file", card.source_file},
+          {"source_lines", card.source_lines},
+          {"shares", card.shares},
+          {"shared_lines", card.shared_lines},
+          {"flags", card.flags}};
+}
+
+nlohmann::json build_json() {
+  const auto& build = build_info();
+  return {{"compiler", build.compiler},         {"build_type", build.build_type},
+          {"common_flags", build.common_flags}, {"instruction_set", build.instruction_set},
+          {"simd_width", build.simd_width},     {"ladder_version", build.ladder_version}};
+}
+
+void print_list(bool as_json, bool ids_only) {
+  if (ids_only) {
+    for (const auto& tier : tiers()) std::printf("%s\n", tier.card.id.c_str());
+    return;
+  }
+  if (as_json) {
+    auto cards = nlohmann::json::array();
+    for (const auto& tier : tiers()) cards.push_back(card_json(tier.card));
+    std::cout << cards.dump(2) << "\n";
+    return;
+  }
+  std::printf("%-4s  %-14s  %-8s  %-6s  %-30s  %s\n", "rung", "id", "learning", "lines", "libraries",
+              "summary");
+  for (const auto& tier : tiers()) {
+    const auto& card = tier.card;
+    const std::string libraries = card.libraries.empty() ? "-" : join(card.libraries);
+    const std::string lines = std::to_string(card.source_lines) +
+                              (card.shared_lines ? "+" + std::to_string(card.shared_lines) : "");
+    std::printf("%-4d  %-14s  %-8s  %-6s  %-30s  %s%s\n", card.rung, card.id.c_str(),
+                std::string(to_string(card.learning_time)).c_str(), lines.c_str(), libraries.c_str(),
+                card.summary.c_str(), card.parallel ? " [parallel]" : "");
+  }
+  const auto& build = build_info();
+  std::printf(
+      "\nlines: the tier's own non-blank, non-comment lines (+ those of the shared kernel it builds on)\n"
+      "built: %s, %s, flags %s; SIMD: %s, %d doubles per batch\n",
+      build.compiler.c_str(), build.build_type.c_str(), build.common_flags.c_str(),
+      build.instruction_set.c_str(), build.simd_width);
+}
+
+struct EvalArguments {
+  std::string tier;
+  std::string integrand;
+  std::string a = "0", b = "1", n = "1e6", threads = "1";
+  bool reproducible = false;
+  bool json = false;
+};
+
+nlohmann::json optional_json(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+std::string optional_text(const std::optional<double>& value) {
+  return value ? format("%+.3e", *value) : "undefined (the reference is 0)";
+}
+
+void evaluate(const EvalArguments& args) {
+  const Tier& tier = find_tier(args.tier);
+  const std::size_t integrand = args.integrand.empty() ? 0 : find_integrand(args.integrand);
+  const Interval ab{parse_real("a", args.a), parse_real("b", args.b)};
+  const std::int64_t n = parse_size(args.n);
+  const int threads = args.threads != "all" ? parse_threads(args.threads)
+                      : tier.card.parallel
+                          ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
+                          : 1;
+  const RunOptions options{threads, args.reproducible};
+
+  const auto start = std::chrono::steady_clock::now();
+  const double result = integrate(tier, integrand, ab, n, options);
+  const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+
+  const auto& info = integrands()[integrand];
+  const Reference ref = reference(info, ab, n);
+  const auto rel_error = relative_error(result, ref.exact);
+  const auto rounding_error = relative_error(result, ref.midpoint);
+  const double bound = rounding_bound(tier.card, ref, n, options.threads);
+  const double rounding_abs = static_cast<double>(result - ref.midpoint);
+
+  if (args.json) {
+    const nlohmann::json out = {{"tier", tier.card.id},
+                                {"integrand", info.name},
+                                {"a", ab.a},
+                                {"b", ab.b},
+                                {"n", n},
+                                {"threads", options.threads},
+                                {"reproducible_requested", options.reproducible},
+                                {"result", result},
+                                {"exact", static_cast<double>(ref.exact)},
+                                {"rel_error", optional_json(rel_error)},
+                                {"abs_error", static_cast<double>(result - ref.exact)},
+                                {"midpoint", static_cast<double>(ref.midpoint)},
+                                {"midpoint_method", ref.midpoint_method},
+                                {"rounding_error", optional_json(rounding_error)},
+                                {"rounding_abs_error", rounding_abs},
+                                {"rounding_bound", bound},
+                                {"within_bound", std::fabs(rounding_abs) <= bound},
+                                {"seconds", seconds.count()},
+                                {"build", build_json()}};
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  std::printf("tier            %s (rung %d)\n", tier.card.id.c_str(), tier.card.rung);
+  std::printf("integrand       %s = %s on [%.17g, %.17g]\n", info.name.c_str(), info.formula.c_str(), ab.a,
+              ab.b);
+  std::printf("n, threads      %lld, %d\n", static_cast<long long>(n), options.threads);
+  std::printf("result          %.17g\n", result);
+  std::printf("exact           %.17Lg   relative error %s\n", ref.exact, optional_text(rel_error).c_str());
+  std::printf("midpoint sum    %.17Lg   rounding error %s (%s)\n", ref.midpoint,
+              optional_text(rounding_error).c_str(), ref.midpoint_method.c_str());
+  std::printf("rounding        |result - midpoint sum| = %.3e, bound %.3e: %s\n", std::fabs(rounding_abs),
+              bound, std::fabs(rounding_abs) <= bound ? "within" : "OUTSIDE THE BOUND");
+  std::printf("time            %.6f s (one call, including any first-call start-up)\n", seconds.count());
+}
+
+}  // namespace
+
+int run_command_line(int argc, char** argv) {
+  CLI::App app{"Ladder: one kernel (the midpoint rule) as a ladder of optimization tiers, measured"};
+  app.require_subcommand(1);
+
+  bool list_json = false, list_ids = false;
+  auto* list = app.add_subcommand("list", "the ladder: every tier's card");
+  list->add_flag("--json", list_json, "the cards as a JSON array");
+  list->add_flag("--ids", list_ids, "the tier ids only, one a line (for scripts)");
+
+  EvalArguments eval_args;
+  auto* eval = app.add_subcommand("eval", "one integral with one tier, checked against the references");
+  eval->add_option("--tier", eval_args.tier, "tier id (see `ladder list`)")->required();
+  eval->add_option("--integrand", eval_args.integrand,
+                   "integrand: " + integrand_names() + " (default gauss)");
+  eval->add_option("--a", eval_args.a, "left end of the interval (default 0)");
+  eval->add_option("--b", eval_args.b, "right end of the interval (default 1)");
+  eval->add_option("--n", eval_args.n, "number of nodes: 1000000, 1e6 or 2^20 (default 1e6)");
+  eval->add_option(
+      "--threads", eval_args.threads,
+      "threads, for parallel tiers (default 1; all: every core for a parallel tier, 1 otherwise)");
+  eval->add_flag("--reproducible", eval_args.reproducible,
+                 "ask a parallel tier for the same bits at every thread count, where it can");
+  eval->add_flag("--json", eval_args.json, "one JSON object instead of text");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::ParseError& error) {
+    app.exit(error);  // prints CLI11's message
+    return 2;
+  }
+
+  try {
+    if (list->parsed()) print_list(list_json, list_ids);
+    if (eval->parsed()) evaluate(eval_args);
+  } catch (const InputError& error) {
+    std::cerr << "ladder: " << error.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace ladder

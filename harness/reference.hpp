@@ -1,0 +1,39 @@
+// The two references every result is measured against, and the rounding bound a tier must stay within.
+//
+// - exact: the integral itself, from the integrand's antiderivative, in long double.
+// - midpoint: the exact midpoint sum M_n = h·Σ f(a + (i + ½)h) for this n, so that result − M_n is
+//   rounding alone, with the discretization error removed. Up to 2^22 nodes (or for a coarse step) it is
+//   summed in long double with compensation; beyond, the Euler–Maclaurin expansion
+//     M_n = I − (h²/24)(f′(b) − f′(a)) + (7h⁴/5760)(f‴(b) − f‴(a)) − …
+//   is used, whose next term is below 1e-21 relative once |h| ≤ 1e-3.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "registry.hpp"
+
+namespace ladder {
+
+struct Reference {
+  long double exact = 0;
+  long double midpoint = 0;
+  std::string midpoint_method;  // "long double sum" or "Euler-Maclaurin"
+  // For the rounding bound: h·Σ|f(x_i)|, and h·Σ of the error scale of one evaluation at x_i
+  // (the integrand's magnitude plus the effect of the rounded node, (|a| + |x_i − a|)·|f′(x_i)|).
+  long double absolute_sum = 0;
+  long double evaluation_scale = 0;
+};
+
+Reference reference(const IntegrandInfo& integrand, Interval ab, std::int64_t n);
+
+// Largest |result − midpoint| that rounding can explain for this tier (the bound is documented in
+// reference.cpp): u·(8·evaluation_scale + depth·absolute_sum) + 4u·|midpoint|, u = 2^-53, where depth is the
+// card's summation_depth(n, threads).
+double rounding_bound(const TierCard& card, const Reference& ref, std::int64_t n, int threads);
+
+// (result − target)/|target|; empty when the target is 0 (then only the absolute error means anything).
+std::optional<double> relative_error(double result, long double target);
+
+}  // namespace ladder

@@ -1,0 +1,70 @@
+#include "sizes.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "registry.hpp"
+
+namespace ladder {
+namespace {
+
+[[noreturn]] void reject_size(std::string_view text, std::string_view why) {
+  throw InputError("n = '" + std::string(text) + "' " + std::string(why) +
+                   "; n is a whole number from 1 to 2^62, written as 100000000, 1e8 or 2^27");
+}
+
+template <class Number>
+bool parse_whole(std::string_view text, Number& value) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+std::int64_t parse_size(std::string_view text) {
+  if (text.empty()) reject_size(text, "is empty");
+  if (const auto caret = text.find('^'); caret != std::string_view::npos) {
+    int base = 0, exponent = 0;
+    if (!parse_whole(text.substr(0, caret), base) || !parse_whole(text.substr(caret + 1), exponent))
+      reject_size(text, "is not a number");
+    if (base < 1 || exponent < 0) reject_size(text, "is out of range");
+    long double value = std::pow(static_cast<long double>(base), exponent);
+    if (value > static_cast<long double>(max_nodes)) reject_size(text, "is larger than 2^62");
+    return static_cast<std::int64_t>(value);
+  }
+  std::int64_t whole = 0;
+  if (parse_whole(text, whole)) {
+    if (whole < 1) reject_size(text, "is less than 1");
+    if (whole > max_nodes) reject_size(text, "is larger than 2^62");
+    return whole;
+  }
+  long double value = 0;  // "1e8", "2.5e6": accepted when the value is a whole number
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error == std::errc::result_out_of_range) reject_size(text, "is larger than 2^62");
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+    reject_size(text, "is not a number");
+  if (value != std::floor(value)) reject_size(text, "is not a whole number");
+  if (value < 1) reject_size(text, "is less than 1");
+  if (value > static_cast<long double>(max_nodes)) reject_size(text, "is larger than 2^62");
+  return static_cast<std::int64_t>(value);
+}
+
+int parse_threads(std::string_view text) {
+  int threads = 0;
+  if (!parse_whole(text, threads) || threads < 1 || threads > max_threads)
+    throw InputError("threads = '" + std::string(text) +
+                     "' is invalid; threads is a whole number from 1 to " + std::to_string(max_threads));
+  return threads;
+}
+
+double parse_real(std::string_view name, std::string_view text) {
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+    throw InputError(std::string(name) + " = '" + std::string(text) +
+                     "' is not a finite number; give a real number such as 0, -1.5 or 1e-3");
+  return value;
+}
+
+}  // namespace ladder

@@ -1,0 +1,20 @@
+// The one parser for user-typed sizes and counts.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace ladder {
+
+// A node count n: "100000000", "1e8", "2.5e6" or "2^27", between 1 and 2^62. Throws InputError that
+// names the text and the accepted forms.
+std::int64_t parse_size(std::string_view text);
+
+// A thread count: a whole number from 1 to max_threads.
+constexpr int max_threads = 1024;
+int parse_threads(std::string_view text);
+
+// A finite real number such as "0", "-1.5" or "1e-3".
+double parse_real(std::string_view name, std::string_view text);
+
+}  // namespace ladder

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what Ladder needs from Debian 12 packages, and nothing else. Idempotent: packages already
+# present are left alone, and apt is not touched at all when nothing is missing.
+#   usage (as root):  scripts/install-deps.sh
+set -euo pipefail
+
+packages=(
+  g++ cmake make ninja-build pkg-config git ca-certificates  # toolchain
+  libbenchmark-dev                                          # Google Benchmark 1.7.1 (the harness)
+  libgtest-dev                                              # GoogleTest (the tests)
+  libeigen3-dev                                             # eigen tier
+  libxsimd-dev                                              # xsimd tier and everything above it
+  libtbb-dev                                                # tbb and stdpar tiers
+  libcli11-dev nlohmann-json3-dev                           # command line, JSON output
+  clang-format                                              # the format check in the tests
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
+  [ "$status" = installed ] || missing+=("$package")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: everything is installed"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing packages: ${missing[*]}" >&2
+  echo "install-deps: run this script as root (or install them with apt-get)" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"

@@ -1,0 +1,123 @@
+#include "registry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace ladder {
+namespace {
+
+std::vector<Tier>& registered() {
+  static std::vector<Tier> tiers;  // filled by the tiers' static Registration objects
+  return tiers;
+}
+
+template <class... Fs>
+std::vector<IntegrandInfo> describe(IntegrandList<Fs...>) {
+  return {IntegrandInfo{std::string(Fs::name), std::string(Fs::formula),
+                        [](long double x) -> long double { return Fs{}(x); }, &Fs::antiderivative,
+                        &Fs::derivative1, &Fs::derivative3, &Fs::magnitude}...};
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string joined;
+  for (const auto& name : names) joined += (joined.empty() ? "" : ", ") + name;
+  return joined;
+}
+
+std::string_view file_name(std::string_view path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+void register_tier(TierCard card, std::vector<Kernel> kernels, std::string_view file) {
+  card.source_file = std::string(file_name(file));
+  for (const auto& source : tier_sources()) {
+    if (source.file != card.source_file) continue;
+    card.source_lines = source.lines;
+    card.shares = source.shares;
+    card.shared_lines = source.shared_lines;
+    card.flags = source.flags;
+  }
+  auto& tiers = registered();
+  tiers.push_back({std::move(card), std::move(kernels)});
+  std::stable_sort(tiers.begin(), tiers.end(),
+                   [](const Tier& x, const Tier& y) { return x.card.rung < y.card.rung; });
+}
+
+const std::vector<Tier>& tiers() { return registered(); }
+
+const std::vector<IntegrandInfo>& integrands() {
+  static const std::vector<IntegrandInfo> all = describe(AllIntegrands{});
+  return all;
+}
+
+std::string tier_ids() {
+  std::vector<std::string> ids;
+  for (const auto& tier : tiers()) ids.push_back(tier.card.id);
+  return join(ids);
+}
+
+std::string integrand_names() {
+  std::vector<std::string> names;
+  for (const auto& integrand : integrands()) names.push_back(integrand.name);
+  return join(names);
+}
+
+const Tier& find_tier(std::string_view id) {
+  for (const auto& tier : tiers())
+    if (tier.card.id == id) return tier;
+  throw InputError("unknown tier '" + std::string(id) + "'; known tiers: " + tier_ids());
+}
+
+std::size_t find_integrand(std::string_view name) {
+  const auto& all = integrands();
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (all[i].name == name) return i;
+  throw InputError("unknown integrand '" + std::string(name) + "'; known integrands: " + integrand_names());
+}
+
+double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int64_t n,
+                 const RunOptions& options) {
+  if (n < 1 || n > max_nodes)
+    throw InputError("n = " + std::to_string(n) + " is out of range; n must be between 1 and 2^62");
+  if (!std::isfinite(ab.a)) throw InputError("a = " + std::to_string(ab.a) + " is not a finite number");
+  if (!std::isfinite(ab.b)) throw InputError("b = " + std::to_string(ab.b) + " is not a finite number");
+  if (options.threads < 1)
+    throw InputError("threads = " + std::to_string(options.threads) +
+                     " is invalid; threads must be at least 1");
+  if (!tier.card.parallel && options.threads != 1)
+    throw InputError("threads = " + std::to_string(options.threads) + ": tier '" + tier.card.id +
+                     "' is serial and runs on 1 thread only");
+  if (integrand >= tier.kernels.size())
+    throw InputError("integrand index " + std::to_string(integrand) + " is out of range");
+  return tier.kernels[integrand](ab, n, options);
+}
+
+std::string_view to_string(LearningTime time) {
+  switch (time) {
+    case LearningTime::minutes:
+      return "minutes";
+    case LearningTime::hours:
+      return "hours";
+    case LearningTime::days:
+      return "days";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(Reproducible reproducible) {
+  switch (reproducible) {
+    case Reproducible::always:
+      return "always";
+    case Reproducible::on_request:
+      return "on request";
+    case Reproducible::never:
+      return "no";
+  }
+  return "unknown";
+}
+
+}  // namespace ladder

@@ -1,0 +1,61 @@
+// The registry: every tier and integrand the build contains, found by name. The harness, the command line
+// and the tests go through here; none of them names a tier.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tier.hpp"
+
+namespace ladder {
+
+// Bad input from a user: the message names the bad value and what is accepted.
+struct InputError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// What the references know about an integrand, in long double (see integrands.hpp).
+struct IntegrandInfo {
+  std::string name;
+  std::string formula;
+  long double (*value)(long double x);
+  long double (*antiderivative)(long double x);
+  long double (*derivative1)(long double x);
+  long double (*derivative3)(long double x);
+  long double (*magnitude)(long double x);
+};
+
+const std::vector<Tier>& tiers();  // by rung
+const Tier& find_tier(std::string_view id);
+const std::vector<IntegrandInfo>& integrands();  // the default first
+std::size_t find_integrand(std::string_view name);
+
+std::string tier_ids();  // "naive, streaming, …" for messages
+std::string integrand_names();
+
+// The largest n accepted: indices stay far from the int64 limit in every tier's arithmetic.
+constexpr std::int64_t max_nodes = std::int64_t{1} << 62;
+
+// Checks the inputs (n in [1, 2^62], finite a and b, threads ≥ 1 and 1 for serial tiers) and runs the
+// tier's kernel; throws InputError naming the bad value.
+double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int64_t n,
+                 const RunOptions& options);
+
+std::string_view to_string(LearningTime time);
+std::string_view to_string(Reproducible reproducible);
+
+// Written by the build (cmake/count_lines.cmake) for each file given to ladder_add_tier.
+struct TierSource {
+  std::string file;  // file name, without directories
+  int lines;
+  std::vector<std::string> shares;
+  int shared_lines;
+  std::vector<std::string> flags;
+};
+const std::vector<TierSource>& tier_sources();
+
+}  // namespace ladder

@@ -1,0 +1,48 @@
+// Rung 10 — stdpar: the std-algorithms rung with one argument more. std::execution::par_unseq lets the
+// standard library run transform_reduce on every core (libstdc++ does it with oneTBB underneath); the
+// task_arena caps the threads. No pragma, no SIMD code — and no SIMD exp either: the cheapest way onto all
+// cores, not the fastest. The index iterator is the one trap: see counting_iterator.hpp.
+#include <tbb/task_arena.h>
+
+#include <cstdint>
+#include <execution>
+#include <functional>
+#include <numeric>
+
+#include "counting_iterator.hpp"
+#include "tier.hpp"
+
+namespace {
+
+template <class F>
+double integrate(F f, ladder::Interval ab, std::int64_t n, int threads) {
+  const double step = (ab.b - ab.a) / static_cast<double>(n);
+  const ladder::CountingIterator first(0), last(n);
+  tbb::task_arena arena(threads);
+  const double sum = arena.execute([&] {
+    return std::transform_reduce(
+        std::execution::par_unseq, first, last, 0.0, std::plus<>{},
+        [=](std::int64_t i) { return f(ab.a + (static_cast<double>(i) + 0.5) * step); });
+  });
+  return sum * step;
+}
+
+// The library picks the leaf sizes and the order within a leaf: assume nothing better than one chain.
+double sequential_depth(std::int64_t n, int) { return static_cast<double>(n); }
+
+const ladder::Registration registration{
+    {.id = "stdpar",
+     .rung = 10,
+     .summary = "std::transform_reduce with std::execution::par_unseq (libstdc++ on oneTBB)",
+     .libraries = {"oneTBB (libstdc++ parallel backend)"},
+     .concepts = {"standard algorithms", "execution policies", "iterator categories", "task arenas"},
+     .learning_time = ladder::LearningTime::hours,
+     .parallel = true,
+     .reproducible = ladder::Reproducible::never,
+     .summation = "leaf ranges chosen by the library, joined as a tree",
+     .summation_depth = sequential_depth},
+    [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions& options) {
+      return integrate(f, ab, n, options.threads);
+    }};
+
+}  // namespace

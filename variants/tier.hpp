@@ -1,0 +1,89 @@
+// What a tier is: a midpoint-rule kernel plus the card a reader needs to judge what it costs to keep.
+//
+// A tier file defines its kernel as a template over the integrand, fills in its card, and registers both
+// with one line at the bottom:
+//
+//   const ladder::Registration registration{card, [](auto f, ladder::Interval ab, std::int64_t n,
+//                                                    const ladder::RunOptions& options) { ... }};
+//
+// The registry instantiates the kernel once for every integrand in integrands.hpp, so the harness, the
+// command line and the report find tiers by id and never name one.
+#pragma once
+
+#include <cstdint>
+#include <source_location>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "integrands.hpp"
+
+namespace ladder {
+
+struct Interval {
+  double a;
+  double b;
+};
+
+struct RunOptions {
+  int threads = 1;
+  // Parallel tiers that can trade speed for a result that is bit-identical at every thread count do so
+  // when this is set (see the card's `reproducible`).
+  bool reproducible = false;
+};
+
+enum class LearningTime { minutes, hours, days };
+
+// Whether the same inputs give the same bits at every thread count.
+enum class Reproducible { always, on_request, never };
+
+struct TierCard {
+  std::string id{};
+  int rung = 0;
+  std::string summary{};
+  std::vector<std::string> libraries{};  // what a maintainer must install and keep current
+  std::vector<std::string> concepts{};   // what a maintainer must understand
+  LearningTime learning_time = LearningTime::minutes;
+  bool parallel = false;  // takes RunOptions::threads; serial tiers accept threads = 1 only
+  Reproducible reproducible = Reproducible::always;
+  // How the terms are summed, in words, and the longest chain of rounded additions any term passes
+  // through for n terms on `threads` threads: the rounding bound in the tests grows with it.
+  std::string summation{};
+  double (*summation_depth)(std::int64_t n, int threads) = nullptr;
+
+  // Filled in by the build, never typed in (see ladder_add_tier in CMakeLists.txt).
+  std::string source_file{};
+  int source_lines = 0;               // non-blank, non-comment lines of the tier's own file
+  std::vector<std::string> shares{};  // project headers whose kernel the tier builds on
+  int shared_lines = 0;               // ... and their non-blank, non-comment lines
+  std::vector<std::string> flags{};   // compiler flags this tier adds to the common set
+};
+
+// One integrand's entry point into one tier: the integral of that integrand over ab with n nodes.
+using Kernel = double (*)(Interval ab, std::int64_t n, const RunOptions& options);
+
+struct Tier {
+  TierCard card;
+  std::vector<Kernel> kernels;  // one per integrand, in the order of integrand_names()
+};
+
+void register_tier(TierCard card, std::vector<Kernel> kernels, std::string_view file);
+
+// The static object a tier file defines to register itself.
+struct Registration {
+  template <class GenericKernel>
+  Registration(TierCard card, GenericKernel, std::source_location where = std::source_location::current()) {
+    register_tier(std::move(card), kernels_for_all_integrands<GenericKernel>(AllIntegrands{}),
+                  where.file_name());
+  }
+
+ private:
+  template <class GenericKernel, class... Integrands>
+  static std::vector<Kernel> kernels_for_all_integrands(IntegrandList<Integrands...>) {
+    return {[](Interval ab, std::int64_t n, const RunOptions& options) {
+      return GenericKernel{}(Integrands{}, ab, n, options);
+    }...};
+  }
+};
+
+}  // namespace ladder
