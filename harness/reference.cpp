@@ -44,6 +44,7 @@ Reference reference(const IntegrandInfo& f, Interval ab, std::int64_t n) {
   Reference ref;
   const long double a = ab.a, b = ab.b;
   ref.exact = f.antiderivative(b) - f.antiderivative(a);
+  ref.width = std::fabs(b - a);
   const long double step = (b - a) / n;
   if (n <= direct_sum_limit || std::fabs(step) > fine_step) {
     const Sums sums = midpoint_sums(f, ab, n);
@@ -69,12 +70,15 @@ Reference reference(const IntegrandInfo& f, Interval ab, std::int64_t n) {
 //   ulps of the function (xsimd 0.8, Eigen 1.6, libmvec up to 4) on the size of the terms it rounds, plus
 //   f′ times the node's own rounding (h is rounded, then multiplied and added: ≤ 2u(|a| + |x − a|));
 // - a sum whose longest chain of rounded additions is d long errs by at most d·u·Σ|terms|;
-// - rounding h and the final multiplication by h add 2u·|M| each, or so.
+// - rounding h and the final multiplication by h add 2u·|M| each, or so;
+// - a value below the normal range may come back as anything up to the smallest normal double, η: Eigen
+//   3.4's vector exp clamps its argument and returns 2.2e-308 for e^(-10⁶). That adds up to 2η·|b − a|.
 double rounding_bound(const TierCard& card, const Reference& ref, std::int64_t n, int threads) {
   constexpr long double u = std::numeric_limits<double>::epsilon() / 2;
+  constexpr long double smallest_normal = std::numeric_limits<double>::min();
   const long double depth = card.summation_depth ? card.summation_depth(n, threads) : n;
   return static_cast<double>(u * (8 * ref.evaluation_scale + depth * ref.absolute_sum) +
-                             4 * u * std::fabs(ref.midpoint));
+                             4 * u * std::fabs(ref.midpoint) + 2 * smallest_normal * ref.width);
 }
 
 std::optional<double> relative_error(double result, long double target) {

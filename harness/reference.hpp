@@ -24,13 +24,14 @@ struct Reference {
   // (the integrand's magnitude plus the effect of the rounded node, (|a| + |x_i − a|)·|f′(x_i)|).
   long double absolute_sum = 0;
   long double evaluation_scale = 0;
+  long double width = 0;  // |b − a|
 };
 
 Reference reference(const IntegrandInfo& integrand, Interval ab, std::int64_t n);
 
 // Largest |result − midpoint| that rounding can explain for this tier (the bound is documented in
-// reference.cpp): u·(8·evaluation_scale + depth·absolute_sum) + 4u·|midpoint|, u = 2^-53, where depth is the
-// card's summation_depth(n, threads).
+// reference.cpp): u·(8·evaluation_scale + depth·absolute_sum) + 4u·|midpoint| + 2η·width, u = 2^-53, η the
+// smallest normal double, where depth is the card's summation_depth(n, threads).
 double rounding_bound(const TierCard& card, const Reference& ref, std::int64_t n, int threads);
 
 // (result − target)/|target|; empty when the target is 0 (then only the absolute error means anything).

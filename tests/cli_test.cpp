@@ -1,0 +1,121 @@
+// The command line, run as a user runs it: the real binary, its output and its exit code.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "registry.hpp"
+
+namespace ladder {
+namespace {
+
+struct Outcome {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+Outcome run(const std::string& arguments) {
+  const std::string command = std::string(LADDER_BINARY) + " " + arguments + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return {-1, "popen failed"};
+  std::string output;
+  std::array<char, 4096> buffer{};
+  while (const std::size_t read = fread(buffer.data(), 1, buffer.size(), pipe))
+    output.append(buffer.data(), read);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+TEST(CommandLine, ListShowsEveryTier) {
+  const Outcome list = run("list");
+  ASSERT_EQ(list.exit_code, 0) << list.output;
+  for (const auto& tier : tiers())
+    EXPECT_NE(list.output.find(tier.card.id), std::string::npos) << tier.card.id;
+  EXPECT_NE(list.output.find("SIMD: "), std::string::npos) << "the build's instruction set is shown";
+}
+
+TEST(CommandLine, ListJsonGivesTheCards) {
+  const Outcome list = run("list --json");
+  ASSERT_EQ(list.exit_code, 0) << list.output;
+  const auto cards = nlohmann::json::parse(list.output);
+  ASSERT_EQ(cards.size(), tiers().size());
+  EXPECT_EQ(cards[0]["id"], "naive");
+  EXPECT_EQ(cards[6]["id"], "xsimd");
+  EXPECT_EQ(cards[6]["shares"][0], "simd_kernel.hpp");
+  EXPECT_GT(cards[6]["source_lines"].get<int>(), 10);
+  EXPECT_EQ(cards[8]["learning_time"], "days");
+  EXPECT_EQ(cards[9]["reproducible"], "on request");
+}
+
+TEST(CommandLine, EvalJsonHasTheResultAndBothErrors) {
+  const Outcome eval = run("eval --tier compensated --integrand pi --a -1 --b 2 --n 2^10 --json");
+  ASSERT_EQ(eval.exit_code, 0) << eval.output;
+  const auto out = nlohmann::json::parse(eval.output);
+  for (const char* key : {"tier", "integrand", "a", "b", "n", "threads", "result", "exact", "rel_error",
+                          "rounding_error", "seconds"})
+    EXPECT_TRUE(out.contains(key)) << key;
+  EXPECT_EQ(out["tier"], "compensated");
+  EXPECT_EQ(out["integrand"], "pi");
+  EXPECT_EQ(out["n"], 1024);
+  EXPECT_EQ(out["a"], -1.0);
+  EXPECT_NEAR(out["exact"].get<double>(), 4 * (std::atan(2.0) + std::atan(1.0)), 1e-15);
+  EXPECT_NEAR(out["result"].get<double>(), out["exact"].get<double>(), 1e-5);
+  EXPECT_LT(std::fabs(out["rounding_error"].get<double>()), 1e-15);
+  EXPECT_TRUE(out["within_bound"].get<bool>());
+}
+
+TEST(CommandLine, EvalTextPrintsSeventeenDigits) {
+  const Outcome eval = run("eval --tier xsimd --n 1e6");
+  ASSERT_EQ(eval.exit_code, 0) << eval.output;
+  EXPECT_NE(eval.output.find("result          0.746824132812"), std::string::npos) << eval.output;
+  EXPECT_NE(eval.output.find("relative error"), std::string::npos);
+  EXPECT_NE(eval.output.find("rounding error"), std::string::npos);
+  EXPECT_NE(eval.output.find("within"), std::string::npos);
+}
+
+TEST(CommandLine, ZeroExactIntegralSaysRelativeErrorIsUndefined) {
+  const Outcome eval = run("eval --tier inlined --integrand sin --a -1 --b 1 --n 1000 --json");
+  ASSERT_EQ(eval.exit_code, 0) << eval.output;
+  EXPECT_TRUE(nlohmann::json::parse(eval.output)["rel_error"].is_null());
+}
+
+struct BadInput {
+  const char* arguments;
+  const char* message;  // must appear in the output
+};
+
+TEST(CommandLine, BadInputExitsWithTwoAndNamesTheValue) {
+  const BadInput cases[] = {
+      {"eval --tier naive --n 0", "n = '0' is less than 1"},
+      {"eval --tier naive --n 1.5", "n = '1.5' is not a whole number"},
+      {"eval --tier naive --n lots", "n = 'lots' is not a number"},
+      {"eval --tier naive --n 2^63", "n = '2^63' is larger than 2^62"},
+      {"eval --tier naive --a nan", "a = 'nan' is not a finite number"},
+      {"eval --tier naive --b inf", "b = 'inf' is not a finite number"},
+      {"eval --tier tbb --threads 0", "threads = '0' is invalid; threads is a whole number from 1 to 1024"},
+      {"eval --tier naive --threads 2", "tier 'naive' is serial and runs on 1 thread only"},
+      {"eval --tier warp-drive", "unknown tier 'warp-drive'; known tiers: naive, streaming"},
+      {"eval --tier naive --integrand cosh",
+       "unknown integrand 'cosh'; known integrands: gauss, pi, sin, poly"},
+      {"eval --tier naive --bogus", "--bogus"},
+      {"eval", "--tier is required"},
+      {"", "A subcommand is required"},
+  };
+  for (const auto& bad : cases) {
+    const Outcome outcome = run(bad.arguments);
+    EXPECT_EQ(outcome.exit_code, 2) << bad.arguments << "\n" << outcome.output;
+    EXPECT_NE(outcome.output.find(bad.message), std::string::npos) << bad.arguments << "\n" << outcome.output;
+  }
+}
+
+TEST(CommandLine, HelpExitsWithZero) {
+  const Outcome help = run("eval --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.output.find("--integrand"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ladder
