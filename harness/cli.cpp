@@ -198,6 +198,14 @@ int run_command_line(int argc, char** argv) {
   } catch (const InputError& error) {
     std::cerr << "ladder: " << error.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "ladder: out of memory: tier '" << eval_args.tier
+              << "' could not allocate what it needs for n = " << eval_args.n << "\n";
+    return 1;
+  } catch (const std::length_error&) {
+    std::cerr << "ladder: n = " << eval_args.n << " is more nodes than tier '" << eval_args.tier
+              << "' can hold in memory\n";
+    return 1;
   }
   return 0;
 }
