@@ -26,9 +26,6 @@ double integrate(F f, ladder::Interval ab, std::int64_t n) {
   return sum * step;
 }
 
-// The compiler chooses the lanes and their order: assume nothing better than one chain.
-double sequential_depth(std::int64_t n, int) { return static_cast<double>(n); }
-
 const ladder::Registration registration{
     {.id = "autovec",
      .rung = 5,
@@ -37,7 +34,7 @@ const ladder::Registration registration{
      .concepts = {"compiler vectorization", "floating-point reassociation", "compiler flags"},
      .learning_time = ladder::LearningTime::hours,
      .summation = "SIMD lanes chosen by the compiler",
-     .summation_depth = sequential_depth},
+     .summation_depth = ladder::sequential_depth},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       return integrate(f, ab, n);
     }};

@@ -15,8 +15,6 @@ double integrate(F f, ladder::Interval ab, std::int64_t n) {
   return sum * step;
 }
 
-double sequential_depth(std::int64_t n, int) { return static_cast<double>(n); }
-
 const ladder::Registration registration{
     {.id = "inlined",
      .rung = 2,
@@ -25,7 +23,7 @@ const ladder::Registration registration{
      .concepts = {"loops", "function templates"},
      .learning_time = ladder::LearningTime::minutes,
      .summation = "one accumulator, in order",
-     .summation_depth = sequential_depth},
+     .summation_depth = ladder::sequential_depth},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       return integrate(f, ab, n);
     }};

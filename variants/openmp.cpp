@@ -1,9 +1,7 @@
 // Rung 8 — openmp: the xsimd kernel on every core. The nodes are cut into blocks, one `parallel for`
 // shares the blocks among the threads, and the `reduction` clause gives each thread a private partial
-// sum and adds them at the end. Three lines of pragma buy the cores; the order in which the partial sums
-// meet is up to the runtime, so the last bits can differ from one thread count to another.
-#include <omp.h>
-
+// sum and adds them at the end. One pragma buys the cores; the order in which the partial sums meet is up
+// to the runtime, so the last bits can differ from one thread count to another.
 #include <algorithm>
 #include <cstdint>
 

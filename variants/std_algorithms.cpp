@@ -19,9 +19,6 @@ double integrate(F f, ladder::Interval ab, std::int64_t n) {
   return sum * step;
 }
 
-// transform_reduce may regroup the sum; over iota's input iterators libstdc++ adds in order.
-double sequential_depth(std::int64_t n, int) { return static_cast<double>(n); }
-
 const ladder::Registration registration{
     {.id = "std-algorithms",
      .rung = 3,
@@ -30,7 +27,7 @@ const ladder::Registration registration{
      .concepts = {"ranges", "standard algorithms", "lambdas"},
      .learning_time = ladder::LearningTime::minutes,
      .summation = "one accumulator, in order",
-     .summation_depth = sequential_depth},
+     .summation_depth = ladder::sequential_depth},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       return integrate(f, ab, n);
     }};

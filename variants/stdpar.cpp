@@ -27,9 +27,6 @@ double integrate(F f, ladder::Interval ab, std::int64_t n, int threads) {
   return sum * step;
 }
 
-// The library picks the leaf sizes and the order within a leaf: assume nothing better than one chain.
-double sequential_depth(std::int64_t n, int) { return static_cast<double>(n); }
-
 const ladder::Registration registration{
     {.id = "stdpar",
      .rung = 10,
@@ -40,7 +37,7 @@ const ladder::Registration registration{
      .parallel = true,
      .reproducible = ladder::Reproducible::never,
      .summation = "leaf ranges chosen by the library, joined as a tree",
-     .summation_depth = sequential_depth},
+     .summation_depth = ladder::sequential_depth},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions& options) {
       return integrate(f, ab, n, options.threads);
     }};

@@ -14,8 +14,6 @@ double integrate(const std::function<double(double)>& f, ladder::Interval ab, st
   return sum * step;
 }
 
-double sequential_depth(std::int64_t n, int) { return static_cast<double>(n); }
-
 const ladder::Registration registration{
     {.id = "streaming",
      .rung = 1,
@@ -24,7 +22,7 @@ const ladder::Registration registration{
      .concepts = {"loops", "std::function"},
      .learning_time = ladder::LearningTime::minutes,
      .summation = "one accumulator, in order",
-     .summation_depth = sequential_depth},
+     .summation_depth = ladder::sequential_depth},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       return integrate(ladder::type_erased(f), ab, n);
     }};

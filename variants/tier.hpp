@@ -59,6 +59,9 @@ struct TierCard {
   std::vector<std::string> flags{};   // compiler flags this tier adds to the common set
 };
 
+// The summation depth of one accumulator adding n terms in order: the bound for any order at all.
+inline double sequential_depth(std::int64_t n, int) { return static_cast<double>(n); }
+
 // One integrand's entry point into one tier: the integral of that integrand over ab with n nodes.
 using Kernel = double (*)(Interval ab, std::int64_t n, const RunOptions& options);
 
