@@ -64,20 +64,34 @@ void print_list(bool as_json, bool ids_only) {
     std::cout << cards.dump(2) << "\n";
     return;
   }
-  std::printf("%-4s  %-14s  %-8s  %-6s  %-30s  %s\n", "rung", "id", "learning", "lines", "libraries",
-              "summary");
+  // A plain-text table whose columns fit their widest cell.
+  std::vector<std::vector<std::string>> rows = {
+      {"rung", "id", "learning", "lines", "reproducible", "libraries", "summary"}};
   for (const auto& tier : tiers()) {
     const auto& card = tier.card;
-    const std::string libraries = card.libraries.empty() ? "-" : join(card.libraries);
-    const std::string lines = std::to_string(card.source_lines) +
-                              (card.shared_lines ? "+" + std::to_string(card.shared_lines) : "");
-    std::printf("%-4d  %-14s  %-8s  %-6s  %-30s  %s%s\n", card.rung, card.id.c_str(),
-                std::string(to_string(card.learning_time)).c_str(), lines.c_str(), libraries.c_str(),
-                card.summary.c_str(), card.parallel ? " [parallel]" : "");
+    rows.push_back({std::to_string(card.rung), card.id, std::string(to_string(card.learning_time)),
+                    std::to_string(card.source_lines) +
+                        (card.shared_lines ? "+" + std::to_string(card.shared_lines) : ""),
+                    std::string(to_string(card.reproducible)),
+                    card.libraries.empty() ? "-" : join(card.libraries),
+                    card.summary + (card.parallel ? " [parallel]" : "")});
+  }
+  std::vector<std::size_t> widths(rows[0].size(), 0);
+  for (const auto& row : rows)
+    for (std::size_t column = 0; column < row.size(); ++column)
+      widths[column] = std::max(widths[column], row[column].size());
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t column = 0; column < row.size(); ++column)
+      line += column + 1 < row.size()
+                  ? row[column] + std::string(widths[column] - row[column].size() + 2, ' ')
+                  : row[column];
+    std::printf("%s\n", line.c_str());
   }
   const auto& build = build_info();
   std::printf(
       "\nlines: the tier's own non-blank, non-comment lines (+ those of the shared kernel it builds on)\n"
+      "reproducible: whether the result has the same bits at every thread count\n"
       "built: %s, %s, flags %s; SIMD: %s, %d doubles per batch\n",
       build.compiler.c_str(), build.build_type.c_str(), build.common_flags.c_str(),
       build.instruction_set.c_str(), build.simd_width);
@@ -155,6 +169,11 @@ void evaluate(const EvalArguments& args) {
   std::printf("rounding        |result - midpoint sum| = %.3e, bound %.3e: %s\n", std::fabs(rounding_abs),
               bound, std::fabs(rounding_abs) <= bound ? "within" : "OUTSIDE THE BOUND");
   std::printf("time            %.6f s (one call, including any first-call start-up)\n", seconds.count());
+  const auto& build = build_info();
+  std::printf("build           %s, %s%s, SIMD %s (%d doubles per batch)\n", build.compiler.c_str(),
+              build.common_flags.c_str(),
+              tier.card.flags.empty() ? "" : (" " + join(tier.card.flags, " ")).c_str(),
+              build.instruction_set.c_str(), build.simd_width);
 }
 
 }  // namespace

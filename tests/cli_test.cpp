@@ -35,6 +35,7 @@ TEST(CommandLine, ListShowsEveryTier) {
   for (const auto& tier : tiers())
     EXPECT_NE(list.output.find(tier.card.id), std::string::npos) << tier.card.id;
   EXPECT_NE(list.output.find("SIMD: "), std::string::npos) << "the build's instruction set is shown";
+  EXPECT_NE(list.output.find("on request"), std::string::npos) << "tbb's reproducibility is shown";
 }
 
 TEST(CommandLine, ListJsonGivesTheCards) {
@@ -74,6 +75,7 @@ TEST(CommandLine, EvalTextPrintsSeventeenDigits) {
   EXPECT_NE(eval.output.find("relative error"), std::string::npos);
   EXPECT_NE(eval.output.find("rounding error"), std::string::npos);
   EXPECT_NE(eval.output.find("within"), std::string::npos);
+  EXPECT_NE(eval.output.find("SIMD "), std::string::npos) << "the instruction set is shown beside the result";
 }
 
 TEST(CommandLine, ZeroExactIntegralSaysRelativeErrorIsUndefined) {
@@ -100,6 +102,7 @@ TEST(CommandLine, BadInputExitsWithTwoAndNamesTheValue) {
       {"eval --tier warp-drive", "unknown tier 'warp-drive'; known tiers: naive, streaming"},
       {"eval --tier naive --integrand cosh",
        "unknown integrand 'cosh'; known integrands: gauss, pi, sin, poly"},
+      {"eval --tier openmp --reproducible", "tier 'openmp' cannot give the same bits at every thread count"},
       {"eval --tier naive --bogus", "--bogus"},
       {"eval", "--tier is required"},
       {"", "A subcommand is required"},

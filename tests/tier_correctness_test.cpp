@@ -108,6 +108,8 @@ TEST(TierInputs, BadInputIsRejectedWithTheValueAndWhatIsAccepted) {
   EXPECT_EQ(message_of({0, INFINITY}, 10, 1), "b = inf is not a finite number");
   EXPECT_EQ(message_of({0, 1}, 10, 0), "threads = 0 is invalid; threads must be at least 1");
   EXPECT_THROW(integrate(find_tier("naive"), 0, {0, 1}, 10, {2, false}), InputError);
+  EXPECT_THROW(integrate(find_tier("openmp"), 0, {0, 1}, 10, {2, true}),
+               InputError);  // it cannot promise that
   EXPECT_THROW(find_tier("no-such-tier"), InputError);
   EXPECT_THROW(find_integrand("no-such-integrand"), InputError);
 }

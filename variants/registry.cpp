@@ -66,6 +66,13 @@ std::string integrand_names() {
   return join(names);
 }
 
+std::string reproducible_tier_ids() {
+  std::vector<std::string> ids;
+  for (const auto& tier : tiers())
+    if (tier.card.reproducible != Reproducible::never) ids.push_back(tier.card.id);
+  return join(ids);
+}
+
 const Tier& find_tier(std::string_view id) {
   for (const auto& tier : tiers())
     if (tier.card.id == id) return tier;
@@ -91,6 +98,10 @@ double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int6
   if (!tier.card.parallel && options.threads != 1)
     throw InputError("threads = " + std::to_string(options.threads) + ": tier '" + tier.card.id +
                      "' is serial and runs on 1 thread only");
+  if (options.reproducible && tier.card.reproducible == Reproducible::never)
+    throw InputError(
+        "tier '" + tier.card.id +
+        "' cannot give the same bits at every thread count; tiers that can: " + reproducible_tier_ids());
   if (integrand >= tier.kernels.size())
     throw InputError("integrand index " + std::to_string(integrand) + " is out of range");
   return tier.kernels[integrand](ab, n, options);

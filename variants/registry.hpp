@@ -36,12 +36,13 @@ std::size_t find_integrand(std::string_view name);
 
 std::string tier_ids();  // "naive, streaming, …" for messages
 std::string integrand_names();
+std::string reproducible_tier_ids();
 
 // The largest n accepted: indices stay far from the int64 limit in every tier's arithmetic.
 constexpr std::int64_t max_nodes = std::int64_t{1} << 62;
 
-// Checks the inputs (n in [1, 2^62], finite a and b, threads ≥ 1 and 1 for serial tiers) and runs the
-// tier's kernel; throws InputError naming the bad value.
+// Checks the inputs (n in [1, 2^62], finite a and b, threads ≥ 1 and 1 for serial tiers, reproducibility
+// only from a tier that can give it) and runs the tier's kernel; throws InputError naming the bad value.
 double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int64_t n,
                  const RunOptions& options);
 
