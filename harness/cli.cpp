@@ -17,12 +17,6 @@
 namespace ladder {
 namespace {
 
-std::string join(const std::vector<std::string>& items, std::string_view separator = ", ") {
-  std::string joined;
-  for (const auto& item : items) joined += (joined.empty() ? "" : std::string(separator)) + item;
-  return joined;
-}
-
 std::string format(const char* pattern, double value) {
   char text[64];
   std::snprintf(text, sizeof text, pattern, value);

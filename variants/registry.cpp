@@ -19,18 +19,18 @@ std::vector<IntegrandInfo> describe(IntegrandList<Fs...>) {
                         &Fs::derivative1, &Fs::derivative3, &Fs::magnitude}...};
 }
 
-std::string join(const std::vector<std::string>& names) {
-  std::string joined;
-  for (const auto& name : names) joined += (joined.empty() ? "" : ", ") + name;
-  return joined;
-}
-
 std::string_view file_name(std::string_view path) {
   const auto slash = path.find_last_of('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
 }  // namespace
+
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string joined;
+  for (const auto& item : items) joined += (joined.empty() ? "" : std::string(separator)) + item;
+  return joined;
+}
 
 void register_tier(TierCard card, std::vector<Kernel> kernels, std::string_view file) {
   card.source_file = std::string(file_name(file));

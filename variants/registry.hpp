@@ -34,6 +34,7 @@ const Tier& find_tier(std::string_view id);
 const std::vector<IntegrandInfo>& integrands();  // the default first
 std::size_t find_integrand(std::string_view name);
 
+std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
 std::string tier_ids();  // "naive, streaming, …" for messages
 std::string integrand_names();
 std::string reproducible_tier_ids();
