@@ -12,6 +12,9 @@ struct BuildInfo {
   std::string instruction_set;  // what xsimd's batches use in this build, e.g. "avx512bw"
   int simd_width = 0;           // doubles per batch
   std::string ladder_version;
+  std::string benchmark_version;  // Google Benchmark, as CMake found it
+  std::string openmp_version;     // the OpenMP specification the compiler implements
+  std::string cuda_flags;         // how nvcc compiles the .cu tiers (empty without CUDA)
 };
 
 const BuildInfo& build_info();

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -12,7 +13,9 @@
 #include "build_info.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
+#include "runner.hpp"
 #include "sizes.hpp"
+#include "worker.hpp"
 
 namespace ladder {
 namespace {
@@ -37,7 +40,8 @@ nlohmann::json card_json(const TierCard& card) {
           {"source_lines", card.source_lines},
           {"shares", card.shares},
           {"shared_lines", card.shared_lines},
-          {"flags", card.flags}};
+          {"flags", card.flags},
+          {"heap_bytes_per_node", card.heap_bytes_per_node}};
 }
 
 nlohmann::json build_json() {
@@ -54,7 +58,13 @@ void print_list(bool as_json, bool ids_only) {
   }
   if (as_json) {
     auto cards = nlohmann::json::array();
-    for (const auto& tier : tiers()) cards.push_back(card_json(tier.card));
+    for (const auto& tier : tiers()) {
+      auto card = card_json(tier.card);
+      const auto reason = unavailable_reason(tier);
+      card["available"] = reason.empty();
+      card["unavailable_reason"] = reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(reason);
+      cards.push_back(card);
+    }
     std::cout << cards.dump(2) << "\n";
     return;
   }
@@ -63,12 +73,13 @@ void print_list(bool as_json, bool ids_only) {
       {"rung", "id", "learning", "lines", "reproducible", "libraries", "summary"}};
   for (const auto& tier : tiers()) {
     const auto& card = tier.card;
-    rows.push_back({std::to_string(card.rung), card.id, std::string(to_string(card.learning_time)),
-                    std::to_string(card.source_lines) +
-                        (card.shared_lines ? "+" + std::to_string(card.shared_lines) : ""),
-                    std::string(to_string(card.reproducible)),
-                    card.libraries.empty() ? "-" : join(card.libraries),
-                    card.summary + (card.parallel ? " [parallel]" : "")});
+    rows.push_back(
+        {std::to_string(card.rung), card.id, std::string(to_string(card.learning_time)),
+         std::to_string(card.source_lines) +
+             (card.shared_lines ? "+" + std::to_string(card.shared_lines) : ""),
+         std::string(to_string(card.reproducible)), card.libraries.empty() ? "-" : join(card.libraries),
+         card.summary + (card.parallel ? " [parallel]" : "") +
+             (unavailable_reason(tier).empty() ? "" : " [unavailable: " + unavailable_reason(tier) + "]")});
   }
   std::vector<std::size_t> widths(rows[0].size(), 0);
   for (const auto& row : rows)
@@ -196,6 +207,42 @@ int run_command_line(int argc, char** argv) {
                  "ask a parallel tier for the same bits at every thread count, where it can");
   eval->add_flag("--json", eval_args.json, "one JSON object instead of text");
 
+  RunArguments run_args;
+  for (int i = 0; i < argc; ++i) run_args.command_line += (i ? " " : "") + std::string(argv[i]);
+  std::string preset, integrand, a, b, resume, seed;
+  auto* run = app.add_subcommand(
+      "run", "the benchmark matrix: every tier × sizes × threads, timed, with memory and error");
+  run->add_option("--preset", preset, "quick (under 30 s), standard (the default, a few minutes) or full");
+  run->add_option("--tiers", run_args.tiers, "tier ids, comma-separated (default: every tier)")
+      ->delimiter(',');
+  run->add_option("--integrand", integrand, "integrand: " + integrand_names() + " (default gauss)");
+  run->add_option("--a", a, "left end of the interval (default 0)");
+  run->add_option("--b", b, "right end of the interval (default 1)");
+  run->add_option("--n", run_args.sizes,
+                  "node counts, comma-separated: 1e5,1e6 or 2^20 (default: the preset's)")
+      ->delimiter(',');
+  run->add_option("--threads", run_args.threads,
+                  "thread counts for the parallel tiers, comma-separated, or all (default: 1 to every core)")
+      ->delimiter(',');
+  run->add_option("--reps", run_args.repetitions, "repetitions a cell (default: the preset's, 10 standard)");
+  run->add_option("--min-time", run_args.min_time,
+                  "seconds a repetition runs at least (default: the preset's)");
+  run->add_option("--seed", seed, "the seed of the cells' shuffled order (default: random, recorded)");
+  run->add_flag("--reproducible", run_args.reproducible,
+                "ask parallel tiers that can for the same bits at every thread count");
+  run->add_option("--out", run_args.out, "output directory (default ./ladder-out); must be new or empty");
+  run->add_option("--resume", resume, "finish the interrupted run in this directory");
+  run->add_flag("--force", run_args.force, "replace the results in a non-empty --out");
+  run->add_option("--label", run_args.label, "a name for this run, kept in the results");
+  run->add_option("--cell-timeout", run_args.cell_timeout,
+                  "seconds a cell may take before it is stopped (600)");
+
+  std::string worker_spec, worker_result;
+  auto* worker = app.add_subcommand("worker", "");  // hidden: one cell, started by `ladder run`
+  worker->group("");
+  worker->add_option("--spec", worker_spec)->required();
+  worker->add_option("--result", worker_result)->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
@@ -208,9 +255,28 @@ int run_command_line(int argc, char** argv) {
   try {
     if (list->parsed()) print_list(list_json, list_ids);
     if (eval->parsed()) evaluate(eval_args);
+    if (worker->parsed()) return run_worker(worker_spec, worker_result);
+    if (run->parsed()) {
+      if (!preset.empty()) run_args.preset = preset;
+      if (!integrand.empty()) run_args.integrand = integrand;
+      if (!a.empty()) run_args.a = a;
+      if (!b.empty()) run_args.b = b;
+      if (!resume.empty()) run_args.resume = resume;
+      if (!seed.empty()) {
+        std::uint64_t value = 0;
+        const auto [end, error] = std::from_chars(seed.data(), seed.data() + seed.size(), value);
+        if (error != std::errc() || end != seed.data() + seed.size())
+          throw InputError("--seed '" + seed + "' is not a whole number from 0 to 2^64 - 1");
+        run_args.seed = value;
+      }
+      return run_matrix(run_args);
+    }
   } catch (const InputError& error) {
     std::cerr << "ladder: " << error.what() << "\n";
     return 2;
+  } catch (const Unavailable& error) {
+    std::cerr << "ladder: " << error.what() << "\n";
+    return 3;
   } catch (const std::bad_alloc&) {
     std::cerr << "ladder: out of memory: tier '" << eval_args.tier
               << "' could not allocate what it needs for n = " << eval_args.n << "\n";

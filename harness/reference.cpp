@@ -1,7 +1,11 @@
 #include "reference.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
+#include <sstream>
+#include <stdexcept>
 
 namespace ladder {
 namespace {
@@ -79,6 +83,28 @@ double rounding_bound(const TierCard& card, const Reference& ref, std::int64_t n
   const long double depth = card.summation_depth ? card.summation_depth(n, threads) : n;
   return static_cast<double>(u * (8 * ref.evaluation_scale + depth * ref.absolute_sum) +
                              4 * u * std::fabs(ref.midpoint) + 2 * smallest_normal * ref.width);
+}
+
+std::string to_text(const Reference& ref) {
+  char text[256];
+  std::snprintf(text, sizeof text, "%La %La %La %La %La ", ref.exact, ref.midpoint, ref.absolute_sum,
+                ref.evaluation_scale, ref.width);
+  return text + ref.midpoint_method;
+}
+
+Reference reference_from_text(const std::string& text) {
+  Reference ref;
+  std::istringstream in(text);
+  std::string field[5];
+  for (auto& each : field) in >> each;
+  long double* values[] = {&ref.exact, &ref.midpoint, &ref.absolute_sum, &ref.evaluation_scale, &ref.width};
+  for (int i = 0; i < 5; ++i) {
+    char* end = nullptr;
+    *values[i] = std::strtold(field[i].c_str(), &end);
+    if (field[i].empty() || *end != '\0') throw std::invalid_argument("not a reference: " + text);
+  }
+  std::getline(in >> std::ws, ref.midpoint_method);
+  return ref;
 }
 
 std::optional<double> relative_error(double result, long double target) {

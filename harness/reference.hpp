@@ -29,6 +29,11 @@ struct Reference {
 
 Reference reference(const IntegrandInfo& integrand, Interval ab, std::int64_t n);
 
+// A reference as text that keeps every bit of its long doubles (for the worker processes of `ladder run`,
+// which get the references computed once per size instead of once per cell), and back.
+std::string to_text(const Reference& ref);
+Reference reference_from_text(const std::string& text);
+
 // Largest |result − midpoint| that rounding can explain for this tier (the bound is documented in
 // reference.cpp): u·(8·evaluation_scale + depth·absolute_sum) + 4u·|midpoint| + 2η·width, u = 2^-53, η the
 // smallest normal double, where depth is the card's summation_depth(n, threads).

@@ -1,33 +1,18 @@
 // The command line, run as a user runs it: the real binary, its output and its exit code.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "command.hpp"
 #include "registry.hpp"
 
 namespace ladder {
 namespace {
 
-struct Outcome {
-  int exit_code;
-  std::string output;  // stdout and stderr together
-};
+using testing::Outcome;
 
-Outcome run(const std::string& arguments) {
-  const std::string command = std::string(LADDER_BINARY) + " " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return {-1, "popen failed"};
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (const std::size_t read = fread(buffer.data(), 1, buffer.size(), pipe))
-    output.append(buffer.data(), read);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+Outcome run(const std::string& arguments) { return testing::run_command(LADDER_BINARY, arguments); }
 
 TEST(CommandLine, ListShowsEveryTier) {
   const Outcome list = run("list");

@@ -25,7 +25,8 @@ std::string describe(const std::vector<double>& orders) {
 }
 
 TEST(Convergence, EveryTierConvergesWithOrderTwoOnEveryIntegrand) {
-  for (const auto& tier : tiers()) {
+  for (const Tier* runnable : runnable_tiers()) {
+    const Tier& tier = *runnable;
     for (std::size_t integrand = 0; integrand < integrands().size(); ++integrand) {
       for (const Interval ab : {Interval{0.0, 1.0}, Interval{-0.5, 2.0}}) {
         const auto threads = tier.card.parallel ? 2 : 1;

@@ -27,6 +27,15 @@ inline const std::vector<NamedInterval> edge_intervals = {
     {"empty [0.5,0.5]", {0.5, 0.5}},
 };
 
+// The tiers that can run on this machine (a GPU tier without a GPU cannot): the tests that loop over every
+// tier check these; the parameterized tests report the others as skipped, with the reason.
+inline std::vector<const Tier*> runnable_tiers() {
+  std::vector<const Tier*> runnable;
+  for (const auto& tier : tiers())
+    if (unavailable_reason(tier).empty()) runnable.push_back(&tier);
+  return runnable;
+}
+
 inline const Reference& cached_reference(std::size_t integrand, Interval ab, std::int64_t n) {
   static std::map<std::tuple<std::size_t, double, double, std::int64_t>, Reference> cache;
   const auto key = std::make_tuple(integrand, ab.a, ab.b, n);

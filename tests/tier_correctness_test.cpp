@@ -35,7 +35,13 @@ std::vector<int> thread_counts(const Tier& tier) {
   return tier.card.parallel ? std::vector<int>{1, 2, 3} : std::vector<int>{1};
 }
 
-class TierCorrectness : public ::testing::TestWithParam<Case> {};
+class TierCorrectness : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    if (const auto reason = unavailable_reason(find_tier(GetParam().tier)); !reason.empty())
+      GTEST_SKIP() << "cannot run on this machine: " << reason;
+  }
+};
 
 TEST_P(TierCorrectness, RoundingErrorStaysWithinBoundAtEveryEdgeCase) {
   const Tier& tier = find_tier(GetParam().tier);

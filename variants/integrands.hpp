@@ -13,13 +13,21 @@
 #include <numbers>
 #include <string_view>
 
+// The cuda tier runs the same integrands on the GPU: under nvcc their call operators are compiled for the
+// host and the device; every other compiler sees nothing.
+#ifdef __CUDACC__
+#define LADDER_HOST_DEVICE __host__ __device__
+#else
+#define LADDER_HOST_DEVICE
+#endif
+
 namespace ladder {
 
 struct Gauss {
   static constexpr std::string_view name = "gauss";
   static constexpr std::string_view formula = "exp(-x^2)";
   template <class T>
-  auto operator()(T x) const {
+  LADDER_HOST_DEVICE auto operator()(T x) const {
     using std::exp;
     return exp(-x * x);
   }
@@ -35,7 +43,7 @@ struct Pi {
   static constexpr std::string_view name = "pi";
   static constexpr std::string_view formula = "4/(1+x^2)";
   template <class T>
-  auto operator()(T x) const {
+  LADDER_HOST_DEVICE auto operator()(T x) const {
     return 4.0 / (1.0 + x * x);
   }
   static long double antiderivative(long double x) { return 4 * std::atan(x); }
@@ -51,7 +59,7 @@ struct Sine {
   static constexpr std::string_view name = "sin";
   static constexpr std::string_view formula = "sin(x)";
   template <class T>
-  auto operator()(T x) const {
+  LADDER_HOST_DEVICE auto operator()(T x) const {
     using std::sin;
     return sin(x);
   }
@@ -68,7 +76,7 @@ struct Poly {
   static constexpr std::string_view name = "poly";
   static constexpr std::string_view formula = "x^3 - 2x^2 + 3x + 1";
   template <class T>
-  auto operator()(T x) const {
+  LADDER_HOST_DEVICE auto operator()(T x) const {
     return ((x - 2.0) * x + 3.0) * x + 1.0;
   }
   static long double antiderivative(long double x) { return ((((x / 4 - 2.0L / 3) * x) + 1.5L) * x + 1) * x; }

@@ -28,7 +28,8 @@ const ladder::Registration registration{
      .concepts = {"loops", "std::vector", "std::function"},
      .learning_time = ladder::LearningTime::minutes,
      .summation = "one accumulator, in order",
-     .summation_depth = ladder::sequential_depth},
+     .summation_depth = ladder::sequential_depth,
+     .heap_bytes_per_node = 8},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       return integrate(ladder::type_erased(f), ab, n);
     }};

@@ -86,6 +86,10 @@ std::size_t find_integrand(std::string_view name) {
   throw InputError("unknown integrand '" + std::string(name) + "'; known integrands: " + integrand_names());
 }
 
+std::string unavailable_reason(const Tier& tier) {
+  return tier.card.unavailable ? tier.card.unavailable() : std::string();
+}
+
 double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int64_t n,
                  const RunOptions& options) {
   if (n < 1 || n > max_nodes)
@@ -104,6 +108,8 @@ double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int6
         "' cannot give the same bits at every thread count; tiers that can: " + reproducible_tier_ids());
   if (integrand >= tier.kernels.size())
     throw InputError("integrand index " + std::to_string(integrand) + " is out of range");
+  if (const auto reason = unavailable_reason(tier); !reason.empty())
+    throw Unavailable("tier '" + tier.card.id + "' cannot run on this machine: " + reason);
   return tier.kernels[integrand](ab, n, options);
 }
 

@@ -39,11 +39,20 @@ std::string tier_ids();  // "naive, streaming, …" for messages
 std::string integrand_names();
 std::string reproducible_tier_ids();
 
+// A tier that cannot run on this machine (see TierCard::unavailable); the message says why.
+struct Unavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Why the tier cannot run here, or empty when it can.
+std::string unavailable_reason(const Tier& tier);
+
 // The largest n accepted: indices stay far from the int64 limit in every tier's arithmetic.
 constexpr std::int64_t max_nodes = std::int64_t{1} << 62;
 
 // Checks the inputs (n in [1, 2^62], finite a and b, threads ≥ 1 and 1 for serial tiers, reproducibility
-// only from a tier that can give it) and runs the tier's kernel; throws InputError naming the bad value.
+// only from a tier that can give it) and runs the tier's kernel; throws InputError naming the bad value,
+// or Unavailable when the tier cannot run on this machine.
 double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int64_t n,
                  const RunOptions& options);
 

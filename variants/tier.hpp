@@ -50,6 +50,11 @@ struct TierCard {
   // through for n terms on `threads` threads: the rounding bound in the tests grows with it.
   std::string summation{};
   double (*summation_depth)(std::int64_t n, int threads) = nullptr;
+  // Heap bytes the kernel holds per node (8 for a vector of the nodes, 0 for a streaming kernel): the
+  // harness predicts a run's memory from it and skips what the machine cannot hold.
+  double heap_bytes_per_node = 0;
+  // Why the tier cannot run on this machine (no GPU, no mpirun, …), or empty when it can. Null: always can.
+  std::string (*unavailable)() = nullptr;
 
   // Filled in by the build, never typed in (see ladder_add_tier in CMakeLists.txt).
   std::string source_file{};

@@ -1,0 +1,12 @@
+// Files that are either the old version or the new one, never half of each: write a temporary file
+// beside the target, flush it to disk, rename it over the target.
+#pragma once
+
+#include <string>
+
+namespace ladder {
+
+// Throws std::runtime_error naming the path when the file cannot be written.
+void write_file_atomically(const std::string& path, const std::string& contents);
+
+}  // namespace ladder

@@ -1,0 +1,25 @@
+// The machine and the build a run measured: what a reader needs to judge the numbers, gathered by Ladder
+// itself. Google Benchmark 1.7.1's own context is not relayed: its "library_build_type" describes the
+// Debian library, and its "cpu_scaling_enabled" reads false on any machine without cpufreq (every VM).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+namespace ladder {
+
+// CPU, caches, memory, kernel, hypervisor, frequency scaling, compiler and flags (per tier), library
+// versions, OpenMP/TBB environment, hardware counters. Readings that are not available say so and why.
+nlohmann::json machine_context();
+
+// The 1-, 5- and 15-minute load averages.
+nlohmann::json load_average();
+
+// The widest instruction set xsimd finds on this CPU, and whether it covers what this build's kernels use
+// (a binary built with -march=native on one machine may not run on another).
+std::string best_instruction_set();
+bool cpu_runs_this_build();
+
+int logical_cpus();
+int physical_cores();
+
+}  // namespace ladder

@@ -1,0 +1,58 @@
+// The benchmark matrix: what a run measures (tiers × sizes × threads for one integrand and interval), how
+// hard it measures (repetitions, minimum time a repetition), and the cells it expands into.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ladder {
+
+// One measurement: one tier at one size and thread count.
+struct Cell {
+  std::string tier;
+  std::string integrand;
+  double a = 0, b = 1;
+  std::int64_t n = 0;
+  int threads = 1;
+  bool reproducible = false;  // ask the tier for the same bits at every thread count
+
+  std::string name() const;  // the Google Benchmark name: "tier/integrand/n:N/threads:T"
+};
+
+struct Matrix {
+  std::vector<std::string> tiers;
+  std::string integrand;
+  double a = 0, b = 1;
+  std::vector<std::int64_t> sizes;
+  std::vector<int> threads;  // for parallel tiers; serial tiers run on 1
+  bool reproducible = false;
+  int repetitions = 10;
+  double min_time = 0.1;          // seconds a repetition runs at least (Google Benchmark's min_time)
+  double min_warmup_time = 0.05;  // seconds of warm-up before the first repetition
+  std::uint64_t seed = 0;         // the order the cells run in
+
+  // Every cell, shuffled by the seed: drift in the machine spreads over all tiers instead of landing on
+  // whichever ran last.
+  std::vector<Cell> cells() const;
+
+  nlohmann::json to_json() const;
+  static Matrix from_json(const nlohmann::json& json);
+  // The first setting in which two matrices differ, in words; empty when they are the same matrix.
+  static std::string difference(const Matrix& x, const Matrix& y);
+};
+
+// Presets: quick (a first look and the tests: under 30 s on 2 cores), standard (the default: under
+// 5 minutes on 2 cores) and full (adds 1e9 and more repetitions).
+struct Preset {
+  std::string name;
+  std::vector<std::int64_t> sizes;
+  int repetitions;
+  double min_time;
+  double min_warmup_time;
+};
+const Preset& find_preset(const std::string& name);  // throws InputError listing the presets
+std::string preset_names();
+
+}  // namespace ladder

@@ -1,0 +1,269 @@
+#include "worker.hpp"
+
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <fstream>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "atomic_file.hpp"
+#include "build_info.hpp"
+#include "heap_counter.hpp"
+#include "process_stats.hpp"
+#include "reference.hpp"
+#include "registry.hpp"
+
+namespace ladder {
+namespace {
+
+using nlohmann::json;
+
+// Copies every run Google Benchmark reports, repetitions and aggregates alike.
+class CopyingReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    copied.insert(copied.end(), runs.begin(), runs.end());
+  }
+  std::vector<Run> copied;
+};
+
+// Every result the kernel returned while it was timed: the same bits every time, or not.
+struct ResultLog {
+  double first = 0;
+  bool any = false;
+  std::vector<std::uint64_t> distinct;
+
+  void add(double result) {
+    const auto bits = std::bit_cast<std::uint64_t>(result);
+    if (!any) first = result, any = true;
+    if (distinct.size() < 16 && std::find(distinct.begin(), distinct.end(), bits) == distinct.end())
+      distinct.push_back(bits);
+  }
+};
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const auto middle = values.size() / 2;
+  return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+double min_of(const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); }
+double max_of(const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); }
+
+json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+// Whether a library that allocates behind malloc's back is loaded: oneTBB loads its own scalable
+// allocator (libtbbmalloc) when it is installed, and what it takes from the OS is not counted.
+bool tbbmalloc_loaded() {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.find("libtbbmalloc") != std::string::npos) return true;
+  return false;
+}
+
+json memory_of_one_call(const Tier& tier, std::size_t integrand, Interval ab, std::int64_t n,
+                        const RunOptions& options) {
+  const bool reset = process::reset_peak_rss();
+  const auto rss_before = process::status_bytes("VmRSS").value_or(0);
+  const auto usage_before = process::self_usage();
+  heap::start();
+  double result = integrate(tier, integrand, ab, n, options);
+  benchmark::DoNotOptimize(result);
+  const heap::Window heap = heap::read();
+  const auto usage_after = process::self_usage();
+  const auto peak_rss = process::status_bytes("VmHWM");
+
+  json memory = {
+      {"peak_heap_bytes", heap.peak_bytes},
+      {"allocations", heap.allocations},
+      {"allocated_bytes", heap.allocated_bytes},
+      {"peak_rss_bytes", peak_rss ? json(*peak_rss) : json(nullptr)},
+      {"rss_before_bytes", rss_before},
+      {"peak_rss_growth_bytes", peak_rss ? json(*peak_rss - rss_before) : json(nullptr)},
+      {"peak_rss_method", reset ? "VmHWM after a clear_refs reset, one call"
+                                : "VmHWM over the worker's life (clear_refs refused)"},
+      {"minor_faults", usage_after.minor_faults - usage_before.minor_faults},
+      {"major_faults", usage_after.major_faults - usage_before.major_faults},
+      {"heap_method", "malloc family interposed, one call after the timed runs"},
+  };
+  if (tbbmalloc_loaded())
+    memory["heap_note"] = "oneTBB's scalable allocator (libtbbmalloc) is loaded; what it maps is not counted";
+  return memory;
+}
+
+}  // namespace
+
+json cell_to_json(const Cell& cell) {
+  return {{"tier", cell.tier},
+          {"integrand", cell.integrand},
+          {"a", cell.a},
+          {"b", cell.b},
+          {"n", cell.n},
+          {"threads", cell.threads},
+          {"reproducible_requested", cell.reproducible}};
+}
+
+Cell cell_from_json(const json& in) {
+  return {in.at("tier").get<std::string>(),
+          in.at("integrand").get<std::string>(),
+          in.at("a").get<double>(),
+          in.at("b").get<double>(),
+          in.at("n").get<std::int64_t>(),
+          in.at("threads").get<int>(),
+          in.at("reproducible_requested").get<bool>()};
+}
+
+json measure_cell(const Cell& cell, const Matrix& settings, const std::optional<Reference>& computed) {
+  const Tier& tier = find_tier(cell.tier);
+  const std::size_t integrand = find_integrand(cell.integrand);
+  const Interval ab{cell.a, cell.b};
+  const RunOptions options{cell.threads, cell.reproducible};
+  if (const auto reason = unavailable_reason(tier); !reason.empty())
+    throw Unavailable("tier '" + tier.card.id + "' cannot run on this machine: " + reason);
+
+  ResultLog results;
+  std::exception_ptr failure;
+  benchmark::RegisterBenchmark(cell.name().c_str(),
+                               [&](benchmark::State& state) {
+                                 for (auto _ : state) {
+                                   std::int64_t n = cell.n;
+                                   benchmark::DoNotOptimize(n);  // n is not a constant to fold or hoist
+                                   try {
+                                     double result = integrate(tier, integrand, ab, n, options);
+                                     benchmark::DoNotOptimize(result);
+                                     results.add(result);
+                                   } catch (...) {
+                                     failure = std::current_exception();
+                                     state.SkipWithError("the kernel threw");
+                                     break;
+                                   }
+                                 }
+                               })
+      ->UseRealTime()
+      ->MeasureProcessCPUTime()  // every thread's CPU time, user and system
+      ->Unit(benchmark::kNanosecond)
+      ->Repetitions(settings.repetitions)
+      ->MinTime(settings.min_time)
+      ->MinWarmUpTime(settings.min_warmup_time)  // honoured because MinTime is set
+      ->ComputeStatistics("min", min_of)
+      ->ComputeStatistics("max", max_of);
+
+  CopyingReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+  if (failure) std::rethrow_exception(failure);
+
+  json repetitions = json::array();
+  std::vector<double> real_times;
+  double measured_seconds = 0;
+  json aggregates = json::object();
+  for (const auto& run : reporter.copied) {
+    if (run.error_occurred) throw std::runtime_error("Google Benchmark reported: " + run.error_message);
+    if (run.run_type == benchmark::BenchmarkReporter::Run::RT_Iteration) {
+      repetitions.push_back({{"repetition_index", run.repetition_index},
+                             {"iterations", run.iterations},
+                             {"real_time", run.GetAdjustedRealTime()},
+                             {"cpu_time", run.GetAdjustedCPUTime()}});
+      real_times.push_back(run.GetAdjustedRealTime());
+      measured_seconds += run.real_accumulated_time;
+    } else if (run.aggregate_unit == benchmark::kPercentage) {
+      // A percentage aggregate (cv) keeps its value in the accumulated time, unscaled.
+      aggregates[run.aggregate_name] = {{"real_time", run.real_accumulated_time},
+                                        {"cpu_time", run.cpu_accumulated_time}};
+    } else {
+      aggregates[run.aggregate_name] = {{"real_time", run.GetAdjustedRealTime()},
+                                        {"cpu_time", run.GetAdjustedCPUTime()}};
+    }
+  }
+  if (real_times.empty()) throw std::runtime_error("Google Benchmark reported no repetitions");
+  // With one repetition Google Benchmark computes no statistics: the single value is all of them.
+  if (!aggregates.contains("median")) {
+    for (const char* name : {"mean", "median", "min", "max"})
+      aggregates[name] = {{"real_time", repetitions[0]["real_time"]},
+                          {"cpu_time", repetitions[0]["cpu_time"]}};
+    aggregates["stddev"] = {{"real_time", 0.0}, {"cpu_time", 0.0}};
+    aggregates["cv"] = {{"real_time", 0.0}, {"cpu_time", 0.0}};
+  }
+
+  const json memory = memory_of_one_call(tier, integrand, ab, cell.n, options);
+
+  const auto& info = integrands()[integrand];
+  const Reference ref = computed ? *computed : reference(info, ab, cell.n);
+  const double result = results.first;
+  const double rounding_abs = static_cast<double>(result - ref.midpoint);
+  const double bound = rounding_bound(tier.card, ref, cell.n, cell.threads);
+  const auto& build = build_info();
+  return {{"repetitions", repetitions},
+          {"aggregates", aggregates},
+          {"measured_seconds", measured_seconds},
+          {"median_check", median_of(real_times)},
+          {"result", result},
+          {"bit_identical", results.distinct.size() == 1},
+          {"distinct_results", results.distinct.size()},
+          {"exact", static_cast<double>(ref.exact)},
+          {"midpoint", static_cast<double>(ref.midpoint)},
+          {"midpoint_method", ref.midpoint_method},
+          {"rel_error", optional_number(relative_error(result, ref.exact))},
+          {"rounding_error", optional_number(relative_error(result, ref.midpoint))},
+          {"rounding_abs_error", rounding_abs},
+          {"rounding_bound", bound},
+          {"within_rounding_bound", std::fabs(rounding_abs) <= bound},
+          {"memory", memory},
+          {"instruction_set", build.instruction_set},
+          {"simd_width", build.simd_width}};
+}
+
+int run_worker(const std::string& cell_json, const std::string& result_file) {
+  // Google Benchmark's random interleaving shuffles the repetitions of the benchmarks a process runs;
+  // a worker runs one, so `ladder run` shuffles the cells themselves as well.
+  std::string program = "ladder-worker", interleave = "--benchmark_enable_random_interleaving=true";
+  char* arguments[] = {program.data(), interleave.data(), nullptr};
+  int count = 2;
+  benchmark::Initialize(&count, arguments);
+
+  json outcome;
+  int exit_code = 0;
+  try {
+    const json spec = json::parse(cell_json);
+    const Cell cell = cell_from_json(spec.at("cell"));
+    const Matrix settings = Matrix::from_json(spec.at("matrix"));
+    std::optional<Reference> computed;
+    if (spec.contains("reference")) computed = reference_from_text(spec.at("reference").get<std::string>());
+    outcome = measure_cell(cell, settings, computed);
+    outcome["status"] = "ok";
+  } catch (const std::bad_alloc&) {
+    rlimit limit{};
+    getrlimit(RLIMIT_DATA, &limit);
+    const std::string within =
+        limit.rlim_cur == RLIM_INFINITY
+            ? std::string("with no limit set")
+            : "within the cell's limit of " + std::to_string(limit.rlim_cur >> 20) +
+                  " MiB (90 % of the memory available when it started, plus room for threads)";
+    outcome = {{"status", "out_of_memory"},
+               {"reason", "out of memory: an allocation failed (std::bad_alloc) " + within}};
+    exit_code = worker_out_of_memory;
+  } catch (const std::length_error& error) {
+    outcome = {
+        {"status", "out_of_memory"},
+        {"reason", std::string("out of memory: more than a container can hold (") + error.what() + ")"}};
+    exit_code = worker_out_of_memory;
+  } catch (const Unavailable& error) {
+    outcome = {{"status", "unavailable"}, {"reason", error.what()}};
+    exit_code = worker_failed;
+  } catch (const std::exception& error) {
+    outcome = {{"status", "failed"}, {"reason", std::string("the kernel threw: ") + error.what()}};
+    exit_code = worker_failed;
+  }
+  write_file_atomically(result_file, outcome.dump() + "\n");
+  return exit_code;
+}
+
+}  // namespace ladder

@@ -1,0 +1,37 @@
+// The worker: one cell, measured inside its own process. `ladder run` starts the same binary with the
+// hidden `worker` subcommand for every cell, so a crash, abort, hang or runaway allocation costs that
+// cell only, and memory figures belong to the cell alone.
+//
+// Inside, Google Benchmark times the kernel (its iteration sizing, warm-up, repetitions and statistics;
+// a reporter copies every run out). Then one more call runs with the heap counted and the peak resident
+// set reset, and the result is compared with the references.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "matrix.hpp"
+#include "reference.hpp"
+
+namespace ladder {
+
+// Measures one cell with the matrix's repetitions and minimum times; the JSON has the timing runs, the
+// statistics, the errors and the memory figures (see worker.cpp for the fields). Throws what the kernel
+// throws.
+// The references may come computed (`ladder run` computes them once per size); else they are computed here.
+nlohmann::json measure_cell(const Cell& cell, const Matrix& settings,
+                            const std::optional<Reference>& computed = std::nullopt);
+
+// The hidden subcommand: reads the cell and the settings as JSON, writes the measurement (or the reason
+// it failed) to result_file, atomically. Returns the process's exit code.
+int run_worker(const std::string& cell_json, const std::string& result_file);
+
+// Exit codes a worker uses for failures it catches itself.
+constexpr int worker_failed = 1;
+constexpr int worker_out_of_memory = 3;
+
+nlohmann::json cell_to_json(const Cell& cell);
+Cell cell_from_json(const nlohmann::json& json);
+
+}  // namespace ladder

@@ -1,0 +1,358 @@
+// `ladder run` as a user runs it: the real binaries, their files and exit codes. LADDER_BINARY is the
+// product; LADDER_FAULT_BINARY is the same program with the test-only tiers of fault_tiers.cpp linked in.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "command.hpp"
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+using ladder::testing::Outcome;
+using ladder::testing::run_command;
+
+Outcome ladder(const std::string& arguments) { return run_command(LADDER_BINARY, arguments); }
+Outcome faulty(const std::string& arguments) { return run_command(LADDER_FAULT_BINARY, arguments); }
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+json read_json(const fs::path& path) { return json::parse(read_text(path)); }
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// A fresh directory under the system's temporary directory, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "ladder-run-test-XXXXXX").string();
+    path_ = mkdtemp(pattern.data());
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+  std::string str() const { return path_.string(); }
+
+ private:
+  fs::path path_;
+};
+
+// The median aggregate of every cell, by cell name.
+std::map<std::string, json> medians(const json& results) {
+  std::map<std::string, json> cells;
+  for (const auto& entry : results.at("benchmarks"))
+    if (entry.value("aggregate_name", "") == "median" || entry.value("error_occurred", false))
+      cells[entry.at("cell")] = entry;
+  return cells;
+}
+
+const char* quick_cells = "--reps 2 --min-time 0.005";
+
+TEST(Run, QuickPresetWritesEveryCellToEveryFile) {
+  TempDir dir;
+  const Outcome outcome = ladder("run --preset quick --out " + (dir / "out").string());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  const json results = read_json(dir / "out/results.json");
+  EXPECT_EQ(results.at("schema_version"), 1);
+  const json& run = results.at("context").at("run");
+  EXPECT_EQ(run.at("status"), "complete");
+  const std::size_t cells = run.at("cells_total");
+  EXPECT_EQ(run.at("cells_done"), cells);
+
+  // Every tier at every size of the preset, parallel tiers at every thread count from 1 to the cores.
+  const json& matrix = results.at("context").at("matrix");
+  const json list = json::parse(ladder("list --json").output);
+  std::size_t expected = 0;
+  for (const auto& card : list)
+    expected +=
+        matrix.at("sizes").size() * (card.at("parallel").get<bool>() ? matrix.at("threads").size() : 1);
+  EXPECT_EQ(cells, expected);
+  EXPECT_EQ(medians(results).size(), cells);
+  EXPECT_EQ(lines_of(read_text(dir / "out/results.csv")).size(), cells + 1) << "a header and one row a cell";
+  EXPECT_EQ(lines_of(read_text(dir / "out/journal.jsonl")).size(), cells + 1)
+      << "the run, then one line a cell";
+  for (const auto& [name, entry] : medians(results)) {
+    const std::string status = entry.at("status");
+    EXPECT_TRUE(status == "ok" || status == "unavailable") << name << ": " << status;
+    if (status != "ok") continue;
+    EXPECT_GT(entry.at("real_time").get<double>(), 0) << name;
+    EXPECT_TRUE(entry.at("within_rounding_bound").get<bool>()) << name;
+    EXPECT_EQ(entry.at("instruction_set"), results.at("context").at("simd").at("kernels_use")) << name;
+  }
+  // Not a TTY: one plain line a cell.
+  std::size_t progress_lines = 0;
+  for (const auto& line : lines_of(outcome.output))
+    if (line.rfind("[", 0) == 0 && line.find("/" + std::to_string(cells) + "] ") != std::string::npos)
+      ++progress_lines;
+  EXPECT_EQ(progress_lines, cells);
+}
+
+TEST(Run, HeapIsEightBytesANodeForNaiveAndAlmostNothingForStreamingTiers) {
+  TempDir dir;
+  const Outcome outcome = ladder("run --tiers naive,streaming,inlined,xsimd --n 1e6 " +
+                                 std::string(quick_cells) + " --out " + dir.str() + "/out");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  const auto cells = medians(read_json(dir / "out/results.json"));
+  const double naive = cells.at("naive/gauss/n:1000000/threads:1").at("peak_heap_bytes");
+  EXPECT_NEAR(naive, 8e6, 8e4) << "a vector of 10^6 doubles";
+  for (const char* tier : {"streaming", "inlined", "xsimd"}) {
+    const json& cell = cells.at(std::string(tier) + "/gauss/n:1000000/threads:1");
+    EXPECT_LT(cell.at("peak_heap_bytes").get<double>(), 64 * 1024) << tier;
+    EXPECT_GE(cell.at("minor_faults").get<double>(), 0) << tier;
+  }
+}
+
+TEST(Run, StatisticsAgreeWithTheRepetitions) {
+  TempDir dir;
+  const Outcome outcome =
+      ladder("run --tiers xsimd --n 1e5 --reps 5 --min-time 0.005 --out " + dir.str() + "/out");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  const json results = read_json(dir / "out/results.json");
+  std::vector<double> times;
+  std::map<std::string, double> aggregates;
+  for (const auto& entry : results.at("benchmarks")) {
+    if (entry.at("run_type") == "iteration")
+      times.push_back(entry.at("real_time"));
+    else
+      aggregates[entry.at("aggregate_name")] = entry.at("real_time");
+  }
+  ASSERT_EQ(times.size(), 5u);
+  std::sort(times.begin(), times.end());
+  EXPECT_NEAR(aggregates.at("median"), times[2], 1e-6 * times[2]);
+  EXPECT_NEAR(aggregates.at("min"), times[0], 1e-6 * times[0]);
+  EXPECT_NEAR(aggregates.at("max"), times[4], 1e-6 * times[4]);
+  double mean = 0, squares = 0;
+  for (double t : times) mean += t / 5;
+  for (double t : times) squares += (t - mean) * (t - mean);
+  EXPECT_NEAR(aggregates.at("mean"), mean, 1e-6 * mean);
+  EXPECT_NEAR(aggregates.at("stddev"), std::sqrt(squares / 4), 1e-6 * mean);
+  EXPECT_NEAR(aggregates.at("cv"), std::sqrt(squares / 4) / mean, 1e-6) << "cv is a fraction, not rescaled";
+}
+
+TEST(Run, CrashAndRunawayAllocationCostOneCellEachAndTheRunGoesOn) {
+  TempDir dir;
+  const Outcome outcome = faulty("run --tiers crashes,xsimd,unbounded,naive,nowhere --n 1e4,1e5 " +
+                                 std::string(quick_cells) + " --out " + dir.str() + "/out");
+  EXPECT_EQ(outcome.exit_code, 1) << "some cells failed\n" << outcome.output;
+  const auto cells = medians(read_json(dir / "out/results.json"));
+  ASSERT_EQ(cells.size(), 10u) << outcome.output;
+  for (const char* n : {"10000", "100000"}) {
+    const json& crash = cells.at(std::string("crashes/gauss/n:") + n + "/threads:1");
+    EXPECT_EQ(crash.at("status"), "crashed");
+    EXPECT_NE(crash.at("reason").get<std::string>().find("SIGSEGV"), std::string::npos) << crash.dump();
+    const json& runaway = cells.at(std::string("unbounded/gauss/n:") + n + "/threads:1");
+    EXPECT_EQ(runaway.at("status"), "out_of_memory") << runaway.dump();
+    EXPECT_NE(runaway.at("reason").get<std::string>().find("bad_alloc"), std::string::npos) << runaway.dump();
+    const json& unavailable = cells.at(std::string("nowhere/gauss/n:") + n + "/threads:1");
+    EXPECT_EQ(unavailable.at("status"), "unavailable");
+    EXPECT_NE(unavailable.at("reason").get<std::string>().find("a test tier that runs nowhere"),
+              std::string::npos);
+    for (const char* tier : {"xsimd", "naive"}) {
+      const json& good = cells.at(std::string(tier) + "/gauss/n:" + n + "/threads:1");
+      EXPECT_EQ(good.at("status"), "ok") << good.dump();
+      EXPECT_TRUE(good.at("within_rounding_bound").get<bool>());
+    }
+  }
+  EXPECT_NE(outcome.output.find("failed cells"), std::string::npos) << "the failures are among the warnings";
+}
+
+TEST(Run, ACellOverItsTimeLimitIsStoppedAndRecorded) {
+  TempDir dir;
+  const auto start = std::chrono::steady_clock::now();
+  const Outcome outcome = faulty("run --tiers hangs,xsimd --n 1e4 --cell-timeout 1 " +
+                                 std::string(quick_cells) + " --out " + dir.str() + "/out");
+  EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
+  const auto cells = medians(read_json(dir / "out/results.json"));
+  EXPECT_EQ(cells.at("hangs/gauss/n:10000/threads:1").at("status"), "timeout");
+  EXPECT_NE(cells.at("hangs/gauss/n:10000/threads:1").at("reason").get<std::string>().find("--cell-timeout"),
+            std::string::npos);
+  EXPECT_EQ(cells.at("xsimd/gauss/n:10000/threads:1").at("status"), "ok");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60))
+      << "the hung worker was killed";
+}
+
+TEST(Run, ACellThatCannotFitInMemoryIsSkippedNotAttempted) {
+  TempDir dir;
+  const Outcome outcome = ladder("run --tiers naive --n 2^50 " + std::string(quick_cells) + " --out " +
+                                 dir.str() + "/out --cell-timeout 30");
+  EXPECT_EQ(outcome.exit_code, 0) << "a skipped cell is not a failure\n" << outcome.output;
+  const auto cells = medians(read_json(dir / "out/results.json"));
+  const json& naive = cells.at("naive/gauss/n:1125899906842624/threads:1");
+  EXPECT_EQ(naive.at("status"), "skipped") << outcome.output;
+  const std::string reason = naive.at("reason");
+  EXPECT_NE(reason.find("8 bytes a node"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("available"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("8.0 PiB"), std::string::npos) << "the predicted figure: " << reason;
+}
+
+TEST(Run, ReproducibilityIsJudgedAcrossThreadCounts) {
+  TempDir dir;
+  const Outcome outcome =
+      faulty("run --tiers thread-dependent,tbb,xsimd --reproducible --n 1e5 --threads 1,2 " +
+             std::string(quick_cells) + " --out " + dir.str() + "/out");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  const auto cells = medians(read_json(dir / "out/results.json"));
+  EXPECT_EQ(cells.at("thread-dependent/gauss/n:100000/threads:2").at("reproducible"), false);
+  EXPECT_EQ(cells.at("tbb/gauss/n:100000/threads:2/reproducible").at("reproducible"), true)
+      << "parallel_deterministic_reduce gives the same bits at 1 and 2 threads";
+  EXPECT_EQ(cells.at("xsimd/gauss/n:100000/threads:1").at("reproducible"), true);
+}
+
+// Waits until the journal holds at least `lines` lines, or a minute has passed.
+bool wait_for_lines(const fs::path& journal, std::size_t lines) {
+  for (int tick = 0; tick < 600; ++tick) {
+    if (fs::exists(journal) && lines_of(read_text(journal)).size() >= lines) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+TEST(Run, InterruptedRunResumesWithoutRedoingFinishedCells) {
+  TempDir dir;
+  const std::string out = dir.str() + "/out";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    execl(LADDER_FAULT_BINARY, LADDER_FAULT_BINARY, "run", "--tiers", "slow", "--n", "1,2,3,4,5,6,7,8,9,10",
+          "--reps", "3", "--min-time", "0.01", "--out", out.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  ASSERT_TRUE(wait_for_lines(dir / "out/journal.jsonl", 4)) << "three cells finished";
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+
+  const std::string journal_before = read_text(dir / "out/journal.jsonl");
+  const json before = read_json(dir / "out/results.json");
+  EXPECT_EQ(before.at("context").at("run").at("status"), "interrupted");
+  const auto finished_before = medians(before);
+  ASSERT_GE(finished_before.size(), 3u);
+  ASSERT_LT(finished_before.size(), 10u) << "interrupted midway";
+  EXPECT_FALSE(fs::exists(dir / "out/.work")) << "no worker files left behind";
+
+  const Outcome resumed = faulty("run --resume " + out);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  const std::string journal_after = read_text(dir / "out/journal.jsonl");
+  EXPECT_EQ(journal_after.substr(0, journal_before.size()), journal_before)
+      << "finished cells are kept as they were";
+  const json after = read_json(dir / "out/results.json");
+  EXPECT_EQ(after.at("context").at("run").at("status"), "complete");
+  const auto finished_after = medians(after);
+  EXPECT_EQ(finished_after.size(), 10u);
+  for (const auto& [name, entry] : finished_before)
+    EXPECT_EQ(finished_after.at(name).dump(), entry.dump()) << name << " is byte-identical after the resume";
+  // Each cell ran once: ten cell lines in the journal.
+  std::size_t cell_lines = 0;
+  for (const auto& line : lines_of(journal_after))
+    cell_lines += json::parse(line).value("kind", "") == "cell";
+  EXPECT_EQ(cell_lines, 10u);
+}
+
+TEST(Run, BadInputIsRefusedBeforeAnythingIsWritten) {
+  TempDir dir;
+  const std::string out = " --out " + dir.str() + "/out";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--n 0", "n = '0'"},
+      {"--n 1e5,banana", "n = 'banana'"},
+      {"--threads 0", "threads = '0'"},
+      {"--threads 5000", "threads = '5000'"},
+      {"--tiers naive,quantum", "unknown tier 'quantum'; known tiers: naive"},
+      {"--integrand cosh", "unknown integrand 'cosh'; known integrands: gauss"},
+      {"--reps 0", "--reps 0"},
+      {"--min-time -1", "--min-time"},
+      {"--preset huge", "unknown preset 'huge'; presets: quick, standard, full"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    const Outcome outcome = ladder("run " + arguments + out);
+    EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.output;
+    EXPECT_NE(outcome.output.find(message), std::string::npos) << arguments << "\n" << outcome.output;
+    EXPECT_FALSE(fs::exists(dir / "out")) << arguments << ": nothing written";
+  }
+}
+
+TEST(Run, AnOutputDirectoryThatCannotBeWrittenIsRefusedFirst) {
+  TempDir dir;
+  std::ofstream(dir / "a-file") << "not a directory";
+  const Outcome outcome = ladder("run --tiers xsimd --n 1e4 --out " + (dir / "a-file/out").string());
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
+  EXPECT_NE(outcome.output.find("cannot create --out"), std::string::npos) << outcome.output;
+  EXPECT_EQ(read_text(dir / "a-file"), "not a directory");
+}
+
+TEST(Run, ExistingResultsAreNeverOverwrittenBySurprise) {
+  TempDir dir;
+  fs::create_directories(dir / "out");
+  std::ofstream(dir / "out/results.json") << "{\"mine\": true}";
+  const Outcome refused = ladder("run --tiers xsimd --n 1e4 --out " + (dir / "out").string());
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("is not empty"), std::string::npos) << refused.output;
+  EXPECT_EQ(read_text(dir / "out/results.json"), "{\"mine\": true}");
+
+  const Outcome forced = ladder("run --tiers xsimd --n 1e4 " + std::string(quick_cells) + " --force --out " +
+                                (dir / "out").string());
+  EXPECT_EQ(forced.exit_code, 0) << forced.output;
+  EXPECT_EQ(read_json(dir / "out/results.json").at("schema_version"), 1);
+}
+
+TEST(Run, ResumeRefusesAnotherMatrixOrSchemaOrNoRun) {
+  TempDir dir;
+  const std::string out = (dir / "out").string();
+  ASSERT_EQ(ladder("run --tiers xsimd --n 1e4 " + std::string(quick_cells) + " --out " + out).exit_code, 0);
+  const std::string journal = read_text(dir / "out/journal.jsonl");
+
+  const Outcome other_matrix = ladder("run --resume " + out + " --n 1e5");
+  EXPECT_EQ(other_matrix.exit_code, 2) << other_matrix.output;
+  EXPECT_NE(other_matrix.output.find("holds another matrix (sizes"), std::string::npos)
+      << other_matrix.output;
+  EXPECT_EQ(read_text(dir / "out/journal.jsonl"), journal) << "nothing written";
+
+  const Outcome same_matrix = ladder("run --resume " + out + " --n 1e4");
+  EXPECT_EQ(same_matrix.exit_code, 0) << same_matrix.output;
+
+  json header = json::parse(lines_of(journal).at(0));
+  header["schema_version"] = 99;
+  fs::create_directories(dir / "future");
+  std::ofstream(dir / "future/journal.jsonl") << header.dump() << "\n";
+  const Outcome other_schema = ladder("run --resume " + (dir / "future").string());
+  EXPECT_EQ(other_schema.exit_code, 2) << other_schema.output;
+  EXPECT_NE(other_schema.output.find("schema version 99"), std::string::npos) << other_schema.output;
+
+  fs::create_directories(dir / "empty");
+  const Outcome no_run = ladder("run --resume " + (dir / "empty").string());
+  EXPECT_EQ(no_run.exit_code, 2) << no_run.output;
+  EXPECT_NE(no_run.output.find("holds no Ladder run"), std::string::npos) << no_run.output;
+}
+
+}  // namespace
