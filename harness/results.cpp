@@ -89,6 +89,7 @@ json ladder_fields(const json& event, const json& reproducible_value) {
                           "minor_faults", "major_faults"})
     fields[key] = memory.at(key);
   fields["other_load_cores"] = event.at("worker").at("other_load_cores");
+  fields["environment"] = event.at("worker").value("environment", json::object());
   return fields;
 }
 

@@ -1,7 +1,9 @@
 #include "runner.hpp"
 
 #include <fcntl.h>
+#include <omp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -184,6 +186,77 @@ void prepare_directory(const std::string& dir, bool resuming, bool force) {
   ::unlink(probe.c_str());
 }
 
+// ---- thread binding ---------------------------------------------------------------------------------------
+
+// How a worker's threads are placed. Two traps are avoided here:
+// - libgomp pins the thread that loads it as soon as OMP_PROC_BIND is set, so an orchestrator started
+//   with OMP_PROC_BIND would hand every worker a one-CPU mask (fork inherits it), and every tier would
+//   quietly run on one core: each worker starts from every CPU the run may use (the union of OpenMP's
+//   places, or the mask the run started with).
+// - the same pinning of the main thread in a worker whose tier is not OpenMP's would confine oneTBB's
+//   threads, which inherit the main thread's mask: OMP_PROC_BIND and OMP_PLACES are given only to the
+//   tiers whose card asks for them, and removed for the others.
+struct ThreadBinding {
+  cpu_set_t cpus;
+  std::vector<std::string> set, unset;
+
+  static cpu_set_t run_cpus() {
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    const int places = omp_get_num_places();
+    for (int place = 0; place < places; ++place) {
+      std::vector<int> ids(static_cast<std::size_t>(omp_get_place_num_procs(place)));
+      omp_get_place_proc_ids(place, ids.data());
+      for (const int id : ids) CPU_SET(id, &cpus);
+    }
+    if (CPU_COUNT(&cpus) == 0) sched_getaffinity(0, sizeof cpus, &cpus);
+    return cpus;
+  }
+
+  static ThreadBinding for_tier(const TierCard& card, const cpu_set_t& cpus) {
+    ThreadBinding binding{cpus, {}, {}};
+    for (const auto& variable : card.environment) {
+      const auto name = variable.substr(0, variable.find('='));
+      if (!std::getenv(name.c_str())) binding.set.push_back(variable);
+    }
+    const bool openmp =
+        std::any_of(card.environment.begin(), card.environment.end(),
+                    [](const std::string& variable) { return variable.rfind("OMP_", 0) == 0; });
+    if (!openmp)
+      for (const char* name : {"OMP_PROC_BIND", "OMP_PLACES"})
+        if (std::getenv(name)) binding.unset.push_back(name);
+    return binding;
+  }
+
+  // In the worker, before exec.
+  void apply() const {
+    sched_setaffinity(0, sizeof cpus, &cpus);
+    for (const auto& variable : set) putenv(const_cast<char*>(variable.c_str()));
+    for (const auto& name : unset) unsetenv(name.c_str());
+  }
+
+  json describe() const {
+    json environment = json::object();
+    for (const auto& variable : set) {
+      const auto equals = variable.find('=');
+      environment[variable.substr(0, equals)] = variable.substr(equals + 1) + " (set by ladder)";
+    }
+    for (const char* name : {"OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS", "OMP_WAIT_POLICY"})
+      if (const char* value = std::getenv(name); value && !environment.contains(name))
+        environment[name] = std::find(unset.begin(), unset.end(), name) != unset.end()
+                                ? std::string(value) + " (removed: this tier does not use OpenMP)"
+                                : std::string(value) + " (from the environment)";
+    return environment;
+  }
+};
+
+std::string cpu_list(const cpu_set_t& cpus) {
+  std::vector<std::string> ids;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &cpus)) ids.push_back(std::to_string(cpu));
+  return join(ids, ",");
+}
+
 // ---- one worker -------------------------------------------------------------------------------------------
 
 struct WorkerOutcome {
@@ -221,8 +294,8 @@ std::string tail(const std::string& text, std::size_t size) {
 }
 
 WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell, const Matrix& matrix,
-                                 const Reference& ref, const std::string& result_file, double timeout,
-                                 std::int64_t memory_limit) {
+                                 const Reference& ref, const ThreadBinding& binding,
+                                 const std::string& result_file, double timeout, std::int64_t memory_limit) {
   const std::string spec =
       json{{"cell", cell_to_json(cell)}, {"matrix", matrix.to_json()}, {"reference", to_text(ref)}}.dump();
   int output[2];
@@ -234,6 +307,7 @@ WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
+    binding.apply();
     setpgid(0, 0);                     // its own group: a timeout kills everything it started
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // and it dies with the run
     const rlimit limit{static_cast<rlim_t>(memory_limit), static_cast<rlim_t>(memory_limit)};
@@ -530,16 +604,22 @@ int run_matrix(const RunArguments& args) {
   fs::create_directories(paths.work, error);
 
   const std::string executable = executable_path();
-  json run = {{"label", journal.header.at("label")},
-              {"preset", journal.header.at("preset")},
-              {"started", journal.header.at("started")},
-              {"status", "running"},
-              {"cells_total", cells.size()},
-              {"cells_done", done.size()},
-              {"cell_timeout_seconds", args.cell_timeout},
-              {"interleaving",
-               "cells run in a shuffled order (matrix seed); each cell's repetitions run in "
-               "its own worker, with Google Benchmark's random interleaving on"}};
+  json run = {
+      {"label", journal.header.at("label")},
+      {"preset", journal.header.at("preset")},
+      {"started", journal.header.at("started")},
+      {"status", "running"},
+      {"cells_total", cells.size()},
+      {"cells_done", done.size()},
+      {"cell_timeout_seconds", args.cell_timeout},
+      {"worker_cpus", cpu_list(ThreadBinding::run_cpus())},
+      {"thread_binding",
+       "OpenMP tiers: OMP_PROC_BIND=close, OMP_PLACES=cores unless the environment sets them (each "
+       "cell's environment is in its entry); oneTBB tiers: a task_arena of the requested size, threads "
+       "not pinned; every worker starts with all of worker_cpus"},
+      {"interleaving",
+       "cells run in a shuffled order (matrix seed); each cell's repetitions run in "
+       "its own worker, with Google Benchmark's random interleaving on"}};
   write_results(paths, journal, run);
 
   catch_interrupts();
@@ -548,6 +628,7 @@ int run_matrix(const RunArguments& args) {
   double measured_seconds = 0;
   bool any_failed = false;
   std::map<std::pair<std::string, std::int64_t>, Reference> references;  // one interval a run
+  const cpu_set_t run_cpus = ThreadBinding::run_cpus();
   for (const auto& cell : cells) {
     if (interrupted) break;
     if (done.count(cell.name())) continue;
@@ -575,7 +656,8 @@ int run_matrix(const RunArguments& args) {
       const auto key = std::make_pair(cell.integrand, cell.n);
       if (!references.count(key))
         references[key] = reference(integrands()[find_integrand(cell.integrand)], {cell.a, cell.b}, cell.n);
-      WorkerOutcome outcome = run_worker_process(executable, cell, matrix, references.at(key),
+      const ThreadBinding binding = ThreadBinding::for_tier(tier.card, run_cpus);
+      WorkerOutcome outcome = run_worker_process(executable, cell, matrix, references.at(key), binding,
                                                  paths.work + "/cell-" + std::to_string(getpid()) + ".json",
                                                  args.cell_timeout, available > 0 ? limit : RLIM_INFINITY);
       if (outcome.status == "interrupted") break;
@@ -588,6 +670,7 @@ int run_matrix(const RunArguments& args) {
         any_failed = true;
       }
       event["worker"] = outcome.worker;
+      event["worker"]["environment"] = binding.describe();
     }
     if (!event.contains("worker")) event["worker"] = {{"other_load_cores", 0.0}, {"steal_fraction", 0.0}};
     event["finished"] = now_iso();

@@ -8,12 +8,15 @@
 
 #include <algorithm>
 #include <execution>
+#include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <ranges>
 #include <thread>
 
+#include "command.hpp"
 #include "test_support.hpp"
 
 namespace ladder::testing {
@@ -122,6 +125,33 @@ TEST(ThreadsTest, TheCheckCatchesParallelStlSilentlyRunningOnOneThread) {
   EXPECT_LT(shares[1], 0.05) << "parallel transform_reduce over iota: CPU time per thread "
                              << describe(shares)
                              << "; libstdc++ may have fixed the trap: revisit counting_iterator.hpp";
+}
+
+// The same silent fallback, made by the environment: libgomp pins the thread that loads it when
+// OMP_PROC_BIND is set, and threads inherit their creator's CPU mask. A run started that way must still give
+// every worker both cores, and oneTBB's threads must not inherit an OpenMP pin (runner.cpp, ThreadBinding).
+
+TEST(ThreadsTest, ARunStartedUnderOmpProcBindStillGivesEveryParallelTierItsCores) {
+  if (!two_cores()) GTEST_SKIP() << "this machine has one core: thread use cannot be measured";
+  std::string pattern = (std::filesystem::temp_directory_path() / "ladder-bind-XXXXXX").string();
+  const std::filesystem::path dir = mkdtemp(pattern.data());
+  const Outcome outcome =
+      run_command("OMP_PROC_BIND=close OMP_PLACES=cores " + std::string(LADDER_BINARY),
+                  "run --tiers openmp,tbb,stdpar --n 1e8 --threads 2 --reps 3 --min-time 0.05 "
+                  "--out " +
+                      (dir / "out").string());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  std::ifstream file(dir / "out/results.json");
+  const auto results = nlohmann::json::parse(file);
+  int checked = 0;
+  for (const auto& entry : results.at("benchmarks")) {
+    if (entry.value("aggregate_name", "") != "median") continue;
+    ++checked;
+    const double cores = entry.at("cpu_time").get<double>() / entry.at("real_time").get<double>();
+    EXPECT_GT(cores, 1.5) << entry.at("cell") << ": CPU time " << cores << " x its wall time";
+  }
+  EXPECT_EQ(checked, 3);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

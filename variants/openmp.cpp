@@ -39,7 +39,8 @@ const ladder::Registration registration{
      .reproducible = ladder::Reproducible::never,
      .summation = "SIMD lanes within 65536-node blocks, blocks in order per thread, threads combined "
                   "by the runtime",
-     .summation_depth = blocks_depth},
+     .summation_depth = blocks_depth,
+     .environment = {"OMP_PROC_BIND=close", "OMP_PLACES=cores"}},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions& options) {
       return integrate(f, ab, n, options.threads);
     }};

@@ -53,6 +53,9 @@ struct TierCard {
   // Heap bytes the kernel holds per node (8 for a vector of the nodes, 0 for a streaming kernel): the
   // harness predicts a run's memory from it and skips what the machine cannot hold.
   double heap_bytes_per_node = 0;
+  // Environment the harness gives this tier's worker processes, "NAME=value", unless the user's own
+  // environment sets NAME: how the tier's runtime pins its threads (OMP_PROC_BIND, OMP_PLACES).
+  std::vector<std::string> environment{};
   // Why the tier cannot run on this machine (no GPU, no mpirun, …), or empty when it can. Null: always can.
   std::string (*unavailable)() = nullptr;
 
