@@ -1,16 +1,23 @@
 #include "cli.hpp"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
 #include "build_info.hpp"
+#include "context.hpp"
+#include "distributed.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
 #include "runner.hpp"
@@ -41,7 +48,9 @@ nlohmann::json card_json(const TierCard& card) {
           {"shares", card.shares},
           {"shared_lines", card.shared_lines},
           {"flags", card.flags},
-          {"heap_bytes_per_node", card.heap_bytes_per_node}};
+          {"heap_bytes_per_node", card.heap_bytes_per_node},
+          {"distributed", card.distributed},
+          {"environment", card.environment}};
 }
 
 nlohmann::json build_json() {
@@ -105,9 +114,10 @@ void print_list(bool as_json, bool ids_only) {
 struct EvalArguments {
   std::string tier;
   std::string integrand;
-  std::string a = "0", b = "1", n = "1e6", threads = "1";
+  std::string a = "0", b = "1", n = "1e6", threads = "1", ranks;
   bool reproducible = false;
   bool json = false;
+  std::vector<std::string> command_line;  // to start again under an MPI launcher
 };
 
 nlohmann::json optional_json(const std::optional<double>& value) {
@@ -128,10 +138,41 @@ void evaluate(const EvalArguments& args) {
                           ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
                           : 1;
   const RunOptions options{threads, args.reproducible};
+  if (!args.ranks.empty() && !tier.card.distributed)
+    throw InputError("--ranks " + args.ranks + ": tier '" + tier.card.id + "' is not distributed; only " +
+                     "tiers that run under an MPI launcher take ranks");
+  if (const auto reason = unavailable_reason(tier); !reason.empty())
+    throw Unavailable("tier '" + tier.card.id + "' cannot run on this machine: " + reason);
+
+  // A distributed tier: start again under the MPI launcher, once per rank (the inputs are checked above,
+  // so no rank fails alone and leaves the others waiting). Rank 0 prints; the others make its calls.
+  if (tier.card.distributed && !distributed::launched()) {
+    const int ranks = args.ranks.empty() ? 1 : parse_count("ranks", args.ranks);
+    std::vector<std::string> command = distributed::launch_command(ranks, threads, logical_cpus());
+    command.insert(command.end(), args.command_line.begin(), args.command_line.end());
+    std::vector<char*> arguments;
+    for (auto& argument : command) arguments.push_back(argument.data());
+    arguments.push_back(nullptr);
+    std::fflush(stdout);
+    execv(arguments[0], arguments.data());
+    throw Unavailable("cannot start the MPI launcher '" + command[0] + "': " + std::strerror(errno));
+  }
+  const bool lead = tier.card.distributed;
+  if (lead && distributed::rank() != 0) {
+    distributed::follow([&](std::int64_t nodes) { integrate(tier, integrand, ab, nodes, options); });
+    distributed::finish();
+    return;
+  }
 
   const auto start = std::chrono::steady_clock::now();
+  if (lead) distributed::announce(n);
   const double result = integrate(tier, integrand, ab, n, options);
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+  const int ranks = lead ? distributed::size() : 1;
+  if (lead) {
+    distributed::stop();
+    distributed::finish();
+  }
 
   const auto& info = integrands()[integrand];
   const Reference ref = reference(info, ab, n);
@@ -147,6 +188,7 @@ void evaluate(const EvalArguments& args) {
                                 {"b", ab.b},
                                 {"n", n},
                                 {"threads", options.threads},
+                                {"ranks", ranks},
                                 {"reproducible_requested", options.reproducible},
                                 {"result", result},
                                 {"exact", static_cast<double>(ref.exact)},
@@ -166,7 +208,8 @@ void evaluate(const EvalArguments& args) {
   std::printf("tier            %s (rung %d)\n", tier.card.id.c_str(), tier.card.rung);
   std::printf("integrand       %s = %s on [%.17g, %.17g]\n", info.name.c_str(), info.formula.c_str(), ab.a,
               ab.b);
-  std::printf("n, threads      %lld, %d\n", static_cast<long long>(n), options.threads);
+  std::printf("n, threads      %lld, %d%s\n", static_cast<long long>(n), options.threads,
+              lead ? (", ranks " + std::to_string(ranks)).c_str() : "");
   std::printf("result          %.17g\n", result);
   std::printf("exact           %.17Lg   relative error %s\n", ref.exact, optional_text(rel_error).c_str());
   std::printf("midpoint sum    %.17Lg   rounding error %s (%s)\n", ref.midpoint,
@@ -203,10 +246,13 @@ int run_command_line(int argc, char** argv) {
   eval->add_option(
       "--threads", eval_args.threads,
       "threads, for parallel tiers (default 1; all: every core for a parallel tier, 1 otherwise)");
+  eval->add_option("--ranks", eval_args.ranks, "MPI ranks, for a distributed tier (default 1)");
   eval->add_flag("--reproducible", eval_args.reproducible,
                  "ask a parallel tier for the same bits at every thread count, where it can");
   eval->add_flag("--json", eval_args.json, "one JSON object instead of text");
 
+  for (int i = 0; i < argc; ++i) eval_args.command_line.push_back(argv[i]);
+  eval_args.command_line[0] = std::filesystem::read_symlink("/proc/self/exe").string();
   RunArguments run_args;
   for (int i = 0; i < argc; ++i) run_args.command_line += (i ? " " : "") + std::string(argv[i]);
   std::string preset, integrand, a, b, resume, seed;
@@ -223,6 +269,9 @@ int run_command_line(int argc, char** argv) {
       ->delimiter(',');
   run->add_option("--threads", run_args.threads,
                   "thread counts for the parallel tiers, comma-separated, or all (default: 1 to every core)")
+      ->delimiter(',');
+  run->add_option("--ranks", run_args.ranks,
+                  "MPI ranks for distributed tiers, comma-separated (default 1,2 where they fit the cores)")
       ->delimiter(',');
   run->add_option("--reps", run_args.repetitions, "repetitions a cell (default: the preset's, 10 standard)");
   run->add_option("--min-time", run_args.min_time,

@@ -9,6 +9,7 @@ namespace ladder {
 
 std::string Cell::name() const {
   return tier + "/" + integrand + "/n:" + std::to_string(n) + "/threads:" + std::to_string(threads) +
+         (find_tier(tier).card.distributed ? "/ranks:" + std::to_string(ranks) : "") +
          (reproducible ? "/reproducible" : "");
 }
 
@@ -18,12 +19,19 @@ std::vector<Cell> Matrix::cells() const {
     const Tier& tier = find_tier(id);
     for (const auto n : sizes) {
       if (!tier.card.parallel) {
-        all.push_back({id, integrand, a, b, n, 1, false});
+        all.push_back({id, integrand, a, b, n, 1, 1, false});
         continue;
       }
-      for (const int count : threads)
-        all.push_back(
-            {id, integrand, a, b, n, count, reproducible && tier.card.reproducible != Reproducible::never});
+      const bool reproducible_here = reproducible && tier.card.reproducible != Reproducible::never;
+      for (const int count : threads) {
+        if (!tier.card.distributed) {
+          all.push_back({id, integrand, a, b, n, count, 1, reproducible_here});
+          continue;
+        }
+        for (const int processes : ranks)
+          if (ranks_given || processes * count <= cpus)
+            all.push_back({id, integrand, a, b, n, count, processes, reproducible_here});
+      }
     }
   }
   std::mt19937_64 order(seed);
@@ -38,6 +46,9 @@ nlohmann::json Matrix::to_json() const {
           {"b", b},
           {"sizes", sizes},
           {"threads", threads},
+          {"ranks", ranks},
+          {"ranks_given", ranks_given},
+          {"cpus", cpus},
           {"reproducible", reproducible},
           {"repetitions", repetitions},
           {"min_time", min_time},
@@ -53,6 +64,9 @@ Matrix Matrix::from_json(const nlohmann::json& json) {
   json.at("b").get_to(matrix.b);
   json.at("sizes").get_to(matrix.sizes);
   json.at("threads").get_to(matrix.threads);
+  json.at("ranks").get_to(matrix.ranks);
+  json.at("ranks_given").get_to(matrix.ranks_given);
+  json.at("cpus").get_to(matrix.cpus);
   json.at("reproducible").get_to(matrix.reproducible);
   json.at("repetitions").get_to(matrix.repetitions);
   json.at("min_time").get_to(matrix.min_time);

@@ -16,9 +16,11 @@ struct Cell {
   double a = 0, b = 1;
   std::int64_t n = 0;
   int threads = 1;
+  int ranks = 1;              // processes, for a distributed tier (under the MPI launcher)
   bool reproducible = false;  // ask the tier for the same bits at every thread count
 
-  std::string name() const;  // the Google Benchmark name: "tier/integrand/n:N/threads:T"
+  // The Google Benchmark name: "tier/integrand/n:N/threads:T", with "/ranks:R" for a distributed tier.
+  std::string name() const;
 };
 
 struct Matrix {
@@ -26,7 +28,12 @@ struct Matrix {
   std::string integrand;
   double a = 0, b = 1;
   std::vector<std::int64_t> sizes;
-  std::vector<int> threads;  // for parallel tiers; serial tiers run on 1
+  std::vector<int> threads;      // for parallel tiers; serial tiers run on 1
+  std::vector<int> ranks = {1};  // for distributed tiers
+  // Given explicitly, every ranks × threads pair runs (oversubscribed where it exceeds the CPUs); by
+  // default only the pairs that fit on the machine's CPUs.
+  bool ranks_given = false;
+  int cpus = 1;  // the machine's logical CPUs when the run started
   bool reproducible = false;
   int repetitions = 10;
   double min_time = 0.1;          // seconds a repetition runs at least (Google Benchmark's min_time)

@@ -75,6 +75,8 @@ json ladder_fields(const json& event, const json& reproducible_value) {
                  {"b", cell.at("b")},
                  {"n", cell.at("n")},
                  {"threads", cell.at("threads")},
+                 {"ranks", cell.value("ranks", 1)},
+                 {"oversubscribed", event.value("oversubscribed", false)},
                  {"reproducible_requested", cell.at("reproducible_requested")},
                  {"status", event.at("status")},
                  {"reproducible", reproducible_value}};
@@ -90,6 +92,7 @@ json ladder_fields(const json& event, const json& reproducible_value) {
     fields[key] = memory.at(key);
   fields["other_load_cores"] = event.at("worker").at("other_load_cores");
   fields["environment"] = event.at("worker").value("environment", json::object());
+  if (event.at("worker").contains("launcher")) fields["launcher"] = event.at("worker").at("launcher");
   return fields;
 }
 

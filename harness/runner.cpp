@@ -30,6 +30,7 @@
 #include "atomic_file.hpp"
 #include "build_info.hpp"
 #include "context.hpp"
+#include "distributed.hpp"
 #include "matrix.hpp"
 #include "process_stats.hpp"
 #include "reference.hpp"
@@ -107,6 +108,8 @@ Matrix requested_matrix(const RunArguments& args, const Matrix* resumed) {
     matrix.min_time = preset.min_time;
     matrix.min_warmup_time = preset.min_warmup_time;
     matrix.seed = resumed ? resumed->seed : std::random_device{}();
+    matrix.cpus = logical_cpus();
+    matrix.ranks = matrix.cpus >= 2 ? std::vector<int>{1, 2} : std::vector<int>{1};
   }
   if (!args.tiers.empty()) {
     matrix.tiers.clear();
@@ -152,6 +155,15 @@ Matrix requested_matrix(const RunArguments& args, const Matrix* resumed) {
     matrix.min_warmup_time = std::min(matrix.min_warmup_time, *args.min_time);
   }
   if (args.seed) matrix.seed = *args.seed;
+  if (!args.ranks.empty()) {
+    if (!distributed::built())
+      throw InputError("--ranks: this build has no distributed tier (MPI was not found when it was built)");
+    matrix.ranks.clear();
+    for (const auto& text : args.ranks) matrix.ranks.push_back(parse_count("ranks", text));
+    std::sort(matrix.ranks.begin(), matrix.ranks.end());
+    matrix.ranks.erase(std::unique(matrix.ranks.begin(), matrix.ranks.end()), matrix.ranks.end());
+    matrix.ranks_given = true;
+  }
   if (args.reproducible) matrix.reproducible = true;
   if (matrix.tiers.empty()) throw InputError("no tiers to run");
   return matrix;
@@ -298,6 +310,14 @@ WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell
                                  const std::string& result_file, double timeout, std::int64_t memory_limit) {
   const std::string spec =
       json{{"cell", cell_to_json(cell)}, {"matrix", matrix.to_json()}, {"reference", to_text(ref)}}.dump();
+  // A distributed tier's worker starts once per rank, under the MPI launcher.
+  std::vector<std::string> command;
+  if (find_tier(cell.tier).card.distributed)
+    command = distributed::launch_command(cell.ranks, cell.threads, matrix.cpus);
+  command.insert(command.end(), {executable, "worker", "--spec", spec, "--result", result_file});
+  std::vector<char*> arguments;
+  for (auto& argument : command) arguments.push_back(argument.data());
+  arguments.push_back(nullptr);
   int output[2];
   if (pipe2(output, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   ::unlink(result_file.c_str());
@@ -316,8 +336,7 @@ WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell
     dup2(output[1], STDERR_FILENO);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    execl(executable.c_str(), executable.c_str(), "worker", "--spec", spec.c_str(), "--result",
-          result_file.c_str(), static_cast<char*>(nullptr));
+    execv(arguments[0], arguments.data());
     _exit(127);
   }
   ::close(output[1]);
@@ -327,6 +346,7 @@ WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell
   int status = 0;
   rusage usage{};
   bool timed_out = false, stopped_by_us = false, finished = false;
+  Clock::time_point stopped_at{};
   while (!finished) {
     pollfd watch{output[0], POLLIN, 0};
     if (poll(&watch, 1, 100) > 0) {
@@ -343,11 +363,14 @@ WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell
     if (!stopped_by_us && (interrupted || elapsed > timeout)) {
       timed_out = !interrupted;
       stopped_by_us = true;
-      kill(-pid, SIGKILL);
+      stopped_at = Clock::now();
+      kill(-pid, SIGTERM);  // an MPI launcher passes it on to its ranks
     }
+    if (stopped_by_us && Clock::now() - stopped_at > std::chrono::seconds(3)) kill(-pid, SIGKILL);
   }
   char buffer[4096];
   ssize_t count = 0;
+  fcntl(output[0], F_SETFL, O_NONBLOCK);  // a process the worker started may still hold the pipe
   while ((count = ::read(output[0], buffer, sizeof buffer)) > 0)
     captured = tail(captured + std::string(buffer, static_cast<std::size_t>(count)), 8192);
   ::close(output[0]);
@@ -359,6 +382,7 @@ WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell
                      (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
   WorkerOutcome outcome;
   outcome.worker = {{"wall_seconds", wall}, {"cpu_seconds", cpu}};
+  if (command.size() > 6) outcome.worker["launcher"] = join({command.begin(), command.end() - 6}, " ");
   if (machine_before && machine_after && wall > 0) {
     const double busy = machine_after->busy - machine_before->busy;
     const double steal = machine_after->steal - machine_before->steal;
@@ -485,15 +509,15 @@ void write_results(const Paths& paths, const Journal& journal, const json& run) 
 }
 
 void print_summary(const Journal& journal, const json& run, const Paths& paths) {
-  std::printf("\n%-16s %12s %7s  %-13s %11s %11s %10s %11s\n", "tier", "n", "threads", "status", "median",
-              "ns/node", "rel error", "peak heap");
+  std::printf("\n%-16s %12s %7s %5s  %-13s %11s %11s %10s %11s\n", "tier", "n", "threads", "ranks", "status",
+              "median", "ns/node", "rel error", "peak heap");
   std::vector<const json*> cells;
   for (const auto& event : journal.events)
     if (event.at("kind") == "cell") cells.push_back(&event);
   std::sort(cells.begin(), cells.end(), [](const json* x, const json* y) {
     const auto key = [](const json* e) {
       return std::make_tuple(e->at("cell").at("n").get<std::int64_t>(), e->at("rung").get<int>(),
-                             e->at("cell").at("threads").get<int>());
+                             e->at("cell").value("ranks", 1), e->at("cell").at("threads").get<int>());
     };
     return key(x) < key(y);
   });
@@ -513,10 +537,11 @@ void print_summary(const Journal& journal, const json& run, const Paths& paths) 
       }
       heap = bytes_text(measurement.at("memory").at("peak_heap_bytes").get<double>());
     }
-    std::printf("%-16s %12lld %7d  %-13s %11s %11s %10s %11s\n", cell.at("tier").get<std::string>().c_str(),
+    std::printf("%-16s %12lld %7d %5d  %-13s %11s %11s %10s %11s\n",
+                cell.at("tier").get<std::string>().c_str(),
                 static_cast<long long>(cell.at("n").get<std::int64_t>()), cell.at("threads").get<int>(),
-                event->at("status").get<std::string>().c_str(), median.c_str(), per_node.c_str(),
-                error.c_str(), heap.c_str());
+                cell.value("ranks", 1), event->at("status").get<std::string>().c_str(), median.c_str(),
+                per_node.c_str(), error.c_str(), heap.c_str());
   }
   const json found = warnings(journal, run);
   if (!found.empty()) std::printf("\nwarnings:\n");
@@ -633,8 +658,11 @@ int run_matrix(const RunArguments& args) {
     if (interrupted) break;
     if (done.count(cell.name())) continue;
     const Tier& tier = find_tier(cell.tier);
-    json event = {
-        {"kind", "cell"}, {"name", cell.name()}, {"cell", cell_to_json(cell)}, {"rung", tier.card.rung}};
+    json event = {{"kind", "cell"},
+                  {"name", cell.name()},
+                  {"cell", cell_to_json(cell)},
+                  {"rung", tier.card.rung},
+                  {"oversubscribed", distributed::oversubscribed(cell.ranks, cell.threads, matrix.cpus)}};
 
     const double predicted = tier.card.heap_bytes_per_node * static_cast<double>(cell.n);
     const auto available = process::available_memory().value_or(0);

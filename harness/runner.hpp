@@ -14,7 +14,7 @@ namespace ladder {
 // What the user typed; unset options come from the preset (or, on --resume, from the run being resumed).
 struct RunArguments {
   std::optional<std::string> preset;
-  std::vector<std::string> tiers, sizes, threads;
+  std::vector<std::string> tiers, sizes, threads, ranks;
   std::optional<std::string> integrand, a, b;
   std::optional<int> repetitions;
   std::optional<double> min_time;

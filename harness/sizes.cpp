@@ -50,12 +50,14 @@ std::int64_t parse_size(std::string_view text) {
   return static_cast<std::int64_t>(value);
 }
 
-int parse_threads(std::string_view text) {
-  int threads = 0;
-  if (!parse_whole(text, threads) || threads < 1 || threads > max_threads)
-    throw InputError("threads = '" + std::string(text) +
-                     "' is invalid; threads is a whole number from 1 to " + std::to_string(max_threads));
-  return threads;
+int parse_threads(std::string_view text) { return parse_count("threads", text); }
+
+int parse_count(std::string_view name, std::string_view text) {
+  int count = 0;
+  if (!parse_whole(text, count) || count < 1 || count > max_threads)
+    throw InputError(std::string(name) + " = '" + std::string(text) + "' is invalid; " + std::string(name) +
+                     " is a whole number from 1 to " + std::to_string(max_threads));
+  return count;
 }
 
 double parse_real(std::string_view name, std::string_view text) {

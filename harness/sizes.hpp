@@ -13,6 +13,8 @@ std::int64_t parse_size(std::string_view text);
 // A thread count: a whole number from 1 to max_threads.
 constexpr int max_threads = 1024;
 int parse_threads(std::string_view text);
+// The same for another count, named in the message ("ranks").
+int parse_count(std::string_view name, std::string_view text);
 
 // A finite real number such as "0", "-1.5" or "1e-3".
 double parse_real(std::string_view name, std::string_view text);

@@ -91,7 +91,7 @@ json warnings(const Journal& journal, const json& run) {
     const std::string name = event.at("name");
     const std::string status = event.at("status");
     const json& cell = event.at("cell");
-    if (cell.at("threads").get<int>() > cpus) oversubscribed.push_back(name);
+    if (cell.at("threads").get<int>() * cell.value("ranks", 1) > cpus) oversubscribed.push_back(name);
     if (status == "skipped" || status == "unavailable") {
       skipped.push_back(name + ": " + event.value("reason", ""));
       continue;
@@ -128,10 +128,10 @@ json warnings(const Journal& journal, const json& run) {
   found.about_cells("load during the run",
                     "cells measured while other processes kept a quarter core or more busy", loaded);
   found.about_cells("steal", "cells that lost over 2 % of the machine's CPU time to the hypervisor", stolen);
-  found.about_cells(
-      "threads over cores",
-      "cells asking for more threads than the machine's " + std::to_string(cpus) + " logical CPUs",
-      oversubscribed);
+  found.about_cells("threads over cores",
+                    "oversubscribed cells: more threads (× ranks) than the machine's " +
+                        std::to_string(cpus) + " logical CPUs",
+                    oversubscribed);
   found.about_cells("outside the rounding bound",
                     "results further from the exact midpoint sum than rounding explains: a bug?",
                     outside_bound);

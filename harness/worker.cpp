@@ -9,12 +9,14 @@
 #include <cstdint>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "atomic_file.hpp"
 #include "build_info.hpp"
+#include "distributed.hpp"
 #include "heap_counter.hpp"
 #include "process_stats.hpp"
 #include "reference.hpp"
@@ -69,13 +71,12 @@ bool tbbmalloc_loaded() {
   return false;
 }
 
-json memory_of_one_call(const Tier& tier, std::size_t integrand, Interval ab, std::int64_t n,
-                        const RunOptions& options) {
+json memory_of_one_call(const std::function<double(std::int64_t)>& call, std::int64_t n) {
   const bool reset = process::reset_peak_rss();
   const auto rss_before = process::status_bytes("VmRSS").value_or(0);
   const auto usage_before = process::self_usage();
   heap::start();
-  double result = integrate(tier, integrand, ab, n, options);
+  double result = call(n);
   benchmark::DoNotOptimize(result);
   const heap::Window heap = heap::read();
   const auto usage_after = process::self_usage();
@@ -102,13 +103,10 @@ json memory_of_one_call(const Tier& tier, std::size_t integrand, Interval ab, st
 }  // namespace
 
 json cell_to_json(const Cell& cell) {
-  return {{"tier", cell.tier},
-          {"integrand", cell.integrand},
-          {"a", cell.a},
-          {"b", cell.b},
-          {"n", cell.n},
-          {"threads", cell.threads},
-          {"reproducible_requested", cell.reproducible}};
+  return {{"tier", cell.tier},   {"integrand", cell.integrand},
+          {"a", cell.a},         {"b", cell.b},
+          {"n", cell.n},         {"threads", cell.threads},
+          {"ranks", cell.ranks}, {"reproducible_requested", cell.reproducible}};
 }
 
 Cell cell_from_json(const json& in) {
@@ -118,6 +116,7 @@ Cell cell_from_json(const json& in) {
           in.at("b").get<double>(),
           in.at("n").get<std::int64_t>(),
           in.at("threads").get<int>(),
+          in.value("ranks", 1),
           in.at("reproducible_requested").get<bool>()};
 }
 
@@ -129,6 +128,12 @@ json measure_cell(const Cell& cell, const Matrix& settings, const std::optional<
   if (const auto reason = unavailable_reason(tier); !reason.empty())
     throw Unavailable("tier '" + tier.card.id + "' cannot run on this machine: " + reason);
 
+  // A distributed tier's other ranks make each call too: rank 0 tells them first (distributed.hpp).
+  const std::function<double(std::int64_t)> call = [&](std::int64_t n) {
+    if (tier.card.distributed) distributed::announce(n);
+    return integrate(tier, integrand, ab, n, options);
+  };
+
   ResultLog results;
   std::exception_ptr failure;
   benchmark::RegisterBenchmark(cell.name().c_str(),
@@ -137,7 +142,7 @@ json measure_cell(const Cell& cell, const Matrix& settings, const std::optional<
                                    std::int64_t n = cell.n;
                                    benchmark::DoNotOptimize(n);  // n is not a constant to fold or hoist
                                    try {
-                                     double result = integrate(tier, integrand, ab, n, options);
+                                     double result = call(n);
                                      benchmark::DoNotOptimize(result);
                                      results.add(result);
                                    } catch (...) {
@@ -193,7 +198,7 @@ json measure_cell(const Cell& cell, const Matrix& settings, const std::optional<
     aggregates["cv"] = {{"real_time", 0.0}, {"cpu_time", 0.0}};
   }
 
-  const json memory = memory_of_one_call(tier, integrand, ab, cell.n, options);
+  const json memory = memory_of_one_call(call, cell.n);
 
   const auto& info = integrands()[integrand];
   const Reference ref = computed ? *computed : reference(info, ab, cell.n);
@@ -229,11 +234,22 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
   int count = 2;
   benchmark::Initialize(&count, arguments);
 
+  const json spec = json::parse(cell_json);
+  const Cell cell = cell_from_json(spec.at("cell"));
+  const bool distributed = find_tier(cell.tier).card.distributed;
+  if (distributed && distributed::rank() != 0) {  // a follower: make rank 0's calls, write nothing
+    const Tier& tier = find_tier(cell.tier);
+    const std::size_t integrand = find_integrand(cell.integrand);
+    distributed::follow([&](std::int64_t n) {
+      integrate(tier, integrand, {cell.a, cell.b}, n, {cell.threads, cell.reproducible});
+    });
+    distributed::finish();
+    return 0;
+  }
+
   json outcome;
   int exit_code = 0;
   try {
-    const json spec = json::parse(cell_json);
-    const Cell cell = cell_from_json(spec.at("cell"));
     const Matrix settings = Matrix::from_json(spec.at("matrix"));
     std::optional<Reference> computed;
     if (spec.contains("reference")) computed = reference_from_text(spec.at("reference").get<std::string>());
@@ -261,6 +277,14 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
   } catch (const std::exception& error) {
     outcome = {{"status", "failed"}, {"reason", std::string("the kernel threw: ") + error.what()}};
     exit_code = worker_failed;
+  }
+  if (distributed) {
+    if (distributed::size() > 1)
+      outcome["ranks_measured"] =
+          "timing and errors from rank 0, which waits for the "
+          "slowest rank in the reduction; memory of rank 0";
+    distributed::stop();
+    distributed::finish();
   }
   write_file_atomically(result_file, outcome.dump() + "\n");
   return exit_code;

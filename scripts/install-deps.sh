@@ -11,6 +11,7 @@ packages=(
   libeigen3-dev                                             # eigen tier
   libxsimd-dev                                              # xsimd tier and everything above it
   libtbb-dev                                                # tbb and stdpar tiers
+  libopenmpi-dev openmpi-bin                                # mpi tier and its launcher (mpirun)
   libcli11-dev nlohmann-json3-dev                           # command line, JSON output
   clang-format                                              # the format check in the tests
 )

@@ -90,9 +90,17 @@ TEST(Run, QuickPresetWritesEveryCellToEveryFile) {
   const json& matrix = results.at("context").at("matrix");
   const json list = json::parse(ladder("list --json").output);
   std::size_t expected = 0;
-  for (const auto& card : list)
-    expected +=
-        matrix.at("sizes").size() * (card.at("parallel").get<bool>() ? matrix.at("threads").size() : 1);
+  for (const auto& card : list) {
+    std::size_t per_size = 1;
+    if (card.at("parallel").get<bool>()) per_size = matrix.at("threads").size();
+    if (card.at("distributed").get<bool>()) {  // ranks × threads, where they fit the CPUs
+      per_size = 0;
+      for (const int ranks : matrix.at("ranks"))
+        for (const int threads : matrix.at("threads"))
+          per_size += ranks * threads <= matrix.at("cpus").get<int>();
+    }
+    expected += matrix.at("sizes").size() * per_size;
+  }
   EXPECT_EQ(cells, expected);
   EXPECT_EQ(medians(results).size(), cells);
   EXPECT_EQ(lines_of(read_text(dir / "out/results.csv")).size(), cells + 1) << "a header and one row a cell";

@@ -56,6 +56,9 @@ struct TierCard {
   // Environment the harness gives this tier's worker processes, "NAME=value", unless the user's own
   // environment sets NAME: how the tier's runtime pins its threads (OMP_PROC_BIND, OMP_PLACES).
   std::vector<std::string> environment{};
+  // Runs as several processes started by an MPI launcher (`ladder run --ranks`, `ladder eval --ranks`):
+  // every rank calls the kernel with the same arguments, and rank 0's result is the integral.
+  bool distributed = false;
   // Why the tier cannot run on this machine (no GPU, no mpirun, …), or empty when it can. Null: always can.
   std::string (*unavailable)() = nullptr;
 

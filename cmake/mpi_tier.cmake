@@ -1,0 +1,19 @@
+# The mpi tier (variants/mpi.cpp), built only where CMake finds MPI (Debian: libopenmpi-dev, openmpi-bin,
+# which scripts/install-deps.sh installs). Without it everything else builds unchanged and `ladder run`
+# has no ranks to offer. Included from the root CMakeLists.txt before the ladder_tiers library is defined.
+#   -DLADDER_MPI=OFF     skip the tier even where MPI is installed
+option(LADDER_MPI "Build the mpi tier where MPI is found" ON)
+set(LADDER_MPI_TIER OFF)
+if(NOT LADDER_MPI)
+  return()
+endif()
+find_package(MPI COMPONENTS CXX)
+if(NOT MPI_CXX_FOUND)
+  message(STATUS "No MPI found: the mpi tier is not built")
+  return()
+endif()
+set(LADDER_MPI_TIER ON)
+ladder_add_tier(variants/mpi.cpp SHARES variants/simd_kernel.hpp FLAGS -fopenmp)
+set_property(SOURCE variants/mpi.cpp APPEND PROPERTY COMPILE_DEFINITIONS LADDER_MPIEXEC="${MPIEXEC_EXECUTABLE}")
+# ladder_tiers and ladder_harness are defined after this file is read: link them when the directory is done.
+cmake_language(DEFER CALL target_link_libraries ladder_tiers PUBLIC MPI::MPI_CXX)

@@ -1,0 +1,105 @@
+#include "distributed.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#ifdef LADDER_WITH_MPI
+#include <mpi.h>
+#endif
+
+namespace ladder::distributed {
+
+bool oversubscribed(int ranks, int threads, int cpus) { return ranks * threads > cpus; }
+
+bool launched() { return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr; }
+
+#ifdef LADDER_WITH_MPI
+
+bool built() { return true; }
+
+std::string launcher() {
+  const char* chosen = std::getenv("LADDER_MPIRUN");
+  return chosen ? chosen : LADDER_MPIEXEC;
+}
+
+std::vector<std::string> launch_command(int ranks, int threads, int cpus) {
+  std::vector<std::string> command = {launcher(), "-np", std::to_string(ranks)};
+  if (geteuid() == 0) command.push_back("--allow-run-as-root");
+  if (oversubscribed(ranks, threads, cpus)) {
+    command.insert(command.end(), {"--oversubscribe", "--bind-to", "none"});
+  } else {
+    command.insert(command.end(), {"--map-by", "slot:PE=" + std::to_string(threads), "--bind-to", "core"});
+  }
+  for (const char* variable : {"OMP_PROC_BIND", "OMP_PLACES", "LADDER_MPIRUN"})
+    if (std::getenv(variable)) command.insert(command.end(), {"-x", variable});
+  return command;
+}
+
+namespace {
+
+void start() {
+  int started = 0;
+  MPI_Initialized(&started);
+  if (started) return;
+  int provided = 0;
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+}
+
+void broadcast(std::int64_t n) {
+  start();
+  long long value = n;
+  MPI_Bcast(&value, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+}
+
+}  // namespace
+
+int rank() {
+  start();
+  int value = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &value);
+  return value;
+}
+
+int size() {
+  start();
+  int value = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &value);
+  return value;
+}
+
+void announce(std::int64_t n) { broadcast(n); }
+void stop() { broadcast(0); }
+
+void follow(const std::function<void(std::int64_t)>& call) {
+  start();
+  for (;;) {
+    long long n = 0;
+    MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (n == 0) return;
+    call(n);
+  }
+}
+
+void finish() {
+  int started = 0, finished = 0;
+  MPI_Initialized(&started);
+  MPI_Finalized(&finished);
+  if (started && !finished) MPI_Finalize();
+}
+
+#else  // a build without MPI has no distributed tier: nothing here is ever called with ranks
+
+bool built() { return false; }
+std::string launcher() { return {}; }
+std::vector<std::string> launch_command(int, int, int) { return {}; }
+int rank() { return 0; }
+int size() { return 1; }
+void announce(std::int64_t) {}
+void stop() {}
+void follow(const std::function<void(std::int64_t)>&) {}
+void finish() {}
+
+#endif
+
+}  // namespace ladder::distributed

@@ -1,0 +1,37 @@
+// Running a distributed tier (card.distributed: the mpi tier) as its launcher starts it: one process per
+// rank, every rank making the same kernel calls in the same order. Rank 0 leads — Google Benchmark times
+// its calls, it measures memory and errors, it writes the result — and before each call it tells the
+// other ranks to make the same call; they follow until it says stop. The broadcast that starts a call is
+// inside the timed region: the timing is rank 0's, which waits in the reduction for the slowest rank.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ladder::distributed {
+
+// Whether this build found MPI (the mpi tier and `--ranks` exist only then).
+bool built();
+// The launcher: $LADDER_MPIRUN, else the mpirun CMake found.
+std::string launcher();
+// Whether this process was started by the launcher (Open MPI sets OMPI_COMM_WORLD_SIZE).
+bool launched();
+
+// The launcher's command for `ranks` processes of `threads` threads each on a machine of `cpus` CPUs:
+// each rank bound to its own `threads` cores, or, when ranks × threads exceed the CPUs, oversubscribed and
+// unbound. As root, Open MPI must be told that it is allowed.
+std::vector<std::string> launch_command(int ranks, int threads, int cpus);
+bool oversubscribed(int ranks, int threads, int cpus);
+
+// This process's rank and the number of ranks (MPI is started if the tier has not started it yet).
+int rank();
+int size();
+
+void announce(std::int64_t n);  // rank 0: every rank, call the kernel with n now
+void stop();                    // rank 0: no more calls
+void follow(const std::function<void(std::int64_t n)>& call);  // the other ranks, until stop()
+void finish();                                                 // MPI_Finalize, once
+
+}  // namespace ladder::distributed
