@@ -273,6 +273,9 @@ int run_command_line(int argc, char** argv) {
   run->add_option("--ranks", run_args.ranks,
                   "MPI ranks for distributed tiers, comma-separated (default 1,2 where they fit the cores)")
       ->delimiter(',');
+  run->add_option("--hostfile", run_args.hostfile,
+                  "MPI hostfile for distributed tiers: one rank per node (see README, on a cluster)")
+      ->check(CLI::ExistingFile);
   run->add_option("--reps", run_args.repetitions, "repetitions a cell (default: the preset's, 10 standard)");
   run->add_option("--min-time", run_args.min_time,
                   "seconds a repetition runs at least (default: the preset's)");

@@ -23,10 +23,13 @@ std::string launcher() {
   return chosen ? chosen : LADDER_MPIEXEC;
 }
 
-std::vector<std::string> launch_command(int ranks, int threads, int cpus) {
+std::vector<std::string> launch_command(int ranks, int threads, int cpus, const std::string& hostfile) {
   std::vector<std::string> command = {launcher(), "-np", std::to_string(ranks)};
   if (geteuid() == 0) command.push_back("--allow-run-as-root");
-  if (oversubscribed(ranks, threads, cpus)) {
+  if (!hostfile.empty()) {
+    command.insert(command.end(), {"--hostfile", hostfile, "--map-by",
+                                   "ppr:1:node:PE=" + std::to_string(threads), "--bind-to", "core"});
+  } else if (oversubscribed(ranks, threads, cpus)) {
     command.insert(command.end(), {"--oversubscribe", "--bind-to", "none"});
   } else {
     command.insert(command.end(), {"--map-by", "slot:PE=" + std::to_string(threads), "--bind-to", "core"});
@@ -92,7 +95,7 @@ void finish() {
 
 bool built() { return false; }
 std::string launcher() { return {}; }
-std::vector<std::string> launch_command(int, int, int) { return {}; }
+std::vector<std::string> launch_command(int, int, int, const std::string&) { return {}; }
 int rank() { return 0; }
 int size() { return 1; }
 void announce(std::int64_t) {}

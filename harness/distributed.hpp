@@ -21,8 +21,9 @@ bool launched();
 
 // The launcher's command for `ranks` processes of `threads` threads each on a machine of `cpus` CPUs:
 // each rank bound to its own `threads` cores, or, when ranks × threads exceed the CPUs, oversubscribed and
-// unbound. As root, Open MPI must be told that it is allowed.
-std::vector<std::string> launch_command(int ranks, int threads, int cpus);
+// unbound. With a hostfile (a cluster), one rank per node, bound to `threads` cores there. As root, Open
+// MPI must be told that it is allowed.
+std::vector<std::string> launch_command(int ranks, int threads, int cpus, const std::string& hostfile = {});
 bool oversubscribed(int ranks, int threads, int cpus);
 
 // This process's rank and the number of ranks (MPI is started if the tier has not started it yet).

@@ -307,13 +307,14 @@ std::string tail(const std::string& text, std::size_t size) {
 
 WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell, const Matrix& matrix,
                                  const Reference& ref, const ThreadBinding& binding,
-                                 const std::string& result_file, double timeout, std::int64_t memory_limit) {
+                                 const std::string& hostfile, const std::string& result_file, double timeout,
+                                 std::int64_t memory_limit) {
   const std::string spec =
       json{{"cell", cell_to_json(cell)}, {"matrix", matrix.to_json()}, {"reference", to_text(ref)}}.dump();
   // A distributed tier's worker starts once per rank, under the MPI launcher.
   std::vector<std::string> command;
   if (find_tier(cell.tier).card.distributed)
-    command = distributed::launch_command(cell.ranks, cell.threads, matrix.cpus);
+    command = distributed::launch_command(cell.ranks, cell.threads, matrix.cpus, hostfile);
   command.insert(command.end(), {executable, "worker", "--spec", spec, "--result", result_file});
   std::vector<char*> arguments;
   for (auto& argument : command) arguments.push_back(argument.data());
@@ -638,6 +639,7 @@ int run_matrix(const RunArguments& args) {
       {"cells_done", done.size()},
       {"cell_timeout_seconds", args.cell_timeout},
       {"worker_cpus", cpu_list(ThreadBinding::run_cpus())},
+      {"hostfile", args.hostfile.empty() ? json(nullptr) : json(args.hostfile)},
       {"thread_binding",
        "OpenMP tiers: OMP_PROC_BIND=close, OMP_PLACES=cores unless the environment sets them (each "
        "cell's environment is in its entry); oneTBB tiers: a task_arena of the requested size, threads "
@@ -685,9 +687,10 @@ int run_matrix(const RunArguments& args) {
       if (!references.count(key))
         references[key] = reference(integrands()[find_integrand(cell.integrand)], {cell.a, cell.b}, cell.n);
       const ThreadBinding binding = ThreadBinding::for_tier(tier.card, run_cpus);
-      WorkerOutcome outcome = run_worker_process(executable, cell, matrix, references.at(key), binding,
-                                                 paths.work + "/cell-" + std::to_string(getpid()) + ".json",
-                                                 args.cell_timeout, available > 0 ? limit : RLIM_INFINITY);
+      WorkerOutcome outcome =
+          run_worker_process(executable, cell, matrix, references.at(key), binding, args.hostfile,
+                             paths.work + "/cell-" + std::to_string(getpid()) + ".json", args.cell_timeout,
+                             available > 0 ? limit : RLIM_INFINITY);
       if (outcome.status == "interrupted") break;
       event["status"] = outcome.status;
       if (!outcome.reason.empty()) event["reason"] = outcome.reason;

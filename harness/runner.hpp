@@ -24,6 +24,7 @@ struct RunArguments {
   std::optional<std::string> resume;
   bool force = false;
   std::string label;
+  std::string hostfile;  // MPI hostfile for distributed tiers: one rank per node
   double cell_timeout = 600;
   std::string command_line;
 };
