@@ -16,10 +16,12 @@
 #include <thread>
 
 #include "build_info.hpp"
+#include "choose.hpp"
 #include "context.hpp"
 #include "distributed.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
+#include "report.hpp"
 #include "runner.hpp"
 #include "sizes.hpp"
 #include "worker.hpp"
@@ -31,26 +33,6 @@ std::string format(const char* pattern, double value) {
   char text[64];
   std::snprintf(text, sizeof text, pattern, value);
   return text;
-}
-
-nlohmann::json card_json(const TierCard& card) {
-  return {{"id", card.id},
-          {"rung", card.rung},
-          {"summary", card.summary},
-          {"libraries", card.libraries},
-          {"concepts", card.concepts},
-          {"learning_time", to_string(card.learning_time)},
-          {"parallel", card.parallel},
-          {"reproducible", to_string(card.reproducible)},
-          {"summation", card.summation},
-          {"source_file", card.source_file},
-          {"source_lines", card.source_lines},
-          {"shares", card.shares},
-          {"shared_lines", card.shared_lines},
-          {"flags", card.flags},
-          {"heap_bytes_per_node", card.heap_bytes_per_node},
-          {"distributed", card.distributed},
-          {"environment", card.environment}};
 }
 
 nlohmann::json build_json() {
@@ -67,13 +49,9 @@ void print_list(bool as_json, bool ids_only) {
   }
   if (as_json) {
     auto cards = nlohmann::json::array();
-    for (const auto& tier : tiers()) {
-      auto card = card_json(tier.card);
-      const auto reason = unavailable_reason(tier);
-      card["available"] = reason.empty();
-      card["unavailable_reason"] = reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(reason);
-      cards.push_back(card);
-    }
+    std::vector<std::string> ids;
+    for (const auto& tier : tiers()) ids.push_back(tier.card.id);
+    cards = tier_cards(ids);
     std::cout << cards.dump(2) << "\n";
     return;
   }
@@ -289,6 +267,42 @@ int run_command_line(int argc, char** argv) {
   run->add_option("--cell-timeout", run_args.cell_timeout,
                   "seconds a cell may take before it is stopped (600)");
 
+  std::vector<std::string> report_inputs;
+  std::string report_out;
+  auto* report_command = app.add_subcommand(
+      "report", "the tradeoff report (report.md, report.html, charts/) from one or more runs' results");
+  report_command
+      ->add_option("results", report_inputs,
+                   "run directories (or results.json files); several: one a machine")
+      ->required();
+  report_command->add_option("--out", report_out, "where to write it (default: the first run's directory)");
+
+  std::string pick_input, pick_n, pick_without;
+  report::PickConstraints pick_constraints;
+  auto* pick_command =
+      app.add_subcommand("pick", "the fastest tier that meets your constraints, from a run's results");
+  pick_command->add_option("results", pick_input, "a run directory (or its results.json)")->required();
+  pick_command->add_option("--max-cost", pick_constraints.max_cost,
+                           "highest maintenance cost (1 to 10) you accept");
+  pick_command->add_option("--max-error", pick_constraints.max_error,
+                           "largest relative error you accept, e.g. 1e-12");
+  pick_command->add_option("--threads", pick_constraints.threads, "cores you can give it (threads × ranks)");
+  pick_command->add_option("--n", pick_n, "the size you care about (default: the report's)");
+  pick_command
+      ->add_option("--without", pick_constraints.without, "libraries you will not take on, comma-separated")
+      ->delimiter(',');
+
+  std::string compare_old, compare_new;
+  report::CompareOptions compare_options;
+  auto* compare_command = app.add_subcommand(
+      "compare", "did a change make a difference? cell by cell, with a Mann–Whitney U test");
+  compare_command->add_option("old", compare_old, "the run before")->required();
+  compare_command->add_option("new", compare_new, "the run after")->required();
+  compare_command->add_option("--fail-above", compare_options.fail_above_percent,
+                              "exit 1 when a cell is significantly slower by more than this many per cent");
+  compare_command->add_flag("--across-machines", compare_options.across_machines,
+                            "compare runs from different machines anyway");
+
   std::string worker_spec, worker_result;
   auto* worker = app.add_subcommand("worker", "");  // hidden: one cell, started by `ladder run`
   worker->group("");
@@ -308,6 +322,22 @@ int run_command_line(int argc, char** argv) {
     if (list->parsed()) print_list(list_json, list_ids);
     if (eval->parsed()) evaluate(eval_args);
     if (worker->parsed()) return run_worker(worker_spec, worker_result);
+    if (report_command->parsed()) {
+      std::vector<report::Run> runs;
+      for (const auto& input : report_inputs) runs.push_back(report::load_run(input));
+      const std::string out = !report_out.empty() ? report_out
+                              : std::filesystem::is_directory(report_inputs[0])
+                                  ? report_inputs[0]
+                                  : std::filesystem::path(report_inputs[0]).parent_path().string();
+      for (const auto& file : report::write_report(runs, out.empty() ? "." : out))
+        std::printf("wrote %s\n", file.c_str());
+      return 0;
+    }
+    if (pick_command->parsed()) {
+      if (!pick_n.empty()) pick_constraints.n = parse_size(pick_n);
+      return report::pick(pick_input, pick_constraints);
+    }
+    if (compare_command->parsed()) return report::compare(compare_old, compare_new, compare_options);
     if (run->parsed()) {
       if (!preset.empty()) run_args.preset = preset;
       if (!integrand.empty()) run_args.integrand = integrand;

@@ -183,6 +183,38 @@ json per_tier_flags() {
 
 }  // namespace
 
+json card_json(const TierCard& card) {
+  return {{"id", card.id},
+          {"rung", card.rung},
+          {"summary", card.summary},
+          {"libraries", card.libraries},
+          {"concepts", card.concepts},
+          {"learning_time", to_string(card.learning_time)},
+          {"parallel", card.parallel},
+          {"reproducible", to_string(card.reproducible)},
+          {"summation", card.summation},
+          {"source_file", card.source_file},
+          {"source_lines", card.source_lines},
+          {"shares", card.shares},
+          {"shared_lines", card.shared_lines},
+          {"flags", card.flags},
+          {"heap_bytes_per_node", card.heap_bytes_per_node},
+          {"distributed", card.distributed},
+          {"environment", card.environment}};
+}
+
+json tier_cards(const std::vector<std::string>& ids) {
+  json cards = json::array();
+  for (const auto& id : ids) {
+    json card = card_json(find_tier(id).card);
+    const auto reason = unavailable_reason(find_tier(id));
+    card["available"] = reason.empty();
+    card["unavailable_reason"] = reason.empty() ? json(nullptr) : json(reason);
+    cards.push_back(card);
+  }
+  return cards;
+}
+
 int logical_cpus() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 int physical_cores() {

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -52,6 +53,37 @@ std::optional<MachineTime> machine_time() {
   const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
   const double busy = user + nice + system + irq + softirq;
   return MachineTime{busy / tick, steal / tick, (busy + idle + iowait + steal) / tick};
+}
+
+ThreadPlacement thread_placement() {
+  ThreadPlacement placement;
+  std::vector<bool> seen;
+  std::error_code error;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", error)) {
+    std::ifstream status(task.path() / "status");
+    std::string line;
+    while (std::getline(status, line)) {
+      if (line.rfind("Cpus_allowed_list:", 0) != 0) continue;
+      std::string list = line.substr(line.find(':') + 1);
+      list.erase(0, list.find_first_not_of(" \t"));
+      placement.per_thread.push_back(list);
+      std::istringstream ranges(list);
+      for (std::string range; std::getline(ranges, range, ',');) {
+        const auto dash = range.find('-');
+        const int first = std::stoi(range.substr(0, dash));
+        const int last = dash == std::string::npos ? first : std::stoi(range.substr(dash + 1));
+        if (static_cast<int>(seen.size()) <= last) seen.resize(static_cast<std::size_t>(last) + 1, false);
+        for (int cpu = first; cpu <= last; ++cpu) seen[static_cast<std::size_t>(cpu)] = true;
+      }
+    }
+  }
+  placement.threads = static_cast<int>(placement.per_thread.size());
+  for (std::size_t cpu = 0; cpu < seen.size(); ++cpu) {
+    if (!seen[cpu]) continue;
+    ++placement.cpus;
+    placement.union_of_cpus += (placement.union_of_cpus.empty() ? "" : ",") + std::to_string(cpu);
+  }
+  return placement;
 }
 
 std::optional<std::int64_t> available_memory() { return kilobytes_field("/proc/meminfo", "MemAvailable"); }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ladder::process {
 
@@ -30,6 +31,16 @@ struct MachineTime {
   double total;
 };
 std::optional<MachineTime> machine_time();
+
+// The CPUs each of this process's threads may run on (Cpus_allowed_list of /proc/self/task/*/status), and
+// their union: a parallel runtime whose threads all inherited a one-CPU mask shows here, whatever the load.
+struct ThreadPlacement {
+  int threads = 0;
+  std::string union_of_cpus;            // e.g. "0-1"
+  int cpus = 0;                         // how many CPUs that union holds
+  std::vector<std::string> per_thread;  // each thread's list
+};
+ThreadPlacement thread_placement();
 
 // Bytes the kernel estimates are available for new allocations (MemAvailable in /proc/meminfo).
 std::optional<std::int64_t> available_memory();

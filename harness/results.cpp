@@ -84,13 +84,14 @@ json ladder_fields(const json& event, const json& reproducible_value) {
   if (event.at("status") != "ok") return fields;
   const auto& measurement = event.at("measurement");
   const auto& memory = measurement.at("memory");
-  for (const char* key : {"result", "rel_error", "rounding_error", "rounding_bound", "within_rounding_bound",
-                          "bit_identical", "instruction_set"})
+  for (const char* key : {"result", "exact", "midpoint", "rel_error", "rounding_error", "rounding_bound",
+                          "within_rounding_bound", "bit_identical", "instruction_set"})
     fields[key] = measurement.at(key);
   for (const char* key : {"peak_heap_bytes", "allocations", "peak_rss_bytes", "peak_rss_growth_bytes",
                           "minor_faults", "major_faults"})
     fields[key] = memory.at(key);
   fields["other_load_cores"] = event.at("worker").at("other_load_cores");
+  if (memory.contains("thread_placement")) fields["thread_placement"] = memory.at("thread_placement");
   fields["environment"] = event.at("worker").value("environment", json::object());
   if (event.at("worker").contains("launcher")) fields["launcher"] = event.at("worker").at("launcher");
   return fields;
@@ -235,7 +236,10 @@ json results_document(const Journal& journal, const json& run) {
   context["run"] = run;
   context["matrix"] = journal.header.at("matrix");
   context["warnings"] = warnings(journal, run);
-  return {{"schema_version", results_schema_version}, {"context", context}, {"benchmarks", benchmarks}};
+  return {{"schema_version", results_schema_version},
+          {"context", context},
+          {"tiers", journal.header.value("tiers", json::array())},
+          {"benchmarks", benchmarks}};
 }
 
 std::string results_csv(const json& document) {

@@ -35,6 +35,7 @@
 #include "process_stats.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
+#include "report.hpp"
 #include "results.hpp"
 #include "sizes.hpp"
 #include "worker.hpp"
@@ -623,7 +624,8 @@ int run_matrix(const RunArguments& args) {
                       {"command_line", args.command_line},
                       {"load_average_before", load_average()},
                       {"matrix", matrix.to_json()},
-                      {"context", machine_context()}};
+                      {"context", machine_context()},
+                      {"tiers", tier_cards(matrix.tiers)}};
     write_file_atomically(paths.journal, journal.header.dump() + "\n");
   }
   std::error_code error;
@@ -731,6 +733,15 @@ int run_matrix(const RunArguments& args) {
   write_results(paths, journal, run);
   fs::remove_all(paths.work, error);
   print_summary(journal, run, paths);
+  try {  // the report, from the results file just written, as `ladder report DIR` would make it
+    const auto written = report::write_report({report::load_run(paths.json)}, paths.dir);
+    std::printf(
+        "report: %s\n",
+        join(written.size() >= 2 ? std::vector<std::string>(written.end() - 2, written.end()) : written, ", ")
+            .c_str());
+  } catch (const std::exception& failure) {
+    std::printf("report: not written: %s\n", failure.what());
+  }
   if (!complete) {
     std::printf(
         "\ninterrupted: %zu of %zu cells are finished and saved; `ladder run --resume %s` runs the rest\n",

@@ -95,6 +95,11 @@ json memory_of_one_call(const std::function<double(std::int64_t)>& call, std::in
       {"major_faults", usage_after.major_faults - usage_before.major_faults},
       {"heap_method", "malloc family interposed, one call after the timed runs"},
   };
+  const auto placement = process::thread_placement();  // the runtime's threads are still alive here
+  memory["thread_placement"] = {{"threads", placement.threads},
+                                {"cpus", placement.cpus},
+                                {"union_of_cpus", placement.union_of_cpus},
+                                {"per_thread", placement.per_thread}};
   if (tbbmalloc_loaded())
     memory["heap_note"] = "oneTBB's scalable allocator (libtbbmalloc) is loaded; what it maps is not counted";
   return memory;

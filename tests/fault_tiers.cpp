@@ -3,6 +3,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -53,6 +54,16 @@ const ladder::Registration slow{card("slow", 103, "test only: correct, 20 ms a c
                                   std::this_thread::sleep_for(std::chrono::milliseconds(20));
                                   return midpoint_sum(f, ab, n);
                                 }};
+
+// Correct, and as slow as $LADDER_TEST_DELAY_US microseconds a call: `ladder compare` must see a
+// deliberate slowdown and see none between two runs at the same delay.
+const ladder::Registration delayed{
+    card("delayed", 106, "test only: sleeps $LADDER_TEST_DELAY_US a call"),
+    [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
+      const char* delay = std::getenv("LADDER_TEST_DELAY_US");
+      std::this_thread::sleep_for(std::chrono::microseconds(delay ? std::atoi(delay) : 1000));
+      return midpoint_sum(f, ab, n);
+    }};
 
 std::string nowhere_reason() { return "a test tier that runs nowhere"; }
 

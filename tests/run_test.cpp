@@ -31,6 +31,7 @@ namespace fs = std::filesystem;
 
 using ladder::testing::Outcome;
 using ladder::testing::run_command;
+using ladder::testing::TempDir;
 
 Outcome ladder(const std::string& arguments) { return run_command(LADDER_BINARY, arguments); }
 Outcome faulty(const std::string& arguments) { return run_command(LADDER_FAULT_BINARY, arguments); }
@@ -48,21 +49,6 @@ std::vector<std::string> lines_of(const std::string& text) {
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
 }
-
-// A fresh directory under the system's temporary directory, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "ladder-run-test-XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-  std::string str() const { return path_.string(); }
-
- private:
-  fs::path path_;
-};
 
 // The median aggregate of every cell, by cell name.
 std::map<std::string, json> medians(const json& results) {
@@ -361,6 +347,70 @@ TEST(Run, ResumeRefusesAnotherMatrixOrSchemaOrNoRun) {
   const Outcome no_run = ladder("run --resume " + (dir / "empty").string());
   EXPECT_EQ(no_run.exit_code, 2) << no_run.output;
   EXPECT_NE(no_run.output.find("holds no Ladder run"), std::string::npos) << no_run.output;
+}
+
+// `ladder compare`: two runs at the same 2 ms a call differ by chance alone; a run at 3 ms is slower, and
+// significantly so, on every cell. Six cells, so "most cells" is robust to the test's 5 % false alarms.
+TEST(Compare, FindsADeliberateSlowdownAndNoDifferenceBetweenEqualRuns) {
+  TempDir dir;
+  const std::string matrix = "run --tiers delayed --n 1,2,3,4,5,6 --reps 10 --min-time 0.005 --seed 1 --out ";
+  for (const auto& [name, delay] : {std::pair{"a", "2000"}, {"b", "2000"}, {"slow", "3000"}}) {
+    const Outcome outcome =
+        run_command("LADDER_TEST_DELAY_US=" + std::string(delay) + " " + LADDER_FAULT_BINARY,
+                    matrix + (dir / name).string());
+    ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  }
+  const auto count = [](const std::string& text, const std::string& word) {
+    std::size_t found = 0;
+    for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++found;
+    return found;
+  };
+  const Outcome same = faulty("compare " + (dir / "a").string() + " " + (dir / "b").string());
+  EXPECT_EQ(same.exit_code, 0) << same.output;
+  EXPECT_GE(count(same.output, "no significant difference"), 4u) << same.output;
+
+  const Outcome slower =
+      faulty("compare " + (dir / "a").string() + " " + (dir / "slow").string() + " --fail-above 20");
+  EXPECT_EQ(slower.exit_code, 1) << "every cell is about 50 % slower\n" << slower.output;
+  EXPECT_EQ(count(slower.output, "  slower"), 6u) << slower.output;
+  EXPECT_NE(slower.output.find("6 significantly slower"), std::string::npos) << slower.output;
+  const Outcome tolerated =
+      faulty("compare " + (dir / "a").string() + " " + (dir / "slow").string() + " --fail-above 80");
+  EXPECT_EQ(tolerated.exit_code, 0) << tolerated.output;
+
+  json other = read_json(dir / "b/results.json");
+  other["context"]["host_name"] = "another-machine";
+  std::ofstream(dir / "b/results.json") << other.dump();
+  const Outcome refused = faulty("compare " + (dir / "a").string() + " " + (dir / "b").string());
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("--across-machines"), std::string::npos) << refused.output;
+  EXPECT_EQ(
+      faulty("compare --across-machines " + (dir / "a").string() + " " + (dir / "b").string()).exit_code, 0);
+}
+
+// The page a team reads, opened in headless Chromium: it renders its charts with their series, logs no
+// error, makes no request, and shows a hostile label as text (tests/browser_check.py).
+TEST(Report, RendersInAHeadlessBrowserWithoutErrorsOrRequests) {
+  TempDir dir;
+  const Outcome run =
+      ladder("run --tiers naive,xsimd,openmp,tbb --n 1e5,1e6 --threads 1,2 " + std::string(quick_cells) +
+             " --label '<script>alert(1)</script>' --out " + (dir / "out").string());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_TRUE(fs::exists(dir / "out/report.html")) << "ladder run ends by writing the report\n" << run.output;
+  ASSERT_TRUE(fs::exists(dir / "out/report.md"));
+  std::string expectations;
+  for (const char* chart : {"speedup-1", "scaling-1", "pareto-1", "memory-1", "error-1"})
+    expectations += std::string(" --expect-chart ") + chart;
+  for (const char* series : {"scaling-1:openmp", "scaling-1:tbb", "scaling-1:ideal", "pareto-1:tiers",
+                             "pareto-1:Pareto frontier", "memory-1:naive", "memory-1:xsimd", "error-1:xsimd"})
+    expectations += std::string(" --expect-series '") + series + "'";
+  const Outcome browser = run_command("python3", std::string(LADDER_SOURCE_DIR) + "/tests/browser_check.py " +
+                                                     (dir / "out/report.html").string() + " --screenshot " +
+                                                     (dir / "out/report.png").string() + expectations +
+                                                     " --expect-text '<script>alert(1)</script>'");
+  if (browser.exit_code == 77) GTEST_SKIP() << browser.output;
+  EXPECT_EQ(browser.exit_code, 0) << browser.output;
+  EXPECT_TRUE(fs::exists(dir / "out/report.png"));
 }
 
 }  // namespace

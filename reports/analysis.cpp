@@ -1,0 +1,197 @@
+// From measurements to a decision: the maintenance cost of each tier, its best configuration at a size,
+// the speedups, the Pareto frontier of speed against cost, and the tier to recommend.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "report.hpp"
+
+namespace ladder::report {
+namespace {
+
+std::string text(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+}  // namespace
+
+// The cost score. Each part is capped so no single one dominates; the report prints every part.
+std::string cost_formula() {
+  return "score = 1 + code + concepts + libraries + flags + learning + reproducibility, at most 10, where "
+         "code = (own + shared kernel lines) / 40 (at most 3), concepts = 0.35 a concept (at most 2.5), "
+         "libraries = 0.75 a library (at most 2), flags = 0.5 a compiler flag beyond the common set (at "
+         "most 1), learning = 0 for minutes, 1 for hours, 2 for days, reproducibility = 0 when the bits are "
+         "always the same, 0.25 when on request, 0.5 when never";
+}
+
+Cost maintenance_cost(const Card& card) {
+  Cost cost;
+  const int lines = card.source_lines + card.shared_lines;
+  const auto concepts = static_cast<double>(card.concepts.size());
+  const auto libraries = static_cast<double>(card.libraries.size());
+  const auto flags = static_cast<double>(card.flags.size());
+  const double learning = card.learning_time == "days" ? 2 : card.learning_time == "hours" ? 1 : 0;
+  const double reproducibility = card.reproducible == "always"       ? 0
+                                 : card.reproducible == "on request" ? 0.25
+                                                                     : 0.5;
+  cost.parts = {
+      {"code", std::to_string(lines) + " lines", std::min(3.0, lines / 40.0)},
+      {"concepts", std::to_string(card.concepts.size()), std::min(2.5, 0.35 * concepts)},
+      {"libraries", std::to_string(card.libraries.size()), std::min(2.0, 0.75 * libraries)},
+      {"flags", std::to_string(card.flags.size()), std::min(1.0, 0.5 * flags)},
+      {"learning", card.learning_time, learning},
+      {"reproducibility", card.reproducible, reproducibility},
+  };
+  cost.score = 1;
+  for (const auto& part : cost.parts) cost.score += part.points;
+  cost.score = std::min(10.0, std::round(cost.score * 10) / 10);
+  return cost;
+}
+
+namespace {
+
+// The fastest measured cell of a tier at n (over threads and ranks).
+const Cell* best_cell(const Run& run, const std::string& tier, std::int64_t n) {
+  const Cell* best = nullptr;
+  for (const auto& cell : run.cells)
+    if (cell.tier == tier && cell.n == n && cell.ok() && (!best || cell.median < best->median)) best = &cell;
+  return best;
+}
+
+const Cell* one_thread_cell(const Run& run, const std::string& tier, std::int64_t n) {
+  for (const auto& cell : run.cells)
+    if (cell.tier == tier && cell.n == n && cell.ok() && cell.threads == 1 && cell.ranks == 1) return &cell;
+  return nullptr;
+}
+
+// The size most tiers were measured at, the largest of those.
+std::int64_t default_size(const Run& run) {
+  std::map<std::int64_t, int> tiers_at;
+  for (const auto n : run.sizes())
+    for (const auto& card : run.cards) tiers_at[n] += best_cell(run, card.id, n) != nullptr;
+  std::int64_t chosen = 0;
+  int most = -1;
+  for (const auto& [n, count] : tiers_at)
+    if (count >= most) most = count, chosen = n;
+  return chosen;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> pays_from(const Run& run, const std::string& tier, const std::string& other) {
+  std::optional<std::int64_t> from;
+  for (const auto n : run.sizes()) {
+    const Cell* mine = best_cell(run, tier, n);
+    const Cell* theirs = best_cell(run, other, n);
+    if (!mine || !theirs) continue;
+    if (mine->median < theirs->median) {
+      if (!from) from = n;
+    } else {
+      from.reset();
+    }
+  }
+  return from;
+}
+
+Analysis analyse(const Run& run, std::optional<std::int64_t> size) {
+  Analysis analysis;
+  analysis.run = &run;
+  analysis.n = size.value_or(default_size(run));
+  std::vector<const Card*> cards;
+  for (const auto& card : run.cards) cards.push_back(&card);
+  std::sort(cards.begin(), cards.end(), [](const Card* x, const Card* y) { return x->rung < y->rung; });
+
+  const Cell* naive = one_thread_cell(run, "naive", analysis.n);
+  double fastest = 0;
+  const Row* below = nullptr;
+  for (const Card* card : cards) {
+    const Cell* cell = best_cell(run, card->id, analysis.n);
+    if (!cell) {
+      for (const auto& each : run.cells)
+        if (each.tier == card->id && each.n == analysis.n && !each.ok()) {
+          analysis.unmeasured.push_back(&each);
+          break;
+        }
+      continue;
+    }
+    Row row;
+    row.cell = cell;
+    row.card = card;
+    row.cost = maintenance_cost(*card);
+    if (naive) row.speedup = naive->median / cell->median;
+    analysis.rows.push_back(row);
+    fastest = fastest == 0 ? cell->median : std::min(fastest, cell->median);
+  }
+  for (auto& row : analysis.rows) {
+    row.fraction_of_fastest = fastest / row.cell->median;
+    if (below) row.speedup_below = below->cell->median / row.cell->median;
+    below = &row;
+    row.pareto = std::none_of(analysis.rows.begin(), analysis.rows.end(), [&](const Row& other) {
+      return &other != &row && other.cell->median < row.cell->median && other.cost.score <= row.cost.score;
+    });
+  }
+  if (analysis.rows.empty()) {
+    analysis.why = "no tier was measured at n = " + std::to_string(analysis.n);
+    return analysis;
+  }
+
+  // Where the ladder stops paying: the cheapest tier within 10 % of the fastest.
+  for (const auto& row : analysis.rows) {
+    if (row.fraction_of_fastest < 0.9) continue;
+    if (!analysis.recommended || row.cost.score < analysis.recommended->cost.score ||
+        (row.cost.score == analysis.recommended->cost.score &&
+         row.cell->median < analysis.recommended->cell->median))
+      analysis.recommended = &row;
+  }
+  for (const auto& row : analysis.rows)
+    if (row.cost.score < analysis.recommended->cost.score &&
+        (!analysis.cheaper || row.cell->median < analysis.cheaper->cell->median))
+      analysis.cheaper = &row;
+
+  const Row& pick = *analysis.recommended;
+  std::string configuration = pick.card->parallel ? " on " + std::to_string(pick.cell->threads) + " thread" +
+                                                        (pick.cell->threads > 1 ? "s" : "")
+                                                  : "";
+  if (pick.card->distributed) configuration += " × " + std::to_string(pick.cell->ranks) + " ranks";
+  analysis.why =
+      pick.card->id + configuration + " runs n = " + format_count(static_cast<double>(analysis.n)) + " in " +
+      format_seconds(pick.cell->median) +
+      (pick.speedup ? text(", %.1f× naive,", *pick.speedup) : std::string(",")) +
+      text(" within %.0f %% of the fastest tier on this machine", 100 * (1 - pick.fraction_of_fastest)) +
+      text(", at a maintenance cost of %.1f", pick.cost.score);
+  const Row* faster = nullptr;
+  for (const auto& row : analysis.rows)
+    if (row.cell->median < pick.cell->median && (!faster || row.cell->median < faster->cell->median))
+      faster = &row;
+  if (faster)
+    analysis.why += "; " + faster->card->id + " is " +
+                    text("%.2f×", pick.cell->median / faster->cell->median) + " faster but costs " +
+                    text("%.1f", faster->cost.score);
+  analysis.why += ".";
+  return analysis;
+}
+
+std::string format_seconds(double seconds) {
+  if (seconds >= 1) return text("%.3g s", seconds);
+  if (seconds >= 1e-3) return text("%.3g ms", seconds * 1e3);
+  if (seconds >= 1e-6) return text("%.3g µs", seconds * 1e6);
+  return text("%.3g ns", seconds * 1e9);
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 4) bytes /= 1024, ++unit;
+  return unit ? text("%.1f ", bytes) + units[unit] : text("%.0f B", bytes);
+}
+
+std::string format_count(double value) {
+  if (value >= 1e4 && std::fabs(std::log10(value) - std::round(std::log10(value))) < 1e-9)
+    return text("1e%.0f", std::log10(value));
+  return value >= 1e6 ? text("%.3g", value) : text("%.0f", value);
+}
+
+}  // namespace ladder::report

@@ -1,0 +1,171 @@
+// Reading a results file, strictly: a report must never be made from a file it misunderstands.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "registry.hpp"
+#include "report.hpp"
+#include "results.hpp"
+
+namespace ladder::report {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void reject(const std::string& path, const std::string& problem) {
+  throw InputError("results file '" + path + "': " + problem);
+}
+
+template <class T>
+T field(const std::string& path, const json& object, const char* key, const std::string& where) {
+  if (!object.is_object() || !object.contains(key)) reject(path, where + " has no '" + key + "'");
+  try {
+    return object.at(key).get<T>();
+  } catch (const json::exception&) {
+    reject(path, where + ": '" + key + "' has the wrong type (" + object.at(key).dump() + ")");
+  }
+}
+
+std::optional<double> optional_number(const json& entry, const char* key) {
+  if (!entry.contains(key) || entry.at(key).is_null()) return std::nullopt;
+  return entry.at(key).get<double>();
+}
+
+double seconds(const json& time) { return time.is_number() ? time.get<double>() * 1e-9 : 0; }
+
+Card read_card(const std::string& path, const json& in) {
+  Card card;
+  card.id = field<std::string>(path, in, "id", "a tier card");
+  const std::string where = "the card of '" + card.id + "'";
+  card.rung = field<int>(path, in, "rung", where);
+  card.summary = field<std::string>(path, in, "summary", where);
+  card.learning_time = field<std::string>(path, in, "learning_time", where);
+  card.reproducible = field<std::string>(path, in, "reproducible", where);
+  card.source_lines = field<int>(path, in, "source_lines", where);
+  card.shared_lines = field<int>(path, in, "shared_lines", where);
+  card.libraries = field<std::vector<std::string>>(path, in, "libraries", where);
+  card.concepts = field<std::vector<std::string>>(path, in, "concepts", where);
+  card.flags = field<std::vector<std::string>>(path, in, "flags", where);
+  card.parallel = field<bool>(path, in, "parallel", where);
+  card.distributed = in.value("distributed", false);
+  return card;
+}
+
+}  // namespace
+
+const Card* Run::card(const std::string& tier) const {
+  for (const auto& each : cards)
+    if (each.id == tier) return &each;
+  return nullptr;
+}
+
+std::vector<std::int64_t> Run::sizes() const {
+  std::set<std::int64_t> all;
+  for (const auto& cell : cells)
+    if (cell.ok()) all.insert(cell.n);
+  return {all.begin(), all.end()};
+}
+
+Run load_run(const std::string& where) {
+  namespace fs = std::filesystem;
+  const std::string path = fs::is_directory(where) ? (fs::path(where) / "results.json").string() : where;
+  std::ifstream in(path);
+  if (!in)
+    reject(path, "cannot be read (does it exist? give a `ladder run --out` directory or its results.json)");
+  const json document = json::parse(in, nullptr, false);
+  if (document.is_discarded())
+    reject(path,
+           "is not valid JSON (cut short, or not a results file); a run in progress rewrites it whole "
+           "after every cell, so this file was damaged");
+  if (!document.is_object() || !document.contains("schema_version"))
+    reject(path, "is not a Ladder results file (no schema_version)");
+  const int version =
+      document.at("schema_version").is_number_integer() ? document.at("schema_version").get<int>() : -1;
+  if (version != results_schema_version)
+    reject(path, "has schema version " + document.at("schema_version").dump() +
+                     "; this Ladder reads version " + std::to_string(results_schema_version));
+
+  Run run;
+  run.path = path;
+  run.context = field<json>(path, document, "context", "the file");
+  const json& context = run.context;
+  run.machine = field<std::string>(path, context, "host_name", "the context");
+  run.cpu = field<std::string>(path, context, "cpu_model", "the context");
+  run.cpus = field<int>(path, context, "logical_cpus", "the context");
+  run.instruction_set = context.value("simd", json::object()).value("kernels_use", "");
+  const json& run_info = field<json>(path, context, "run", "the context");
+  run.label = run_info.value("label", "");
+  run.started = run_info.value("started", "");
+  run.status = run_info.value("status", "");
+  run.repetitions = context.value("matrix", json::object()).value("repetitions", 0);
+  for (const auto& warning : context.value("warnings", json::array()))
+    run.warnings.push_back(warning.value("kind", "") + ": " + warning.value("message", "") +
+                           (warning.value("cells", json::array()).empty()
+                                ? ""
+                                : " (" + std::to_string(warning.at("cells").size()) + " cells)"));
+  for (const auto& card : field<json>(path, document, "tiers", "the file"))
+    run.cards.push_back(read_card(path, card));
+
+  std::map<std::string, Cell> cells;  // by cell name, in the order they appear
+  std::vector<std::string> order;
+  for (const auto& entry : field<json>(path, document, "benchmarks", "the file")) {
+    const std::string name = field<std::string>(path, entry, "cell", "a benchmark entry");
+    if (!cells.count(name)) {
+      order.push_back(name);
+      Cell& cell = cells[name];
+      const std::string where = "the entry of cell '" + name + "'";
+      cell.name = name;
+      cell.tier = field<std::string>(path, entry, "tier", where);
+      cell.rung = field<int>(path, entry, "rung", where);
+      cell.integrand = field<std::string>(path, entry, "integrand", where);
+      cell.n = field<std::int64_t>(path, entry, "n", where);
+      cell.threads = field<int>(path, entry, "threads", where);
+      cell.ranks = entry.value("ranks", 1);
+      cell.oversubscribed = entry.value("oversubscribed", false);
+      cell.status = field<std::string>(path, entry, "status", where);
+      cell.reason = entry.value("reason", "");
+      if (!run.card(cell.tier))
+        reject(path, "cell '" + name + "' is of tier '" + cell.tier + "', which has no card");
+    }
+    Cell& cell = cells[name];
+    if (!cell.ok()) continue;
+    const std::string run_type = field<std::string>(path, entry, "run_type", "cell '" + name + "'");
+    if (run_type == "iteration") {
+      cell.repetitions.push_back(seconds(entry.at("real_time")));
+      continue;
+    }
+    const std::string aggregate = field<std::string>(path, entry, "aggregate_name", "cell '" + name + "'");
+    if (aggregate == "cv") cell.cv = entry.at("real_time").get<double>();
+    if (aggregate == "mean") cell.mean = seconds(entry.at("real_time"));
+    if (aggregate == "stddev") cell.stddev = seconds(entry.at("real_time"));
+    if (aggregate == "min") cell.min = seconds(entry.at("real_time"));
+    if (aggregate == "max") cell.max = seconds(entry.at("real_time"));
+    if (aggregate != "median") continue;
+    cell.median = seconds(entry.at("real_time"));
+    cell.cpu_median = seconds(entry.at("cpu_time"));
+    cell.rel_error = optional_number(entry, "rel_error");
+    cell.rounding_error = optional_number(entry, "rounding_error");
+    cell.exact = entry.value("exact", 0.0);
+    cell.midpoint = entry.value("midpoint", 0.0);
+    cell.rounding_bound = entry.value("rounding_bound", 0.0);
+    cell.peak_heap = entry.value("peak_heap_bytes", 0.0);
+    cell.peak_rss = entry.value("peak_rss_bytes", 0.0);
+    cell.minor_faults = entry.value("minor_faults", 0.0);
+    cell.major_faults = entry.value("major_faults", 0.0);
+    cell.allocations = entry.value("allocations", 0.0);
+    cell.instruction_set = entry.value("instruction_set", "");
+    if (entry.contains("reproducible") && entry.at("reproducible").is_boolean())
+      cell.reproducible = entry.at("reproducible").get<bool>();
+  }
+  for (const auto& name : order) {
+    const Cell& cell = cells.at(name);
+    if (cell.ok() && (cell.median <= 0 || cell.repetitions.empty()))
+      reject(path, "cell '" + name + "' is ok but has no median or no repetitions: the file is incomplete");
+    run.cells.push_back(cell);
+  }
+  return run;
+}
+
+}  // namespace ladder::report

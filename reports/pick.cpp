@@ -1,0 +1,126 @@
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+#include "choose.hpp"
+#include "registry.hpp"
+#include "report.hpp"
+
+namespace ladder::report {
+namespace {
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+std::string text(const char* format, double value) {
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+struct Candidate {
+  const Card* card;
+  const Cell* cell;  // the fastest cell that meets the constraints
+  Cost cost;
+  std::string ruled_out;  // why not, when it is
+};
+
+std::string describe(const Candidate& candidate) {
+  const Cell& cell = *candidate.cell;
+  std::string where = std::to_string(cell.threads) + " thread" + (cell.threads > 1 ? "s" : "");
+  if (candidate.card->distributed) where += " × " + std::to_string(cell.ranks) + " ranks";
+  return candidate.card->id + " (" + where + "): median " + format_seconds(cell.median) + ", " +
+         text("%.3g nodes/s", static_cast<double>(cell.n) / cell.median) + ", relative error " +
+         (cell.rel_error ? text("%.1e", std::fabs(*cell.rel_error)) : "undefined") + ", peak heap " +
+         format_bytes(cell.peak_heap) + ", cost " + text("%.1f", candidate.cost.score);
+}
+
+}  // namespace
+
+int pick(const std::string& results, const PickConstraints& constraints) {
+  const Run run = load_run(results);
+  const auto sizes = run.sizes();
+  if (sizes.empty()) throw InputError("results '" + run.path + "' hold no measured cell");
+  const std::int64_t n = constraints.n.value_or(analyse(run).n);
+  if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) {
+    std::string measured;
+    for (const auto size : sizes) measured += (measured.empty() ? "" : ", ") + std::to_string(size);
+    throw InputError("--n " + std::to_string(n) + " was not measured in '" + run.path +
+                     "'; measured: " + measured);
+  }
+
+  std::vector<Candidate> candidates;
+  for (const auto& card : run.cards) {
+    Candidate candidate{&card, nullptr, maintenance_cost(card), {}};
+    for (const auto& library : card.libraries)
+      for (const auto& unwanted : constraints.without)
+        if (lower(library).find(lower(unwanted)) != std::string::npos)
+          candidate.ruled_out = "needs " + library + " (--without " + unwanted + ")";
+    if (candidate.ruled_out.empty() && constraints.max_cost && candidate.cost.score > *constraints.max_cost)
+      candidate.ruled_out =
+          text("costs %.1f", candidate.cost.score) + text(" (--max-cost %g)", *constraints.max_cost);
+    std::string why_not = "was not measured at n = " + std::to_string(n);
+    for (const auto& cell : run.cells) {
+      if (cell.tier != card.id || cell.n != n) continue;
+      if (!cell.ok()) {
+        why_not = cell.status + " at n = " + std::to_string(n) + ": " + cell.reason;
+        continue;
+      }
+      if (constraints.threads && cell.threads * cell.ranks > *constraints.threads) {
+        why_not =
+            "needs more than " + std::to_string(*constraints.threads) + " threads to run at all (--threads)";
+        continue;
+      }
+      const double error = cell.rel_error ? std::fabs(*cell.rel_error) : 0;
+      if (constraints.max_error && error > *constraints.max_error) {
+        why_not =
+            text("its relative error is %.1e", error) + text(" (--max-error %g)", *constraints.max_error);
+        continue;
+      }
+      if (!candidate.cell || cell.median < candidate.cell->median) candidate.cell = &cell;
+    }
+    if (candidate.ruled_out.empty() && !candidate.cell) candidate.ruled_out = why_not;
+    candidates.push_back(candidate);
+  }
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
+    if (x.ruled_out.empty() != y.ruled_out.empty()) return x.ruled_out.empty();
+    if (!x.ruled_out.empty()) return x.card->rung < y.card->rung;
+    return x.cell->median < y.cell->median;
+  });
+
+  std::printf("results: %s (%s, %s), n = %lld\n", run.path.c_str(), run.machine.c_str(), run.cpu.c_str(),
+              static_cast<long long>(n));
+  if (candidates.empty() || !candidates[0].ruled_out.empty()) {
+    std::printf("\nno tier meets the constraints:\n");
+    for (const auto& candidate : candidates)
+      std::printf("  %-16s %s\n", candidate.card->id.c_str(), candidate.ruled_out.c_str());
+    return 1;
+  }
+  const Candidate& best = candidates[0];
+  std::printf("\npick: %s\n", describe(best).c_str());
+  if (candidates.size() > 1 && candidates[1].ruled_out.empty()) {
+    const Candidate& second = candidates[1];
+    std::printf("why:  the fastest tier that meets the constraints; %.2f× faster than the runner-up%s\n",
+                second.cell->median / best.cell->median,
+                second.cost.score < best.cost.score
+                    ? text(", which costs %.1f less to keep", best.cost.score - second.cost.score).c_str()
+                    : "");
+    std::printf("runner-up: %s\n", describe(second).c_str());
+  } else {
+    std::printf("why:  the only tier that meets the constraints\n");
+  }
+  std::vector<const Candidate*> out;
+  for (const auto& candidate : candidates)
+    if (!candidate.ruled_out.empty()) out.push_back(&candidate);
+  if (!out.empty()) {
+    std::printf("\nruled out:\n");
+    for (const Candidate* candidate : out)
+      std::printf("  %-16s %s\n", candidate->card->id.c_str(), candidate->ruled_out.c_str());
+  }
+  return 0;
+}
+
+}  // namespace ladder::report

@@ -1,0 +1,559 @@
+// The report itself: one document model, written twice — report.md (tables, charts linked as SVG files
+// beside it) and report.html (one self-contained page, charts inline, no script, no request).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "atomic_file.hpp"
+#include "report.hpp"
+#include "svg.hpp"
+
+namespace ladder::report {
+namespace {
+
+using nlohmann::json;
+
+std::string text(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+std::string percent(double fraction) { return text("%.0f %%", 100 * fraction); }
+std::string times(double ratio) { return ratio >= 10 ? text("%.0f×", ratio) : text("%.2f×", ratio); }
+std::string scientific(const std::optional<double>& value) {
+  return value ? text("%.1e", std::fabs(*value)) : std::string("–");
+}
+
+// ---- the document ------------------------------------------------------------------------------------
+// Text may carry **bold**; everything else in it is literal (escaped for each output).
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+struct Chart {
+  std::string id, svg;
+};
+struct Block {
+  enum class Kind { heading, paragraph, list, table, charts } kind;
+  int level = 2;
+  std::string text{};
+  std::vector<std::string> items{};
+  Table table{};
+  std::vector<Chart> charts{};  // side by side: one a machine
+};
+using Document = std::vector<Block>;
+
+Block heading(int level, std::string title) { return {Block::Kind::heading, level, std::move(title)}; }
+Block paragraph(std::string body) { return {Block::Kind::paragraph, 0, std::move(body)}; }
+Block list(std::vector<std::string> items) { return {Block::Kind::list, 0, {}, std::move(items)}; }
+Block table(Table contents) { return {Block::Kind::table, 0, {}, {}, std::move(contents)}; }
+Block charts(std::vector<Chart> all) { return {Block::Kind::charts, 0, {}, {}, {}, std::move(all)}; }
+
+// ---- the charts ------------------------------------------------------------------------------------------
+
+std::string suffix(std::size_t machine) { return "-" + std::to_string(machine + 1); }
+
+Chart speedup_chart(const Analysis& analysis, std::size_t machine) {
+  svg::BarChart chart{"speedup" + suffix(machine),
+                      "Speedup against naive at n = " + format_count(static_cast<double>(analysis.n)) +
+                          " — " + analysis.run->machine,
+                      "× naive (log scale)",
+                      true,
+                      {}};
+  for (const auto& row : analysis.rows)
+    if (row.speedup) chart.bars.push_back({row.card->id, *row.speedup, text("cost %.1f", row.cost.score)});
+  return {chart.id, svg::bar_chart(chart)};
+}
+
+Chart scaling_chart(const Analysis& analysis, std::size_t machine) {
+  const Run& run = *analysis.run;
+  svg::Chart chart{
+      "scaling" + suffix(machine),
+      "Thread scaling at n = " + format_count(static_cast<double>(analysis.n)) + " — " + run.machine,
+      {"threads (ranks for mpi ranks)", false},
+      {"speedup against 1 thread", false},
+      {}};
+  int most = 1;
+  for (const auto& card : run.cards) {
+    if (!card.parallel) continue;
+    for (const bool ranks : {false, true}) {
+      if (ranks && !card.distributed) continue;
+      const Cell* one = nullptr;
+      std::vector<const Cell*> line;
+      for (const auto& cell : run.cells) {
+        if (cell.tier != card.id || cell.n != analysis.n || !cell.ok()) continue;
+        if (ranks ? cell.threads != 1 : cell.ranks != 1) continue;
+        if (cell.threads == 1 && cell.ranks == 1) one = &cell;
+        line.push_back(&cell);
+      }
+      if (!one || line.size() < 2) continue;
+      std::sort(line.begin(), line.end(), [&](const Cell* x, const Cell* y) {
+        return (ranks ? x->ranks : x->threads) < (ranks ? y->ranks : y->threads);
+      });
+      svg::Series series{card.distributed ? card.id + (ranks ? " ranks" : " threads") : card.id, {}};
+      for (const Cell* cell : line) {
+        const int count = ranks ? cell->ranks : cell->threads;
+        most = std::max(most, count);
+        const double speedup = one->median / cell->median;
+        series.points.push_back({static_cast<double>(count), speedup,
+                                 series.name + " at " + std::to_string(count) + ": " + times(speedup) + ", " +
+                                     percent(speedup / count) + " parallel efficiency" +
+                                     (cell->oversubscribed ? " (oversubscribed)" : "")});
+      }
+      const auto& last = series.points.back();
+      chart.notes.push_back(series.name + ": " + times(last.y) + " on " + text("%.0f", last.x) +
+                            ", efficiency " + percent(last.y / last.x));
+      chart.series.push_back(std::move(series));
+    }
+  }
+  chart.series.push_back({"ideal",
+                          {{1, 1}, {static_cast<double>(most), static_cast<double>(most)}},
+                          svg::Style::dashed,
+                          "#999999"});
+  return {chart.id, svg::line_chart(chart)};
+}
+
+Chart pareto_chart(const Analysis& analysis, std::size_t machine) {
+  svg::Chart chart{"pareto" + suffix(machine),
+                   "Speedup against maintenance cost — " + analysis.run->machine,
+                   {"maintenance cost (1 to 10)", false, 0.0, 10.0},
+                   {"× naive (log scale)", true},
+                   {}};
+  svg::Series tiers{"tiers", {}, svg::Style::markers};
+  std::vector<svg::Point> frontier;
+  for (const auto& row : analysis.rows) {
+    if (!row.speedup) continue;
+    const svg::Point point{
+        row.cost.score, *row.speedup,
+        row.card->id + ": " + times(*row.speedup) + ", cost " + text("%.1f", row.cost.score)};
+    tiers.points.push_back(point);
+    if (row.pareto) frontier.push_back(point);
+  }
+  std::sort(frontier.begin(), frontier.end(),
+            [](const svg::Point& x, const svg::Point& y) { return x.x < y.x; });
+  chart.series.push_back(std::move(tiers));
+  chart.series.push_back({"Pareto frontier", frontier, svg::Style::line_and_markers});
+  chart.notes.push_back("On the frontier, no other tier is both faster and no more costly.");
+  return {chart.id, svg::line_chart(chart)};
+}
+
+// One series per tier over n, from each tier's best configuration.
+template <class Value>
+std::vector<svg::Series> per_tier(const Run& run, Value value) {
+  std::vector<svg::Series> all;
+  for (const auto& card : run.cards) {
+    svg::Series series{card.id, {}};
+    for (const auto n : run.sizes()) {
+      const Cell* best = nullptr;
+      for (const auto& cell : run.cells)
+        if (cell.tier == card.id && cell.n == n && cell.ok() && (!best || cell.median < best->median))
+          best = &cell;
+      if (best)
+        if (const auto y = value(*best)) series.points.push_back({static_cast<double>(n), *y});
+    }
+    if (!series.points.empty()) all.push_back(std::move(series));
+  }
+  return all;
+}
+
+Chart memory_chart(const Run& run, std::size_t machine) {
+  svg::Chart chart{"memory" + suffix(machine),
+                   "Peak heap against n — " + run.machine,
+                   {"n", true},
+                   {"peak heap bytes (log; 0 drawn at 1)", true},
+                   {}};
+  chart.series =
+      per_tier(run, [](const Cell& cell) { return std::optional<double>(std::max(1.0, cell.peak_heap)); });
+  chart.notes.push_back("O(n) tiers climb with n; streaming tiers stay flat.");
+  return {chart.id, svg::line_chart(chart)};
+}
+
+Chart error_chart(const Run& run, std::size_t machine) {
+  svg::Chart chart{"error" + suffix(machine),
+                   "Relative error against n — " + run.machine,
+                   {"n", true},
+                   {"|relative error| (log)", true},
+                   {}};
+  chart.series = per_tier(run, [](const Cell& cell) -> std::optional<double> {
+    if (!cell.rel_error || *cell.rel_error == 0) return std::nullopt;
+    return std::fabs(*cell.rel_error);
+  });
+  svg::Series theory{"h² (the midpoint rule's own error)", {}, svg::Style::dashed, "#555555"};
+  svg::Series floor{"rounding bound (xsimd)", {}, svg::Style::dashed, "#aaaaaa"};
+  for (const auto n : run.sizes())
+    for (const auto& cell : run.cells) {
+      if (cell.n != n || !cell.ok() || cell.exact == 0) continue;
+      if (theory.points.empty() || theory.points.back().x != static_cast<double>(n))
+        if (cell.midpoint != cell.exact)
+          theory.points.push_back(
+              {static_cast<double>(n), std::fabs((cell.midpoint - cell.exact) / cell.exact)});
+      if (cell.tier == "xsimd")
+        floor.points.push_back({static_cast<double>(n), cell.rounding_bound / std::fabs(cell.exact)});
+    }
+  chart.series.push_back(std::move(theory));
+  if (!floor.points.empty()) chart.series.push_back(std::move(floor));
+  chart.notes.push_back(
+      "Tiers follow h² until rounding takes over; the compensated sum stays near the floor.");
+  return {chart.id, svg::line_chart(chart)};
+}
+
+// ---- the sections
+// ------------------------------------------------------------------------------------------
+
+std::string configuration(const Row& row) {
+  std::string result = row.card->parallel ? std::to_string(row.cell->threads) + " thr" : "1 thr";
+  if (row.card->distributed) result += " × " + std::to_string(row.cell->ranks) + " ranks";
+  if (row.cell->oversubscribed) result += " (oversubscribed)";
+  return result;
+}
+
+void answer(Document& doc, const std::vector<Analysis>& analyses) {
+  doc.push_back(heading(2, "The answer"));
+  std::vector<std::string> items;
+  for (const auto& analysis : analyses) {
+    std::string item = "On **" + analysis.run->machine + "**: ";
+    if (!analysis.recommended) {
+      items.push_back(item + analysis.why);
+      continue;
+    }
+    item += "use **" + analysis.recommended->card->id + "**. " + analysis.why;
+    if (analysis.cheaper) {
+      const Row& cheaper = *analysis.cheaper;
+      item += " The runner-up that costs less: **" + cheaper.card->id + "** (cost " +
+              text("%.1f", cheaper.cost.score) +
+              (cheaper.speedup ? ", " + times(*cheaper.speedup) + " naive" : std::string()) + ", " +
+              percent(cheaper.fraction_of_fastest) + " of the fastest).";
+    }
+    items.push_back(item);
+  }
+  doc.push_back(list(items));
+  doc.push_back(
+      paragraph("The recommendation is the cheapest tier within 10 % of the fastest at that size: past it, "
+                "the ladder stops paying for what it costs to keep."));
+}
+
+void trust(Document& doc, const std::vector<Run>& runs) {
+  doc.push_back(heading(2, "The machines, and how far to trust the numbers"));
+  Table machines{{"machine", "CPU", "CPUs", "SIMD", "memory", "hypervisor", "compiler", "repetitions", "run",
+                  "label", "median cv", "worst cv"},
+                 {}};
+  for (const auto& run : runs) {
+    std::vector<double> cvs;
+    for (const auto& cell : run.cells)
+      if (cell.ok()) cvs.push_back(cell.cv);
+    std::sort(cvs.begin(), cvs.end());
+    const json& context = run.context;
+    machines.rows.push_back(
+        {run.machine, run.cpu, std::to_string(run.cpus), run.instruction_set,
+         format_bytes(context.value("memory_total_bytes", 0.0)),
+         context.value("hypervisor", json::object()).value("present", false) ? "yes" : "no",
+         context.value("compiler", "") + " " + context.value("common_flags", ""),
+         std::to_string(run.repetitions), run.status + (run.started.empty() ? "" : ", " + run.started),
+         run.label, cvs.empty() ? "–" : percent(cvs[cvs.size() / 2]),
+         cvs.empty() ? "–" : percent(cvs.back())});
+  }
+  doc.push_back(table(machines));
+  for (const auto& run : runs) {
+    if (run.warnings.empty()) continue;
+    doc.push_back(paragraph("Warnings from the run on **" + run.machine + "** (" + run.path + "):"));
+    doc.push_back(list(run.warnings));
+  }
+}
+
+void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool several) {
+  for (const auto& analysis : analyses) {
+    doc.push_back(heading(2, "The ladder at n = " + format_count(static_cast<double>(analysis.n)) +
+                                 (several ? " on " + analysis.run->machine : "")));
+    Table rows{{"rung", "tier", "best at", "median", "min – max", "cv", "× naive", "× rung below", "nodes/s",
+                "of fastest", "peak heap", "peak RSS", "minor faults", "rel. error", "rounding error",
+                "reproducible", "cost"},
+               {}};
+    for (const auto& row : analysis.rows) {
+      const Cell& cell = *row.cell;
+      rows.rows.push_back(
+          {std::to_string(row.card->rung), (row.pareto ? "**" + row.card->id + "**" : row.card->id),
+           configuration(row), format_seconds(cell.median),
+           format_seconds(cell.min) + " – " + format_seconds(cell.max), percent(cell.cv),
+           row.speedup ? times(*row.speedup) : "–", row.speedup_below ? times(*row.speedup_below) : "–",
+           text("%.3g", static_cast<double>(cell.n) / cell.median), percent(row.fraction_of_fastest),
+           format_bytes(cell.peak_heap), format_bytes(cell.peak_rss), text("%.0f", cell.minor_faults),
+           scientific(cell.rel_error), scientific(cell.rounding_error),
+           cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–", text("%.1f", row.cost.score)});
+    }
+    doc.push_back(table(rows));
+    doc.push_back(
+        paragraph("Bold tiers are Pareto-optimal (no other tier is both faster and no more costly). "
+                  "Each tier at its fastest threads × ranks; times are the median of the repetitions."));
+    if (!analysis.unmeasured.empty()) {
+      std::vector<std::string> items;
+      for (const Cell* cell : analysis.unmeasured)
+        items.push_back(cell->tier + ": " + cell->status + " — " + cell->reason);
+      doc.push_back(paragraph("Not measured at this size:"));
+      doc.push_back(list(items));
+    }
+  }
+}
+
+void costs(Document& doc, const Run& run) {
+  doc.push_back(heading(2, "What each tier costs to keep"));
+  doc.push_back(
+      paragraph("Maintenance cost, " + cost_formula() + ". Disagree with a weight? Every part is here."));
+  Table rows{
+      {"tier", "cost", "code", "concepts", "libraries", "flags", "learning", "reproducibility", "needs"}, {}};
+  std::vector<const Card*> cards;
+  for (const auto& card : run.cards) cards.push_back(&card);
+  std::sort(cards.begin(), cards.end(), [](const Card* x, const Card* y) { return x->rung < y->rung; });
+  for (const Card* card : cards) {
+    const Cost cost = maintenance_cost(*card);
+    std::vector<std::string> row = {card->id, text("%.1f", cost.score)};
+    for (const auto& part : cost.parts) row.push_back(part.value + " → " + text("%.2f", part.points));
+    std::string needs;
+    for (const auto& library : card->libraries) needs += (needs.empty() ? "" : ", ") + library;
+    for (const auto& flag : card->flags) needs += (needs.empty() ? "" : ", ") + flag;
+    row.push_back(needs.empty() ? "–" : needs);
+    rows.rows.push_back(row);
+  }
+  doc.push_back(table(rows));
+}
+
+void which(Document& doc, const std::vector<Analysis>& analyses) {
+  doc.push_back(heading(2, "Which tier?"));
+  for (const auto& analysis : analyses) {
+    const Run& run = *analysis.run;
+    std::vector<std::string> items;
+    std::string frontier;
+    for (const auto& row : analysis.rows)
+      if (row.pareto)
+        frontier +=
+            (frontier.empty() ? "" : ", ") + row.card->id + " (cost " + text("%.1f", row.cost.score) + ")";
+    items.push_back("On **" + run.machine +
+                    "** the Pareto-optimal tiers at n = " + format_count(static_cast<double>(analysis.n)) +
+                    " are " + frontier + ": for any other, one of these is faster for no more upkeep.");
+    const Row* previous = nullptr;
+    for (const auto& row : analysis.rows) {
+      if (previous) {
+        const double gain = previous->cell->median / row.cell->median;
+        std::string step = previous->card->id + " → " + row.card->id + ": " + times(gain) + " for " +
+                           text("%+.1f", row.cost.score - previous->cost.score) + " cost";
+        const auto from = pays_from(run, row.card->id, previous->card->id);
+        step += from ? "; faster from n = " + format_count(static_cast<double>(*from)) + " on"
+                     : "; not faster at any size measured here";
+        items.push_back(step);
+      }
+      previous = &row;
+    }
+    doc.push_back(list(items));
+  }
+}
+
+void all_cells(Document& doc, const std::vector<Run>& runs) {
+  doc.push_back(heading(2, "Every cell"));
+  Table rows{{"machine", "tier", "n", "threads", "ranks", "status", "median", "ns/node", "CPU/(wall·threads)",
+              "rel. error", "peak heap", "note"},
+             {}};
+  for (const auto& run : runs)
+    for (const auto& cell : run.cells)
+      rows.rows.push_back(
+          {run.machine, cell.tier, format_count(static_cast<double>(cell.n)), std::to_string(cell.threads),
+           std::to_string(cell.ranks), cell.status, cell.ok() ? format_seconds(cell.median) : "–",
+           cell.ok() ? text("%.3g", cell.median * 1e9 / static_cast<double>(cell.n)) : "–",
+           cell.ok() ? percent(cell.efficiency()) : "–", cell.ok() ? scientific(cell.rel_error) : "–",
+           cell.ok() ? format_bytes(cell.peak_heap) : "–",
+           cell.ok() ? (cell.oversubscribed ? "oversubscribed" : "") : cell.reason});
+  doc.push_back(table(rows));
+}
+
+Document build(const std::vector<Run>& runs) {
+  std::vector<Analysis> analyses;
+  for (const auto& run : runs) analyses.push_back(analyse(run));
+  Document doc;
+  std::string title = "Ladder report";
+  if (runs.size() == 1 && !runs[0].label.empty()) title += ": " + runs[0].label;
+  doc.push_back(heading(1, title));
+  doc.push_back(
+      paragraph("How far to optimize the midpoint rule, and what each step costs to keep — measured on " +
+                std::to_string(runs.size()) + (runs.size() == 1 ? " machine" : " machines") +
+                ". Every number comes from the results files listed below."));
+  answer(doc, analyses);
+  trust(doc, runs);
+  ladder_table(doc, analyses, runs.size() > 1);
+  costs(doc, runs.front());
+  doc.push_back(heading(2, "Charts"));
+  std::vector<Chart> speedups, scalings, paretos, memories, errors;
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    speedups.push_back(speedup_chart(analyses[i], i));
+    scalings.push_back(scaling_chart(analyses[i], i));
+    paretos.push_back(pareto_chart(analyses[i], i));
+    memories.push_back(memory_chart(runs[i], i));
+    errors.push_back(error_chart(runs[i], i));
+  }
+  for (auto* group : {&speedups, &scalings, &paretos, &memories, &errors}) doc.push_back(charts(*group));
+  which(doc, analyses);
+  all_cells(doc, runs);
+  std::vector<std::string> sources;
+  for (const auto& run : runs) sources.push_back(run.path + " (" + run.machine + ", " + run.started + ")");
+  doc.push_back(heading(2, "Sources"));
+  doc.push_back(list(sources));
+  return doc;
+}
+
+// ---- Markdown -------------------------------------------------------------------------------------------
+
+std::string markdown_text(const std::string& in, bool in_table) {
+  std::string out;
+  for (char c : in) {
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else if (c == '|' && in_table)
+      out += "\\|";
+    else if (c == '\n')
+      out += in_table ? " " : "\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string to_markdown(const Document& doc, std::vector<std::pair<std::string, std::string>>& files) {
+  std::string md;
+  for (const auto& block : doc) {
+    switch (block.kind) {
+      case Block::Kind::heading:
+        md += std::string(block.level, '#') + " " + markdown_text(block.text, false) + "\n\n";
+        break;
+      case Block::Kind::paragraph:
+        md += markdown_text(block.text, false) + "\n\n";
+        break;
+      case Block::Kind::list:
+        for (const auto& item : block.items) md += "- " + markdown_text(item, false) + "\n";
+        md += "\n";
+        break;
+      case Block::Kind::table: {
+        auto row = [](const std::vector<std::string>& cells) {
+          std::string line = "|";
+          for (const auto& cell : cells) line += " " + markdown_text(cell, true) + " |";
+          return line + "\n";
+        };
+        md += row(block.table.header);
+        md += "|" + std::string();
+        for (std::size_t i = 0; i < block.table.header.size(); ++i) md += "---|";
+        md += "\n";
+        for (const auto& cells : block.table.rows) md += row(cells);
+        md += "\n";
+        break;
+      }
+      case Block::Kind::charts:
+        for (const auto& chart : block.charts) {
+          const std::string file = "charts/" + chart.id + ".svg";
+          files.push_back({file, chart.svg});
+          md += "![" + chart.id + "](" + file + ")\n";
+        }
+        md += "\n";
+        break;
+    }
+  }
+  return md;
+}
+
+// ---- HTML -----------------------------------------------------------------------------------------------
+
+// Escaped, then **bold** marks become <strong>.
+std::string html_text(const std::string& in) {
+  std::string escaped = svg::escape(in), out;
+  bool open = false;
+  for (std::size_t i = 0; i < escaped.size(); ++i) {
+    if (escaped.compare(i, 2, "**") == 0) {
+      out += open ? "</strong>" : "<strong>";
+      open = !open;
+      ++i;
+    } else {
+      out += escaped[i];
+    }
+  }
+  if (open) out += "</strong>";
+  return out;
+}
+
+const char* style = R"(
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto; max-width: 1200px;
+       padding: 0 1rem; color: #222; line-height: 1.45; }
+h1 { font-size: 1.7rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
+table { border-collapse: collapse; font-size: .85rem; margin: .8rem 0; }
+th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: right; vertical-align: top; }
+th { background: #f4f4f4; } td:first-child, th:first-child, td:nth-child(2) { text-align: left; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 1rem; margin: 1rem 0; }
+.charts svg { width: 100%; height: auto; }
+@media print { body { margin: 0; max-width: none; } .charts { break-inside: avoid; } h2 { break-after: avoid; } }
+)";
+
+std::string to_html(const Document& doc) {
+  std::string title;
+  for (const auto& block : doc)
+    if (block.kind == Block::Kind::heading && block.level == 1) title = block.text;
+  std::string html =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
+      svg::escape(title) + "</title>\n<style>" + style + "</style>\n</head>\n<body>\n";
+  for (const auto& block : doc) {
+    switch (block.kind) {
+      case Block::Kind::heading:
+        html += "<h" + std::to_string(block.level) + ">" + html_text(block.text) + "</h" +
+                std::to_string(block.level) + ">\n";
+        break;
+      case Block::Kind::paragraph:
+        html += "<p>" + html_text(block.text) + "</p>\n";
+        break;
+      case Block::Kind::list:
+        html += "<ul>\n";
+        for (const auto& item : block.items) html += "<li>" + html_text(item) + "</li>\n";
+        html += "</ul>\n";
+        break;
+      case Block::Kind::table:
+        html += "<table>\n<thead><tr>";
+        for (const auto& cell : block.table.header) html += "<th>" + html_text(cell) + "</th>";
+        html += "</tr></thead>\n<tbody>\n";
+        for (const auto& row : block.table.rows) {
+          html += "<tr>";
+          for (const auto& cell : row) html += "<td>" + html_text(cell) + "</td>";
+          html += "</tr>\n";
+        }
+        html += "</tbody>\n</table>\n";
+        break;
+      case Block::Kind::charts:
+        html += "<div class=\"charts\">\n";
+        for (const auto& chart : block.charts) html += "<figure>" + chart.svg + "</figure>\n";
+        html += "</div>\n";
+        break;
+    }
+  }
+  return html + "</body>\n</html>\n";
+}
+
+}  // namespace
+
+std::vector<std::string> write_report(const std::vector<Run>& runs, const std::string& out_dir) {
+  namespace fs = std::filesystem;
+  const Document doc = build(runs);
+  std::vector<std::pair<std::string, std::string>> files;
+  const std::string md = to_markdown(doc, files);
+  files.push_back({"report.md", md});
+  files.push_back({"report.html", to_html(doc)});
+  fs::create_directories(fs::path(out_dir) / "charts");
+  std::vector<std::string> written;
+  for (const auto& [name, contents] : files) {
+    const std::string path = (fs::path(out_dir) / name).string();
+    write_file_atomically(path, contents);
+    written.push_back(path);
+  }
+  return written;
+}
+
+}  // namespace ladder::report

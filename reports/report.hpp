@@ -1,0 +1,105 @@
+// Reading results: what `ladder report`, `ladder pick` and `ladder compare` know of a run. They read only
+// results files (a report can be made on another machine, from several machines' runs, long after), and
+// never name a tier: the cards travel in the results.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ladder::report {
+
+// One cell of a run, its times in seconds a call (the median aggregate and the repetitions).
+struct Cell {
+  std::string name, tier, integrand, status, reason;
+  int rung = 0, threads = 1, ranks = 1;
+  std::int64_t n = 0;
+  bool oversubscribed = false;
+  double median = 0, min = 0, max = 0, mean = 0, stddev = 0, cv = 0, cpu_median = 0;
+  std::vector<double> repetitions;
+  std::optional<double> rel_error, rounding_error;
+  double exact = 0, midpoint = 0, rounding_bound = 0;
+  double peak_heap = 0, peak_rss = 0, minor_faults = 0, major_faults = 0, allocations = 0;
+  std::optional<bool> reproducible;
+  std::string instruction_set;
+
+  bool ok() const { return status == "ok"; }
+  double efficiency() const { return median > 0 ? cpu_median / (median * threads) : 0; }
+};
+
+// What a tier's card says (results.json carries the cards of the tiers it ran).
+struct Card {
+  std::string id{}, summary{}, learning_time{}, reproducible{};
+  int rung = 0, source_lines = 0, shared_lines = 0;
+  std::vector<std::string> libraries{}, concepts{}, flags{};
+  bool parallel = false, distributed = false;
+};
+
+struct Run {
+  std::string path;     // where it was read from
+  std::string machine;  // the host name
+  std::string cpu, label, started, status, instruction_set;
+  int cpus = 1, repetitions = 0;
+  nlohmann::json context;
+  std::vector<Card> cards;
+  std::vector<Cell> cells;
+  std::vector<std::string> warnings;  // "kind: message (N cells)"
+
+  const Card* card(const std::string& tier) const;
+  std::vector<std::int64_t> sizes() const;  // the n with at least one measured cell, ascending
+};
+
+// Reads DIR/results.json, or the file itself; throws InputError naming the file and what is wrong with it
+// (missing, not JSON, cut short, another schema version, a field missing).
+Run load_run(const std::string& path);
+
+// The maintenance cost: one documented score from 1 (anyone can keep it) to 10, and every part of it.
+struct CostPart {
+  std::string name, value;
+  double points;
+};
+struct Cost {
+  double score = 1;
+  std::vector<CostPart> parts;
+};
+Cost maintenance_cost(const Card& card);
+std::string cost_formula();  // the formula in words, for the report
+
+// A tier's best configuration (the fastest threads × ranks) at one n on one run.
+struct Row {
+  const Cell* cell = nullptr;
+  const Card* card = nullptr;
+  Cost cost;
+  std::optional<double> speedup;        // against naive at the same n (1 thread)
+  std::optional<double> speedup_below;  // against the rung below
+  double fraction_of_fastest = 0;
+  bool pareto = false;  // no other tier is both faster and no more costly
+};
+
+struct Analysis {
+  const Run* run = nullptr;
+  std::int64_t n = 0;                   // the size the table and the answer are about
+  std::vector<Row> rows;                // rung order, tiers with a measured cell at n
+  std::vector<const Cell*> unmeasured;  // cells at n that did not run, with their reasons
+  const Row* recommended = nullptr;
+  const Row* cheaper = nullptr;  // the runner-up that costs less
+  std::string why;               // one sentence
+};
+
+// n: the size to decide at (default: the largest n at which most tiers were measured).
+Analysis analyse(const Run& run, std::optional<std::int64_t> n = std::nullopt);
+
+// The smallest measured n from which `tier` is faster than `other` at every larger measured n (each at its
+// best configuration); empty when it never is.
+std::optional<std::int64_t> pays_from(const Run& run, const std::string& tier, const std::string& other);
+
+// Writes report.md, report.html and charts/*.svg into out_dir; returns the paths written.
+std::vector<std::string> write_report(const std::vector<Run>& runs, const std::string& out_dir);
+
+std::string format_seconds(double seconds);
+std::string format_bytes(double bytes);
+std::string format_count(double value);  // 1e+08 style, compact
+
+}  // namespace ladder::report

@@ -1,0 +1,32 @@
+# The reports' SVG charts (reports/svg.cpp), on their own: no harness, no tiers.
+add_executable(ladder_svg_tests svg_test.cpp ${PROJECT_SOURCE_DIR}/reports/svg.cpp)
+target_compile_options(ladder_svg_tests PRIVATE ${LADDER_WARNINGS})
+target_include_directories(ladder_svg_tests PRIVATE ${PROJECT_SOURCE_DIR}/reports)
+target_link_libraries(ladder_svg_tests PRIVATE GTest::gtest_main)
+gtest_discover_tests(ladder_svg_tests DISCOVERY_TIMEOUT 60)
+
+# The headless-browser check of an HTML report (browser_check.py) on a sample page made with svg.cpp: once
+# where it must pass, then on three pages where it must fail, each for the reason named. Where Chromium is
+# not installed the script exits 77: the tests are reported skipped, not passed.
+set(browser_check ${CMAKE_CURRENT_SOURCE_DIR}/browser_check.py)
+set(browser_fixtures ${CMAKE_CURRENT_SOURCE_DIR}/fixtures)
+add_test(NAME BrowserCheckOnSampleReport
+         COMMAND python3 ${browser_check} ${browser_fixtures}/browser_sample.html
+                 --screenshot ${CMAKE_CURRENT_BINARY_DIR}/browser_sample.png
+                 --expect-chart time --expect-chart cost --expect-series time:naive
+                 "--expect-series=time:it's \"xsimd\" <fast>" --expect-text "Speed-up over naive")
+add_test(NAME BrowserCheckFailsOnConsoleError
+         COMMAND python3 ${browser_check} ${browser_fixtures}/browser_bad_console.html
+                 --screenshot ${CMAKE_CURRENT_BINARY_DIR}/browser_bad_console.png
+                 --expect-failure "console error")
+add_test(NAME BrowserCheckFailsOnExternalRequest
+         COMMAND python3 ${browser_check} ${browser_fixtures}/browser_bad_request.html
+                 --screenshot ${CMAKE_CURRENT_BINARY_DIR}/browser_bad_request.png
+                 --expect-failure "request to another URL")
+add_test(NAME BrowserCheckFailsOnMissingSeries
+         COMMAND python3 ${browser_check} ${browser_fixtures}/browser_sample.html
+                 --screenshot ${CMAKE_CURRENT_BINARY_DIR}/browser_missing_series.png
+                 --expect-series time:naive --expect-series time:absent --expect-failure "missing series")
+set_tests_properties(BrowserCheckOnSampleReport BrowserCheckFailsOnConsoleError
+                     BrowserCheckFailsOnExternalRequest BrowserCheckFailsOnMissingSeries
+                     PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
