@@ -349,45 +349,6 @@ TEST(Run, ResumeRefusesAnotherMatrixOrSchemaOrNoRun) {
   EXPECT_NE(no_run.output.find("holds no Ladder run"), std::string::npos) << no_run.output;
 }
 
-// `ladder compare`: two runs at the same 2 ms a call differ by chance alone; a run at 3 ms is slower, and
-// significantly so, on every cell. Six cells, so "most cells" is robust to the test's 5 % false alarms.
-TEST(Compare, FindsADeliberateSlowdownAndNoDifferenceBetweenEqualRuns) {
-  TempDir dir;
-  const std::string matrix = "run --tiers delayed --n 1,2,3,4,5,6 --reps 10 --min-time 0.005 --seed 1 --out ";
-  for (const auto& [name, delay] : {std::pair{"a", "2000"}, {"b", "2000"}, {"slow", "3000"}}) {
-    const Outcome outcome =
-        run_command("LADDER_TEST_DELAY_US=" + std::string(delay) + " " + LADDER_FAULT_BINARY,
-                    matrix + (dir / name).string());
-    ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
-  }
-  const auto count = [](const std::string& text, const std::string& word) {
-    std::size_t found = 0;
-    for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++found;
-    return found;
-  };
-  const Outcome same = faulty("compare " + (dir / "a").string() + " " + (dir / "b").string());
-  EXPECT_EQ(same.exit_code, 0) << same.output;
-  EXPECT_GE(count(same.output, "no significant difference"), 4u) << same.output;
-
-  const Outcome slower =
-      faulty("compare " + (dir / "a").string() + " " + (dir / "slow").string() + " --fail-above 20");
-  EXPECT_EQ(slower.exit_code, 1) << "every cell is about 50 % slower\n" << slower.output;
-  EXPECT_EQ(count(slower.output, "  slower"), 6u) << slower.output;
-  EXPECT_NE(slower.output.find("6 significantly slower"), std::string::npos) << slower.output;
-  const Outcome tolerated =
-      faulty("compare " + (dir / "a").string() + " " + (dir / "slow").string() + " --fail-above 80");
-  EXPECT_EQ(tolerated.exit_code, 0) << tolerated.output;
-
-  json other = read_json(dir / "b/results.json");
-  other["context"]["host_name"] = "another-machine";
-  std::ofstream(dir / "b/results.json") << other.dump();
-  const Outcome refused = faulty("compare " + (dir / "a").string() + " " + (dir / "b").string());
-  EXPECT_EQ(refused.exit_code, 2) << refused.output;
-  EXPECT_NE(refused.output.find("--across-machines"), std::string::npos) << refused.output;
-  EXPECT_EQ(
-      faulty("compare --across-machines " + (dir / "a").string() + " " + (dir / "b").string()).exit_code, 0);
-}
-
 // The page a team reads, opened in headless Chromium: it renders its charts with their series, logs no
 // error, makes no request, and shows a hostile label as text (tests/browser_check.py).
 TEST(Report, RendersInAHeadlessBrowserWithoutErrorsOrRequests) {
