@@ -155,13 +155,16 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size) {
   std::string configuration = pick.card->parallel ? " on " + std::to_string(pick.cell->threads) + " thread" +
                                                         (pick.cell->threads > 1 ? "s" : "")
                                                   : "";
-  if (pick.card->distributed) configuration += " × " + std::to_string(pick.cell->ranks) + " ranks";
-  analysis.why =
-      pick.card->id + configuration + " runs n = " + format_count(static_cast<double>(analysis.n)) + " in " +
-      format_seconds(pick.cell->median) +
-      (pick.speedup ? text(", %.1f× naive,", *pick.speedup) : std::string(",")) +
-      text(" within %.0f %% of the fastest tier on this machine", 100 * (1 - pick.fraction_of_fastest)) +
-      text(", at a maintenance cost of %.1f", pick.cost.score);
+  if (pick.card->distributed)
+    configuration += " × " + std::to_string(pick.cell->ranks) + (pick.cell->ranks > 1 ? " ranks" : " rank");
+  analysis.why = pick.card->id + configuration +
+                 " runs n = " + format_count(static_cast<double>(analysis.n)) + " in " +
+                 format_seconds(pick.cell->median) +
+                 (pick.speedup ? text(", %.1f× naive,", *pick.speedup) : std::string(",")) +
+                 (pick.fraction_of_fastest >= 1 ? std::string(" the fastest tier on this machine")
+                                                : text(" within %.0f %% of the fastest tier on this machine",
+                                                       100 * (1 - pick.fraction_of_fastest))) +
+                 text(", at a maintenance cost of %.1f", pick.cost.score);
   const Row* faster = nullptr;
   for (const auto& row : analysis.rows)
     if (row.cell->median < pick.cell->median && (!faster || row.cell->median < faster->cell->median))

@@ -31,7 +31,8 @@ struct Candidate {
 std::string describe(const Candidate& candidate) {
   const Cell& cell = *candidate.cell;
   std::string where = std::to_string(cell.threads) + " thread" + (cell.threads > 1 ? "s" : "");
-  if (candidate.card->distributed) where += " × " + std::to_string(cell.ranks) + " ranks";
+  if (candidate.card->distributed)
+    where += " × " + std::to_string(cell.ranks) + (cell.ranks > 1 ? " ranks" : " rank");
   return candidate.card->id + " (" + where + "): median " + format_seconds(cell.median) + ", " +
          text("%.3g nodes/s", static_cast<double>(cell.n) / cell.median) + ", relative error " +
          (cell.rel_error ? text("%.1e", std::fabs(*cell.rel_error)) : "undefined") + ", peak heap " +

@@ -206,7 +206,8 @@ Chart error_chart(const Run& run, std::size_t machine) {
 
 std::string configuration(const Row& row) {
   std::string result = row.card->parallel ? std::to_string(row.cell->threads) + " thr" : "1 thr";
-  if (row.card->distributed) result += " × " + std::to_string(row.cell->ranks) + " ranks";
+  if (row.card->distributed)
+    result += " × " + std::to_string(row.cell->ranks) + (row.cell->ranks > 1 ? " ranks" : " rank");
   if (row.cell->oversubscribed) result += " (oversubscribed)";
   return result;
 }
@@ -487,7 +488,8 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; ma
        padding: 0 1rem; color: #222; line-height: 1.45; }
 h1 { font-size: 1.7rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
 table { border-collapse: collapse; font-size: .85rem; margin: .8rem 0; }
-th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: right; vertical-align: top; }
+th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: right; vertical-align: top; white-space: nowrap; }
+.table { overflow-x: auto; }
 th { background: #f4f4f4; } td:first-child, th:first-child, td:nth-child(2) { text-align: left; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 1rem; margin: 1rem 0; }
 .charts svg { width: 100%; height: auto; }
@@ -517,7 +519,7 @@ std::string to_html(const Document& doc) {
         html += "</ul>\n";
         break;
       case Block::Kind::table:
-        html += "<table>\n<thead><tr>";
+        html += "<div class=\"table\"><table>\n<thead><tr>";
         for (const auto& cell : block.table.header) html += "<th>" + html_text(cell) + "</th>";
         html += "</tr></thead>\n<tbody>\n";
         for (const auto& row : block.table.rows) {
@@ -525,7 +527,7 @@ std::string to_html(const Document& doc) {
           for (const auto& cell : row) html += "<td>" + html_text(cell) + "</td>";
           html += "</tr>\n";
         }
-        html += "</tbody>\n</table>\n";
+        html += "</tbody>\n</table></div>\n";
         break;
       case Block::Kind::charts:
         html += "<div class=\"charts\">\n";
