@@ -254,5 +254,27 @@ TEST(Report, WritesMarkdownHtmlAndChartsWithEveryStringEscaped) {
   EXPECT_NE(md.find("use **tbb**"), std::string::npos) << md.substr(0, 1500);
 }
 
+TEST(Report, SeveralMachinesSitSideBySide) {
+  TempDir dir;
+  const fs::path first = crafted_run(dir / "first"), second = crafted_run(dir / "second");
+  json document;
+  {
+    std::ifstream in(second / "results.json");
+    document = json::parse(in);
+  }
+  document["context"]["host_name"] = "big-server";
+  std::ofstream(second / "results.json") << document.dump();
+  const auto outcome =
+      testing::run_command(LADDER_BINARY, "report " + first.string() + " " + second.string() + " --out " +
+                                              (dir / "both").string());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  std::ifstream in(dir / "both/report.html");
+  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* text : {"On <strong>crafted</strong>: use", "On <strong>big-server</strong>: use",
+                           "The ladder at n = 1e6 on crafted", "The ladder at n = 1e6 on big-server",
+                           "data-chart=\"speedup-1\"", "data-chart=\"speedup-2\""})
+    EXPECT_NE(html.find(text), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace ladder::report
