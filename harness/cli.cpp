@@ -251,6 +251,10 @@ int run_command_line(int argc, char** argv) {
   run->add_option("--ranks", run_args.ranks,
                   "MPI ranks for distributed tiers, comma-separated (default 1,2 where they fit the cores)")
       ->delimiter(',');
+  std::string peers, python_limit;
+  run->add_option("--peers", peers, "measure the peers of another language in the same run: python");
+  run->add_option("--python-limit", python_limit,
+                  "n above which pure-Python peers are not attempted (default 1e7; quick: 1e6)");
   run->add_option("--hostfile", run_args.hostfile,
                   "MPI hostfile for distributed tiers: one rank per node (see README, on a cluster)")
       ->check(CLI::ExistingFile);
@@ -288,6 +292,8 @@ int run_command_line(int argc, char** argv) {
                            "largest relative error you accept, e.g. 1e-12");
   pick_command->add_option("--threads", pick_constraints.threads, "cores you can give it (threads × ranks)");
   pick_command->add_option("--n", pick_n, "the size you care about (default: the report's)");
+  pick_command->add_flag("--include-peers", pick_constraints.include_peers,
+                         "let the Python peers win too (staying in Python is an answer)");
   pick_command
       ->add_option("--without", pick_constraints.without, "libraries you will not take on, comma-separated")
       ->delimiter(',');
@@ -344,6 +350,8 @@ int run_command_line(int argc, char** argv) {
       if (!a.empty()) run_args.a = a;
       if (!b.empty()) run_args.b = b;
       if (!resume.empty()) run_args.resume = resume;
+      if (!peers.empty()) run_args.peers = peers;
+      if (!python_limit.empty()) run_args.python_limit = python_limit;
       if (!seed.empty()) {
         std::uint64_t value = 0;
         const auto [end, error] = std::from_chars(seed.data(), seed.data() + seed.size(), value);

@@ -200,7 +200,10 @@ json card_json(const TierCard& card) {
           {"flags", card.flags},
           {"heap_bytes_per_node", card.heap_bytes_per_node},
           {"distributed", card.distributed},
-          {"environment", card.environment}};
+          {"environment", card.environment},
+          {"peer", card.peer},
+          {"language", card.language.empty() ? json("C++") : json(card.language)},
+          {"size_limit", card.size_limit ? json(card.size_limit) : json(nullptr)}};
 }
 
 json tier_cards(const std::vector<std::string>& ids) {

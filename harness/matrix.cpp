@@ -53,7 +53,9 @@ nlohmann::json Matrix::to_json() const {
           {"repetitions", repetitions},
           {"min_time", min_time},
           {"min_warmup_time", min_warmup_time},
-          {"seed", seed}};
+          {"seed", seed},
+          {"peers", peers},
+          {"python_limit", python_limit}};
 }
 
 Matrix Matrix::from_json(const nlohmann::json& json) {
@@ -72,6 +74,8 @@ Matrix Matrix::from_json(const nlohmann::json& json) {
   json.at("min_time").get_to(matrix.min_time);
   json.at("min_warmup_time").get_to(matrix.min_warmup_time);
   json.at("seed").get_to(matrix.seed);
+  matrix.peers = json.value("peers", "");
+  matrix.python_limit = json.value("python_limit", std::int64_t{10'000'000});
   return matrix;
 }
 
@@ -87,9 +91,9 @@ namespace {
 
 const std::vector<Preset>& presets() {
   static const std::vector<Preset> all = {
-      {"quick", {100'000, 1'000'000, 10'000'000}, 3, 0.01, 0.005},
-      {"standard", {100'000, 1'000'000, 10'000'000, 100'000'000}, 10, 0.1, 0.05},
-      {"full", {100'000, 1'000'000, 10'000'000, 100'000'000, 1'000'000'000}, 20, 0.5, 0.2},
+      {"quick", {100'000, 1'000'000, 10'000'000}, 3, 0.01, 0.005, 1'000'000},
+      {"standard", {100'000, 1'000'000, 10'000'000, 100'000'000}, 10, 0.1, 0.05, 10'000'000},
+      {"full", {100'000, 1'000'000, 10'000'000, 100'000'000, 1'000'000'000}, 20, 0.5, 0.2, 10'000'000},
   };
   return all;
 }

@@ -39,6 +39,9 @@ struct Matrix {
   double min_time = 0.1;          // seconds a repetition runs at least (Google Benchmark's min_time)
   double min_warmup_time = 0.05;  // seconds of warm-up before the first repetition
   std::uint64_t seed = 0;         // the order the cells run in
+  std::string peers{};            // "python": the Python peers run too (scripts/peers/)
+  // Pure-Python peers are not attempted above this n: at a microsecond a node they would take minutes.
+  std::int64_t python_limit = 10'000'000;
 
   // Every cell, shuffled by the seed: drift in the machine spreads over all tiers instead of landing on
   // whichever ran last.
@@ -58,6 +61,7 @@ struct Preset {
   int repetitions;
   double min_time;
   double min_warmup_time;
+  std::int64_t python_limit;
 };
 const Preset& find_preset(const std::string& name);  // throws InputError listing the presets
 std::string preset_names();

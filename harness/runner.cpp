@@ -32,6 +32,7 @@
 #include "context.hpp"
 #include "distributed.hpp"
 #include "matrix.hpp"
+#include "peers.hpp"
 #include "process_stats.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
@@ -96,12 +97,15 @@ std::string clock_text(double seconds) {
 // ---- the matrix from the command line -----------------------------------------------------------------
 
 Matrix requested_matrix(const RunArguments& args, const Matrix* resumed) {
+  const std::string peers = args.peers.value_or(resumed ? resumed->peers : "");
+  if (!peers.empty()) load_peers(peers);  // their cards join the registry before any tier is named
   Matrix matrix;
   if (resumed && !args.preset) {
     matrix = *resumed;
   } else {
     const Preset& preset = find_preset(args.preset.value_or("standard"));
     for (const auto& tier : tiers()) matrix.tiers.push_back(tier.card.id);
+    matrix.python_limit = preset.python_limit;
     matrix.integrand = integrands().front().name;
     matrix.sizes = preset.sizes;
     for (int count = 1; count <= logical_cpus(); ++count) matrix.threads.push_back(count);
@@ -114,12 +118,18 @@ Matrix requested_matrix(const RunArguments& args, const Matrix* resumed) {
   }
   if (!args.tiers.empty()) {
     matrix.tiers.clear();
+    bool named_a_peer = false;
     for (const auto& id : args.tiers) {
-      find_tier(id);  // throws, listing the known tiers
+      named_a_peer = find_tier(id).card.peer || named_a_peer;  // throws, listing the known tiers
       if (std::find(matrix.tiers.begin(), matrix.tiers.end(), id) == matrix.tiers.end())
         matrix.tiers.push_back(id);
     }
+    if (!peers.empty() && !named_a_peer)  // --peers with C++ tiers named: every peer joins them
+      for (const auto& tier : tiers())
+        if (tier.card.peer) matrix.tiers.push_back(tier.card.id);
   }
+  matrix.peers = peers;
+  if (args.python_limit) matrix.python_limit = parse_size(*args.python_limit);
   if (args.integrand) matrix.integrand = integrands()[find_integrand(*args.integrand)].name;
   if (args.a) matrix.a = parse_real("a", *args.a);
   if (args.b) matrix.b = parse_real("b", *args.b);
@@ -310,13 +320,23 @@ WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell
                                  const Reference& ref, const ThreadBinding& binding,
                                  const std::string& hostfile, const std::string& result_file, double timeout,
                                  std::int64_t memory_limit) {
-  const std::string spec =
-      json{{"cell", cell_to_json(cell)}, {"matrix", matrix.to_json()}, {"reference", to_text(ref)}}.dump();
-  // A distributed tier's worker starts once per rank, under the MPI launcher.
+  const TierCard& card = find_tier(cell.tier).card;
+  const std::string spec = json{{"cell", cell_to_json(cell)},
+                                {"matrix", matrix.to_json()},
+                                {"reference", to_text(ref)},
+                                {"rounding_bound", rounding_bound(card, ref, cell.n, cell.threads)}}
+                               .dump();
+  // A distributed tier's worker starts once per rank, under the MPI launcher; a peer's is its own program.
   std::vector<std::string> command;
-  if (find_tier(cell.tier).card.distributed)
+  if (card.distributed)
     command = distributed::launch_command(cell.ranks, cell.threads, matrix.cpus, hostfile);
-  command.insert(command.end(), {executable, "worker", "--spec", spec, "--result", result_file});
+  if (card.peer) {
+    command = {"/usr/bin/env", python_interpreter(), card.runner};
+  } else {
+    command.insert(command.end(), {executable, "worker"});
+  }
+  const std::size_t launcher_words = card.distributed ? command.size() - 2 : 0;
+  command.insert(command.end(), {"--spec", spec, "--result", result_file});
   std::vector<char*> arguments;
   for (auto& argument : command) arguments.push_back(argument.data());
   arguments.push_back(nullptr);
@@ -384,7 +404,8 @@ WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell
                      (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
   WorkerOutcome outcome;
   outcome.worker = {{"wall_seconds", wall}, {"cpu_seconds", cpu}};
-  if (command.size() > 6) outcome.worker["launcher"] = join({command.begin(), command.end() - 6}, " ");
+  if (launcher_words)
+    outcome.worker["launcher"] = join({command.begin(), command.begin() + launcher_words}, " ");
   if (machine_before && machine_after && wall > 0) {
     const double busy = machine_after->busy - machine_before->busy;
     const double steal = machine_after->steal - machine_before->steal;
@@ -681,6 +702,12 @@ int run_matrix(const RunArguments& args) {
                     bytes_text(predicted).c_str(), tier.card.heap_bytes_per_node,
                     static_cast<long long>(cell.n), bytes_text(static_cast<double>(available)).c_str());
       event.update({{"status", "skipped"}, {"reason", reason}});
+    } else if (tier.card.size_limit && cell.n > std::min(tier.card.size_limit, matrix.python_limit)) {
+      event.update({{"status", "skipped"},
+                    {"reason", "not attempted: " + tier.card.language + " at n = " + std::to_string(cell.n) +
+                                   " would take minutes; the limit is " +
+                                   std::to_string(std::min(tier.card.size_limit, matrix.python_limit)) +
+                                   " nodes (--python-limit)"}});
     } else {
       progress.starting(cell);
       const std::int64_t limit = static_cast<std::int64_t>(0.9 * static_cast<double>(available)) +

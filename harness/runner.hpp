@@ -24,7 +24,9 @@ struct RunArguments {
   std::optional<std::string> resume;
   bool force = false;
   std::string label;
-  std::string hostfile;  // MPI hostfile for distributed tiers: one rank per node
+  std::string hostfile;                     // MPI hostfile for distributed tiers: one rank per node
+  std::optional<std::string> peers;         // "python"
+  std::optional<std::string> python_limit;  // n above which pure-Python peers are not attempted
   double cell_timeout = 600;
   std::string command_line;
 };

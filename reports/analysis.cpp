@@ -96,7 +96,7 @@ std::optional<std::int64_t> pays_from(const Run& run, const std::string& tier, c
   return from;
 }
 
-Analysis analyse(const Run& run, std::optional<std::int64_t> size) {
+Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_peers) {
   Analysis analysis;
   analysis.run = &run;
   analysis.n = size.value_or(default_size(run));
@@ -125,10 +125,23 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size) {
     analysis.rows.push_back(row);
     fastest = fastest == 0 ? cell->median : std::min(fastest, cell->median);
   }
+  const Row* py_list = nullptr;
+  for (const auto& row : analysis.rows) {
+    if (!row.card->peer) continue;
+    if (row.card->id == "py-list") py_list = &row;
+    if (!analysis.best_peer || row.cell->median < analysis.best_peer->cell->median) analysis.best_peer = &row;
+  }
+  const Row* below_peer = nullptr;
   for (auto& row : analysis.rows) {
     row.fraction_of_fastest = fastest / row.cell->median;
-    if (below) row.speedup_below = below->cell->median / row.cell->median;
-    below = &row;
+    const Row*& previous = row.card->peer ? below_peer : below;  // each staircase on its own
+    if (previous) row.speedup_below = previous->cell->median / row.cell->median;
+    previous = &row;
+    if (py_list) row.over_py_list = py_list->cell->median / row.cell->median;
+    if (analysis.best_peer) row.over_best_peer = analysis.best_peer->cell->median / row.cell->median;
+    if (analysis.best_peer && !row.card->peer && !analysis.first_beating_peers &&
+        row.cell->median < analysis.best_peer->cell->median)
+      analysis.first_beating_peers = &row;
     row.pareto = std::none_of(analysis.rows.begin(), analysis.rows.end(), [&](const Row& other) {
       return &other != &row && other.cell->median < row.cell->median && other.cost.score <= row.cost.score;
     });
@@ -140,14 +153,26 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size) {
 
   // Where the ladder stops paying: the cheapest tier within 10 % of the fastest.
   for (const auto& row : analysis.rows) {
+    if (row.card->peer && !include_peers) continue;
     if (row.fraction_of_fastest < 0.9) continue;
     if (!analysis.recommended || row.cost.score < analysis.recommended->cost.score ||
         (row.cost.score == analysis.recommended->cost.score &&
          row.cell->median < analysis.recommended->cell->median))
       analysis.recommended = &row;
   }
+  if (!analysis
+           .recommended) {  // peers only, or nothing within 10 %: take the fastest that may be recommended
+    for (const auto& row : analysis.rows)
+      if ((!row.card->peer || include_peers) &&
+          (!analysis.recommended || row.cell->median < analysis.recommended->cell->median))
+        analysis.recommended = &row;
+    if (!analysis.recommended) {
+      analysis.why = "only peers were measured at n = " + std::to_string(analysis.n);
+      return analysis;
+    }
+  }
   for (const auto& row : analysis.rows)
-    if (row.cost.score < analysis.recommended->cost.score &&
+    if ((!row.card->peer || include_peers) && row.cost.score < analysis.recommended->cost.score &&
         (!analysis.cheaper || row.cell->median < analysis.cheaper->cell->median))
       analysis.cheaper = &row;
 

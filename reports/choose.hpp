@@ -13,6 +13,7 @@ struct PickConstraints {
   std::optional<int> threads;  // cores available: threads × ranks at most this
   std::optional<std::int64_t> n;
   std::vector<std::string> without;  // libraries the team will not take on (matched case-insensitively)
+  bool include_peers = false;        // the Python peers may win too: staying in Python is an answer
 };
 
 // Prints the fastest tier that meets the constraints, why, and the runner-up, or, when none does, the

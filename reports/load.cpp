@@ -33,6 +33,11 @@ std::optional<double> optional_number(const json& entry, const char* key) {
   return entry.at(key).get<double>();
 }
 
+// A number that may be missing or null (a peer cannot count allocations): 0 then.
+double number(const json& entry, const char* key) {
+  return entry.contains(key) && entry.at(key).is_number() ? entry.at(key).get<double>() : 0.0;
+}
+
 double seconds(const json& time) { return time.is_number() ? time.get<double>() * 1e-9 : 0; }
 
 Card read_card(const std::string& path, const json& in) {
@@ -50,6 +55,8 @@ Card read_card(const std::string& path, const json& in) {
   card.flags = field<std::vector<std::string>>(path, in, "flags", where);
   card.parallel = field<bool>(path, in, "parallel", where);
   card.distributed = in.value("distributed", false);
+  card.peer = in.value("peer", false);
+  card.language = in.value("language", "C++");
   return card;
 }
 
@@ -147,15 +154,17 @@ Run load_run(const std::string& where) {
     cell.cpu_median = seconds(entry.at("cpu_time"));
     cell.rel_error = optional_number(entry, "rel_error");
     cell.rounding_error = optional_number(entry, "rounding_error");
-    cell.exact = entry.value("exact", 0.0);
-    cell.midpoint = entry.value("midpoint", 0.0);
-    cell.rounding_bound = entry.value("rounding_bound", 0.0);
-    cell.peak_heap = entry.value("peak_heap_bytes", 0.0);
-    cell.peak_rss = entry.value("peak_rss_bytes", 0.0);
-    cell.minor_faults = entry.value("minor_faults", 0.0);
-    cell.major_faults = entry.value("major_faults", 0.0);
-    cell.allocations = entry.value("allocations", 0.0);
-    cell.instruction_set = entry.value("instruction_set", "");
+    cell.exact = number(entry, "exact");
+    cell.midpoint = number(entry, "midpoint");
+    cell.rounding_bound = number(entry, "rounding_bound");
+    cell.peak_heap = number(entry, "peak_heap_bytes");
+    cell.peak_rss = number(entry, "peak_rss_bytes");
+    cell.minor_faults = number(entry, "minor_faults");
+    cell.major_faults = number(entry, "major_faults");
+    cell.allocations = number(entry, "allocations");
+    cell.instruction_set = entry.contains("instruction_set") && entry.at("instruction_set").is_string()
+                               ? entry.at("instruction_set").get<std::string>()
+                               : "";
     if (entry.contains("reproducible") && entry.at("reproducible").is_boolean())
       cell.reproducible = entry.at("reproducible").get<bool>();
   }

@@ -55,6 +55,7 @@ int pick(const std::string& results, const PickConstraints& constraints) {
 
   std::vector<Candidate> candidates;
   for (const auto& card : run.cards) {
+    if (card.peer && !constraints.include_peers) continue;
     Candidate candidate{&card, nullptr, maintenance_cost(card), {}};
     for (const auto& library : card.libraries)
       for (const auto& unwanted : constraints.without)

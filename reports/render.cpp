@@ -269,21 +269,28 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
   for (const auto& analysis : analyses) {
     doc.push_back(heading(2, "The ladder at n = " + format_count(static_cast<double>(analysis.n)) +
                                  (several ? " on " + analysis.run->machine : "")));
+    const bool peers = analysis.best_peer != nullptr;
     Table rows{{"rung", "tier", "best at", "median", "min – max", "cv", "× naive", "× rung below", "nodes/s",
                 "of fastest", "peak heap", "peak RSS", "minor faults", "rel. error", "rounding error",
                 "reproducible", "cost"},
                {}};
+    if (peers) rows.header.insert(rows.header.begin() + 8, {"× py-list", "× best Python"});
     for (const auto& row : analysis.rows) {
       const Cell& cell = *row.cell;
+      const std::string name = row.card->id + (row.card->peer ? " (Python)" : "");
       rows.rows.push_back(
-          {std::to_string(row.card->rung), (row.pareto ? "**" + row.card->id + "**" : row.card->id),
-           configuration(row), format_seconds(cell.median),
+          {row.card->peer ? "py " + std::to_string(row.card->rung - 100) : std::to_string(row.card->rung),
+           (row.pareto ? "**" + name + "**" : name), configuration(row), format_seconds(cell.median),
            format_seconds(cell.min) + " – " + format_seconds(cell.max), percent(cell.cv),
            row.speedup ? times(*row.speedup) : "–", row.speedup_below ? times(*row.speedup_below) : "–",
            text("%.3g", static_cast<double>(cell.n) / cell.median), percent(row.fraction_of_fastest),
            format_bytes(cell.peak_heap), format_bytes(cell.peak_rss), text("%.0f", cell.minor_faults),
            scientific(cell.rel_error), scientific(cell.rounding_error),
            cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–", text("%.1f", row.cost.score)});
+      if (peers)
+        rows.rows.back().insert(rows.rows.back().begin() + 8,
+                                {row.over_py_list ? times(*row.over_py_list) : "–",
+                                 row.over_best_peer ? times(*row.over_best_peer) : "–"});
     }
     doc.push_back(table(rows));
     doc.push_back(
@@ -334,8 +341,30 @@ void which(Document& doc, const std::vector<Analysis>& analyses) {
     items.push_back("On **" + run.machine +
                     "** the Pareto-optimal tiers at n = " + format_count(static_cast<double>(analysis.n)) +
                     " are " + frontier + ": for any other, one of these is faster for no more upkeep.");
+    if (analysis.best_peer) {
+      const Row& best = *analysis.best_peer;
+      std::string cross = "Python against C++: the fastest Python peer, " + best.card->id + ", takes " +
+                          format_seconds(best.cell->median) + " (cost " + text("%.1f", best.cost.score) +
+                          "); ";
+      if (analysis.first_beating_peers) {
+        const Row& first = *analysis.first_beating_peers;
+        cross += "the staircases cross at " + first.card->id + " (rung " + std::to_string(first.card->rung) +
+                 ", cost " + text("%.1f", first.cost.score) + "), the lowest C++ rung faster than every peer";
+      } else {
+        cross += "no C++ tier measured here beats it";
+      }
+      const Row* fastest = nullptr;
+      for (const auto& row : analysis.rows)
+        if (!row.card->peer && (!fastest || row.cell->median < fastest->cell->median)) fastest = &row;
+      if (fastest && fastest->over_py_list)
+        cross += "; the fastest C++ tier, " + fastest->card->id + ", is " + times(*fastest->over_py_list) +
+                 " py-list and " + times(*fastest->over_best_peer) + " " + best.card->id;
+      items.push_back(cross + ".");
+    }
     const Row* previous = nullptr;
+    const Row* previous_peer = nullptr;
     for (const auto& row : analysis.rows) {
+      if (row.card->peer) std::swap(previous, previous_peer);  // each staircase on its own
       if (previous) {
         const double gain = previous->cell->median / row.cell->median;
         std::string step = previous->card->id + " → " + row.card->id + ": " + times(gain) + " for " +
@@ -346,6 +375,7 @@ void which(Document& doc, const std::vector<Analysis>& analyses) {
         items.push_back(step);
       }
       previous = &row;
+      if (row.card->peer) std::swap(previous, previous_peer);
     }
     doc.push_back(list(items));
   }

@@ -35,6 +35,8 @@ struct Card {
   int rung = 0, source_lines = 0, shared_lines = 0;
   std::vector<std::string> libraries{}, concepts{}, flags{};
   bool parallel = false, distributed = false;
+  bool peer = false;       // a Python peer (scripts/peers/), on its own staircase
+  std::string language{};  // "C++", "Python 3.11.2", …
 };
 
 struct Run {
@@ -72,24 +74,29 @@ struct Row {
   const Cell* cell = nullptr;
   const Card* card = nullptr;
   Cost cost;
-  std::optional<double> speedup;        // against naive at the same n (1 thread)
-  std::optional<double> speedup_below;  // against the rung below
+  std::optional<double> speedup;         // against naive at the same n (1 thread)
+  std::optional<double> speedup_below;   // against the rung below (on the same staircase: C++ or peers)
+  std::optional<double> over_py_list;    // against the py-list peer, when peers ran
+  std::optional<double> over_best_peer;  // against the fastest peer, when peers ran
   double fraction_of_fastest = 0;
   bool pareto = false;  // no other tier is both faster and no more costly
 };
 
 struct Analysis {
   const Run* run = nullptr;
-  std::int64_t n = 0;                   // the size the table and the answer are about
-  std::vector<Row> rows;                // rung order, tiers with a measured cell at n
-  std::vector<const Cell*> unmeasured;  // cells at n that did not run, with their reasons
+  std::int64_t n = 0;                        // the size the table and the answer are about
+  std::vector<Row> rows;                     // rung order, tiers with a measured cell at n
+  std::vector<const Cell*> unmeasured;       // cells at n that did not run, with their reasons
+  const Row* best_peer = nullptr;            // the fastest peer, when peers ran
+  const Row* first_beating_peers = nullptr;  // the lowest C++ rung faster than every peer
   const Row* recommended = nullptr;
   const Row* cheaper = nullptr;  // the runner-up that costs less
   std::string why;               // one sentence
 };
 
 // n: the size to decide at (default: the largest n at which most tiers were measured).
-Analysis analyse(const Run& run, std::optional<std::int64_t> n = std::nullopt);
+// Peers are on the ladder but recommended only with include_peers (`ladder pick --include-peers`).
+Analysis analyse(const Run& run, std::optional<std::int64_t> n = std::nullopt, bool include_peers = false);
 
 // The smallest measured n from which `tier` is faster than `other` at every larger measured n (each at its
 // best configuration); empty when it never is.

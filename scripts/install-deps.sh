@@ -15,6 +15,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev                           # command line, JSON output
   clang-format                                              # the format check in the tests
   chromium python3                                          # the report's headless-browser test
+  python3-numpy python3-numexpr python3-numba               # the Python peers (ladder run --peers python)
 )
 
 missing=()

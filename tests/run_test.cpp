@@ -374,4 +374,47 @@ TEST(Report, RendersInAHeadlessBrowserWithoutErrorsOrRequests) {
   EXPECT_TRUE(fs::exists(dir / "out/report.png"));
 }
 
+// The Python peers in the same run: every peer appears, each measured, unavailable (its module is
+// missing) or, pure Python above the limit, not attempted — each with its reason; the report says where
+// the Python and C++ staircases cross.
+TEST(Peers, RunBesideTheCppTiersWithTheSameProtocol) {
+  TempDir dir;
+  const Outcome outcome =
+      ladder("run --preset quick --tiers naive,xsimd --peers python --out " + (dir / "out").string());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  const json results = read_json(dir / "out/results.json");
+  std::map<std::string, json> peers;
+  for (const auto& card : results.at("tiers"))
+    if (card.value("peer", false)) peers[card.at("id")] = card;
+  for (const char* id : {"py-list", "py-generator", "py-inlined", "numpy", "numpy-chunked", "numexpr",
+                         "numba", "numba-parallel"})
+    EXPECT_TRUE(peers.count(id)) << id;
+  int measured = 0;
+  for (const auto& [name, cell] : medians(results)) {
+    if (!peers.count(cell.at("tier"))) continue;
+    const json& card = peers.at(cell.at("tier"));
+    const std::string status = cell.at("status");
+    if (status == "ok") {
+      ++measured;
+      EXPECT_TRUE(cell.at("within_rounding_bound").get<bool>()) << name;
+      EXPECT_EQ(cell.at("instruction_set"), "python") << name;
+      continue;
+    }
+    EXPECT_FALSE(cell.value("reason", "").empty()) << name;
+    if (status == "unavailable") {
+      EXPECT_FALSE(card.at("available").get<bool>()) << name;
+    } else {
+      EXPECT_EQ(status, "skipped") << name << ": " << cell.value("reason", "");
+      EXPECT_TRUE(card.at("size_limit").is_number()) << name << ": only pure Python has a size limit";
+      EXPECT_GT(cell.at("n").get<double>(), 1e6) << name;
+      EXPECT_NE(cell.at("reason").get<std::string>().find("--python-limit"), std::string::npos) << name;
+    }
+  }
+  EXPECT_GE(measured, 6) << "py-list, py-generator and py-inlined at two sizes need nothing but Python";
+  std::ifstream report(dir / "out/report.md");
+  const std::string text((std::istreambuf_iterator<char>(report)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("Python against C++"), std::string::npos);
+  EXPECT_NE(text.find("× py-list"), std::string::npos);
+}
+
 }  // namespace

@@ -30,6 +30,8 @@ struct IntegrandInfo {
 };
 
 const std::vector<Tier>& tiers();  // by rung
+// A peer (TierCard::peer), registered at run time; it has no kernel in this process.
+void register_peer(TierCard card);
 const Tier& find_tier(std::string_view id);
 const std::vector<IntegrandInfo>& integrands();  // the default first
 std::size_t find_integrand(std::string_view name);

@@ -62,6 +62,14 @@ struct TierCard {
   // Why the tier cannot run on this machine (no GPU, no mpirun, …), or empty when it can. Null: always can.
   std::string (*unavailable)() = nullptr;
 
+  // A peer: an implementation in another language (scripts/peers/), registered at run time from its own
+  // card and measured by its own worker (`runner`), never called in-process.
+  bool peer = false;
+  std::string runner{};            // the command that starts its worker
+  std::string language{};          // e.g. "Python 3.11.2"
+  std::string unavailable_text{};  // why it cannot run here, from the peer itself
+  std::int64_t size_limit = 0;     // larger n are not attempted (pure Python); 0: no limit
+
   // Filled in by the build, never typed in (see ladder_add_tier in CMakeLists.txt).
   std::string source_file{};
   int source_lines = 0;               // non-blank, non-comment lines of the tier's own file

@@ -1,0 +1,328 @@
+"""Peers: the midpoint rule I ≈ h·Σ f(a + (i + ½)h), h = (b − a)/n, written the ways Python people write it.
+
+They form their own staircase (rungs 100–107) beside the C++ tiers, and `ladder run` measures them with
+scripts/peers/worker.py, the same protocol as the C++ worker. Every peer is a function with one signature,
+
+    integrate(integrand_name, a, b, n, threads) -> float
+
+and a card with the fields of `ladder list --json`. NumPy, numexpr and Numba are optional: a peer whose
+module is missing is listed as unavailable, with the reason.
+
+    python3 scripts/peers/peers.py cards        # the JSON array of every peer's card
+"""
+import functools
+import importlib
+import inspect
+import json
+import math
+import os
+import platform
+import sys
+
+np = ne = numba = None  # imported by need(), by the peers that use them only: py-list never pays for Numba
+
+# The four integrands of variants/integrands.hpp (same names, same expressions), for a float x.
+SCALAR = {
+    "gauss": lambda x: math.exp(-x * x),
+    "pi": lambda x: 4.0 / (1.0 + x * x),
+    "sin": lambda x: math.sin(x),
+    "poly": lambda x: ((x - 2.0) * x + 3.0) * x + 1.0,
+}
+# ... for a NumPy array x (ufuncs and operators make temporaries) ...
+ARRAY = {
+    "gauss": lambda x: np.exp(-x * x),
+    "pi": lambda x: 4.0 / (1.0 + x * x),
+    "sin": lambda x: np.sin(x),
+    "poly": lambda x: ((x - 2.0) * x + 3.0) * x + 1.0,
+}
+# ... and as numexpr strings.
+EXPRESSION = {
+    "gauss": "exp(-x * x)",
+    "pi": "4.0 / (1.0 + x * x)",
+    "sin": "sin(x)",
+    "poly": "((x - 2.0) * x + 3.0) * x + 1.0",
+}
+CHUNK = 65536  # nodes a chunk, for the chunked peers
+
+
+# ---- rung 100, py-list: the notebook version, a list of every node, then a loop calling a lambda.
+def py_list(integrand, a, b, n, threads=1):
+    f = SCALAR[integrand]
+    h = (b - a) / n
+    nodes = [a + (i + 0.5) * h for i in range(n)]
+    total = 0.0
+    for x in nodes:
+        total += f(x)
+    return total * h
+
+
+# ---- rung 101, py-generator: the nodes from a generator, no list; sum() adds f(node) as they come.
+def py_generator(integrand, a, b, n, threads=1):
+    f = SCALAR[integrand]
+    h = (b - a) / n
+    nodes = (a + (i + 0.5) * h for i in range(n))
+    return sum(f(x) for x in nodes) * h
+
+
+# ---- rung 102, py-inlined: the integrand's expression inside the generator, no function call a node.
+# `for x in [expr]` inside a comprehension is compiled as a plain assignment (Python 3.9+).
+def py_inlined(integrand, a, b, n, threads=1):
+    h = (b - a) / n
+    exp, sin = math.exp, math.sin  # local names: a global and an attribute lookup fewer a node
+    if integrand == "gauss":
+        total = sum(exp(-x * x) for i in range(n) for x in [a + (i + 0.5) * h])
+    elif integrand == "pi":
+        total = sum(4.0 / (1.0 + x * x) for i in range(n) for x in [a + (i + 0.5) * h])
+    elif integrand == "sin":
+        total = sum(sin(x) for i in range(n) for x in [a + (i + 0.5) * h])
+    elif integrand == "poly":
+        total = sum(((x - 2.0) * x + 3.0) * x + 1.0 for i in range(n) for x in [a + (i + 0.5) * h])
+    else:
+        raise KeyError(integrand)
+    return total * h
+
+
+# ---- rung 103, numpy: every node in one array, the integrand on the whole array, then .sum().
+def numpy_whole(integrand, a, b, n, threads=1):
+    h = (b - a) / n
+    x = a + (np.arange(n) + 0.5) * h
+    return float(ARRAY[integrand](x).sum() * h)
+
+
+# ---- rung 104, numpy-chunked: the same over chunks, into buffers allocated once (out=): bounded memory.
+def gauss_into(x, out):
+    np.multiply(x, x, out=out)
+    np.negative(out, out=out)
+    return np.exp(out, out=out)
+
+
+def pi_into(x, out):
+    np.multiply(x, x, out=out)
+    np.add(out, 1.0, out=out)
+    return np.divide(4.0, out, out=out)
+
+
+def sin_into(x, out):
+    return np.sin(x, out=out)
+
+
+def poly_into(x, out):
+    np.subtract(x, 2.0, out=out)
+    np.multiply(out, x, out=out)
+    np.add(out, 3.0, out=out)
+    np.multiply(out, x, out=out)
+    return np.add(out, 1.0, out=out)
+
+
+INTO = {"gauss": gauss_into, "pi": pi_into, "sin": sin_into, "poly": poly_into}
+
+
+def numpy_chunked(integrand, a, b, n, threads=1):
+    f = INTO[integrand]
+    h = (b - a) / n
+    k = np.arange(min(n, CHUNK), dtype=np.float64)
+    x, y = np.empty_like(k), np.empty_like(k)
+    total = 0.0
+    for start in range(0, n, CHUNK):
+        m = min(CHUNK, n - start)
+        np.add(k[:m], start + 0.5, out=x[:m])  # i + ½, exact below 2^53
+        np.multiply(x[:m], h, out=x[:m])
+        np.add(x[:m], a, out=x[:m])
+        total += float(f(x[:m], y[:m]).sum())
+    return total * h
+
+
+# ---- rung 105, numexpr: the expression compiled once by numexpr, evaluated over chunks on a thread pool.
+def numexpr_chunked(integrand, a, b, n, threads):
+    ne.set_num_threads(threads)
+    h = (b - a) / n
+    k = np.arange(min(n, CHUNK), dtype=np.float64)
+    x, y = np.empty_like(k), np.empty_like(k)
+    total = 0.0
+    for start in range(0, n, CHUNK):
+        m = min(CHUNK, n - start)
+        nodes = {"a": a, "h": h, "k": k[:m], "offset": start + 0.5}
+        ne.evaluate("a + (k + offset) * h", local_dict=nodes, out=x[:m])
+        ne.evaluate(EXPRESSION[integrand], local_dict={"x": x[:m]}, out=y[:m])
+        total += float(y[:m].sum())  # the threads only evaluate; NumPy sums, so the bits never depend on them
+    return total * h
+
+
+# ---- rung 106, numba: the plain loop, compiled to machine code by Numba (LLVM) on its first call.
+@functools.cache
+def numba_kernel(integrand):
+    f = numba.njit(SCALAR[integrand])  # the same lambda as py-list's, compiled too, and inlined
+
+    @numba.njit
+    def kernel(a, b, n):
+        h = (b - a) / n
+        total = 0.0
+        for i in range(n):
+            total += f(a + (i + 0.5) * h)
+        return total * h
+
+    return kernel
+
+
+def numba_loop(integrand, a, b, n, threads=1):
+    return numba_kernel(integrand)(a, b, n)
+
+
+# ---- rung 107, numba-parallel: prange splits the loop among threads; Numba gives each its own total.
+@functools.cache
+def numba_parallel_kernel(integrand):
+    f = numba.njit(SCALAR[integrand])
+
+    @numba.njit(parallel=True)
+    def kernel(a, b, n):
+        h = (b - a) / n
+        total = 0.0
+        for i in numba.prange(n):  # a reduction: per-thread totals, added when the threads join
+            total += f(a + (i + 0.5) * h)
+        return total * h
+
+    return kernel
+
+
+def numba_parallel(integrand, a, b, n, threads):
+    numba.set_num_threads(threads)
+    return numba_parallel_kernel(integrand)(a, b, n)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The cards: what `ladder list --json` says of a C++ tier, for each peer. Computed fields are added by card().
+
+IMPORT_NAME = {"numpy": "np", "numexpr": "ne", "numba": "numba"}
+PURE_PYTHON_MAX_NODES = 10**7  # 1e7 nodes take a pure-Python peer some seconds a call; above, minutes a cell
+
+
+class Unavailable(Exception):
+    """A peer cannot run here: one of its modules cannot be imported."""
+
+
+def need(module):
+    """Import an optional module into this file's globals, or raise Unavailable with the reason.
+    LADDER_PEERS_HIDE=numba,numexpr makes the named modules look missing (for the tests)."""
+    if module in os.environ.get("LADDER_PEERS_HIDE", "").split(","):
+        raise Unavailable(f"needs {module}: No module named '{module}' (hidden by LADDER_PEERS_HIDE)")
+    try:
+        globals()[IMPORT_NAME[module]] = importlib.import_module(module)
+    except Exception as error:  # ImportError, or a broken install (a NumPy too new for this Numba, ...)
+        raise Unavailable(f"needs {module}: {error}") from None
+
+
+# How the built-in sum() adds: Python 3.12 made it compensated.
+BUILTIN_SUM = ("sum(): one accumulator, in order, Neumaier-compensated" if sys.version_info >= (3, 12)
+               else "sum(): one accumulator, in order")
+
+PEERS = [
+    dict(id="py-list", functions=[py_list], needs=[],
+         summary="a list of all n nodes, then a loop calling f, a lambda over math.exp",
+         libraries=[], concepts=["lists", "list comprehensions", "lambdas", "the interpreter loop"],
+         learning_time="minutes", parallel=False, reproducible="always",
+         summation="one accumulator, in order",
+         heap_bytes_per_node=32),  # a pointer in the list + a float object (24 bytes) a node
+    dict(id="py-generator", functions=[py_generator], needs=[],
+         summary="nodes from a generator, sum() over f(node): no list",
+         libraries=[], concepts=["generator expressions", "built-in sum()", "lambdas"],
+         learning_time="minutes", parallel=False, reproducible="always",
+         summation=BUILTIN_SUM,
+         heap_bytes_per_node=0),
+    dict(id="py-inlined", functions=[py_inlined], needs=[],
+         summary="the integrand's expression written inside the generator expression: no call a node",
+         libraries=[], concepts=["generator expressions", "function-call overhead", "local names"],
+         learning_time="minutes", parallel=False, reproducible="always",
+         summation=BUILTIN_SUM,
+         heap_bytes_per_node=0),
+    dict(id="numpy", functions=[numpy_whole], needs=["numpy"],
+         summary="np.arange nodes, the integrand on the whole array, then .sum()",
+         libraries=["NumPy"], concepts=["arrays", "vectorized ufuncs", "temporary arrays"],
+         learning_time="hours", parallel=False, reproducible="always",
+         summation="NumPy's pairwise sum (blocks of 128 nodes, 8 accumulators each)",
+         heap_bytes_per_node=24),  # the nodes + two temporaries alive at once (tracemalloc, gauss at 1e6)
+    dict(id="numpy-chunked", functions=[gauss_into, pi_into, sin_into, poly_into, numpy_chunked],
+         needs=["numpy"],
+         summary=f"the numpy peer over chunks of {CHUNK} nodes, into buffers allocated once (out=)",
+         libraries=["NumPy"], concepts=["arrays", "ufunc out= arguments", "in-place operations", "chunking"],
+         learning_time="hours", parallel=False, reproducible="always",
+         summation=f"NumPy's pairwise sum within each {CHUNK}-node chunk, chunk sums in order",
+         heap_bytes_per_node=0),
+    dict(id="numexpr", functions=[numexpr_chunked], needs=["numpy", "numexpr"],
+         summary=f"numexpr evaluates the expression string over chunks of {CHUNK} nodes on its threads",
+         libraries=["NumPy", "numexpr"],
+         concepts=["expression strings", "bytecode virtual machines", "thread pools", "chunking"],
+         learning_time="hours", parallel=True, reproducible="always",
+         summation=f"NumPy's pairwise sum within each {CHUNK}-node chunk, chunk sums in order; "
+                   "the threads only evaluate",
+         heap_bytes_per_node=0),
+    dict(id="numba", functions=[numba_kernel, numba_loop], needs=["numba"],
+         summary="the plain loop under @njit: compiled by Numba (LLVM) on its first call",
+         libraries=["Numba (LLVM JIT)"],
+         concepts=["JIT compilation", "type specialization", "compile time apart from run time"],
+         learning_time="hours", parallel=False, reproducible="always",
+         summation="one accumulator, in order",
+         heap_bytes_per_node=0),
+    dict(id="numba-parallel", functions=[numba_parallel_kernel, numba_parallel], needs=["numba"],
+         summary="@njit(parallel=True): prange shares the loop among threads, Numba reduces",
+         libraries=["Numba (LLVM JIT)"],
+         concepts=["JIT compilation", "parallel loops (prange)", "reductions", "threading layers"],
+         learning_time="hours", parallel=True, reproducible="no",
+         summation="one accumulator per thread over its share, thread totals added by Numba",
+         heap_bytes_per_node=0),
+]
+BY_ID = {peer["id"]: peer for peer in PEERS}
+
+
+def source_lines(functions):
+    """Lines of code in the functions' source: blank lines and comment lines are not counted."""
+    lines = [line.strip() for f in functions for line in inspect.getsource(f).splitlines()]
+    return sum(1 for line in lines if line and not line.startswith("#"))
+
+
+def unavailable_reason(peer_id):
+    """None if every module the peer needs imports, else why not."""
+    try:
+        for module in BY_ID[peer_id]["needs"]:
+            need(module)
+    except Unavailable as error:
+        return str(error)
+    return None
+
+
+def kernel(peer_id):
+    """The peer's integrate(integrand, a, b, n, threads), its modules imported (or Unavailable raised)."""
+    if peer_id not in BY_ID:
+        raise KeyError(f"unknown peer '{peer_id}' (the peers: {', '.join(BY_ID)})")
+    reason = unavailable_reason(peer_id)
+    if reason:
+        raise Unavailable(reason)
+    return BY_ID[peer_id]["functions"][-1]
+
+
+def max_nodes(peer_id):
+    """The largest n a pure-Python peer is run at; None for the others."""
+    return PURE_PYTHON_MAX_NODES if not BY_ID[peer_id]["needs"] else None
+
+
+def card(peer_id):
+    peer = BY_ID[peer_id]
+    reason = unavailable_reason(peer_id)
+    fields = {key: value for key, value in peer.items() if key not in ("functions", "needs")}
+    return {**fields, "heap_bytes_per_node": float(peer["heap_bytes_per_node"]),
+            "rung": 100 + PEERS.index(peer),
+            "source_file": os.path.basename(__file__),
+            "source_lines": source_lines(peer["functions"]),
+            "shared_lines": 0, "shares": [], "flags": [], "environment": [], "distributed": False,
+            "peer": True, "language": f"Python {platform.python_version()}",
+            "max_nodes": max_nodes(peer_id),
+            "available": reason is None, "unavailable_reason": reason}
+
+
+def cards():
+    return [card(peer["id"]) for peer in PEERS]
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["cards"]:
+        sys.exit("usage: python3 scripts/peers/peers.py cards")
+    print(json.dumps(cards(), indent=1, sort_keys=True))

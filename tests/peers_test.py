@@ -1,0 +1,292 @@
+"""The Python peers (scripts/peers): their values, their cards and their worker.
+
+    python3 tests/peers_test.py        # exit status 0 when every test passed or was skipped
+
+A peer whose module (NumPy, numexpr, Numba) is missing is skipped, with the reason, never passed.
+"""
+import ast
+import json
+import math
+import os
+import subprocess
+import shutil
+import sys
+import tempfile
+import time
+import unittest
+from fractions import Fraction
+from unittest import mock
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+PEERS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "peers")
+sys.path.insert(0, PEERS_DIR)
+import peers  # noqa: E402
+import worker  # noqa: E402
+
+U = 2.0**-53  # unit roundoff
+# The integrands again, written independently of peers.py: f, the exact antiderivative, f' and the size of
+# the terms one evaluation rounds (as in variants/integrands.hpp).
+INTEGRANDS = {
+    "gauss": (lambda x: math.exp(-(x**2)), lambda x: math.sqrt(math.pi) / 2 * math.erf(x),
+              lambda x: -2 * x * math.exp(-(x**2)), lambda x: math.exp(-(x**2))),
+    "pi": (lambda x: 4 / (1 + x**2), lambda x: 4 * math.atan(x),
+           lambda x: -8 * x / (1 + x**2) ** 2, lambda x: 4 / (1 + x**2)),
+    "sin": (math.sin, lambda x: -math.cos(x), math.cos, lambda x: 1.0),
+    "poly": (lambda x: x**3 - 2 * x**2 + 3 * x + 1, lambda x: x**4 / 4 - 2 * x**3 / 3 + 1.5 * x**2 + x,
+             lambda x: 3 * x**2 - 4 * x + 3, lambda x: ((abs(x) + 2) * abs(x) + 3) * abs(x) + 1),
+}
+INTERVALS = [(0.0, 1.0), (-2.0, 3.0), (1.0, 0.0)]
+SIZES = [1, 7, 1000, 10007]
+CHUNKED = {"numpy-chunked", "numexpr"}  # also run over several chunks, and a partial last one
+SCRATCH = tempfile.mkdtemp(prefix="peers_test.")  # the workers' result files
+
+
+def reference(integrand, a, b, n):
+    """The midpoint sum, correctly rounded from its terms (math.fsum), and the rounding bound of the
+    harness (harness/reference.cpp) with the summation depth of a sequential sum, n."""
+    f, _, derivative, magnitude = INTEGRANDS[integrand]
+    h = (b - a) / n
+    nodes = [a + (i + 0.5) * h for i in range(n)]
+    midpoint = math.fsum(f(x) for x in nodes) * h
+    absolute = math.fsum(abs(f(x)) for x in nodes) * abs(h)
+    scale = math.fsum(magnitude(x) + (abs(a) + abs(x - a)) * abs(derivative(x)) for x in nodes) * abs(h)
+    bound = U * (8 * scale + n * absolute) + 4 * U * abs(midpoint) + 2 * sys.float_info.min * abs(b - a)
+    return midpoint, bound
+
+
+def missing_modules():
+    missing = {}
+    for module in ("numpy", "numexpr", "numba"):
+        try:
+            peers.need(module)
+        except peers.Unavailable as error:
+            missing[module] = str(error)
+    return missing
+
+
+MISSING = missing_modules()  # imported now, before unittest turns on warnings (llvmlite has a deprecated call)
+
+
+def run_worker(spec, result_file, **environment):
+    command = [sys.executable, os.path.join(PEERS_DIR, "worker.py"), "--spec", json.dumps(spec),
+               "--result", result_file]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", **environment})
+    with open(result_file) as result:
+        return done.returncode, json.load(result)
+
+
+def tiny_spec(peer, integrand="gauss", a=0.0, b=1.0, n=1000, threads=1):
+    midpoint, bound = reference(integrand, a, b, n)
+    exact = INTEGRANDS[integrand][1](b) - INTEGRANDS[integrand][1](a)
+    text = f"{exact.hex()} {midpoint.hex()} 0x1p+0 0x1p+0 {abs(b - a).hex()} long double sum"
+    return {"cell": {"tier": peer, "integrand": integrand, "a": a, "b": b, "n": n, "threads": threads,
+                     "ranks": 1, "reproducible_requested": False},
+            "matrix": {"repetitions": 3, "min_time": 0.002, "min_warmup_time": 0.001},
+            "reference": text, "rounding_bound": bound}
+
+
+class Values(unittest.TestCase):
+    """Each available peer against the fsum reference: every integrand, three intervals, small n."""
+
+    def check(self, peer_id):
+        reason = peers.unavailable_reason(peer_id)
+        if reason:
+            self.skipTest(reason)
+        integrate = peers.kernel(peer_id)
+        sizes = SIZES + ([2 * peers.CHUNK + 3] if peer_id in CHUNKED else [])
+        thread_counts = [1, 2] if peers.card(peer_id)["parallel"] else [1]
+        for integrand in INTEGRANDS:
+            for a, b in INTERVALS:
+                for n in sizes:
+                    midpoint, bound = reference(integrand, a, b, n)
+                    for threads in thread_counts:
+                        with self.subTest(integrand=integrand, a=a, b=b, n=n, threads=threads):
+                            value = integrate(integrand, a, b, n, threads)
+                            self.assertIsInstance(value, float)
+                            self.assertLessEqual(abs(value - midpoint), bound, f"{value!r} vs {midpoint!r}")
+
+    def test_reference_matches_the_exact_integral(self):  # the reference itself, against calculus
+        for integrand, (_, antiderivative, derivative, _) in INTEGRANDS.items():
+            for a, b in INTERVALS:
+                n = 10007
+                h = (b - a) / n
+                estimate = -h * h / 24 * (derivative(b) - derivative(a))  # the midpoint rule's leading error
+                midpoint, bound = reference(integrand, a, b, n)
+                error = midpoint - (antiderivative(b) - antiderivative(a))
+                with self.subTest(integrand=integrand, a=a, b=b):
+                    self.assertLess(abs(error - estimate), 1e-3 * abs(estimate) + 1e-13)
+
+    def test_numexpr_bits_do_not_depend_on_threads(self):  # its card says reproducible: always
+        if peers.unavailable_reason("numexpr"):
+            self.skipTest(peers.unavailable_reason("numexpr"))
+        integrate = peers.kernel("numexpr")
+        for n in (10007, 2 * peers.CHUNK + 3):
+            self.assertEqual(integrate("sin", -2.0, 3.0, n, 1).hex(), integrate("sin", -2.0, 3.0, n, 2).hex())
+
+
+for _peer in peers.BY_ID:
+    setattr(Values, "test_" + _peer.replace("-", "_"), lambda self, peer=_peer: self.check(peer))
+
+
+class Cards(unittest.TestCase):
+    def test_ids_and_rungs(self):
+        ids = ["py-list", "py-generator", "py-inlined", "numpy", "numpy-chunked", "numexpr", "numba",
+               "numba-parallel"]
+        self.assertEqual([card["id"] for card in peers.cards()], ids)
+        self.assertEqual([card["rung"] for card in peers.cards()], list(range(100, 108)))
+
+    def test_fields(self):
+        fields = {"id", "rung", "summary", "libraries", "concepts", "learning_time", "parallel", "reproducible",
+                  "summation", "source_file", "source_lines", "shared_lines", "shares", "flags",
+                  "heap_bytes_per_node", "distributed", "environment", "peer", "language", "max_nodes",
+                  "available", "unavailable_reason"}
+        for card in peers.cards():
+            with self.subTest(peer=card["id"]):
+                self.assertEqual(set(card), fields)
+                self.assertIn(card["learning_time"], ("minutes", "hours", "days"))
+                self.assertIn(card["reproducible"], ("always", "on request", "no"))
+                self.assertEqual(card["parallel"], card["id"] in ("numexpr", "numba-parallel"))
+                self.assertEqual(card["max_nodes"], 10**7 if card["id"].startswith("py-") else None)
+                self.assertTrue(card["language"].startswith("Python 3."))
+                self.assertEqual(card["available"], card["unavailable_reason"] is None)
+
+    def test_source_lines_are_counted_from_the_source(self):
+        # Counted again here from peers.py's syntax tree: the lines of the peer's own functions, decorators
+        # included, less blank and comment lines.
+        with open(os.path.join(PEERS_DIR, "peers.py")) as source:
+            text = source.read()
+        lines, tree = text.splitlines(), ast.parse(text)
+        spans = {node.name: (min([node.lineno] + [d.lineno for d in node.decorator_list]), node.end_lineno)
+                 for node in tree.body if isinstance(node, ast.FunctionDef)}
+        for card in peers.cards():
+            names = [f.__name__ for f in peers.BY_ID[card["id"]]["functions"]]
+            counted = sum(1 for name in names for line in lines[spans[name][0] - 1:spans[name][1]]
+                          if line.strip() and not line.strip().startswith("#"))
+            with self.subTest(peer=card["id"]):
+                self.assertGreater(card["source_lines"], 0)
+                self.assertEqual(card["source_lines"], counted)
+
+    def test_cards_command_prints_json_and_nothing_else(self):  # the harness reads it with 2>&1
+        done = subprocess.run([sys.executable, os.path.join(PEERS_DIR, "peers.py"), "cards"],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual((done.returncode, done.stderr), (0, ""))
+        self.assertEqual(json.loads(done.stdout), json.loads(json.dumps(peers.cards())))
+
+
+class Unavailable(unittest.TestCase):
+    def test_hidden_module(self):
+        with mock.patch.dict(os.environ, {"LADDER_PEERS_HIDE": "numba"}):
+            self.assertEqual(peers.unavailable_reason("numba"),
+                             "needs numba: No module named 'numba' (hidden by LADDER_PEERS_HIDE)")
+            card = peers.card("numba-parallel")
+            self.assertFalse(card["available"])
+            self.assertTrue(card["unavailable_reason"].startswith("needs numba: "))
+            self.assertIsNone(peers.unavailable_reason("py-list"))
+            with self.assertRaises(peers.Unavailable):
+                peers.kernel("numba")
+
+    def test_import_that_fails(self):  # None in sys.modules makes `import numexpr` raise ImportError
+        with mock.patch.dict(sys.modules, {"numexpr": None}):
+            with self.assertRaises(peers.Unavailable) as raised:
+                peers.need("numexpr")
+        self.assertRegex(str(raised.exception), r"^needs numexpr: .*(numexpr|numpy)")
+
+    def test_worker_reports_unavailable(self):
+        code, result = run_worker(tiny_spec("numba"), os.path.join(SCRATCH, "hidden.json"),
+                                  LADDER_PEERS_HIDE="numba")
+        self.assertEqual((code, result["status"]), (1, "unavailable"))
+        self.assertIn("needs numba: No module named 'numba'", result["reason"])
+
+
+class Worker(unittest.TestCase):
+    MEMORY = {"peak_heap_bytes": int, "allocations": type(None), "allocated_bytes": type(None),
+              "peak_rss_bytes": int, "rss_before_bytes": int, "peak_rss_growth_bytes": int,
+              "peak_rss_method": str, "minor_faults": int, "major_faults": int, "heap_method": str}
+    KEYS = {"status": str, "repetitions": list, "aggregates": dict, "measured_seconds": float,
+            "median_check": float, "result": float, "bit_identical": bool, "distinct_results": int,
+            "exact": float, "midpoint": float, "midpoint_method": str, "rel_error": float,
+            "rounding_error": float, "rounding_abs_error": float, "rounding_bound": float,
+            "within_rounding_bound": bool, "memory": dict, "instruction_set": str, "simd_width": int,
+            "python": str}
+
+    def setUp(self):
+        self.result_file = os.path.join(SCRATCH, self.id() + ".json")
+
+    def check_result(self, peer, threads=1):
+        reason = peers.unavailable_reason(peer)
+        if reason:
+            self.skipTest(reason)
+        code, result = run_worker(tiny_spec(peer, "pi", -2.0, 3.0, 1000, threads), self.result_file)
+        self.assertEqual((code, result["status"]), (0, "ok"), result.get("reason"))
+        keys = dict(self.KEYS, compile_seconds=float) if "numba" in peers.BY_ID[peer]["needs"] else self.KEYS
+        self.assertEqual(set(result), set(keys))
+        for key, kind in keys.items():
+            self.assertIsInstance(result[key], kind, key)
+        self.assertEqual(len(result["repetitions"]), 3)
+        for index, repetition in enumerate(result["repetitions"]):
+            self.assertEqual(set(repetition), {"repetition_index", "iterations", "real_time", "cpu_time"})
+            self.assertEqual(repetition["repetition_index"], index)
+            self.assertGreaterEqual(repetition["iterations"], 1)
+            self.assertGreater(repetition["real_time"], 0)
+        self.assertEqual(set(result["aggregates"]), {"mean", "median", "stddev", "cv", "min", "max"})
+        for name, values in result["aggregates"].items():
+            self.assertEqual(set(values), {"real_time", "cpu_time"}, name)
+        self.assertEqual(set(result["memory"]), set(self.MEMORY))
+        for key, kind in self.MEMORY.items():
+            self.assertIsInstance(result["memory"][key], kind, key)
+        self.assertTrue(result["within_rounding_bound"])
+        self.assertEqual((result["instruction_set"], result["simd_width"]), ("python", 0))
+        self.assertGreater(result["measured_seconds"], 0)
+
+    def test_py_list(self):
+        self.check_result("py-list")
+
+    def test_numpy(self):
+        self.check_result("numpy")
+
+    def test_numba_parallel(self):
+        self.check_result("numba-parallel", threads=2)
+
+    def test_pure_python_over_max_nodes_is_skipped_unattempted(self):
+        spec = tiny_spec("py-list", n=1000)
+        spec["cell"]["n"] = 2 * 10**7
+        with mock.patch.object(peers, "kernel", side_effect=AssertionError("attempted")):
+            outcome, code = worker.outcome_of(spec)
+        self.assertEqual((code, outcome["status"]), (0, "skipped"))
+        start = time.perf_counter()
+        code, result = run_worker(spec, self.result_file)
+        self.assertLess(time.perf_counter() - start, 5)  # a call at 2e7 alone would take seconds
+        self.assertEqual((code, result["status"]), (0, "skipped"))
+        self.assertEqual(result["reason"], "pure Python at n = 2e7 would take minutes; "
+                                           "the limit is 1e7 nodes (max_nodes on its card)")
+
+    def test_bad_spec_fails_with_a_reason(self):
+        spec = tiny_spec("py-list")
+        spec["cell"]["integrand"] = "cosh"
+        code, result = run_worker(spec, self.result_file)
+        self.assertEqual((code, result["status"]), (1, "failed"))
+        self.assertIn("unknown integrand 'cosh'", result["reason"])
+
+    def test_reference_text_is_read_exactly(self):
+        self.assertEqual(worker.hex_fraction("0x8p-3"), 1)
+        self.assertEqual(worker.hex_fraction("-0xcp-2"), -3)
+        self.assertEqual(worker.hex_fraction("0x0p+0"), 0)
+        long_double = "0xb.f2fddca4b0663e2p-4"  # 64 mantissa bits: more than a double holds
+        self.assertEqual(worker.hex_fraction(long_double), Fraction(0xBF2FDDCA4B0663E2, 16**15 * 16))
+        self.assertEqual(float(worker.hex_fraction(long_double)), float.fromhex(long_double))
+        parsed = worker.parse_reference("0x8p-3 0xcp-2 0x1p+0 0x1p+0 0x8p-3 Euler-Maclaurin")
+        self.assertEqual((parsed["exact"], parsed["midpoint"], parsed["method"]), (1, 3, "Euler-Maclaurin"))
+
+
+def setUpModule():
+    print("peers_test: missing modules: " + ("; ".join(MISSING.values()) if MISSING else "none")
+          + f" (Python {sys.version.split()[0]}, {sys.executable})", file=sys.stderr)
+
+
+def tearDownModule():
+    shutil.rmtree(SCRATCH, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
