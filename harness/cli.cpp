@@ -306,6 +306,8 @@ int run_command_line(int argc, char** argv) {
   compare_command->add_option("new", compare_new, "the run after")->required();
   compare_command->add_option("--fail-above", compare_options.fail_above_percent,
                               "exit 1 when a cell is significantly slower by more than this many per cent");
+  compare_command->add_option("--min-change", compare_options.min_change_percent,
+                              "smallest change in per cent called faster or slower (default 2)");
   compare_command->add_flag("--across-machines", compare_options.across_machines,
                             "compare runs from different machines anyway");
 

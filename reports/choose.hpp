@@ -24,6 +24,9 @@ struct CompareOptions {
   std::optional<double> fail_above_percent;
   bool across_machines = false;
   double alpha = 0.05;
+  // A significant change smaller than this is not called faster or slower: with tight spreads the U test
+  // finds a 0.5 % drift between two runs of the same build significant, and it means nothing.
+  double min_change_percent = 2;
 };
 
 // Two-sided Mann–Whitney U test: the p-value that the two samples come from one distribution (exact for

@@ -96,9 +96,11 @@ int compare(const std::string& old_results, const std::string& new_results, cons
     const Cell& old = *old_cells.at(cell.name);
     const double ratio = cell.median / old.median;
     const double p = mann_whitney_p(old.repetitions, cell.repetitions);
-    const bool significant = p < options.alpha;
+    const bool significant = p < options.alpha && std::fabs(ratio - 1) * 100 >= options.min_change_percent;
     std::string verdict = "no significant difference";
     if (significant) verdict = ratio > 1 ? "slower" : "faster";
+    if (p < options.alpha && !significant)
+      verdict = "no meaningful difference (significant, under --min-change)";
     if (std::min(old.repetitions.size(), cell.repetitions.size()) < 5) {
       verdict += " (too few repetitions for the test)";
       ++too_few;
@@ -120,8 +122,8 @@ int compare(const std::string& old_results, const std::string& new_results, cons
   }
   std::printf(
       "\n%d cells in both: %d significantly faster, %d significantly slower (Mann–Whitney U, two-sided, "
-      "p < %.2f); geometric mean of new/old: %.3f\n",
-      compared, faster, slower, options.alpha, std::exp(log_sum / compared));
+      "p < %.2f, and a change of %g %% or more); geometric mean of new/old: %.3f\n",
+      compared, faster, slower, options.alpha, options.min_change_percent, std::exp(log_sum / compared));
   if (too_few)
     std::printf(
         "warning: %d cells have fewer than 5 repetitions on a side; with 3 against 3 the smallest possible "
