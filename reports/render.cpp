@@ -65,7 +65,9 @@ Chart speedup_chart(const Analysis& analysis, std::size_t machine) {
                       true,
                       {}};
   for (const auto& row : analysis.rows)
-    if (row.speedup) chart.bars.push_back({row.card->id, *row.speedup, text("cost %.1f", row.cost.score)});
+    if (row.speedup)
+      chart.bars.push_back({row.card->id + (row.card->peer ? " (Python)" : ""), *row.speedup,
+                            text("cost %.1f", row.cost.score), row.card->peer ? "#999999" : ""});
   return {chart.id, svg::bar_chart(chart)};
 }
 
