@@ -24,16 +24,11 @@
 #include "report.hpp"
 #include "runner.hpp"
 #include "sizes.hpp"
+#include "text.hpp"
 #include "worker.hpp"
 
 namespace ladder {
 namespace {
-
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, pattern, value);
-  return text;
-}
 
 nlohmann::json build_json() {
   const auto& build = build_info();
@@ -103,7 +98,7 @@ nlohmann::json optional_json(const std::optional<double>& value) {
 }
 
 std::string optional_text(const std::optional<double>& value) {
-  return value ? format("%+.3e", *value) : "undefined (the reference is 0)";
+  return value ? format_number("%+.3e", *value) : "undefined (the reference is 0)";
 }
 
 void evaluate(const EvalArguments& args) {

@@ -39,6 +39,7 @@
 #include "report.hpp"
 #include "results.hpp"
 #include "sizes.hpp"
+#include "text.hpp"
 #include "worker.hpp"
 
 namespace ladder {
@@ -64,26 +65,6 @@ std::string now_iso() {
   const std::time_t now = std::time(nullptr);
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
-
-std::string bytes_text(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  int unit = 0;
-  while (std::fabs(bytes) >= 1024 && unit < 5) bytes /= 1024, ++unit;
-  char text[32];
-  std::snprintf(text, sizeof text, unit ? "%.1f %s" : "%.0f %s", bytes, units[unit]);
-  return text;
-}
-
-std::string seconds_text(double seconds) {
-  char text[32];
-  if (seconds >= 1)
-    std::snprintf(text, sizeof text, "%.3g s", seconds);
-  else if (seconds >= 1e-3)
-    std::snprintf(text, sizeof text, "%.3g ms", seconds * 1e3);
-  else
-    std::snprintf(text, sizeof text, "%.3g us", seconds * 1e6);
   return text;
 }
 
@@ -430,7 +411,7 @@ WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell
   } else if (timed_out) {
     outcome.status = "timeout";
     outcome.reason =
-        "still running after " + seconds_text(timeout) + " (--cell-timeout); stopped" + with_output;
+        "still running after " + format_seconds(timeout) + " (--cell-timeout); stopped" + with_output;
   } else if (!reported.is_discarded() && reported.is_object() && reported.contains("status")) {
     outcome.status = reported.at("status");
     if (outcome.status == "ok") {
@@ -489,8 +470,8 @@ class Progress {
       const double n = event.at("cell").at("n").get<double>();
       char figures[160];
       std::snprintf(figures, sizeof figures, ", median %s (%.3g ns a node), heap %s",
-                    seconds_text(median).c_str(), median * 1e9 / n,
-                    bytes_text(measurement.at("memory").at("peak_heap_bytes").get<double>()).c_str());
+                    format_seconds(median).c_str(), median * 1e9 / n,
+                    format_bytes(measurement.at("memory").at("peak_heap_bytes").get<double>()).c_str());
       line += figures;
     } else {
       line += " — " + event.value("reason", std::string());
@@ -550,7 +531,7 @@ void print_summary(const Journal& journal, const json& run, const Paths& paths) 
     if (event->at("status") == "ok") {
       const auto& measurement = event->at("measurement");
       const double seconds = measurement.at("aggregates").at("median").at("real_time").get<double>() * 1e-9;
-      median = seconds_text(seconds);
+      median = format_seconds(seconds);
       char text[32];
       std::snprintf(text, sizeof text, "%.3g", seconds * 1e9 / cell.at("n").get<double>());
       per_node = text;
@@ -558,7 +539,7 @@ void print_summary(const Journal& journal, const json& run, const Paths& paths) 
         std::snprintf(text, sizeof text, "%.2e", measurement.at("rel_error").get<double>());
         error = text;
       }
-      heap = bytes_text(measurement.at("memory").at("peak_heap_bytes").get<double>());
+      heap = format_bytes(measurement.at("memory").at("peak_heap_bytes").get<double>());
     }
     std::printf("%-16s %12lld %7d %5d  %-13s %11s %11s %10s %11s\n",
                 cell.at("tier").get<std::string>().c_str(),
@@ -586,7 +567,7 @@ void print_summary(const Journal& journal, const json& run, const Paths& paths) 
     std::printf(
         "\ntime: %s wall, of which %s inside Google Benchmark's timed repetitions (%.0f %% harness: "
         "process start, warm-up, iteration sizing, the memory pass, the references)\n",
-        seconds_text(wall).c_str(), seconds_text(measured).c_str(),
+        format_seconds(wall).c_str(), format_seconds(measured).c_str(),
         wall > 0 ? 100 * (wall - measured) / wall : 0.0);
   }
   std::printf("\nresults: %s, %s (one row a cell), journal %s\n", paths.json.c_str(), paths.csv.c_str(),
@@ -653,6 +634,7 @@ int run_matrix(const RunArguments& args) {
   fs::create_directories(paths.work, error);
 
   const std::string executable = executable_path();
+  const cpu_set_t run_cpus = ThreadBinding::run_cpus();
   json run = {
       {"label", journal.header.at("label")},
       {"preset", journal.header.at("preset")},
@@ -661,7 +643,7 @@ int run_matrix(const RunArguments& args) {
       {"cells_total", cells.size()},
       {"cells_done", done.size()},
       {"cell_timeout_seconds", args.cell_timeout},
-      {"worker_cpus", cpu_list(ThreadBinding::run_cpus())},
+      {"worker_cpus", cpu_list(run_cpus)},
       {"hostfile", args.hostfile.empty() ? json(nullptr) : json(args.hostfile)},
       {"thread_binding",
        "OpenMP tiers: OMP_PROC_BIND=close, OMP_PLACES=cores unless the environment sets them (each "
@@ -678,7 +660,6 @@ int run_matrix(const RunArguments& args) {
   double measured_seconds = 0;
   bool any_failed = false;
   std::map<std::pair<std::string, std::int64_t>, Reference> references;  // one interval a run
-  const cpu_set_t run_cpus = ThreadBinding::run_cpus();
   for (const auto& cell : cells) {
     if (interrupted) break;
     if (done.count(cell.name())) continue;
@@ -699,8 +680,8 @@ int run_matrix(const RunArguments& args) {
       std::snprintf(reason, sizeof reason,
                     "not attempted: it needs about %s (%g bytes a node × %lld nodes) and the machine has %s "
                     "available",
-                    bytes_text(predicted).c_str(), tier.card.heap_bytes_per_node,
-                    static_cast<long long>(cell.n), bytes_text(static_cast<double>(available)).c_str());
+                    format_bytes(predicted).c_str(), tier.card.heap_bytes_per_node,
+                    static_cast<long long>(cell.n), format_bytes(static_cast<double>(available)).c_str());
       event.update({{"status", "skipped"}, {"reason", reason}});
     } else if (tier.card.size_limit && cell.n > std::min(tier.card.size_limit, matrix.python_limit)) {
       event.update({{"status", "skipped"},

@@ -8,23 +8,15 @@
 #include "context.hpp"
 #include "registry.hpp"
 #include "results.hpp"
+#include "text.hpp"
 
 namespace ladder {
 namespace {
 
 using nlohmann::json;
 
-std::string percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f %%", fraction * 100);
-  return text;
-}
-
-std::string fixed(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f", value);
-  return text;
-}
+std::string percent(double fraction) { return format_number("%.1f %%", fraction * 100); }
+std::string fixed(double value) { return format_number("%.2f", value); }
 
 class Warnings {
  public:

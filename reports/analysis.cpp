@@ -6,17 +6,10 @@
 #include <map>
 
 #include "report.hpp"
+#include "text.hpp"
 
 namespace ladder::report {
-namespace {
-
-std::string text(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // The cost score. Each part is capped so no single one dominates; the report prints every part.
 std::string cost_formula() {
@@ -182,44 +175,24 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
                                                   : "";
   if (pick.card->distributed)
     configuration += " × " + std::to_string(pick.cell->ranks) + (pick.cell->ranks > 1 ? " ranks" : " rank");
-  analysis.why = pick.card->id + configuration +
-                 " runs n = " + format_count(static_cast<double>(analysis.n)) + " in " +
-                 format_seconds(pick.cell->median) +
-                 (pick.speedup ? text(", %.1f× naive,", *pick.speedup) : std::string(",")) +
-                 (pick.fraction_of_fastest >= 1 ? std::string(" the fastest tier on this machine")
-                                                : text(" within %.0f %% of the fastest tier on this machine",
-                                                       100 * (1 - pick.fraction_of_fastest))) +
-                 text(", at a maintenance cost of %.1f", pick.cost.score);
+  analysis.why =
+      pick.card->id + configuration + " runs n = " + format_count(static_cast<double>(analysis.n)) + " in " +
+      format_seconds(pick.cell->median) +
+      (pick.speedup ? format_number(", %.1f× naive,", *pick.speedup) : std::string(",")) +
+      (pick.fraction_of_fastest >= 1 ? std::string(" the fastest tier on this machine")
+                                     : format_number(" within %.0f %% of the fastest tier on this machine",
+                                                     100 * (1 - pick.fraction_of_fastest))) +
+      format_number(", at a maintenance cost of %.1f", pick.cost.score);
   const Row* faster = nullptr;
   for (const auto& row : analysis.rows)
     if (row.cell->median < pick.cell->median && (!faster || row.cell->median < faster->cell->median))
       faster = &row;
   if (faster)
     analysis.why += "; " + faster->card->id + " is " +
-                    text("%.2f×", pick.cell->median / faster->cell->median) + " faster but costs " +
-                    text("%.1f", faster->cost.score);
+                    format_number("%.2f×", pick.cell->median / faster->cell->median) + " faster but costs " +
+                    format_number("%.1f", faster->cost.score);
   analysis.why += ".";
   return analysis;
-}
-
-std::string format_seconds(double seconds) {
-  if (seconds >= 1) return text("%.3g s", seconds);
-  if (seconds >= 1e-3) return text("%.3g ms", seconds * 1e3);
-  if (seconds >= 1e-6) return text("%.3g µs", seconds * 1e6);
-  return text("%.3g ns", seconds * 1e9);
-}
-
-std::string format_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int unit = 0;
-  while (bytes >= 1024 && unit < 4) bytes /= 1024, ++unit;
-  return unit ? text("%.1f ", bytes) + units[unit] : text("%.0f B", bytes);
-}
-
-std::string format_count(double value) {
-  if (value >= 1e4 && std::fabs(std::log10(value) - std::round(std::log10(value))) < 1e-9)
-    return text("1e%.0f", std::log10(value));
-  return value >= 1e6 ? text("%.3g", value) : text("%.0f", value);
 }
 
 }  // namespace ladder::report

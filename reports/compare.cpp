@@ -7,6 +7,7 @@
 #include "choose.hpp"
 #include "registry.hpp"
 #include "report.hpp"
+#include "text.hpp"
 
 namespace ladder::report {
 namespace {

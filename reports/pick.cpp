@@ -6,6 +6,7 @@
 #include "choose.hpp"
 #include "registry.hpp"
 #include "report.hpp"
+#include "text.hpp"
 
 namespace ladder::report {
 namespace {
@@ -13,12 +14,6 @@ namespace {
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
   return text;
-}
-
-std::string text(const char* format, double value) {
-  char buffer[96];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
 }
 
 struct Candidate {
@@ -34,9 +29,9 @@ std::string describe(const Candidate& candidate) {
   if (candidate.card->distributed)
     where += " × " + std::to_string(cell.ranks) + (cell.ranks > 1 ? " ranks" : " rank");
   return candidate.card->id + " (" + where + "): median " + format_seconds(cell.median) + ", " +
-         text("%.3g nodes/s", static_cast<double>(cell.n) / cell.median) + ", relative error " +
-         (cell.rel_error ? text("%.1e", std::fabs(*cell.rel_error)) : "undefined") + ", peak heap " +
-         format_bytes(cell.peak_heap) + ", cost " + text("%.1f", candidate.cost.score);
+         format_number("%.3g nodes/s", static_cast<double>(cell.n) / cell.median) + ", relative error " +
+         (cell.rel_error ? format_number("%.1e", std::fabs(*cell.rel_error)) : "undefined") + ", peak heap " +
+         format_bytes(cell.peak_heap) + ", cost " + format_number("%.1f", candidate.cost.score);
 }
 
 }  // namespace
@@ -62,8 +57,8 @@ int pick(const std::string& results, const PickConstraints& constraints) {
         if (lower(library).find(lower(unwanted)) != std::string::npos)
           candidate.ruled_out = "needs " + library + " (--without " + unwanted + ")";
     if (candidate.ruled_out.empty() && constraints.max_cost && candidate.cost.score > *constraints.max_cost)
-      candidate.ruled_out =
-          text("costs %.1f", candidate.cost.score) + text(" (--max-cost %g)", *constraints.max_cost);
+      candidate.ruled_out = format_number("costs %.1f", candidate.cost.score) +
+                            format_number(" (--max-cost %g)", *constraints.max_cost);
     std::string why_not = "was not measured at n = " + std::to_string(n);
     for (const auto& cell : run.cells) {
       if (cell.tier != card.id || cell.n != n) continue;
@@ -78,8 +73,8 @@ int pick(const std::string& results, const PickConstraints& constraints) {
       }
       const double error = cell.rel_error ? std::fabs(*cell.rel_error) : 0;
       if (constraints.max_error && error > *constraints.max_error) {
-        why_not =
-            text("its relative error is %.1e", error) + text(" (--max-error %g)", *constraints.max_error);
+        why_not = format_number("its relative error is %.1e", error) +
+                  format_number(" (--max-error %g)", *constraints.max_error);
         continue;
       }
       if (!candidate.cell || cell.median < candidate.cell->median) candidate.cell = &cell;
@@ -105,11 +100,12 @@ int pick(const std::string& results, const PickConstraints& constraints) {
   std::printf("\npick: %s\n", describe(best).c_str());
   if (candidates.size() > 1 && candidates[1].ruled_out.empty()) {
     const Candidate& second = candidates[1];
-    std::printf("why:  the fastest tier that meets the constraints; %.2f× faster than the runner-up%s\n",
-                second.cell->median / best.cell->median,
-                second.cost.score < best.cost.score
-                    ? text(", which costs %.1f less to keep", best.cost.score - second.cost.score).c_str()
-                    : "");
+    std::printf(
+        "why:  the fastest tier that meets the constraints; %.2f× faster than the runner-up%s\n",
+        second.cell->median / best.cell->median,
+        second.cost.score < best.cost.score
+            ? format_number(", which costs %.1f less to keep", best.cost.score - second.cost.score).c_str()
+            : "");
     std::printf("runner-up: %s\n", describe(second).c_str());
   } else {
     std::printf("why:  the only tier that meets the constraints\n");

@@ -10,22 +10,19 @@
 #include "atomic_file.hpp"
 #include "report.hpp"
 #include "svg.hpp"
+#include "text.hpp"
 
 namespace ladder::report {
 namespace {
 
 using nlohmann::json;
 
-std::string text(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
+std::string percent(double fraction) { return format_number("%.0f %%", 100 * fraction); }
+std::string times(double ratio) {
+  return ratio >= 10 ? format_number("%.0f×", ratio) : format_number("%.2f×", ratio);
 }
-
-std::string percent(double fraction) { return text("%.0f %%", 100 * fraction); }
-std::string times(double ratio) { return ratio >= 10 ? text("%.0f×", ratio) : text("%.2f×", ratio); }
 std::string scientific(const std::optional<double>& value) {
-  return value ? text("%.1e", std::fabs(*value)) : std::string("–");
+  return value ? format_number("%.1e", std::fabs(*value)) : std::string("–");
 }
 
 // ---- the document ------------------------------------------------------------------------------------
@@ -67,7 +64,7 @@ Chart speedup_chart(const Analysis& analysis, std::size_t machine) {
   for (const auto& row : analysis.rows)
     if (row.speedup)
       chart.bars.push_back({row.card->id + (row.card->peer ? " (Python)" : ""), *row.speedup,
-                            text("cost %.1f", row.cost.score), row.card->peer ? "#999999" : ""});
+                            format_number("cost %.1f", row.cost.score), row.card->peer ? "#999999" : ""});
   return {chart.id, svg::bar_chart(chart)};
 }
 
@@ -107,7 +104,7 @@ Chart scaling_chart(const Analysis& analysis, std::size_t machine) {
                                      (cell->oversubscribed ? " (oversubscribed)" : "")});
       }
       const auto& last = series.points.back();
-      chart.notes.push_back(series.name + ": " + times(last.y) + " on " + text("%.0f", last.x) +
+      chart.notes.push_back(series.name + ": " + times(last.y) + " on " + format_number("%.0f", last.x) +
                             ", efficiency " + percent(last.y / last.x));
       chart.series.push_back(std::move(series));
     }
@@ -131,7 +128,7 @@ Chart pareto_chart(const Analysis& analysis, std::size_t machine) {
     if (!row.speedup) continue;
     const svg::Point point{
         row.cost.score, *row.speedup,
-        row.card->id + ": " + times(*row.speedup) + ", cost " + text("%.1f", row.cost.score)};
+        row.card->id + ": " + times(*row.speedup) + ", cost " + format_number("%.1f", row.cost.score)};
     tiers.points.push_back(point);
     if (row.pareto) frontier.push_back(point);
   }
@@ -227,7 +224,7 @@ void answer(Document& doc, const std::vector<Analysis>& analyses) {
     if (analysis.cheaper) {
       const Row& cheaper = *analysis.cheaper;
       item += " The runner-up that costs less: **" + cheaper.card->id + "** (cost " +
-              text("%.1f", cheaper.cost.score) +
+              format_number("%.1f", cheaper.cost.score) +
               (cheaper.speedup ? ", " + times(*cheaper.speedup) + " naive" : std::string()) + ", " +
               percent(cheaper.fraction_of_fastest) + " of the fastest).";
     }
@@ -285,10 +282,11 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
            (row.pareto ? "**" + name + "**" : name), configuration(row), format_seconds(cell.median),
            format_seconds(cell.min) + " – " + format_seconds(cell.max), percent(cell.cv),
            row.speedup ? times(*row.speedup) : "–", row.speedup_below ? times(*row.speedup_below) : "–",
-           text("%.3g", static_cast<double>(cell.n) / cell.median), percent(row.fraction_of_fastest),
-           format_bytes(cell.peak_heap), format_bytes(cell.peak_rss), text("%.0f", cell.minor_faults),
-           scientific(cell.rel_error), scientific(cell.rounding_error),
-           cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–", text("%.1f", row.cost.score)});
+           format_number("%.3g", static_cast<double>(cell.n) / cell.median), percent(row.fraction_of_fastest),
+           format_bytes(cell.peak_heap), format_bytes(cell.peak_rss),
+           format_number("%.0f", cell.minor_faults), scientific(cell.rel_error),
+           scientific(cell.rounding_error), cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–",
+           format_number("%.1f", row.cost.score)});
       if (peers)
         rows.rows.back().insert(rows.rows.back().begin() + 8,
                                 {row.over_py_list ? times(*row.over_py_list) : "–",
@@ -319,8 +317,9 @@ void costs(Document& doc, const Run& run) {
   std::sort(cards.begin(), cards.end(), [](const Card* x, const Card* y) { return x->rung < y->rung; });
   for (const Card* card : cards) {
     const Cost cost = maintenance_cost(*card);
-    std::vector<std::string> row = {card->id, text("%.1f", cost.score)};
-    for (const auto& part : cost.parts) row.push_back(part.value + " → " + text("%.2f", part.points));
+    std::vector<std::string> row = {card->id, format_number("%.1f", cost.score)};
+    for (const auto& part : cost.parts)
+      row.push_back(part.value + " → " + format_number("%.2f", part.points));
     std::string needs;
     for (const auto& library : card->libraries) needs += (needs.empty() ? "" : ", ") + library;
     for (const auto& flag : card->flags) needs += (needs.empty() ? "" : ", ") + flag;
@@ -338,20 +337,21 @@ void which(Document& doc, const std::vector<Analysis>& analyses) {
     std::string frontier;
     for (const auto& row : analysis.rows)
       if (row.pareto)
-        frontier +=
-            (frontier.empty() ? "" : ", ") + row.card->id + " (cost " + text("%.1f", row.cost.score) + ")";
+        frontier += (frontier.empty() ? "" : ", ") + row.card->id + " (cost " +
+                    format_number("%.1f", row.cost.score) + ")";
     items.push_back("On **" + run.machine +
                     "** the Pareto-optimal tiers at n = " + format_count(static_cast<double>(analysis.n)) +
                     " are " + frontier + ": for any other, one of these is faster for no more upkeep.");
     if (analysis.best_peer) {
       const Row& best = *analysis.best_peer;
       std::string cross = "Python against C++: the fastest Python peer, " + best.card->id + ", takes " +
-                          format_seconds(best.cell->median) + " (cost " + text("%.1f", best.cost.score) +
-                          "); ";
+                          format_seconds(best.cell->median) + " (cost " +
+                          format_number("%.1f", best.cost.score) + "); ";
       if (analysis.first_beating_peers) {
         const Row& first = *analysis.first_beating_peers;
         cross += "the staircases cross at " + first.card->id + " (rung " + std::to_string(first.card->rung) +
-                 ", cost " + text("%.1f", first.cost.score) + "), the lowest C++ rung faster than every peer";
+                 ", cost " + format_number("%.1f", first.cost.score) +
+                 "), the lowest C++ rung faster than every peer";
       } else {
         cross += "no C++ tier measured here beats it";
       }
@@ -370,7 +370,7 @@ void which(Document& doc, const std::vector<Analysis>& analyses) {
       if (previous) {
         const double gain = previous->cell->median / row.cell->median;
         std::string step = previous->card->id + " → " + row.card->id + ": " + times(gain) + " for " +
-                           text("%+.1f", row.cost.score - previous->cost.score) + " cost";
+                           format_number("%+.1f", row.cost.score - previous->cost.score) + " cost";
         const auto from = pays_from(run, row.card->id, previous->card->id);
         step += from ? "; faster from n = " + format_count(static_cast<double>(*from)) + " on"
                      : "; not faster at any size measured here";
@@ -393,7 +393,7 @@ void all_cells(Document& doc, const std::vector<Run>& runs) {
       rows.rows.push_back(
           {run.machine, cell.tier, format_count(static_cast<double>(cell.n)), std::to_string(cell.threads),
            std::to_string(cell.ranks), cell.status, cell.ok() ? format_seconds(cell.median) : "–",
-           cell.ok() ? text("%.3g", cell.median * 1e9 / static_cast<double>(cell.n)) : "–",
+           cell.ok() ? format_number("%.3g", cell.median * 1e9 / static_cast<double>(cell.n)) : "–",
            cell.ok() ? percent(cell.efficiency()) : "–", cell.ok() ? scientific(cell.rel_error) : "–",
            cell.ok() ? format_bytes(cell.peak_heap) : "–",
            cell.ok() ? (cell.oversubscribed ? "oversubscribed" : "") : cell.reason});

@@ -105,8 +105,4 @@ std::optional<std::int64_t> pays_from(const Run& run, const std::string& tier, c
 // Writes report.md, report.html and charts/*.svg into out_dir; returns the paths written.
 std::vector<std::string> write_report(const std::vector<Run>& runs, const std::string& out_dir);
 
-std::string format_seconds(double seconds);
-std::string format_bytes(double bytes);
-std::string format_count(double value);  // 1e+08 style, compact
-
 }  // namespace ladder::report

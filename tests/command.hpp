@@ -8,6 +8,9 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace ladder::testing {
@@ -27,6 +30,15 @@ inline Outcome run_command(const std::string& program, const std::string& argume
     output.append(buffer.data(), read);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+// A file's contents, and a results file's JSON.
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+inline nlohmann::json read_json(const std::filesystem::path& path) {
+  return nlohmann::json::parse(read_text(path));
 }
 
 // A fresh directory under the system's temporary directory, removed afterwards.

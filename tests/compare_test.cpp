@@ -16,11 +16,6 @@ using nlohmann::json;
 
 Outcome faulty(const std::string& arguments) { return run_command(LADDER_FAULT_BINARY, arguments); }
 
-json read_json(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  return json::parse(in);
-}
-
 // `ladder compare`: two runs at the same 2 ms a call differ by chance alone; a run at 3 ms is slower, and
 // significantly so, on every cell. Six cells, so "most cells" is robust to the test's 5 % false alarms.
 TEST(Compare, FindsADeliberateSlowdownAndNoDifferenceBetweenEqualRuns) {

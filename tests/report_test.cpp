@@ -194,11 +194,7 @@ TEST(MannWhitney, ExactForSmallSamplesAndSymmetric) {
 TEST(Loading, ABrokenResultsFileIsRefusedWithItsNameAndTheProblem) {
   TempDir dir;
   const fs::path run = crafted_run(dir / "run");
-  std::string text;
-  {
-    std::ifstream in(run / "results.json");
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  const std::string text = testing::read_text(run / "results.json");
   fs::create_directories(dir / "cut");
   std::ofstream(dir / "cut/results.json") << text.substr(0, text.size() / 2);
   EXPECT_THROW(
@@ -228,19 +224,14 @@ TEST(Loading, ABrokenResultsFileIsRefusedWithItsNameAndTheProblem) {
 TEST(Report, WritesMarkdownHtmlAndChartsWithEveryStringEscaped) {
   TempDir dir;
   const fs::path run = crafted_run(dir / "run");
-  json document;
-  {
-    std::ifstream in(run / "results.json");
-    document = json::parse(in);
-  }
+  json document = testing::read_json(run / "results.json");
   document["context"]["run"]["label"] = "<script>alert(1)</script>";
   document["context"]["host_name"] = "host \"<b>\"";
   std::ofstream(run / "results.json") << document.dump();
   const auto outcome = testing::run_command(LADDER_BINARY, "report " + run.string());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
-  std::ifstream html_file(run / "report.html"), md_file(run / "report.md");
-  const std::string html((std::istreambuf_iterator<char>(html_file)), std::istreambuf_iterator<char>());
-  const std::string md((std::istreambuf_iterator<char>(md_file)), std::istreambuf_iterator<char>());
+  const std::string html = testing::read_text(run / "report.html"),
+                    md = testing::read_text(run / "report.md");
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
   EXPECT_EQ(html.find("<b>"), std::string::npos);
@@ -257,19 +248,14 @@ TEST(Report, WritesMarkdownHtmlAndChartsWithEveryStringEscaped) {
 TEST(Report, SeveralMachinesSitSideBySide) {
   TempDir dir;
   const fs::path first = crafted_run(dir / "first"), second = crafted_run(dir / "second");
-  json document;
-  {
-    std::ifstream in(second / "results.json");
-    document = json::parse(in);
-  }
+  json document = testing::read_json(second / "results.json");
   document["context"]["host_name"] = "big-server";
   std::ofstream(second / "results.json") << document.dump();
   const auto outcome =
       testing::run_command(LADDER_BINARY, "report " + first.string() + " " + second.string() + " --out " +
                                               (dir / "both").string());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
-  std::ifstream in(dir / "both/report.html");
-  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string html = testing::read_text(dir / "both/report.html");
   for (const char* text : {"On <strong>crafted</strong>: use", "On <strong>big-server</strong>: use",
                            "The ladder at n = 1e6 on crafted", "The ladder at n = 1e6 on big-server",
                            "data-chart=\"speedup-1\"", "data-chart=\"speedup-2\""})

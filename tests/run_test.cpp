@@ -30,18 +30,13 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 using ladder::testing::Outcome;
+using ladder::testing::read_json;
+using ladder::testing::read_text;
 using ladder::testing::run_command;
 using ladder::testing::TempDir;
 
 Outcome ladder(const std::string& arguments) { return run_command(LADDER_BINARY, arguments); }
 Outcome faulty(const std::string& arguments) { return run_command(LADDER_FAULT_BINARY, arguments); }
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-json read_json(const fs::path& path) { return json::parse(read_text(path)); }
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;

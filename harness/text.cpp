@@ -1,0 +1,34 @@
+#include "text.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ladder {
+
+std::string format_number(const char* pattern, double value) {
+  char text[96];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
+
+std::string format_seconds(double seconds) {
+  if (seconds >= 1) return format_number("%.3g s", seconds);
+  if (seconds >= 1e-3) return format_number("%.3g ms", seconds * 1e3);
+  if (seconds >= 1e-6) return format_number("%.3g µs", seconds * 1e6);
+  return format_number("%.3g ns", seconds * 1e9);
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int unit = 0;
+  while (std::fabs(bytes) >= 1024 && unit < 5) bytes /= 1024, ++unit;
+  return unit ? format_number("%.1f ", bytes) + units[unit] : format_number("%.0f B", bytes);
+}
+
+std::string format_count(double value) {
+  if (value >= 1e4 && std::fabs(std::log10(value) - std::round(std::log10(value))) < 1e-9)
+    return format_number("1e%.0f", std::log10(value));
+  return value >= 1e6 ? format_number("%.3g", value) : format_number("%.0f", value);
+}
+
+}  // namespace ladder

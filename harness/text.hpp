@@ -1,0 +1,14 @@
+// Numbers as people read them, one way everywhere: the command line, the run's progress and summary,
+// the warnings and the report.
+#pragma once
+
+#include <string>
+
+namespace ladder {
+
+std::string format_number(const char* pattern, double value);  // printf's way, one number
+std::string format_seconds(double seconds);                    // 1.23 s, 45.6 ms, 789 µs, 12 ns
+std::string format_bytes(double bytes);                        // 512 B, 7.6 MiB, … up to PiB
+std::string format_count(double value);                        // 1e8 for powers of ten, else plain
+
+}  // namespace ladder
