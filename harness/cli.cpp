@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -19,12 +20,14 @@
 #include "choose.hpp"
 #include "context.hpp"
 #include "distributed.hpp"
+#include "profiling.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "runner.hpp"
 #include "sizes.hpp"
 #include "text.hpp"
+#include "vectorization.hpp"
 #include "worker.hpp"
 
 namespace ladder {
@@ -35,6 +38,14 @@ nlohmann::json build_json() {
   return {{"compiler", build.compiler},         {"build_type", build.build_type},
           {"common_flags", build.common_flags}, {"instruction_set", build.instruction_set},
           {"simd_width", build.simd_width},     {"ladder_version", build.ladder_version}};
+}
+
+// "8 × f64", "scalar", "partly 4 × f64", or "-": the hot loop of this build's tier, from its disassembly.
+std::string vector_text(const TierCard& card) {
+  const auto* entry = find_vectorization(card.source_file, linked_tiers_build());
+  if (card.peer || !entry || entry->status == "unknown") return "-";
+  if (entry->status == "scalar") return "scalar";
+  return (entry->status == "vectorized" ? "" : entry->status + " ") + std::to_string(entry->lanes) + " × f64";
 }
 
 void print_list(bool as_json, bool ids_only) {
@@ -52,26 +63,31 @@ void print_list(bool as_json, bool ids_only) {
   }
   // A plain-text table whose columns fit their widest cell.
   std::vector<std::vector<std::string>> rows = {
-      {"rung", "id", "learning", "lines", "reproducible", "libraries", "summary"}};
+      {"rung", "id", "learning", "lines", "reproducible", "vector", "libraries", "summary"}};
   for (const auto& tier : tiers()) {
     const auto& card = tier.card;
     rows.push_back(
         {std::to_string(card.rung), card.id, std::string(to_string(card.learning_time)),
          std::to_string(card.source_lines) +
              (card.shared_lines ? "+" + std::to_string(card.shared_lines) : ""),
-         std::string(to_string(card.reproducible)), card.libraries.empty() ? "-" : join(card.libraries),
+         std::string(to_string(card.reproducible)), vector_text(card),
+         card.libraries.empty() ? "-" : join(card.libraries),
          card.summary + (card.parallel ? " [parallel]" : "") +
              (unavailable_reason(tier).empty() ? "" : " [unavailable: " + unavailable_reason(tier) + "]")});
   }
+  auto width = [](const std::string& text) {  // characters on a terminal: UTF-8 continuation bytes add none
+    return static_cast<std::size_t>(std::count_if(
+        text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  };
   std::vector<std::size_t> widths(rows[0].size(), 0);
   for (const auto& row : rows)
     for (std::size_t column = 0; column < row.size(); ++column)
-      widths[column] = std::max(widths[column], row[column].size());
+      widths[column] = std::max(widths[column], width(row[column]));
   for (const auto& row : rows) {
     std::string line;
     for (std::size_t column = 0; column < row.size(); ++column)
       line += column + 1 < row.size()
-                  ? row[column] + std::string(widths[column] - row[column].size() + 2, ' ')
+                  ? row[column] + std::string(widths[column] - width(row[column]) + 2, ' ')
                   : row[column];
     std::printf("%s\n", line.c_str());
   }
@@ -79,6 +95,7 @@ void print_list(bool as_json, bool ids_only) {
   std::printf(
       "\nlines: the tier's own non-blank, non-comment lines (+ those of the shared kernel it builds on)\n"
       "reproducible: whether the result has the same bits at every thread count\n"
+      "vector: the hot loop as built, read from its disassembly: doubles per register, or scalar\n"
       "built: %s, %s, flags %s; SIMD: %s, %d doubles per batch\n",
       build.compiler.c_str(), build.build_type.c_str(), build.common_flags.c_str(),
       build.instruction_set.c_str(), build.simd_width);
@@ -197,6 +214,109 @@ void evaluate(const EvalArguments& args) {
               build.instruction_set.c_str(), build.simd_width);
 }
 
+int profile_tier_lines(const std::string& id, const std::string& integrand_name, const std::string& n_text,
+                       const std::string& a_text, const std::string& b_text, int hot) {
+  const Tier& tier = find_tier(id);
+  const std::string integrand =
+      integrands()[integrand_name.empty() ? 0 : find_integrand(integrand_name)].name;
+  const std::int64_t n = parse_size(n_text);
+  if (n > 100'000'000)
+    throw InputError("--n " + n_text +
+                     " is too large to run under valgrind (about 50 times slower); use at most 1e8");
+  if (hot < 1) throw InputError("--hot " + std::to_string(hot) + " must be at least 1");
+  if (tier.card.peer || tier.card.distributed)
+    throw InputError("tier '" + id + "' is not in the profiling build: it runs " +
+                     (tier.card.peer ? "in " + tier.card.language : std::string("under an MPI launcher")));
+  if (const auto reason = profiling::unavailable_reason(); !reason.empty())
+    throw Unavailable("cannot profile: " + reason);
+  const auto profile =
+      profiling::profile_lines(id, integrand, parse_real("a", a_text), parse_real("b", b_text), n);
+  std::fputs(profiling::render(profile, hot).c_str(), stdout);
+  return 0;
+}
+
+// A baseline: a file `ladder instructions --json` wrote, for the same target and integrand.
+nlohmann::json read_instruction_baseline(const std::string& path, const nlohmann::json& now) {
+  std::ifstream in(path);
+  if (!in) throw InputError("--baseline '" + path + "' cannot be read: " + std::strerror(errno));
+  nlohmann::json baseline;
+  try {
+    baseline = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& error) {
+    throw InputError("--baseline '" + path + "' is not JSON (" + error.what() +
+                     "); give a file written by `ladder instructions --json`");
+  }
+  if (!baseline.is_object() || !baseline.value("available", false) || !baseline.contains("tiers"))
+    throw InputError("--baseline '" + path +
+                     "' holds no instruction counts; give a file written by "
+                     "`ladder instructions --json`");
+  for (const char* key : {"target", "integrand", "n"})
+    if (baseline.value(key, nlohmann::json()) != now.at(key))
+      throw InputError("--baseline '" + path + "' was counted with " + key + " = " +
+                       baseline.value(key, nlohmann::json()).dump() + ", this build counts with " +
+                       now.at(key).dump() + ": the figures are not comparable");
+  return baseline;
+}
+
+int print_instructions(std::vector<std::string> ids, const std::string& integrand_name, bool as_json,
+                       const std::string& baseline_path, double max_increase_percent) {
+  if (ids.empty())
+    for (const auto& tier : tiers()) ids.push_back(tier.card.id);
+  for (const auto& id : ids) find_tier(id);  // an unknown id is an error naming the known ones
+  if (!(max_increase_percent >= 0))
+    throw InputError("--max-increase " + format_number("%g", max_increase_percent) +
+                     " is not a percentage of 0 or more");
+  if (!baseline_path.empty() && !std::filesystem::exists(baseline_path))
+    throw InputError("--baseline '" + baseline_path + "' does not exist");
+  const std::string integrand =
+      integrands()[integrand_name.empty() ? 0 : find_integrand(integrand_name)].name;
+  const auto counts = profiling::count_instructions(ids, integrand, 0, 1);
+  if (as_json) {
+    std::printf("%s\n", counts.dump(2).c_str());
+    return counts.at("available").get<bool>() ? 0 : 3;
+  }
+  if (!counts.at("available").get<bool>()) {
+    std::fprintf(stderr, "ladder: instructions %s\n", counts.at("reason").get<std::string>().c_str());
+    return 3;
+  }
+  const nlohmann::json baseline =
+      baseline_path.empty() ? nlohmann::json() : read_instruction_baseline(baseline_path, counts);
+  std::printf("instructions a node, %s on [0, 1], counted by %s on the -march=%s profiling build\n",
+              integrand.c_str(), counts.at("tool").get<std::string>().c_str(),
+              counts.at("target").get<std::string>().c_str());
+  if (!baseline.is_null()) std::printf("  %-16s %10s %10s %9s\n", "tier", "now", "baseline", "change");
+  std::vector<std::string> grown;
+  for (const auto& id : ids) {
+    if (!counts.at("tiers").contains(id)) continue;
+    const auto& entry = counts.at("tiers").at(id);
+    if (!entry.contains("per_node")) {
+      std::printf("  %-16s %s\n", id.c_str(), entry.at("unavailable").get<std::string>().c_str());
+      continue;
+    }
+    const double now = entry.at("per_node");
+    const auto before =
+        baseline.is_null() ? nlohmann::json() : baseline.at("tiers").value(id, nlohmann::json());
+    if (baseline.is_null()) {
+      std::printf("  %-16s %10.2f\n", id.c_str(), now);
+    } else if (!before.contains("per_node")) {
+      std::printf("  %-16s %10.2f %10s %9s\n", id.c_str(), now, "–", "new");
+    } else {
+      const double then = before.at("per_node");
+      const double change = 100 * (now - then) / then;
+      const bool worse = change > max_increase_percent;
+      if (worse) grown.push_back(id + " (" + format_number("%+.1f", change) + " %)");
+      std::printf("  %-16s %10.2f %10.2f %+8.1f %%%s\n", id.c_str(), now, then, change,
+                  worse ? "  more than allowed" : "");
+    }
+  }
+  if (!grown.empty()) {
+    std::printf("instructions a node grew by more than %s %% on: %s\n",
+                format_number("%g", max_increase_percent).c_str(), join(grown).c_str());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_command_line(int argc, char** argv) {
@@ -263,6 +383,8 @@ int run_command_line(int argc, char** argv) {
   run->add_option("--resume", resume, "finish the interrupted run in this directory");
   run->add_flag("--force", run_args.force, "replace the results in a non-empty --out");
   run->add_option("--label", run_args.label, "a name for this run, kept in the results");
+  run->add_flag("!--no-instructions", run_args.instructions,
+                "skip counting each tier's instructions a node under callgrind (a few seconds a tier)");
   run->add_option("--cell-timeout", run_args.cell_timeout,
                   "seconds a cell may take before it is stopped (600)");
 
@@ -306,6 +428,40 @@ int run_command_line(int argc, char** argv) {
   compare_command->add_flag("--across-machines", compare_options.across_machines,
                             "compare runs from different machines anyway");
 
+  std::string profile_tier, profile_integrand, profile_n = "1e5", profile_a = "0", profile_b = "1";
+  int profile_hot = 3;
+  auto* profile_command = app.add_subcommand(
+      "profile", "a tier's kernel line by line: each source line's share of its instructions (callgrind)");
+  profile_command->add_option("tier", profile_tier, "tier id (see `ladder list`)")->required();
+  profile_command->add_option("--n", profile_n, "number of nodes (default 1e5)");
+  profile_command->add_option("--integrand", profile_integrand,
+                              "integrand: " + integrand_names() + " (default gauss)");
+  profile_command->add_option("--a", profile_a, "left end of the interval (default 0)");
+  profile_command->add_option("--b", profile_b, "right end of the interval (default 1)");
+  profile_command->add_option("--hot", profile_hot, "how many of the hottest lines to mark (default 3)");
+
+  std::vector<std::string> instructions_tiers;
+  std::string instructions_integrand;
+  bool instructions_json = false;
+  auto* instructions_command = app.add_subcommand(
+      "instructions", "instructions a node for each tier (callgrind): the same on every run, unlike time");
+  instructions_command
+      ->add_option("--tiers", instructions_tiers, "tier ids, comma-separated (default: every tier)")
+      ->delimiter(',');
+  instructions_command->add_option("--integrand", instructions_integrand,
+                                   "integrand: " + integrand_names() + " (default gauss)");
+  std::string instructions_baseline;
+  double instructions_max_increase = 1;
+  instructions_command->add_option(
+      "--baseline", instructions_baseline,
+      "compare with counts saved from `ladder instructions --json`; exit 1 when a "
+      "tier needs more");
+  instructions_command->add_option(
+      "--max-increase", instructions_max_increase,
+      "per cent more instructions a node tolerated against --baseline (default 1)");
+  instructions_command->add_flag("--json", instructions_json,
+                                 "the counts as JSON, as `ladder run` records them");
+
   std::string worker_spec, worker_result;
   auto* worker = app.add_subcommand("worker", "");  // hidden: one cell, started by `ladder run`
   worker->group("");
@@ -341,6 +497,12 @@ int run_command_line(int argc, char** argv) {
       return report::pick(pick_input, pick_constraints);
     }
     if (compare_command->parsed()) return report::compare(compare_old, compare_new, compare_options);
+    if (profile_command->parsed())
+      return profile_tier_lines(profile_tier, profile_integrand, profile_n, profile_a, profile_b,
+                                profile_hot);
+    if (instructions_command->parsed())
+      return print_instructions(instructions_tiers, instructions_integrand, instructions_json,
+                                instructions_baseline, instructions_max_increase);
     if (run->parsed()) {
       if (!preset.empty()) run_args.preset = preset;
       if (!integrand.empty()) run_args.integrand = integrand;

@@ -22,6 +22,7 @@
 #include "build_info.hpp"
 #include "process_stats.hpp"
 #include "registry.hpp"
+#include "vectorization.hpp"
 
 extern char** environ;
 
@@ -183,6 +184,21 @@ json per_tier_flags() {
 
 }  // namespace
 
+// What the build read from the disassembly of the tier's hot loop, in every build it analysed.
+json vectorization_json(const TierCard& card) {
+  json all = json::array();
+  if (card.peer) return all;
+  for (const auto& entry : tier_vectorization())
+    if (entry.source_file == card.source_file)
+      all.push_back({{"build", entry.build},
+                     {"linked", entry.build == linked_tiers_build()},
+                     {"status", entry.status},
+                     {"register_bits", entry.register_bits},
+                     {"lanes", entry.lanes},
+                     {"evidence", entry.evidence}});
+  return all;
+}
+
 json card_json(const TierCard& card) {
   return {{"id", card.id},
           {"rung", card.rung},
@@ -203,7 +219,10 @@ json card_json(const TierCard& card) {
           {"environment", card.environment},
           {"peer", card.peer},
           {"language", card.language.empty() ? json("C++") : json(card.language)},
-          {"size_limit", card.size_limit ? json(card.size_limit) : json(nullptr)}};
+          {"size_limit", card.size_limit ? json(card.size_limit) : json(nullptr)},
+          {"note", card.note},
+          {"max_ulp_error", card.max_ulp_error > 0 ? json(card.max_ulp_error) : json(nullptr)},
+          {"vectorization", vectorization_json(card)}};
 }
 
 json tier_cards(const std::vector<std::string>& ids) {

@@ -90,6 +90,10 @@ json ladder_fields(const json& event, const json& reproducible_value) {
   for (const char* key : {"peak_heap_bytes", "allocations", "peak_rss_bytes", "peak_rss_growth_bytes",
                           "minor_faults", "major_faults"})
     fields[key] = memory.at(key);
+  // Hardware counters over one call: figures, or why there are none.
+  fields["counters"] = measurement.value(
+      "counters",
+      json{{"available", false}, {"reason", "unavailable: not recorded by this version of Ladder"}});
   fields["other_load_cores"] = event.at("worker").at("other_load_cores");
   if (memory.contains("thread_placement")) fields["thread_placement"] = memory.at("thread_placement");
   fields["environment"] = event.at("worker").value("environment", json::object());
@@ -155,6 +159,9 @@ void add_entries(json& benchmarks, const json& event, const json& reproducible_v
                   {"cpu_time", stat(measurement, aggregate, "cpu_time")},
                   {"time_unit", "ns"}});
     entry.update(fields);
+    // Memory and CPU time over one call: on the median entry only, not repeated on every entry.
+    if (std::string(aggregate) == "median" && measurement.at("memory").contains("timeline"))
+      entry["memory_timeline"] = measurement.at("memory").at("timeline");
     if (!percentage && std::string(aggregate) != "stddev")
       add_rates(entry, entry["real_time"], entry["cpu_time"], n, threads);
     benchmarks.push_back(entry);
@@ -239,6 +246,8 @@ json results_document(const Journal& journal, const json& run) {
   return {{"schema_version", results_schema_version},
           {"context", context},
           {"tiers", journal.header.value("tiers", json::array())},
+          {"instructions", journal.header.value("instructions", json{{"available", false},
+                                                                     {"reason", "not counted in this run"}})},
           {"benchmarks", benchmarks}};
 }
 
@@ -278,12 +287,25 @@ std::string results_csv(const json& document) {
                                                    "minor_faults",
                                                    "major_faults",
                                                    "instruction_set",
+                                                   "ipc",
+                                                   "cache_misses",
+                                                   "branch_misses",
+                                                   "counters_unavailable",
                                                    "other_load_cores"};
   std::map<std::string, json> rows;  // by cell, in the order cells finished
   std::vector<std::string> order;
   for (const auto& entry : document.at("benchmarks")) {
     const std::string cell = entry.at("cell");
-    if (!rows.count(cell)) order.push_back(cell), rows[cell] = entry;
+    if (!rows.count(cell)) {
+      order.push_back(cell), rows[cell] = entry;
+      const json counters = entry.value("counters", json::object());
+      if (counters.value("available", false)) {
+        for (const char* key : {"ipc", "cache_misses", "branch_misses"})
+          if (counters.contains(key) && counters.at(key).is_number()) rows[cell][key] = counters.at(key);
+      } else if (counters.contains("reason")) {
+        rows[cell]["counters_unavailable"] = counters.at("reason");
+      }
+    }
     json& row = rows[cell];
     if (entry.at("run_type") != "aggregate") continue;
     const std::string aggregate = entry.at("aggregate_name");

@@ -34,6 +34,7 @@
 #include "matrix.hpp"
 #include "peers.hpp"
 #include "process_stats.hpp"
+#include "profiling.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
 #include "report.hpp"
@@ -628,6 +629,14 @@ int run_matrix(const RunArguments& args) {
                       {"matrix", matrix.to_json()},
                       {"context", machine_context()},
                       {"tiers", tier_cards(matrix.tiers)}};
+    if (args.instructions) {
+      std::printf("counting instructions a node under callgrind (--no-instructions skips this) …\n");
+      std::fflush(stdout);
+      journal.header["instructions"] =
+          profiling::count_instructions(matrix.tiers, matrix.integrand, matrix.a, matrix.b);
+    } else {
+      journal.header["instructions"] = {{"available", false}, {"reason", "not counted: --no-instructions"}};
+    }
     write_file_atomically(paths.journal, journal.header.dump() + "\n");
   }
   std::error_code error;

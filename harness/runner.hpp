@@ -28,6 +28,7 @@ struct RunArguments {
   std::optional<std::string> peers;         // "python"
   std::optional<std::string> python_limit;  // n above which pure-Python peers are not attempted
   double cell_timeout = 600;
+  bool instructions = true;  // count each tier's instructions a node under callgrind before the cells
   std::string command_line;
 };
 

@@ -16,11 +16,13 @@
 
 #include "atomic_file.hpp"
 #include "build_info.hpp"
+#include "counters.hpp"
 #include "distributed.hpp"
 #include "heap_counter.hpp"
 #include "process_stats.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
+#include "timeline.hpp"
 
 namespace ladder {
 namespace {
@@ -75,10 +77,13 @@ json memory_of_one_call(const std::function<double(std::int64_t)>& call, std::in
   const bool reset = process::reset_peak_rss();
   const auto rss_before = process::status_bytes("VmRSS").value_or(0);
   const auto usage_before = process::self_usage();
+  Timeline timeline;  // its thread starts now, outside the heap window
   heap::start();
+  timeline.start();
   double result = call(n);
   benchmark::DoNotOptimize(result);
   const heap::Window heap = heap::read();
+  const json over_time = timeline.stop();  // joined: not among the threads placed below
   const auto usage_after = process::self_usage();
   const auto peak_rss = process::status_bytes("VmHWM");
 
@@ -100,6 +105,7 @@ json memory_of_one_call(const std::function<double(std::int64_t)>& call, std::in
                                 {"cpus", placement.cpus},
                                 {"union_of_cpus", placement.union_of_cpus},
                                 {"per_thread", placement.per_thread}};
+  memory["timeline"] = over_time;
   if (tbbmalloc_loaded())
     memory["heap_note"] = "oneTBB's scalable allocator (libtbbmalloc) is loaded; what it maps is not counted";
   return memory;
@@ -204,6 +210,12 @@ json measure_cell(const Cell& cell, const Matrix& settings, const std::optional<
   }
 
   const json memory = memory_of_one_call(call, cell.n);
+  const json hardware = counters::hardware(
+      [&] {
+        double result = call(cell.n);
+        benchmark::DoNotOptimize(result);
+      },
+      cell.n);
 
   const auto& info = integrands()[integrand];
   const Reference ref = computed ? *computed : reference(info, ab, cell.n);
@@ -227,6 +239,7 @@ json measure_cell(const Cell& cell, const Matrix& settings, const std::optional<
           {"rounding_bound", bound},
           {"within_rounding_bound", std::fabs(rounding_abs) <= bound},
           {"memory", memory},
+          {"counters", hardware},
           {"instruction_set", build.instruction_set},
           {"simd_width", build.simd_width}};
 }

@@ -8,6 +8,7 @@
 #include "registry.hpp"
 #include "report.hpp"
 #include "results.hpp"
+#include "text.hpp"
 
 namespace ladder::report {
 namespace {
@@ -57,6 +58,14 @@ Card read_card(const std::string& path, const json& in) {
   card.distributed = in.value("distributed", false);
   card.peer = in.value("peer", false);
   card.language = in.value("language", "C++");
+  for (const auto& entry : in.value("vectorization", json::array()))
+    card.vectorization.push_back({entry.value("build", ""), entry.value("status", ""),
+                                  entry.value("evidence", ""), entry.value("register_bits", 0),
+                                  entry.value("lanes", 0), entry.value("linked", false)});
+  if (in.contains("max_ulp_error") && in.at("max_ulp_error").is_number())
+    card.accuracy =
+        "its own exp: at most " + format_number("%.2f", in.at("max_ulp_error").get<double>()) + " ulp";
+  card.note = in.value("note", "");
   return card;
 }
 
@@ -115,6 +124,25 @@ Run load_run(const std::string& where) {
   for (const auto& card : field<json>(path, document, "tiers", "the file"))
     run.cards.push_back(read_card(path, card));
 
+  const json instructions = document.value("instructions", json::object());
+  if (instructions.value("available", false)) {
+    run.instructions_method = instructions.value("tool", "") +
+                              " on the -march=" + instructions.value("target", "") + " profiling build, " +
+                              instructions.value("integrand", "") +
+                              ", n = " + instructions.value("n", json::array()).dump() + ", 1 thread";
+    for (auto& card : run.cards) {
+      const json entry = instructions.value("tiers", json::object()).value(card.id, json::object());
+      if (entry.contains("per_node") && entry.at("per_node").is_number())
+        card.instructions_per_node = entry.at("per_node").get<double>();
+      else
+        card.instructions_unavailable =
+            entry.value("unavailable", card.peer ? "not a C++ tier" : "not counted");
+    }
+  } else {
+    run.instructions_unavailable =
+        instructions.value("reason", "unavailable: not recorded by this version of Ladder");
+  }
+
   std::map<std::string, Cell> cells;  // by cell name, in the order they appear
   std::vector<std::string> order;
   for (const auto& entry : field<json>(path, document, "benchmarks", "the file")) {
@@ -167,6 +195,30 @@ Run load_run(const std::string& where) {
                                : "";
     if (entry.contains("reproducible") && entry.at("reproducible").is_boolean())
       cell.reproducible = entry.at("reproducible").get<bool>();
+    const json counters = entry.value("counters", json::object());
+    if (counters.value("available", false)) {
+      auto figure = [&](const char* key) {
+        return counters.contains(key) && counters.at(key).is_number()
+                   ? std::optional(counters.at(key).get<double>())
+                   : std::nullopt;
+      };
+      cell.ipc = figure("ipc");
+      cell.hw_instructions_per_node = figure("instructions_per_node");
+      cell.cache_misses = figure("cache_misses");
+      cell.branch_misses = figure("branch_misses");
+    } else {
+      cell.counters_unavailable =
+          counters.value("reason", "unavailable: not recorded by this version of Ladder");
+    }
+    if (entry.contains("memory_timeline")) {
+      const json& timeline = entry.at("memory_timeline");
+      cell.timeline_seconds = timeline.value("seconds", std::vector<double>{});
+      cell.timeline_rss = timeline.value("rss_bytes", std::vector<double>{});
+      cell.timeline_cpu = timeline.value("cpu_seconds", std::vector<double>{});
+      if (cell.timeline_rss.size() != cell.timeline_seconds.size() ||
+          cell.timeline_cpu.size() != cell.timeline_seconds.size())
+        reject(path, "cell '" + name + "': its memory timeline's series differ in length");
+    }
   }
   for (const auto& name : order) {
     const Cell& cell = cells.at(name);

@@ -264,14 +264,41 @@ void trust(Document& doc, const std::vector<Run>& runs) {
   }
 }
 
+std::string instructions_text(const Card& card) {
+  return card.instructions_per_node ? format_number("%.1f", *card.instructions_per_node) : "–";
+}
+
+// The entry for one build; "linked": the build the run's own tiers came from.
+const Card::Vectorization* vectorization(const Card& card, const std::string& build) {
+  for (const auto& entry : card.vectorization)
+    if (build == "linked" ? entry.linked : entry.build == build) return &entry;
+  return nullptr;
+}
+
+// "8 × f64" (vectorized, 8 lanes), "scalar", "partly 4 × f64", or "–" when not known.
+std::string vector_text(const Card& card, const std::string& build) {
+  const auto* entry = vectorization(card, build);
+  if (!entry || entry->status.empty() || entry->status == "unknown") return "–";
+  if (entry->status == "scalar") return "scalar";
+  const std::string lanes = entry->lanes > 0 ? std::to_string(entry->lanes) + " × f64" : "";
+  return entry->status == "vectorized" ? lanes : entry->status + " " + lanes;
+}
+
+// IPC where the machine counted, else why not.
+std::string counters_text(const Cell& cell) {
+  if (cell.ipc) return "IPC " + format_number("%.2f", *cell.ipc);
+  return cell.counters_unavailable.empty() ? "–" : cell.counters_unavailable;
+}
+
 void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool several) {
   for (const auto& analysis : analyses) {
     doc.push_back(heading(2, "The ladder at n = " + format_count(static_cast<double>(analysis.n)) +
                                  (several ? " on " + analysis.run->machine : "")));
     const bool peers = analysis.best_peer != nullptr;
-    Table rows{{"rung", "tier", "best at", "median", "min – max", "cv", "× naive", "× rung below", "nodes/s",
-                "of fastest", "peak heap", "peak RSS", "minor faults", "rel. error", "rounding error",
-                "reproducible", "cost"},
+    Table rows{{"rung",      "tier",       "best at",        "median",       "min – max",
+                "cv",        "× naive",    "× rung below",   "nodes/s",      "of fastest",
+                "peak heap", "peak RSS",   "minor faults",   "instr/node",   "vector",
+                "counters",  "rel. error", "rounding error", "reproducible", "cost"},
                {}};
     if (peers) rows.header.insert(rows.header.begin() + 8, {"× py-list", "× best Python"});
     for (const auto& row : analysis.rows) {
@@ -279,13 +306,24 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
       const std::string name = row.card->id + (row.card->peer ? " (Python)" : "");
       rows.rows.push_back(
           {row.card->peer ? "py " + std::to_string(row.card->rung - 100) : std::to_string(row.card->rung),
-           (row.pareto ? "**" + name + "**" : name), configuration(row), format_seconds(cell.median),
-           format_seconds(cell.min) + " – " + format_seconds(cell.max), percent(cell.cv),
-           row.speedup ? times(*row.speedup) : "–", row.speedup_below ? times(*row.speedup_below) : "–",
-           format_number("%.3g", static_cast<double>(cell.n) / cell.median), percent(row.fraction_of_fastest),
-           format_bytes(cell.peak_heap), format_bytes(cell.peak_rss),
-           format_number("%.0f", cell.minor_faults), scientific(cell.rel_error),
-           scientific(cell.rounding_error), cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–",
+           (row.pareto ? "**" + name + "**" : name),
+           configuration(row),
+           format_seconds(cell.median),
+           format_seconds(cell.min) + " – " + format_seconds(cell.max),
+           percent(cell.cv),
+           row.speedup ? times(*row.speedup) : "–",
+           row.speedup_below ? times(*row.speedup_below) : "–",
+           format_number("%.3g", static_cast<double>(cell.n) / cell.median),
+           percent(row.fraction_of_fastest),
+           format_bytes(cell.peak_heap),
+           format_bytes(cell.peak_rss),
+           format_number("%.0f", cell.minor_faults),
+           instructions_text(*row.card),
+           vector_text(*row.card, "linked"),
+           counters_text(cell),
+           scientific(cell.rel_error),
+           scientific(cell.rounding_error),
+           cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–",
            format_number("%.1f", row.cost.score)});
       if (peers)
         rows.rows.back().insert(rows.rows.back().begin() + 8,
@@ -304,6 +342,122 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
       doc.push_back(list(items));
     }
   }
+}
+
+// Why a rung is faster: instructions a node (deterministic), vectorization, hardware counters.
+void where_the_time_goes(Document& doc, const Analysis& analysis, bool several) {
+  const Run& run = *analysis.run;
+  doc.push_back(heading(2, "Where the time goes" + (several ? " on " + run.machine : std::string())));
+  doc.push_back(paragraph(run.instructions_unavailable.empty()
+                              ? "Instructions a node: counted by " + run.instructions_method +
+                                    " — the same on every run, so a change in them is a change in the code, "
+                                    "whatever the machine's "
+                                    "load. `ladder profile TIER` shows them line by line."
+                              : "Instructions a node: " + run.instructions_unavailable + "."));
+  double naive_instructions = 0;
+  for (const auto& card : run.cards)
+    if (card.id == "naive" && card.instructions_per_node) naive_instructions = *card.instructions_per_node;
+  Table rows{{"rung", "tier", "instr/node", "× fewer than naive", "vectorized (this build)", "evidence",
+              "vectorized (x86-64-v3)",
+              "hardware counters at n = " + format_count(static_cast<double>(analysis.n)), "accuracy"},
+             {}};
+  for (const auto& row : analysis.rows) {
+    const Card& card = *row.card;
+    if (card.peer) continue;
+    const auto* native = vectorization(card, "linked");
+    std::string counters = counters_text(*row.cell);
+    if (row.cell->ipc) {
+      const double n = static_cast<double>(row.cell->n);
+      if (row.cell->hw_instructions_per_node)
+        counters += ", " + format_number("%.1f", *row.cell->hw_instructions_per_node) + " instr/node";
+      if (row.cell->cache_misses)
+        counters += ", " + format_number("%.3g", *row.cell->cache_misses / n) + " cache misses/node";
+      if (row.cell->branch_misses)
+        counters += ", " + format_number("%.3g", *row.cell->branch_misses / n) + " branch misses/node";
+    }
+    rows.rows.push_back({std::to_string(card.rung), card.id,
+                         card.instructions_per_node ? instructions_text(card) : card.instructions_unavailable,
+                         card.instructions_per_node && naive_instructions > 0
+                             ? times(naive_instructions / *card.instructions_per_node)
+                             : "–",
+                         vector_text(card, "linked"), native ? native->evidence : "–",
+                         vector_text(card, "x86-64-v3"), counters,
+                         card.accuracy.empty() ? "–" : card.accuracy});
+  }
+  doc.push_back(table(rows));
+  std::vector<std::string> notes;
+  for (const auto& row : analysis.rows)
+    if (!row.card->note.empty()) notes.push_back(row.card->id + ": " + row.card->note);
+  if (!notes.empty()) {
+    doc.push_back(paragraph("What the cards add:"));
+    doc.push_back(list(notes));
+  }
+}
+
+// Resident memory over one call at the largest n, each tier on its fewest threads (the mprof view).
+Chart timeline_chart(const Run& run, std::size_t machine) {
+  svg::Chart chart{"memory-over-time" + suffix(machine),
+                   "Memory during one call — " + run.machine,
+                   {"milliseconds into the call", false},
+                   {"resident memory (MiB)", false},
+                   {}};
+  const auto sizes = run.sizes();
+  if (sizes.empty()) return {chart.id, svg::line_chart(chart)};
+  const std::int64_t n = sizes.back();
+  chart.title = "Memory during one call at n = " + format_count(static_cast<double>(n)) + " — " + run.machine;
+  for (const auto& card : run.cards) {
+    const Cell* chosen = nullptr;
+    for (const auto& cell : run.cells)
+      if (cell.tier == card.id && cell.n == n && cell.ok() && !cell.timeline_seconds.empty() &&
+          (!chosen || cell.threads * cell.ranks < chosen->threads * chosen->ranks))
+        chosen = &cell;
+    if (!chosen) continue;
+    svg::Series series{card.id, {}, svg::Style::line};
+    for (std::size_t i = 0; i < chosen->timeline_seconds.size(); ++i)
+      if (chosen->timeline_rss[i] >= 0)
+        series.points.push_back({1e3 * chosen->timeline_seconds[i], chosen->timeline_rss[i] / (1 << 20)});
+    chart.series.push_back(std::move(series));
+    chart.notes.push_back(card.id + ": " + format_number("%.0f", chosen->minor_faults) +
+                          " minor page faults, peak RSS " + format_bytes(chosen->peak_rss));
+  }
+  if (chart.series.empty())
+    chart.notes.push_back("No cell at this size sampled its memory (an older results file).");
+  chart.notes.push_back("Sampled every 2 ms in one call after the timed runs.");
+  chart.notes.push_back("A vector of nodes climbs as its pages are touched; a streaming tier stays flat.");
+  return {chart.id, svg::line_chart(chart)};
+}
+
+// Cores busy over one call at the largest n, each tier on its most threads: a parallel tier that quietly
+// runs on one core draws a line at 1.
+Chart cpu_timeline_chart(const Run& run, std::size_t machine) {
+  svg::Chart chart{"cpu-over-time" + suffix(machine),
+                   "Cores busy during one call — " + run.machine,
+                   {"milliseconds into the call", false},
+                   {"cores busy (CPU time / wall time)", false},
+                   {}};
+  const auto sizes = run.sizes();
+  if (sizes.empty()) return {chart.id, svg::line_chart(chart)};
+  const std::int64_t n = sizes.back();
+  chart.title =
+      "Cores busy during one call at n = " + format_count(static_cast<double>(n)) + " — " + run.machine;
+  for (const auto& card : run.cards) {
+    const Cell* chosen = nullptr;
+    for (const auto& cell : run.cells)
+      if (cell.tier == card.id && cell.n == n && cell.ok() && cell.timeline_seconds.size() >= 3 &&
+          (!chosen || cell.threads * cell.ranks > chosen->threads * chosen->ranks))
+        chosen = &cell;
+    if (!chosen) continue;
+    svg::Series series{card.id + " (" + std::to_string(chosen->threads) + " threads)", {}, svg::Style::line};
+    for (std::size_t i = 1; i < chosen->timeline_seconds.size(); ++i) {
+      const double wall = chosen->timeline_seconds[i] - chosen->timeline_seconds[i - 1];
+      if (wall <= 0) continue;
+      series.points.push_back({1e3 * 0.5 * (chosen->timeline_seconds[i] + chosen->timeline_seconds[i - 1]),
+                               (chosen->timeline_cpu[i] - chosen->timeline_cpu[i - 1]) / wall});
+    }
+    if (!series.points.empty()) chart.series.push_back(std::move(series));
+  }
+  chart.notes.push_back("The worker's CPU time between two samples over the wall time between them.");
+  return {chart.id, svg::line_chart(chart)};
 }
 
 void costs(Document& doc, const Run& run) {
@@ -414,17 +568,21 @@ Document build(const std::vector<Run>& runs) {
   answer(doc, analyses);
   trust(doc, runs);
   ladder_table(doc, analyses, runs.size() > 1);
+  for (const auto& analysis : analyses) where_the_time_goes(doc, analysis, runs.size() > 1);
   costs(doc, runs.front());
   doc.push_back(heading(2, "Charts"));
-  std::vector<Chart> speedups, scalings, paretos, memories, errors;
+  std::vector<Chart> speedups, scalings, paretos, memories, timelines, cpu_timelines, errors;
   for (std::size_t i = 0; i < analyses.size(); ++i) {
     speedups.push_back(speedup_chart(analyses[i], i));
     scalings.push_back(scaling_chart(analyses[i], i));
     paretos.push_back(pareto_chart(analyses[i], i));
     memories.push_back(memory_chart(runs[i], i));
+    timelines.push_back(timeline_chart(runs[i], i));
+    cpu_timelines.push_back(cpu_timeline_chart(runs[i], i));
     errors.push_back(error_chart(runs[i], i));
   }
-  for (auto* group : {&speedups, &scalings, &paretos, &memories, &errors}) doc.push_back(charts(*group));
+  for (auto* group : {&speedups, &scalings, &paretos, &memories, &timelines, &cpu_timelines, &errors})
+    doc.push_back(charts(*group));
   which(doc, analyses);
   all_cells(doc, runs);
   std::vector<std::string> sources;

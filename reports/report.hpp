@@ -24,6 +24,11 @@ struct Cell {
   double peak_heap = 0, peak_rss = 0, minor_faults = 0, major_faults = 0, allocations = 0;
   std::optional<bool> reproducible;
   std::string instruction_set;
+  // Hardware counters over one call, or why there are none ("unavailable: …").
+  std::optional<double> ipc, hw_instructions_per_node, cache_misses, branch_misses;
+  std::string counters_unavailable;
+  // Resident memory and CPU time over one call (seconds from its start), when the run sampled them.
+  std::vector<double> timeline_seconds, timeline_rss, timeline_cpu;
 
   bool ok() const { return status == "ok"; }
   double efficiency() const { return median > 0 ? cpu_median / (median * threads) : 0; }
@@ -37,6 +42,18 @@ struct Card {
   bool parallel = false, distributed = false;
   bool peer = false;       // a Python peer (scripts/peers/), on its own staircase
   std::string language{};  // "C++", "Python 3.11.2", …
+  // Instructions a node under callgrind (the run's `instructions`), or why not counted.
+  std::optional<double> instructions_per_node{};
+  std::string instructions_unavailable{};
+  // Whether the hot loop is vectorized, per build ("native", "x86-64-v3"): status, lanes, evidence.
+  struct Vectorization {
+    std::string build{}, status{}, evidence{};
+    int register_bits = 0, lanes = 0;
+    bool linked = false;  // the build this run's tiers came from
+  };
+  std::vector<Vectorization> vectorization{};
+  std::string accuracy{};  // a tier's own accuracy claim, e.g. a hand-written exp's measured ulp error
+  std::string note{};      // what the card adds in words (e.g. which integrands a tier treats differently)
 };
 
 struct Run {
@@ -48,6 +65,9 @@ struct Run {
   std::vector<Card> cards;
   std::vector<Cell> cells;
   std::vector<std::string> warnings;  // "kind: message (N cells)"
+  // How the instructions a node were counted ("callgrind (valgrind-3.19.0) on -march=x86-64-v3, gauss, …"),
+  // or why they were not ("unavailable: …").
+  std::string instructions_method, instructions_unavailable;
 
   const Card* card(const std::string& tier) const;
   std::vector<std::int64_t> sizes() const;  // the n with at least one measured cell, ascending

@@ -14,6 +14,7 @@ packages=(
   libopenmpi-dev openmpi-bin                                # mpi tier and its launcher (mpirun)
   libcli11-dev nlohmann-json3-dev                           # command line, JSON output
   clang-format                                              # the format check in the tests
+  valgrind binutils                                         # instruction counts, ladder profile; objdump
   chromium python3                                          # the report's headless-browser test
   python3-numpy python3-numexpr python3-numba               # the Python peers (ladder run --peers python)
 )

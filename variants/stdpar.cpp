@@ -37,7 +37,10 @@ const ladder::Registration registration{
      .parallel = true,
      .reproducible = ladder::Reproducible::never,
      .summation = "leaf ranges chosen by the library, joined as a tree",
-     .summation_depth = ladder::sequential_depth},
+     .summation_depth = ladder::sequential_depth,
+     .note = "par_unseq spreads the work over cores but does not vectorize it here: GCC 12's libstdc++ "
+             "asks for SIMD only under -fopenmp-simd, and exp has no vector version without -ffast-math "
+             "(the build's disassembly shows a scalar loop calling exp)"},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions& options) {
       return integrate(f, ab, n, options.threads);
     }};

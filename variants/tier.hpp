@@ -70,6 +70,13 @@ struct TierCard {
   std::string unavailable_text{};  // why it cannot run here, from the peer itself
   std::int64_t size_limit = 0;     // larger n are not attempted (pure Python); 0: no limit
 
+  // What a reader must know that the fields above do not say (e.g. which integrands a tier treats
+  // differently), or empty.
+  std::string note{};
+  // The largest error of an elementary function the tier implements itself (not a library's), in ulps of
+  // the double result, as the tier's own test measures it; 0: the tier implements none.
+  double max_ulp_error = 0;
+
   // Filled in by the build, never typed in (see ladder_add_tier in CMakeLists.txt).
   std::string source_file{};
   int source_lines = 0;               // non-blank, non-comment lines of the tier's own file

@@ -1,0 +1,453 @@
+// Whether a tier's hot loop was vectorized, read from the disassembly of its object file: the C++
+// counterpart of Cython's annotate view. Shared by the build-time tool (cmake/vectorization.cpp) and the
+// tests, which feed it canned disassembly (tests/fixtures/vectorization_*.txt).
+//
+// The input is the text of `objdump -dr --no-show-raw-insn -C OBJECT`. The relocations (-r) are needed:
+// in an object file a call to another section or library is not resolved yet, and only its relocation
+// names the callee (exp, _ZGVeN8v_exp, …).
+//
+// The kernel is found by the integrand it was instantiated for (ladder::Gauss by default); its loops are
+// the backward jumps inside a function; the hot loop is the innermost loop with the most floating-point
+// work; and the verdict comes from the kind of that work — packed double (…pd on xmm/ymm/zmm) or calls to
+// glibc's vector math (libmvec, _ZGV…) is vectorized, scalar double (…sd), scalar libm calls or indirect
+// calls (std::function) are scalar.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ladder::vectorization {
+
+struct Instruction {
+  std::uint64_t address = 0;
+  std::string mnemonic;  // prefixes (rep, lock, notrack, data16, …) removed
+  std::string operands;
+  std::string callee;  // for a call: the symbol named by its relocation or resolved target; "*" if indirect
+  std::string relocation_symbol;  // any symbol a relocation in this instruction refers to
+};
+
+struct Function {
+  std::string name;  // as objdump prints it (demangled with -C where the demangler can)
+  std::uint64_t start = 0;
+  std::vector<Instruction> instructions;
+};
+
+struct Verdict {
+  std::string status;  // vectorized, scalar, partly or unknown
+  int register_bits = 0;
+  int lanes = 0;
+  std::string evidence;
+};
+
+namespace detail {
+
+inline std::string strip_offset(std::string symbol) {
+  static const std::regex offset(R"([+-]0x[0-9a-f]+$)");
+  return std::regex_replace(symbol, offset, "");
+}
+
+// "exp@plt", "exp@@GLIBC_2.29" → "exp".
+inline std::string base_symbol(const std::string& symbol) { return symbol.substr(0, symbol.find('@')); }
+
+inline bool is_prefix(const std::string& word) {
+  static const std::set<std::string> prefixes = {"rep", "repz",    "repnz",  "repe", "repne", "lock",
+                                                 "bnd", "notrack", "data16", "cs",   "ds",    "addr32"};
+  return prefixes.count(word) != 0;
+}
+
+inline bool is_jump(const std::string& mnemonic) {
+  return (mnemonic.size() >= 2 && mnemonic[0] == 'j') || mnemonic.rfind("loop", 0) == 0;
+}
+
+inline bool is_call(const std::string& mnemonic) { return mnemonic.rfind("call", 0) == 0; }
+
+// "11d8 <integrate<…>+0x148>" → 0x11d8: a direct branch's target, resolved within the section.
+inline std::optional<std::uint64_t> branch_target(const std::string& operands) {
+  static const std::regex target(R"(^([0-9a-f]+) <)");
+  std::smatch match;
+  if (!std::regex_search(operands, match, target)) return std::nullopt;
+  return std::stoull(match[1].str(), nullptr, 16);
+}
+
+// "1090 <integrate<ladder::Gauss>(…)>" → "integrate<ladder::Gauss>(…)" when the target is another
+// function's start (no +0x offset): a call or tail jump within the section.
+inline std::string resolved_callee(const std::string& operands) {
+  const auto open = operands.find('<');
+  if (open == std::string::npos || operands.back() != '>') return {};
+  std::string name = operands.substr(open + 1, operands.size() - open - 2);
+  static const std::regex offset(R"(\+0x[0-9a-f]+$)");
+  return std::regex_search(name, offset) ? std::string{} : name;
+}
+
+}  // namespace detail
+
+// The functions in objdump's text, each with its instructions and the callee of each call.
+inline std::vector<Function> parse_objdump(std::string_view text) {
+  static const std::regex function_line(R"(^([0-9a-f]+) <(.*)>:$)");
+  static const std::regex instruction_line(R"(^\s*([0-9a-f]+):\t(.*)$)");
+  static const std::regex relocation_line(R"(^\s*([0-9a-f]+): (R_\w+)\s+(.*)$)");
+  std::vector<Function> functions;
+  std::istringstream lines{std::string(text)};
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch match;
+    if (std::regex_match(line, match, function_line)) {
+      functions.push_back({match[2].str(), std::stoull(match[1].str(), nullptr, 16), {}});
+    } else if (std::regex_match(line, match, relocation_line)) {
+      if (functions.empty() || functions.back().instructions.empty()) continue;
+      auto& instruction = functions.back().instructions.back();
+      instruction.relocation_symbol = detail::strip_offset(match[3].str());
+      if (detail::is_call(instruction.mnemonic) || detail::is_jump(instruction.mnemonic))
+        instruction.callee = instruction.relocation_symbol;
+    } else if (std::regex_match(line, match, instruction_line) && !functions.empty()) {
+      Instruction instruction;
+      instruction.address = std::stoull(match[1].str(), nullptr, 16);
+      std::istringstream words(match[2].str());
+      while (words >> instruction.mnemonic && detail::is_prefix(instruction.mnemonic)) {
+      }
+      std::getline(words >> std::ws, instruction.operands);
+      while (!instruction.operands.empty() && instruction.operands.back() == ' ')
+        instruction.operands.pop_back();
+      if (detail::is_call(instruction.mnemonic)) {
+        instruction.callee =
+            instruction.operands.rfind('*', 0) == 0 ? "*" : detail::resolved_callee(instruction.operands);
+      } else if (detail::is_jump(instruction.mnemonic)) {
+        instruction.callee = detail::resolved_callee(instruction.operands);
+      }
+      functions.back().instructions.push_back(std::move(instruction));
+    }
+  }
+  return functions;
+}
+
+// What one instruction contributes to a loop's floating-point work.
+enum class Work { none, packed_double, scalar_double, vector_call, scalar_call, indirect_call, other_call };
+
+struct VectorCall {
+  int register_bits;
+  int lanes;
+  std::string isa;
+};
+
+// glibc's vector ABI names: _ZGV<isa>N<lanes>v_<function>, isa b = SSE, c = AVX, d = AVX2, e = AVX-512.
+inline std::optional<VectorCall> libmvec(const std::string& symbol) {
+  static const std::regex name(R"(_ZGV([bcde])N(\d+)v+_\w+)");
+  std::smatch match;
+  if (!std::regex_search(symbol, match, name)) return std::nullopt;
+  const char isa = match[1].str()[0];
+  const int bits = isa == 'b' ? 128 : isa == 'e' ? 512 : 256;
+  const std::string isa_name = isa == 'b' ? "SSE" : isa == 'c' ? "AVX" : isa == 'd' ? "AVX2" : "AVX-512";
+  return VectorCall{bits, std::stoi(match[2].str()), isa_name};
+}
+
+inline bool scalar_math(const std::string& symbol) {
+  static const std::set<std::string> functions = {
+      "exp",  "sin",  "cos",  "log",  "pow",          "tan",  "atan", "exp2",     "expm1",   "log1p",
+      "sqrt", "sinh", "cosh", "tanh", "__exp_finite", "expf", "sinf", "std::exp", "std::sin"};
+  return functions.count(detail::base_symbol(symbol)) != 0;
+}
+
+// Arithmetic only: moves, shuffles and bitwise ops (a sign flip is an xorpd even in scalar code, and
+// zeroing a register before a conversion is vxorpd x,x,x) say nothing about the loop's width.
+inline bool arithmetic(std::string mnemonic) {
+  if (mnemonic.size() > 1 && mnemonic[0] == 'v') mnemonic.erase(0, 1);
+  static const std::vector<std::string> operations = {
+      "add",   "sub",      "mul", "div",    "fmadd",  "fmsub",   "fnmadd", "fnmsub", "sqrt", "min", "max",
+      "round", "rndscale", "cvt", "scalef", "getexp", "getmant", "reduce", "range",  "cmp",  "hadd"};
+  return std::any_of(operations.begin(), operations.end(),
+                     [&](const std::string& operation) { return mnemonic.rfind(operation, 0) == 0; });
+}
+
+inline bool ends_with(const std::string& text, std::string_view suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+inline Work classify_instruction(const Instruction& instruction) {
+  const auto& mnemonic = instruction.mnemonic;
+  if (detail::is_call(mnemonic)) {
+    if (instruction.callee == "*") return Work::indirect_call;
+    if (libmvec(instruction.callee)) return Work::vector_call;
+    if (scalar_math(instruction.callee)) return Work::scalar_call;
+    return Work::other_call;
+  }
+  if (!arithmetic(mnemonic)) return Work::none;
+  // cvtdq2pd / cvtsi2sd: the destination says the width; pd2dq and sd2si convert the other way.
+  if (ends_with(mnemonic, "pd") || mnemonic.find("pd2") != std::string::npos) return Work::packed_double;
+  if (ends_with(mnemonic, "sd") || mnemonic.find("sd2") != std::string::npos) return Work::scalar_double;
+  return Work::none;
+}
+
+inline int register_bits(const std::string& operands) {
+  if (operands.find("%zmm") != std::string::npos) return 512;
+  if (operands.find("%ymm") != std::string::npos) return 256;
+  if (operands.find("%xmm") != std::string::npos) return 128;
+  return 0;
+}
+
+// A call in a loop is the integrand (exp, sin, or f through std::function): it weighs as much as an
+// inlined exp, about 20 floating-point instructions, so a loop evaluating f outweighs one filling a node
+// array with a few packed instructions (naive). Vector work counts double, since a packed instruction or a
+// vector call does the work of at least two scalar ones: a vectorized loop outweighs its own scalar
+// remainder loop, which has about as many instructions and calls the scalar exp.
+constexpr int call_weight = 20;
+constexpr int vector_weight = 2;
+
+struct Loop {
+  const Function* function;
+  std::uint64_t first;  // the jump target: the loop's head
+  std::uint64_t last;   // the backward jump
+};
+
+struct LoopWork {
+  int packed = 0, scalar = 0, widest_packed_bits = 0;
+  std::map<std::string, int> calls;  // callee (or "*" for indirect) → count, FP-relevant calls only
+  int vector_calls = 0, scalar_calls = 0, indirect_calls = 0;
+  int vector_call_bits = 0;  // the widest vector call's register
+
+  int vector_work() const { return vector_weight * (packed + call_weight * vector_calls); }
+  int scalar_work() const { return scalar + call_weight * (scalar_calls + indirect_calls); }
+  int total() const { return vector_work() + scalar_work(); }
+};
+
+inline LoopWork measure(const Loop& loop) {
+  LoopWork work;
+  for (const auto& instruction : loop.function->instructions) {
+    if (instruction.address < loop.first || instruction.address > loop.last) continue;
+    switch (classify_instruction(instruction)) {
+      case Work::packed_double:
+        ++work.packed;
+        work.widest_packed_bits = std::max(work.widest_packed_bits, register_bits(instruction.operands));
+        break;
+      case Work::scalar_double:
+        ++work.scalar;
+        break;
+      case Work::vector_call: {
+        const auto call = *libmvec(instruction.callee);
+        ++work.vector_calls, ++work.calls[instruction.callee];
+        work.vector_call_bits = std::max(work.vector_call_bits, call.register_bits);
+        break;
+      }
+      case Work::scalar_call:
+        ++work.scalar_calls, ++work.calls[detail::base_symbol(instruction.callee)];
+        break;
+      case Work::indirect_call:
+        ++work.indirect_calls, ++work.calls["*"];
+        break;
+      case Work::other_call:
+      case Work::none:
+        break;
+    }
+  }
+  return work;
+}
+
+// Loops are backward jumps inside one function; several jumps back to one head are one loop.
+inline std::vector<Loop> loops_of(const Function& function) {
+  std::map<std::uint64_t, std::uint64_t> last_jump_to;
+  for (const auto& instruction : function.instructions) {
+    if (!detail::is_jump(instruction.mnemonic) || !instruction.relocation_symbol.empty()) continue;
+    const auto target = detail::branch_target(instruction.operands);
+    if (!target || *target >= instruction.address || *target < function.start) continue;
+    auto& last = last_jump_to[*target];
+    last = std::max(last, instruction.address);
+  }
+  std::vector<Loop> loops;
+  for (const auto& [first, last] : last_jump_to) loops.push_back({&function, first, last});
+  return loops;
+}
+
+inline std::vector<Loop> innermost(const std::vector<Loop>& loops) {
+  std::vector<Loop> result;
+  for (const auto& loop : loops) {
+    const bool contains_another = std::any_of(loops.begin(), loops.end(), [&](const Loop& other) {
+      return &other != &loop && other.function == loop.function && loop.first <= other.first &&
+             other.last <= loop.last;
+    });
+    if (!contains_another) result.push_back(loop);
+  }
+  return result;
+}
+
+// "double (anonymous namespace)::integrate<ladder::Gauss>(ladder::Gauss, …) [clone .constprop.0]" →
+// "integrate<ladder::Gauss>": what a reader needs to find the function, without parameter lists, return
+// type, or template arguments nested more than one deep (TBB's names run to a thousand characters).
+inline std::string short_name(const std::string& name) {
+  if (name.rfind("_Z", 0) == 0) return "the registration lambda";  // a name the demangler could not read
+  std::string text = name.substr(0, name.find(" [clone"));
+  const std::string anonymous = "(anonymous namespace)::";
+  for (auto at = text.find(anonymous); at != std::string::npos; at = text.find(anonymous))
+    text.erase(at, anonymous.size());
+  std::string without_parameters;
+  int parentheses = 0;
+  for (char c : text) {
+    parentheses += c == '(';
+    if (parentheses == 0) without_parameters += c;
+    parentheses -= c == ')' && parentheses > 0;
+  }
+  if (ends_with(without_parameters, " const")) without_parameters.resize(without_parameters.size() - 6);
+  if (ends_with(without_parameters, "::operator")) without_parameters += "()";
+  std::string result;
+  int angles = 0;
+  for (char c : without_parameters) {
+    if (c == ' ' && angles == 0) {
+      result.clear();  // what came before was the return type
+      continue;
+    }
+    if (c == '>') --angles;
+    if (angles < 2) result += c;
+    if (c == '<' && ++angles == 2) result += "…";
+  }
+  if (result.size() > 80) {
+    std::size_t cut = 77;
+    while (cut > 0 && (static_cast<unsigned char>(result[cut]) & 0xC0) == 0x80)
+      --cut;  // not inside a UTF-8 character
+    result = result.substr(0, cut) + "…";
+  }
+  return result;
+}
+
+// The functions of one integrand's kernel: those whose name mentions it, the registration lambda for it
+// (whose mangled name the demangler cannot read: it is the integrand's position in the lambda's
+// numbering), those referring to a symbol that mentions it (naive's lambda builds a std::function of
+// it), and the functions of this object they call, which must not mention another integrand.
+inline std::vector<const Function*> kernel_functions(const std::vector<Function>& functions,
+                                                     const std::string& integrand,
+                                                     const std::vector<std::string>& other_integrands) {
+  const std::string qualified = "ladder::" + integrand;
+  auto mentions_other = [&](const std::string& name) {
+    return std::any_of(other_integrands.begin(), other_integrands.end(), [&](const std::string& other) {
+      return std::regex_search(name, std::regex("ladder::" + other + R"(\b)"));
+    });
+  };
+  auto registration_lambda_for_integrand = [&](const std::string& name) {
+    // …kernels_for_all_integrands…EJNS_5GaussENS_2PiE…EEE…NUlS4_lS7_E_4_FUN…: lambda #k of the pack
+    // expansion is the kernel of the k-th integrand (E_ is #0, E0_ #1, E1_ #2, …).
+    if (name.rfind("_Z", 0) != 0 || name.find("kernels_for_all_integrands") == std::string::npos)
+      return false;
+    const auto pack = name.find("EJ");
+    const auto lambda = name.rfind("Ul");
+    if (pack == std::string::npos || lambda == std::string::npos) return false;
+    static const std::regex type_name(R"(N?S_(\d+)([A-Za-z_]\w*?)E)");
+    std::vector<std::string> integrands;
+    const std::string pack_text = name.substr(pack + 2, lambda - pack - 2);
+    for (std::sregex_iterator it(pack_text.begin(), pack_text.end(), type_name), end; it != end; ++it) {
+      const auto length = std::stoul((*it)[1].str());
+      integrands.push_back((*it)[2].str().substr(0, length));
+    }
+    static const std::regex discriminator(R"(E(\d*)_)");
+    std::smatch match;
+    const std::string after = name.substr(lambda);
+    if (!std::regex_search(after, match, discriminator)) return false;
+    const std::size_t index = match[1].str().empty() ? 0 : std::stoul(match[1].str()) + 1;
+    return index < integrands.size() && integrands[index] == integrand;
+  };
+
+  std::map<std::string, const Function*> by_name;
+  for (const auto& function : functions) by_name.emplace(function.name, &function);
+  std::vector<const Function*> kernel;
+  std::set<const Function*> seen;
+  for (const auto& function : functions) {
+    bool related = (function.name.find(qualified) != std::string::npos && !mentions_other(function.name)) ||
+                   registration_lambda_for_integrand(function.name);
+    for (const auto& instruction : function.instructions)
+      related = related || (instruction.relocation_symbol.find(qualified) != std::string::npos &&
+                            !mentions_other(function.name));
+    if (related && seen.insert(&function).second) kernel.push_back(&function);
+  }
+  for (std::size_t i = 0; i < kernel.size(); ++i) {  // grows as callees are found
+    for (const auto& instruction : kernel[i]->instructions) {
+      const auto callee = by_name.find(instruction.callee);
+      if (callee == by_name.end() || mentions_other(callee->first)) continue;
+      if (seen.insert(callee->second).second) kernel.push_back(callee->second);
+    }
+  }
+  return kernel;
+}
+
+inline std::string call_summary(const LoopWork& work) {
+  if (work.calls.empty()) return "no calls";
+  std::string text;
+  for (const auto& [callee, count] : work.calls) {
+    if (!text.empty()) text += ", ";
+    if (callee == "*") {
+      text += std::to_string(count) + " indirect call" + (count > 1 ? "s" : "") + " (std::function)";
+    } else if (const auto call = libmvec(callee)) {
+      text += "calls " + callee + " " + std::to_string(count) + "× (libmvec " + call->isa + ", " +
+              std::to_string(call->lanes) + " lanes)";
+    } else {
+      text += "calls " + callee + " " + std::to_string(count) + "× (scalar libm)";
+    }
+  }
+  return text;
+}
+
+inline std::string hex(std::uint64_t value) {
+  std::ostringstream text;
+  text << "0x" << std::hex << value;
+  return text.str();
+}
+
+// The verdict for one object's disassembly: the hot loop of the integrand's kernel and what it computes.
+inline Verdict classify(std::string_view objdump_text, const std::string& integrand = "Gauss",
+                        const std::vector<std::string>& other_integrands = {"Pi", "Sine", "Poly"}) {
+  const auto functions = parse_objdump(objdump_text);
+  const bool cuda = std::any_of(functions.begin(), functions.end(), [](const Function& function) {
+    return std::any_of(function.instructions.begin(), function.instructions.end(),
+                       [](const Instruction& call) {
+                         return call.callee.find("cudaLaunchKernel") != std::string::npos ||
+                                call.callee.find("__cudaRegisterFunction") != std::string::npos;
+                       });
+  });
+  if (cuda)
+    return {"unknown", 0, 0,
+            "a CUDA kernel: its loop is GPU code, not in the x86 disassembly of the host object"};
+
+  const auto kernel = kernel_functions(functions, integrand, other_integrands);
+  if (kernel.empty())
+    return {"unknown", 0, 0, "no function of the ladder::" + integrand + " kernel in the object"};
+  std::vector<Loop> loops;
+  for (const auto* function : kernel) {
+    const auto found = innermost(loops_of(*function));
+    loops.insert(loops.end(), found.begin(), found.end());
+  }
+  std::optional<Loop> hot;
+  LoopWork hot_work;
+  for (const auto& loop : loops) {
+    const auto work = measure(loop);
+    if (!hot || work.total() > hot_work.total()) hot = loop, hot_work = work;
+  }
+  if (!hot || hot_work.total() == 0)
+    return {"unknown", 0, 0,
+            std::to_string(kernel.size()) + " function(s) of the ladder::" + integrand + " kernel, " +
+                std::to_string(loops.size()) + " innermost loop(s), none with floating-point work"};
+
+  const int vector_work = hot_work.vector_work(), scalar_work = hot_work.scalar_work();
+  const int total = vector_work + scalar_work;
+  // Both kinds "substantially": each is at least a quarter of the loop's work.
+  const std::string status = 4 * std::min(vector_work, scalar_work) >= total ? "partly"
+                             : vector_work > scalar_work                     ? "vectorized"
+                                                                             : "scalar";
+  int bits = std::max(hot_work.widest_packed_bits, hot_work.vector_call_bits);
+  int lanes = bits / 64;
+  if (status == "scalar") bits = 64, lanes = 1;
+
+  const std::string location = short_name(hot->function->name) + "+" + hex(hot->first - hot->function->start);
+  const std::string width = hot_work.widest_packed_bits == 512   ? " zmm"
+                            : hot_work.widest_packed_bits == 256 ? " ymm"
+                            : hot_work.widest_packed_bits == 128 ? " xmm"
+                                                                 : "";
+  const std::string evidence = "hot loop at " + location + ": " + std::to_string(hot_work.packed) +
+                               " packed-double" + width + " instructions, " +
+                               std::to_string(hot_work.scalar) + " scalar-double; " + call_summary(hot_work);
+  return {status, bits, lanes, evidence};
+}
+
+}  // namespace ladder::vectorization

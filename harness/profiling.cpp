@@ -1,0 +1,389 @@
+#include "profiling.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "registry.hpp"
+#include "text.hpp"
+
+namespace ladder::profiling {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string find_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::stringstream directories(path ? path : "/usr/bin:/bin");
+  std::string directory;
+  while (std::getline(directories, directory, ':')) {
+    const fs::path candidate = fs::path(directory.empty() ? "." : directory) / name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  return "";
+}
+
+std::string profiling_binary() {
+  if (const char* chosen = std::getenv("LADDER_PROFILING_BINARY"); chosen && *chosen) return chosen;
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  return error ? std::string() : (self.parent_path() / "ladder-profiling").string();
+}
+
+struct Output {
+  int status = -1;   // the exit code, or -1 when the program did not exit normally
+  std::string text;  // stdout and stderr together
+};
+
+// Runs a program (no shell) and collects what it prints.
+Output run_program(const std::vector<std::string>& argv, const std::string& input = "") {
+  int out[2], in[2];
+  if (pipe(out) != 0 || pipe(in) != 0) throw std::runtime_error("cannot make a pipe");
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("cannot start " + argv.front());
+  if (pid == 0) {
+    dup2(in[0], 0), dup2(out[1], 1), dup2(out[1], 2);
+    close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+    std::vector<char*> arguments;
+    for (const auto& argument : argv) arguments.push_back(const_cast<char*>(argument.c_str()));
+    arguments.push_back(nullptr);
+    execvp(arguments[0], arguments.data());
+    _exit(127);
+  }
+  close(in[0]), close(out[1]);
+  std::thread feeder([&] {  // addr2line reads its addresses while it writes its answers
+    for (std::size_t written = 0; written < input.size();) {
+      const auto count = write(in[1], input.data() + written, input.size() - written);
+      if (count <= 0) break;
+      written += static_cast<std::size_t>(count);
+    }
+    close(in[1]);
+  });
+  Output output;
+  char buffer[1 << 16];
+  for (ssize_t count; (count = read(out[0], buffer, sizeof buffer)) > 0;)
+    output.text.append(buffer, static_cast<std::size_t>(count));
+  close(out[0]);
+  feeder.join();
+  int status = 0;
+  waitpid(pid, &status, 0);
+  output.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return output;
+}
+
+std::string last_lines(const std::string& text, int count = 4) {
+  std::size_t start = text.size();
+  for (int found = 0; start > 0 && found <= count; --start)
+    if (text[start - 1] == '\n') ++found;
+  return text.substr(start);
+}
+
+std::string valgrind_version(const std::string& valgrind) {
+  std::string version = run_program({valgrind, "--version"}).text;
+  version.erase(std::remove(version.begin(), version.end(), '\n'), version.end());
+  return version;
+}
+
+struct Callgrind {
+  std::string file;  // its output file
+  double total = 0;  // instructions collected
+};
+
+// One profiled call of a tier under callgrind, collecting inside ladder_profiled_call only.
+Callgrind callgrind(const std::string& tier, const std::string& integrand, double a, double b, std::int64_t n,
+                    bool per_instruction) {
+  char name[] = "/tmp/ladder-callgrind-XXXXXX";
+  const int descriptor = mkstemp(name);
+  if (descriptor < 0) throw std::runtime_error("cannot make a temporary file for callgrind");
+  close(descriptor);
+  std::vector<std::string> argv = {find_on_path("valgrind"), "--tool=callgrind",
+                                   std::string("--callgrind-out-file=") + name,
+                                   "--toggle-collect=ladder_profiled_call"};
+  if (per_instruction)
+    argv.insert(argv.end(), {"--dump-instr=yes", "--compress-pos=no", "--compress-strings=no"});
+  argv.insert(argv.end(), {profiling_binary(), "call", tier, integrand, format_number("%.17g", a),
+                           format_number("%.17g", b), std::to_string(n), "1"});
+  const Output output = run_program(argv);
+  Callgrind result{name};
+  std::ifstream in(name);
+  std::string line;
+  bool found = false;
+  while (std::getline(in, line))
+    if (line.rfind("summary: ", 0) == 0 || line.rfind("totals: ", 0) == 0) {
+      result.total = std::stod(line.substr(line.find(' ') + 1));
+      found = true;
+    }
+  if (output.status != 0 || !found) {
+    std::remove(name);
+    throw std::runtime_error("callgrind on " + tier + " at n = " + std::to_string(n) +
+                             " failed: " + last_lines(output.text));
+  }
+  return result;
+}
+
+bool is_math_library(const std::string& object) {
+  const std::string name = fs::path(object).filename().string();
+  return name.rfind("libm.", 0) == 0 || name.rfind("libm-", 0) == 0 || name.rfind("libmvec", 0) == 0;
+}
+
+// The inlining chain of each address, innermost frame first: "file:line" strings (addr2line -i).
+std::map<std::uint64_t, std::vector<std::pair<std::string, int>>> inline_chains(
+    const std::string& binary, const std::vector<std::uint64_t>& addresses) {
+  std::string input;
+  for (const auto address : addresses) {
+    char text[32];
+    std::snprintf(text, sizeof text, "0x%llx\n", static_cast<unsigned long long>(address));
+    input += text;
+  }
+  const Output output = run_program({"addr2line", "-a", "-i", "-e", binary}, input);
+  if (output.status != 0) throw std::runtime_error("addr2line failed: " + last_lines(output.text));
+  std::map<std::uint64_t, std::vector<std::pair<std::string, int>>> chains;
+  std::stringstream lines(output.text);
+  std::string line;
+  std::uint64_t current = 0;
+  while (std::getline(lines, line)) {
+    if (line.rfind("0x", 0) == 0 && line.find(':') == std::string::npos) {
+      current = std::stoull(line, nullptr, 16);
+      continue;
+    }
+    if (const auto space = line.find(" (discriminator"); space != std::string::npos) line.erase(space);
+    const auto colon = line.rfind(':');
+    if (colon == std::string::npos) continue;
+    const std::string number = line.substr(colon + 1);
+    const int at = number.empty() || number == "?" ? 0 : std::atoi(number.c_str());
+    chains[current].emplace_back(line.substr(0, colon), at);
+  }
+  return chains;
+}
+
+std::string source_directory() {
+#ifdef LADDER_SOURCE_DIR
+  return fs::weakly_canonical(LADDER_SOURCE_DIR).string() + "/";
+#else
+  return "";
+#endif
+}
+
+}  // namespace
+
+std::string unavailable_reason() {
+  if (find_on_path("valgrind").empty())
+    return "valgrind is not installed (Debian package valgrind; scripts/install-deps.sh installs it)";
+  const std::string binary = profiling_binary();
+  if (binary.empty() || access(binary.c_str(), X_OK) != 0)
+    return "the profiling build is missing: no executable " + (binary.empty() ? "ladder-profiling" : binary) +
+           " (built with `ladder`; or set LADDER_PROFILING_BINARY)";
+  return "";
+}
+
+json count_instructions(const std::vector<std::string>& tiers, const std::string& integrand, double a,
+                        double b, std::int64_t small, std::int64_t large) {
+  if (const auto reason = unavailable_reason(); !reason.empty())
+    return {{"available", false}, {"reason", "unavailable: " + reason}};
+  const std::string binary = profiling_binary();
+  const Output listed = run_program({binary, "list"});
+  const Output target = run_program({binary, "target"});
+  if (listed.status != 0 || target.status != 0)
+    return {{"available", false},
+            {"reason", "unavailable: " + binary + " does not run: " + last_lines(listed.text)}};
+  std::vector<std::string> held;
+  std::stringstream ids(listed.text);
+  for (std::string id; std::getline(ids, id);) held.push_back(id);
+
+  json result = {{"available", true},
+                 {"tool", "callgrind (" + valgrind_version(find_on_path("valgrind")) + ")"},
+                 {"target", target.text.substr(0, target.text.find('\n'))},
+                 {"integrand", integrand},
+                 {"a", a},
+                 {"b", b},
+                 {"n", {small, large}},
+                 {"threads", 1},
+                 {"method",
+                  "instructions executed inside one kernel call (callgrind Ir, after a warm-up call), on the "
+                  "profiling build, at two sizes: per node = the difference / the difference in n"},
+                 {"tiers", json::object()}};
+  // Instruction counts do not depend on the load: the runs can share the cores.
+  const unsigned parallel = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::pair<std::string, std::future<json>>> pending;
+  auto collect = [&](std::pair<std::string, std::future<json>>& entry) {
+    result["tiers"][entry.first] = entry.second.get();
+  };
+  for (const auto& id : tiers) {
+    const Tier& tier = find_tier(id);
+    if (tier.card.peer) continue;
+    if (std::find(held.begin(), held.end(), id) == held.end()) {
+      result["tiers"][id] = {
+          {"unavailable",
+           "unavailable: not in the profiling build (" +
+               std::string(tier.card.distributed ? "started by an MPI launcher" : "not a CPU tier") + ")"}};
+      continue;
+    }
+    if (pending.size() >= parallel) {
+      collect(pending.front());
+      pending.erase(pending.begin());
+    }
+    pending.emplace_back(id, std::async(std::launch::async, [=] {
+                           try {
+                             const auto one = callgrind(id, integrand, a, b, small, false);
+                             const auto two = callgrind(id, integrand, a, b, large, false);
+                             std::remove(one.file.c_str());
+                             std::remove(two.file.c_str());
+                             return json{
+                                 {"per_node", (two.total - one.total) / static_cast<double>(large - small)},
+                                 {"instructions", {one.total, two.total}}};
+                           } catch (const std::exception& failure) {
+                             return json{{"unavailable", std::string("unavailable: ") + failure.what()}};
+                           }
+                         }));
+  }
+  for (auto& entry : pending) collect(entry);
+  return result;
+}
+
+LineProfile profile_lines(const std::string& tier, const std::string& integrand, double a, double b,
+                          std::int64_t n) {
+  if (const auto reason = unavailable_reason(); !reason.empty()) throw std::runtime_error(reason);
+  const std::string binary = profiling_binary();
+  const Callgrind run = callgrind(tier, integrand, a, b, n, true);
+
+  // The output, uncompressed: "ob=" the object, "cob=" a call's callee object, "calls=" then the call's
+  // inclusive cost line, and cost lines "0xADDRESS LINE Ir".
+  std::map<std::uint64_t, double> by_address;
+  {
+    std::ifstream in(run.file);
+    const std::string self_object = fs::weakly_canonical(binary).string();
+    std::string line, object, callee;
+    bool call_cost = false;
+    while (std::getline(in, line)) {
+      if (line.rfind("ob=", 0) == 0) {
+        object = fs::weakly_canonical(line.substr(3)).string();
+      } else if (line.rfind("cob=", 0) == 0) {
+        callee = line.substr(4);
+      } else if (line.rfind("calls=", 0) == 0) {
+        call_cost = true;
+      } else if (line.rfind("0x", 0) == 0) {
+        std::stringstream fields(line);
+        std::string address, at;
+        double cost = 0;
+        fields >> address >> at >> cost;
+        const bool ours = object == self_object;
+        // A call into libm is charged, whole, to the line that made it (the exp of the scalar tiers); every
+        // other call's instructions are counted where they run.
+        if (call_cost ? ours && is_math_library(callee) : ours) {
+          by_address[std::stoull(address, nullptr, 16)] += cost;
+        }
+        if (call_cost) callee.clear();
+        call_cost = false;
+      } else if (line.rfind("fn=", 0) == 0) {
+        callee.clear();
+      }
+    }
+  }
+  std::remove(run.file.c_str());
+
+  std::vector<std::uint64_t> addresses;
+  for (const auto& [address, cost] : by_address) addresses.push_back(address);
+  const auto chains = inline_chains(binary, addresses);
+  const std::string project = source_directory();
+  std::map<std::pair<std::string, int>, double> by_line;
+  double on_lines = 0;
+  for (const auto& [address, cost] : by_address) {
+    const auto chain = chains.find(address);
+    if (chain == chains.end()) continue;
+    for (const auto& [file, line] : chain->second) {  // the innermost line of the project's own code
+      if (line <= 0 || project.empty() || fs::weakly_canonical(file).string().rfind(project, 0) != 0)
+        continue;
+      by_line[{fs::weakly_canonical(file).string(), line}] += cost;
+      on_lines += cost;
+      break;
+    }
+  }
+
+  LineProfile profile;
+  profile.tier = tier;
+  profile.integrand = integrand;
+  profile.n = n;
+  profile.total = run.total;
+  profile.outside = run.total - on_lines;
+  profile.target = run_program({binary, "target"}).text;
+  profile.target.erase(std::remove(profile.target.begin(), profile.target.end(), '\n'), profile.target.end());
+  profile.tool = "callgrind (" + valgrind_version(find_on_path("valgrind")) + ")";
+  for (const auto& [where, cost] : by_line) profile.lines.push_back({where.first, where.second, cost});
+  std::stable_sort(profile.lines.begin(), profile.lines.end(),
+                   [](const LineCost& x, const LineCost& y) { return x.instructions > y.instructions; });
+  return profile;
+}
+
+std::string render(const LineProfile& profile, int hot_lines) {
+  std::string out;
+  out += "tier " + profile.tier + ", integrand " + profile.integrand + ", n = " + format_count(profile.n) +
+         ", 1 thread: " + format_number("%.0f", profile.total) + " instructions (" +
+         format_number("%.2f", profile.total / static_cast<double>(profile.n)) + " a node)\n";
+  out += "counted by " + profile.tool + " on the profiling build (-march=" + profile.target +
+         "), each instruction charged to the innermost line of this project it was inlined from; a call into "
+         "libm is charged to the line that made it\n";
+  // Files in order of their cost; in each, the lines in order, the hottest marked.
+  std::map<std::string, double> file_cost;
+  for (const auto& line : profile.lines) file_cost[line.file] += line.instructions;
+  std::vector<std::pair<std::string, double>> files(file_cost.begin(), file_cost.end());
+  std::stable_sort(files.begin(), files.end(),
+                   [](const auto& x, const auto& y) { return x.second > y.second; });
+  std::map<std::pair<std::string, int>, int> hot;
+  for (int rank = 0; rank < hot_lines && rank < static_cast<int>(profile.lines.size()); ++rank)
+    hot[{profile.lines[static_cast<std::size_t>(rank)].file,
+         profile.lines[static_cast<std::size_t>(rank)].line}] = rank + 1;
+  auto share = [&](double instructions) { return 100 * instructions / profile.total; };
+  const std::string project = source_directory();
+  auto shown = [&](const std::string& file) {
+    return !project.empty() && file.rfind(project, 0) == 0 ? file.substr(project.size()) : file;
+  };
+  std::vector<std::string> small;  // the call's checks and dispatch: listed, not printed line by line
+  for (const auto& [file, cost] : files) {
+    if (share(cost) < 0.1) {
+      small.push_back(shown(file));
+      continue;
+    }
+    out += "\n" + shown(file) + "   " + format_number("%.1f", share(cost)) + " %\n";
+    out += "   line      Ir/node   share  source\n";
+    std::vector<std::string> source;
+    std::ifstream in(file);
+    for (std::string text; std::getline(in, text);) source.push_back(text);
+    for (const auto& line : [&] {
+           std::vector<LineCost> here;
+           for (const auto& entry : profile.lines)
+             if (entry.file == file) here.push_back(entry);
+           std::sort(here.begin(), here.end(),
+                     [](const LineCost& x, const LineCost& y) { return x.line < y.line; });
+           return here;
+         }()) {
+      const auto mark = hot.find({file, line.line});
+      const std::string text = line.line <= static_cast<int>(source.size())
+                                   ? source[static_cast<std::size_t>(line.line - 1)]
+                                   : std::string("(source not found)");
+      char row[96];
+      std::snprintf(row, sizeof row, "%s %5d %12.2f %6.1f %%  ",
+                    mark != hot.end() ? (">" + std::to_string(mark->second)).c_str() : "  ", line.line,
+                    line.instructions / static_cast<double>(profile.n), share(line.instructions));
+      out += row + text + "\n";
+    }
+  }
+  if (!small.empty())
+    out += "\nunder 0.1 % each (checks and dispatch around the kernel): " + join(small) + "\n";
+  out += "\noutside the project's lines (other libraries' code the kernel ran: libgomp, libtbb, libc, …): " +
+         format_number("%.1f", share(profile.outside)) + " %\n";
+  out += ">1 marks the hottest line, >2 the next, …\n";
+  return out;
+}
+
+}  // namespace ladder::profiling

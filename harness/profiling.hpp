@@ -1,0 +1,46 @@
+// Where the time goes, without a clock: valgrind's callgrind counts the instructions a tier's kernel
+// executes, on the profiling build (ladder-profiling, beside the `ladder` binary; CMakeLists.txt says
+// why it targets x86-64-v3). The counts do not move with the machine's load, so a change in them is a
+// change in the code.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ladder::profiling {
+
+// Why instructions cannot be counted here (no valgrind, no profiling build), or empty when they can.
+std::string unavailable_reason();
+
+// The instructions a node for each tier, from two callgrind runs at sizes `small` and `large` (the
+// difference cancels the call's fixed cost): {"available", "tool", "target", "integrand", "n", "threads",
+// "method", "tiers": {id: {"per_node", "instructions": [small, large]} or {"unavailable": reason}}}, or
+// {"available": false, "reason": …}.
+nlohmann::json count_instructions(const std::vector<std::string>& tiers, const std::string& integrand,
+                                  double a, double b, std::int64_t small = 10000, std::int64_t large = 30000);
+
+// One source line's share of a kernel's instructions.
+struct LineCost {
+  std::string file;  // full path
+  int line = 0;
+  double instructions = 0;
+};
+
+// A line-by-line profile: every instruction of the kernel call (and the calls it makes into libm) charged
+// to the innermost line of the project's own sources that it came from, through the compiler's inlining.
+struct LineProfile {
+  std::string tier, integrand, target, tool;
+  std::int64_t n = 0;
+  double total = 0;             // every instruction callgrind collected in the call
+  double outside = 0;           // in other libraries' code the kernel called (libgomp, libtbb, libc, …)
+  std::vector<LineCost> lines;  // the project's lines, most expensive first
+};
+LineProfile profile_lines(const std::string& tier, const std::string& integrand, double a, double b,
+                          std::int64_t n);
+
+// The text `ladder profile` prints: each file's lines with their share, the hottest marked.
+std::string render(const LineProfile& profile, int hot_lines = 3);
+
+}  // namespace ladder::profiling

@@ -1,0 +1,42 @@
+// Memory and CPU time over the course of one call (the mprof view): a sampling thread reads the process's
+// resident set (/proc/self/statm) and CPU time every few milliseconds. It allocates nothing while it
+// samples, so the heap counter running beside it sees only the kernel.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
+
+namespace ladder {
+
+class Timeline {
+ public:
+  explicit Timeline(double interval_seconds = 0.002, std::size_t capacity = 1 << 15);
+  ~Timeline();
+  Timeline(const Timeline&) = delete;
+  Timeline& operator=(const Timeline&) = delete;
+
+  void start();  // the first sample is taken before start() returns
+  // Stops, joins the thread (it is gone before the caller looks at the process's threads) and returns
+  // {"interval_seconds", "samples", "seconds": [...], "rss_bytes": [...], "cpu_seconds": [...]}, at most
+  // `points` of them, evenly spread, with the first, the last and the highest resident set kept.
+  nlohmann::json stop(std::size_t points = 200);
+
+ private:
+  struct Sample {
+    double seconds, cpu_seconds;
+    std::int64_t rss_bytes;
+  };
+  Sample sample() const;
+  void loop();
+
+  double interval_;
+  std::vector<Sample> samples_;
+  std::atomic<int> state_{0};  // 0 waiting, 1 sampling, 2 stopping
+  std::thread thread_;
+  double origin_ = 0;
+};
+
+}  // namespace ladder

@@ -1,0 +1,162 @@
+// Whether each tier's hot loop was vectorized (variants/vectorization.hpp): the classifier on canned
+// disassembly, and the table the build wrote from this build's own object files.
+#include "vectorization.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <xsimd/xsimd.hpp>
+
+#include "../cmake/vectorization_classify.hpp"
+#include "registry.hpp"
+
+namespace {
+
+using ladder::vectorization::classify;
+
+std::string fixture(const std::string& name) {
+  const std::string path = std::string(LADDER_FIXTURES_DIR) + "/" + name;
+  std::ifstream in(path);
+  if (!in) ADD_FAILURE() << "cannot read the fixture " << path;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The widest vector registers the build's -march allows, as the compiler sees them.
+constexpr int widest_register_bits() {
+#if defined(__AVX512F__)
+  return 512;
+#elif defined(__AVX__)
+  return 256;
+#else
+  return 128;
+#endif
+}
+
+TEST(VectorizationClassifier, PackedZmmLoopIsVectorizedAt512BitsAnd8Lanes) {
+  const auto verdict = classify(fixture("vectorization_packed_zmm.txt"));
+  EXPECT_EQ(verdict.status, "vectorized") << verdict.evidence;
+  EXPECT_EQ(verdict.register_bits, 512);
+  EXPECT_EQ(verdict.lanes, 8);
+  // The main loop, not the scalar remainder loop after it that calls exp.
+  EXPECT_NE(verdict.evidence.find("block_sum<ladder::Gauss>+0x28"), std::string::npos) << verdict.evidence;
+  EXPECT_NE(verdict.evidence.find("zmm"), std::string::npos) << verdict.evidence;
+}
+
+TEST(VectorizationClassifier, LoopCallingScalarExpIsScalar) {
+  // The Pi kernel beside it is vectorized: the verdict is about the Gauss kernel alone.
+  const auto verdict = classify(fixture("vectorization_scalar_exp.txt"));
+  EXPECT_EQ(verdict.status, "scalar") << verdict.evidence;
+  EXPECT_EQ(verdict.lanes, 1);
+  EXPECT_NE(verdict.evidence.find("calls exp 1× (scalar libm)"), std::string::npos) << verdict.evidence;
+  EXPECT_NE(verdict.evidence.find("integrate<ladder::Gauss>"), std::string::npos) << verdict.evidence;
+}
+
+TEST(VectorizationClassifier, LoopCallingLibmvecAvx2ExpIsVectorizedAt256BitsAnd4Lanes) {
+  // Its scalar remainder loop has as many instructions and calls exp: the vector loop still wins.
+  const auto verdict = classify(fixture("vectorization_libmvec_avx2.txt"));
+  EXPECT_EQ(verdict.status, "vectorized") << verdict.evidence;
+  EXPECT_EQ(verdict.register_bits, 256);
+  EXPECT_EQ(verdict.lanes, 4);
+  EXPECT_NE(verdict.evidence.find("_ZGVdN4v_exp 1× (libmvec AVX2, 4 lanes)"), std::string::npos)
+      << verdict.evidence;
+}
+
+TEST(VectorizationClassifier, ObjectWithoutTheIntegrandsKernelIsUnknownAndSaysWhy) {
+  const auto verdict = classify(fixture("vectorization_packed_zmm.txt"), "Sine", {"Gauss", "Pi", "Poly"});
+  EXPECT_EQ(verdict.status, "unknown");
+  EXPECT_EQ(verdict.lanes, 0);
+  EXPECT_NE(verdict.evidence.find("no function of the ladder::Sine kernel"), std::string::npos)
+      << verdict.evidence;
+}
+
+const ladder::Vectorization& linked_entry(const std::string& source_file) {
+  const auto* entry = ladder::find_vectorization(source_file, ladder::linked_tiers_build());
+  if (!entry) throw std::runtime_error("no vectorization entry for " + source_file);
+  return *entry;
+}
+
+TEST(VectorizationOfThisBuild, XsimdIsVectorizedAtTheWidestRegistersOfTheTarget) {
+  const auto& xsimd = linked_entry("xsimd.cpp");
+  EXPECT_EQ(xsimd.status, "vectorized") << xsimd.evidence;
+  EXPECT_EQ(xsimd.lanes, static_cast<int>(xsimd::batch<double>::size)) << xsimd.evidence;
+  EXPECT_EQ(xsimd.register_bits, widest_register_bits()) << xsimd.evidence;
+}
+
+TEST(VectorizationOfThisBuild, NaiveIsScalar) {
+  const auto& naive = linked_entry("naive.cpp");
+  EXPECT_EQ(naive.status, "scalar") << naive.evidence;
+  EXPECT_EQ(naive.lanes, 1);
+  EXPECT_NE(naive.evidence.find("indirect call"), std::string::npos) << naive.evidence;
+}
+
+TEST(VectorizationOfThisBuild, AutovecIsVectorized) {
+  const auto& autovec = linked_entry("autovec.cpp");
+  EXPECT_EQ(autovec.status, "vectorized") << autovec.evidence;
+  EXPECT_GE(autovec.lanes, 2);
+  EXPECT_LE(autovec.register_bits, widest_register_bits()) << autovec.evidence;
+}
+
+TEST(VectorizationOfThisBuild, EveryTierOnTheCpuHasAVerdict) {
+  const std::set<std::string> verdicts = {"vectorized", "scalar", "partly"};
+  for (const auto& tier : ladder::tiers()) {
+    if (tier.card.peer || tier.card.source_file.ends_with(".cu")) continue;  // not x86 code of this build
+    const auto* entry = ladder::find_vectorization(tier.card.source_file, ladder::linked_tiers_build());
+    ASSERT_NE(entry, nullptr) << tier.card.id << " (" << tier.card.source_file << ") has no entry";
+    EXPECT_EQ(verdicts.count(entry->status), 1u)
+        << tier.card.id << ": " << entry->status << ", " << entry->evidence;
+    EXPECT_FALSE(entry->evidence.empty()) << tier.card.id;
+  }
+}
+
+// The independent check: the libmvec functions the object calls, from its symbol table (nm -u), not from
+// its disassembly. autovec's loop is vectorized exactly when it calls a vector exp, at that call's width.
+struct Libmvec {
+  bool calls_vector_exp = false;
+  int lanes = 0;
+};
+
+Libmvec vector_exp_calls(const std::string& object) {
+  FILE* pipe = popen(("nm -u '" + object + "'").c_str(), "r");
+  if (!pipe) throw std::runtime_error("cannot run nm on " + object);
+  std::string symbols;
+  char buffer[4096];
+  for (std::size_t read; (read = fread(buffer, 1, sizeof buffer, pipe)) > 0;) symbols.append(buffer, read);
+  if (pclose(pipe) != 0) throw std::runtime_error("nm -u " + object + " failed");
+  std::smatch match;
+  if (!std::regex_search(symbols, match, std::regex(R"(_ZGV[bcde]N(\d+)v_exp\b)"))) return {};
+  return {true, std::stoi(match[1].str())};
+}
+
+void expect_autovec_verdict_matches_its_symbols(const std::string& object, const std::string& build) {
+  const auto* entry = ladder::find_vectorization("autovec.cpp", build);
+  ASSERT_NE(entry, nullptr) << "no autovec entry for the " << build << " build";
+  const auto libmvec = vector_exp_calls(object);
+  EXPECT_EQ(entry->status == "vectorized", libmvec.calls_vector_exp)
+      << build << ": " << entry->status << " (" << entry->evidence << "), but nm -u " << object
+      << (libmvec.calls_vector_exp ? " shows a vector exp" : " shows no vector exp");
+  if (libmvec.calls_vector_exp) {
+    EXPECT_EQ(entry->lanes, libmvec.lanes) << entry->evidence;
+  }
+}
+
+TEST(VectorizationOfThisBuild, AutovecVerdictMatchesTheLibmvecCallsOfItsObject) {
+  expect_autovec_verdict_matches_its_symbols(LADDER_AUTOVEC_OBJECT, ladder::linked_tiers_build());
+}
+
+// The trap: on AVX2-only targets a 64-bit index converted to double leaves GCC's loop scalar, silently.
+TEST(VectorizationOfThisBuild, X86_64_V3AutovecVerdictMatchesTheLibmvecCallsOfItsObject) {
+  const std::string object = LADDER_AUTOVEC_X86_64_V3_OBJECT;
+  if (object.empty()) {
+    GTEST_SKIP() << "this build has no x86-64-v3 tiers (ladder_tiers_x86_64_v3)";
+  }
+  expect_autovec_verdict_matches_its_symbols(object, "x86-64-v3");
+}
+
+}  // namespace
