@@ -38,7 +38,7 @@ const ladder::Registration registration{
      .libraries = {"xsimd 8.1", "OpenMP (libgomp)"},
      .concepts = {"SIMD batch types", "OpenMP reductions", "static scheduling", "data races",
                   "range reduction", "polynomial evaluation schemes", "IEEE 754 bit manipulation",
-                  "ulp error analysis"},
+                  "ulp error analysis", "AVX-512 intrinsics"},
      .learning_time = ladder::LearningTime::days,
      .parallel = true,
      .reproducible = ladder::Reproducible::never,

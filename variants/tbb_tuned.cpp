@@ -47,7 +47,7 @@ const ladder::Registration registration{
      .libraries = {"xsimd 8.1", "oneTBB"},
      .concepts = {"SIMD batch types", "task-parallel runtime", "parallel reduction trees", "task arenas",
                   "range reduction", "polynomial evaluation schemes", "IEEE 754 bit manipulation",
-                  "ulp error analysis"},
+                  "ulp error analysis", "AVX-512 intrinsics"},
      .learning_time = ladder::LearningTime::days,
      .parallel = true,
      .reproducible = ladder::Reproducible::on_request,

@@ -1,6 +1,7 @@
 // Rung 13 — tuned-exp: the xsimd kernel with an exp of our own (tuned_exp.hpp). A library exp must be
-// right for every input and every caller; written for this loop, it is a range reduction, a polynomial in
-// split-Horner form and a bit-level scale, all in vector registers. What it buys is speed on the one
+// right for every input and every caller; written for this loop, it is a range reduction, a polynomial and
+// a scale by 2^k, all in vector registers (with AVX-512: a 16-entry table in registers and vscalefpd;
+// otherwise split Horner and the exponent bits). What it buys is speed on the one
 // integrand that calls exp (gauss); what it costs is a maths routine the team now owns, with its accuracy
 // test.
 #include "tuned_exp.hpp"
@@ -29,7 +30,7 @@ const ladder::Registration registration{
      .summary = "the xsimd kernel with a hand-written vector exp (gauss); the other integrands as on xsimd",
      .libraries = {"xsimd 8.1"},
      .concepts = {"SIMD batch types", "range reduction", "polynomial evaluation schemes",
-                  "IEEE 754 bit manipulation", "ulp error analysis"},
+                  "IEEE 754 bit manipulation", "ulp error analysis", "AVX-512 intrinsics"},
      .learning_time = ladder::LearningTime::days,
      .summation = "4 × width SIMD lanes, then a horizontal add",
      .summation_depth = lanes_depth,
