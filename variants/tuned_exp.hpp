@@ -136,6 +136,9 @@ inline Batch two_to(Batch k) {
 //    to subnormals and 0 come out right with no test and no branch.
 // Clamping first keeps k in range for every input; min and max return their second operand when either
 // is NaN, so a NaN passes through. +inf clamps to 710 (→ +inf), −inf to −746 (→ 0).
+// Subnormal results (x < −708.4) are rounded correctly, not flushed to 0 as xsimd's exp does, and each
+// costs what the CPU charges for making a subnormal: a microcode assist, about a hundred cycles. ~2.5 %
+// of uniform inputs over [−745, 709] land there (2.5 ns an element instead of 0.5); gauss's never do.
 namespace table {
 
 // 2^(j/16) for j = 0 … 15, each correctly rounded (so each is within 0.5 ulp).
