@@ -3,7 +3,7 @@
 // the same 4096 inputs, written to an output array, in two ranges: [−1, 0], what gauss on [0, 1] feeds it,
 // and [−745, 709], the whole range where e^x is neither 0 nor infinite.
 //
-//   build-tuned/ladder_exp_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//   build/ladder_exp_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include <cmath>
