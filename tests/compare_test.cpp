@@ -32,7 +32,10 @@ TEST(Compare, FindsADeliberateSlowdownAndNoDifferenceBetweenEqualRuns) {
     for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++found;
     return found;
   };
-  const Outcome same = faulty("compare " + (dir / "a").string() + " " + (dir / "b").string());
+  // Two runs of one build some seconds apart on a shared VM drift by a few per cent (2.1–3.3 % on 3 of
+  // these cells in one fresh Debian root), a change the repetitions within each run cannot show: equal
+  // runs are compared with the threshold a user of such a machine would set, 5 %.
+  const Outcome same = faulty("compare --min-change 5 " + (dir / "a").string() + " " + (dir / "b").string());
   EXPECT_EQ(same.exit_code, 0) << same.output;
   EXPECT_LE(count(same.output, "  slower") + count(same.output, "  faster"), 1u) << same.output;
 
