@@ -43,9 +43,8 @@ nlohmann::json build_json() {
 // "8 × f64", "scalar", "partly 4 × f64", or "-": the hot loop of this build's tier, from its disassembly.
 std::string vector_text(const TierCard& card) {
   const auto* entry = find_vectorization(card.source_file, linked_tiers_build());
-  if (card.peer || !entry || entry->status == "unknown") return "-";
-  if (entry->status == "scalar") return "scalar";
-  return (entry->status == "vectorized" ? "" : entry->status + " ") + std::to_string(entry->lanes) + " × f64";
+  const std::string text = card.peer || !entry ? "" : format_vectorization(entry->status, entry->lanes);
+  return text.empty() ? "-" : text;
 }
 
 void print_list(bool as_json, bool ids_only) {

@@ -7,8 +7,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <map>
+
+#include "process_stats.hpp"
 
 namespace ladder::counters {
 namespace {
@@ -36,14 +37,6 @@ std::string explain(int error) {
   return "unavailable: " + reason;
 }
 
-std::vector<pid_t> threads() {
-  std::vector<pid_t> ids;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task", error))
-    ids.push_back(static_cast<pid_t>(std::stol(entry.path().filename().string())));
-  return ids;
-}
-
 }  // namespace
 
 const std::vector<Event>& hardware_events() {
@@ -59,11 +52,11 @@ const std::vector<Event>& hardware_events() {
 }
 
 json count(const std::function<void()>& call, const std::vector<Event>& events) {
-  const auto ids = threads();
+  const auto ids = process::thread_ids();
   std::map<std::string, std::vector<int>> open;  // event → one descriptor a thread
   std::map<std::string, std::string> refused;
   for (const auto& event : events)
-    for (const pid_t id : ids) {
+    for (const int id : ids) {
       const int descriptor = open_event(event, id);
       if (descriptor >= 0) {
         open[event.name].push_back(descriptor);

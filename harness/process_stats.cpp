@@ -55,12 +55,19 @@ std::optional<MachineTime> machine_time() {
   return MachineTime{busy / tick, steal / tick, (busy + idle + iowait + steal) / tick};
 }
 
+std::vector<int> thread_ids() {
+  std::vector<int> ids;
+  std::error_code error;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", error))
+    ids.push_back(std::stoi(task.path().filename().string()));
+  return ids;
+}
+
 ThreadPlacement thread_placement() {
   ThreadPlacement placement;
   std::vector<bool> seen;
-  std::error_code error;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", error)) {
-    std::ifstream status(task.path() / "status");
+  for (const int id : thread_ids()) {
+    std::ifstream status("/proc/self/task/" + std::to_string(id) + "/status");
     std::string line;
     while (std::getline(status, line)) {
       if (line.rfind("Cpus_allowed_list:", 0) != 0) continue;

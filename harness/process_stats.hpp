@@ -32,6 +32,9 @@ struct MachineTime {
 };
 std::optional<MachineTime> machine_time();
 
+// The ids of this process's threads now (/proc/self/task).
+std::vector<int> thread_ids();
+
 // The CPUs each of this process's threads may run on (Cpus_allowed_list of /proc/self/task/*/status), and
 // their union: a parallel runtime whose threads all inherited a one-CPU mask shows here, whatever the load.
 struct ThreadPlacement {

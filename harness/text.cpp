@@ -31,4 +31,11 @@ std::string format_count(double value) {
   return value >= 1e6 ? format_number("%.3g", value) : format_number("%.0f", value);
 }
 
+std::string format_vectorization(const std::string& status, int lanes) {
+  if (status.empty() || status == "unknown") return "";
+  if (status == "scalar") return "scalar";
+  const std::string width = lanes > 0 ? std::to_string(lanes) + " × f64" : "";
+  return status == "vectorized" ? width : status + " " + width;
+}
+
 }  // namespace ladder

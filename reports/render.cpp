@@ -278,10 +278,8 @@ const Card::Vectorization* vectorization(const Card& card, const std::string& bu
 // "8 × f64" (vectorized, 8 lanes), "scalar", "partly 4 × f64", or "–" when not known.
 std::string vector_text(const Card& card, const std::string& build) {
   const auto* entry = vectorization(card, build);
-  if (!entry || entry->status.empty() || entry->status == "unknown") return "–";
-  if (entry->status == "scalar") return "scalar";
-  const std::string lanes = entry->lanes > 0 ? std::to_string(entry->lanes) + " × f64" : "";
-  return entry->status == "vectorized" ? lanes : entry->status + " " + lanes;
+  const std::string text = entry ? format_vectorization(entry->status, entry->lanes) : "";
+  return text.empty() ? "–" : text;
 }
 
 // IPC where the machine counted, else why not.
@@ -394,6 +392,25 @@ void where_the_time_goes(Document& doc, const Analysis& analysis, bool several) 
   }
 }
 
+// Each tier's cell at n that sampled one call over time (at least `samples` points), on its fewest threads
+// × ranks, or its most: the timeline charts' choice.
+std::vector<const Cell*> timeline_cells(const Run& run, std::int64_t n, bool most_threads,
+                                        std::size_t samples) {
+  std::vector<const Cell*> chosen;
+  for (const auto& card : run.cards) {
+    const Cell* best = nullptr;
+    for (const auto& cell : run.cells) {
+      if (cell.tier != card.id || cell.n != n || !cell.ok() || cell.timeline_seconds.size() < samples)
+        continue;
+      const int cores = cell.threads * cell.ranks;
+      if (!best || (most_threads ? cores > best->threads * best->ranks : cores < best->threads * best->ranks))
+        best = &cell;
+    }
+    if (best) chosen.push_back(best);
+  }
+  return chosen;
+}
+
 // Resident memory over one call at the largest n, each tier on its fewest threads (the mprof view).
 Chart timeline_chart(const Run& run, std::size_t machine) {
   svg::Chart chart{"memory-over-time" + suffix(machine),
@@ -405,20 +422,14 @@ Chart timeline_chart(const Run& run, std::size_t machine) {
   if (sizes.empty()) return {chart.id, svg::line_chart(chart)};
   const std::int64_t n = sizes.back();
   chart.title = "Memory during one call at n = " + format_count(static_cast<double>(n)) + " — " + run.machine;
-  for (const auto& card : run.cards) {
-    const Cell* chosen = nullptr;
-    for (const auto& cell : run.cells)
-      if (cell.tier == card.id && cell.n == n && cell.ok() && !cell.timeline_seconds.empty() &&
-          (!chosen || cell.threads * cell.ranks < chosen->threads * chosen->ranks))
-        chosen = &cell;
-    if (!chosen) continue;
-    svg::Series series{card.id, {}, svg::Style::line};
-    for (std::size_t i = 0; i < chosen->timeline_seconds.size(); ++i)
-      if (chosen->timeline_rss[i] >= 0)
-        series.points.push_back({1e3 * chosen->timeline_seconds[i], chosen->timeline_rss[i] / (1 << 20)});
+  for (const Cell* cell : timeline_cells(run, n, false, 1)) {
+    svg::Series series{cell->tier, {}, svg::Style::line};
+    for (std::size_t i = 0; i < cell->timeline_seconds.size(); ++i)
+      if (cell->timeline_rss[i] >= 0)
+        series.points.push_back({1e3 * cell->timeline_seconds[i], cell->timeline_rss[i] / (1 << 20)});
     chart.series.push_back(std::move(series));
-    chart.notes.push_back(card.id + ": " + format_number("%.0f", chosen->minor_faults) +
-                          " minor page faults, peak RSS " + format_bytes(chosen->peak_rss));
+    chart.notes.push_back(cell->tier + ": " + format_number("%.0f", cell->minor_faults) +
+                          " minor page faults, peak RSS " + format_bytes(cell->peak_rss));
   }
   if (chart.series.empty())
     chart.notes.push_back("No cell at this size sampled its memory (an older results file).");
@@ -440,19 +451,13 @@ Chart cpu_timeline_chart(const Run& run, std::size_t machine) {
   const std::int64_t n = sizes.back();
   chart.title =
       "Cores busy during one call at n = " + format_count(static_cast<double>(n)) + " — " + run.machine;
-  for (const auto& card : run.cards) {
-    const Cell* chosen = nullptr;
-    for (const auto& cell : run.cells)
-      if (cell.tier == card.id && cell.n == n && cell.ok() && cell.timeline_seconds.size() >= 3 &&
-          (!chosen || cell.threads * cell.ranks > chosen->threads * chosen->ranks))
-        chosen = &cell;
-    if (!chosen) continue;
-    svg::Series series{card.id + " (" + std::to_string(chosen->threads) + " threads)", {}, svg::Style::line};
-    for (std::size_t i = 1; i < chosen->timeline_seconds.size(); ++i) {
-      const double wall = chosen->timeline_seconds[i] - chosen->timeline_seconds[i - 1];
+  for (const Cell* cell : timeline_cells(run, n, true, 3)) {
+    svg::Series series{cell->tier + " (" + std::to_string(cell->threads) + " threads)", {}, svg::Style::line};
+    for (std::size_t i = 1; i < cell->timeline_seconds.size(); ++i) {
+      const double wall = cell->timeline_seconds[i] - cell->timeline_seconds[i - 1];
       if (wall <= 0) continue;
-      series.points.push_back({1e3 * 0.5 * (chosen->timeline_seconds[i] + chosen->timeline_seconds[i - 1]),
-                               (chosen->timeline_cpu[i] - chosen->timeline_cpu[i - 1]) / wall});
+      series.points.push_back({1e3 * 0.5 * (cell->timeline_seconds[i] + cell->timeline_seconds[i - 1]),
+                               (cell->timeline_cpu[i] - cell->timeline_cpu[i - 1]) / wall});
     }
     if (!series.points.empty()) chart.series.push_back(std::move(series));
   }

@@ -75,20 +75,22 @@ constexpr double underflow_clamp = -746.0;
 
 }  // namespace constants
 
-// Step 1: x = k·ln2 + r. Returns k, r, and `shifted` = k + 1.5·2^52, whose bit pattern holds k in its
-// low bits. The products are subtracted as fma(k, −ln2, x): negated constants, no negation instruction.
+// Step 1: x = k·(ln2/N) + r with |r| ≤ ln2/(2N), N a power of two (1 here, 16 for the AVX-512 table).
+// Returns k, r, and `shifted` = k + 1.5·2^52, whose bit pattern holds k in its low bits. Dividing the
+// constants by N is exact. The products are subtracted as fma(k, −ln2, x): no negation instruction.
 struct Reduction {
   Batch shifted;
   Batch k;
   Batch r;
 };
 
-inline Reduction reduce(Batch x) {
+template <int N = 1>
+Reduction reduce(Batch x) {
   using namespace constants;
-  const Batch shifted = xsimd::fma(x, Batch(log2e), Batch(shifter));  // rounds x·log2e to an integer
-  const Batch k = shifted - Batch(shifter);                           // exact
-  const Batch r_hi = xsimd::fma(k, Batch(-ln2_hi), x);                // x − k·ln2_hi, exact
-  return {shifted, k, xsimd::fma(k, Batch(-ln2_lo), r_hi)};
+  const Batch shifted = xsimd::fma(x, Batch(N * log2e), Batch(shifter));  // rounds x·N·log2e to an integer
+  const Batch k = shifted - Batch(shifter);                               // exact
+  const Batch r_hi = xsimd::fma(k, Batch(-ln2_hi / N), x);                // x − k·ln2_hi/N, exact
+  return {shifted, k, xsimd::fma(k, Batch(-ln2_lo / N), r_hi)};
 }
 
 // Step 2: e^r for |r| ≤ ln2/2. q is split into its even and odd powers, q(r) = even(r²) + r·odd(r²):
@@ -148,9 +150,6 @@ alignas(64) inline constexpr double low[8] = {
 alignas(64) inline constexpr double high[8] = {
     0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
     0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0};
-// ln2/16 in two parts, as above: k·ln2_16_hi is exact for |k| < 2^21 (here |k| ≤ 17 200).
-constexpr double log2e_16 = 16 * constants::log2e;
-constexpr double ln2_16_hi = constants::ln2_hi / 16, ln2_16_lo = constants::ln2_lo / 16;
 // (e^r − 1 − r)/r² ≈ d2 + d3·r + … + d6·r⁴ on [−ln2/32, ln2/32]: a Chebyshev fit (mpmath, 60 digits);
 // 1 + r + r²·(…) is then within 2.8e-17 (0.13 ulp) of e^r.
 constexpr double d2 = 0x1.0000000000000p-1;
@@ -166,10 +165,8 @@ inline Batch exp(Batch x) {
   using xsimd::fma;
   const Batch clamped =
       _mm512_max_pd(Batch(constants::underflow_clamp), _mm512_min_pd(Batch(constants::overflow_clamp), x));
-  // k = round(16·x/ln2) by the shifter, as in reduce(); its low 4 bits are j = k mod 16.
-  const Batch shifted = fma(clamped, Batch(log2e_16), Batch(constants::shifter));
-  const Batch k = shifted - Batch(constants::shifter);
-  const Batch r = fma(k, Batch(-ln2_16_lo), fma(k, Batch(-ln2_16_hi), clamped));
+  // k = round(16·x/ln2), |k| ≤ 17 200, so k·ln2_hi/16 is exact; the low 4 bits of k are j = k mod 16.
+  const auto [shifted, k, r] = reduce<16>(clamped);
   // vpermt2pd takes each lane's index from the low 4 bits of `shifted`'s bit pattern: j itself.
   const Batch power = _mm512_permutex2var_pd(Batch::load_aligned(low), _mm512_castpd_si512(shifted),
                                              Batch::load_aligned(high));
