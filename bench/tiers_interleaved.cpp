@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "registry.hpp"
-#include "sizes.hpp"
+#include "parse.hpp"
 
 namespace {
 

@@ -184,59 +184,6 @@ json per_tier_flags() {
 
 }  // namespace
 
-// What the build read from the disassembly of the tier's hot loop, in every build it analysed.
-json vectorization_json(const TierCard& card) {
-  json all = json::array();
-  if (card.peer) return all;
-  for (const auto& entry : tier_vectorization())
-    if (entry.source_file == card.source_file)
-      all.push_back({{"build", entry.build},
-                     {"linked", entry.build == linked_tiers_build()},
-                     {"status", entry.status},
-                     {"register_bits", entry.register_bits},
-                     {"lanes", entry.lanes},
-                     {"evidence", entry.evidence}});
-  return all;
-}
-
-json card_json(const TierCard& card) {
-  return {{"id", card.id},
-          {"rung", card.rung},
-          {"summary", card.summary},
-          {"libraries", card.libraries},
-          {"concepts", card.concepts},
-          {"learning_time", to_string(card.learning_time)},
-          {"parallel", card.parallel},
-          {"reproducible", to_string(card.reproducible)},
-          {"summation", card.summation},
-          {"source_file", card.source_file},
-          {"source_lines", card.source_lines},
-          {"shares", card.shares},
-          {"shared_lines", card.shared_lines},
-          {"flags", card.flags},
-          {"heap_bytes_per_node", card.heap_bytes_per_node},
-          {"distributed", card.distributed},
-          {"environment", card.environment},
-          {"peer", card.peer},
-          {"language", card.language.empty() ? json("C++") : json(card.language)},
-          {"size_limit", card.size_limit ? json(card.size_limit) : json(nullptr)},
-          {"note", card.note},
-          {"max_ulp_error", card.max_ulp_error > 0 ? json(card.max_ulp_error) : json(nullptr)},
-          {"vectorization", vectorization_json(card)}};
-}
-
-json tier_cards(const std::vector<std::string>& ids) {
-  json cards = json::array();
-  for (const auto& id : ids) {
-    json card = card_json(find_tier(id).card);
-    const auto reason = unavailable_reason(find_tier(id));
-    card["available"] = reason.empty();
-    card["unavailable_reason"] = reason.empty() ? json(nullptr) : json(reason);
-    cards.push_back(card);
-  }
-  return cards;
-}
-
 int logical_cpus() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 int physical_cores() {

@@ -15,11 +15,6 @@ namespace ladder {
 // versions, OpenMP/TBB environment, hardware counters. Readings that are not available say so and why.
 nlohmann::json machine_context();
 
-// A tier's card as JSON (`ladder list --json`, and the results, so a report made elsewhere has them).
-nlohmann::json card_json(const TierCard& card);
-// The cards of these tiers, with whether each can run here and why not.
-nlohmann::json tier_cards(const std::vector<std::string>& ids);
-
 // The 1-, 5- and 15-minute load averages.
 nlohmann::json load_average();
 

@@ -3,28 +3,31 @@
 #include <algorithm>
 #include <random>
 
-#include "registry.hpp"
+#include "errors.hpp"
+#include "peers.hpp"
+#include "text.hpp"
 
 namespace ladder {
 
-std::string Cell::name() const {
-  return tier + "/" + integrand + "/n:" + std::to_string(n) + "/threads:" + std::to_string(threads) +
-         (find_tier(tier).card.distributed ? "/ranks:" + std::to_string(ranks) : "") +
-         (reproducible ? "/reproducible" : "");
+std::string cell_name(const Cell& cell) {
+  return cell.tier + "/" + cell.integrand + "/n:" + std::to_string(cell.n) +
+         "/threads:" + std::to_string(cell.threads) +
+         (find_card(cell.tier).distributed ? "/ranks:" + std::to_string(cell.ranks) : "") +
+         (cell.reproducible ? "/reproducible" : "");
 }
 
 std::vector<Cell> Matrix::cells() const {
   std::vector<Cell> all;
   for (const auto& id : tiers) {
-    const Tier& tier = find_tier(id);
+    const TierCard& card = find_card(id);
     for (const auto n : sizes) {
-      if (!tier.card.parallel) {
+      if (!card.parallel) {
         all.push_back({id, integrand, a, b, n, 1, 1, false});
         continue;
       }
-      const bool reproducible_here = reproducible && tier.card.reproducible != Reproducible::never;
+      const bool reproducible_here = reproducible && card.reproducible != Reproducible::never;
       for (const int count : threads) {
-        if (!tier.card.distributed) {
+        if (!card.distributed) {
           all.push_back({id, integrand, a, b, n, count, 1, reproducible_here});
           continue;
         }
@@ -58,24 +61,28 @@ nlohmann::json Matrix::to_json() const {
           {"python_limit", python_limit}};
 }
 
-Matrix Matrix::from_json(const nlohmann::json& json) {
+Matrix Matrix::from_json(const JsonReader& in) {
   Matrix matrix;
-  json.at("tiers").get_to(matrix.tiers);
-  json.at("integrand").get_to(matrix.integrand);
-  json.at("a").get_to(matrix.a);
-  json.at("b").get_to(matrix.b);
-  json.at("sizes").get_to(matrix.sizes);
-  json.at("threads").get_to(matrix.threads);
-  json.at("ranks").get_to(matrix.ranks);
-  json.at("ranks_given").get_to(matrix.ranks_given);
-  json.at("cpus").get_to(matrix.cpus);
-  json.at("reproducible").get_to(matrix.reproducible);
-  json.at("repetitions").get_to(matrix.repetitions);
-  json.at("min_time").get_to(matrix.min_time);
-  json.at("min_warmup_time").get_to(matrix.min_warmup_time);
-  json.at("seed").get_to(matrix.seed);
-  matrix.peers = json.value("peers", "");
-  matrix.python_limit = json.value("python_limit", std::int64_t{10'000'000});
+  matrix.tiers = in.at("tiers").strings();
+  matrix.integrand = in.at("integrand").string();
+  matrix.a = in.at("a").number();
+  matrix.b = in.at("b").number();
+  for (const auto& size : in.at("sizes").elements()) matrix.sizes.push_back(size.integer());
+  for (const auto& count : in.at("threads").elements()) matrix.threads.push_back(count.small_integer());
+  matrix.ranks.clear();
+  for (const auto& count : in.at("ranks").elements()) matrix.ranks.push_back(count.small_integer());
+  matrix.ranks_given = in.at("ranks_given").boolean();
+  matrix.cpus = in.at("cpus").small_integer();
+  matrix.reproducible = in.at("reproducible").boolean();
+  matrix.repetitions = in.at("repetitions").small_integer();
+  matrix.min_time = in.at("min_time").number();
+  matrix.min_warmup_time = in.at("min_warmup_time").number();
+  const auto seed = in.at("seed");
+  if (!seed.raw().is_number_unsigned() && !(seed.raw().is_number_integer() && seed.integer() >= 0))
+    seed.fail("expected a whole number from 0 to 2^64 - 1, found " + seed.raw().dump());
+  matrix.seed = seed.raw().get<std::uint64_t>();
+  matrix.peers = in.string_or("peers", "");
+  matrix.python_limit = in.integer_or("python_limit", 10'000'000);
   return matrix;
 }
 

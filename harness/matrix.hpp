@@ -7,21 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "measurement.hpp"
+
 namespace ladder {
 
-// One measurement: one tier at one size and thread count.
-struct Cell {
-  std::string tier;
-  std::string integrand;
-  double a = 0, b = 1;
-  std::int64_t n = 0;
-  int threads = 1;
-  int ranks = 1;              // processes, for a distributed tier (under the MPI launcher)
-  bool reproducible = false;  // ask the tier for the same bits at every thread count
-
-  // The Google Benchmark name: "tier/integrand/n:N/threads:T", with "/ranks:R" for a distributed tier.
-  std::string name() const;
-};
+// A cell (measurement.hpp) by its Google Benchmark name: "tier/integrand/n:N/threads:T", with
+// "/ranks:R" for a distributed tier and "/reproducible" when asked for.
+std::string cell_name(const Cell& cell);
 
 struct Matrix {
   std::vector<std::string> tiers;
@@ -48,7 +40,8 @@ struct Matrix {
   std::vector<Cell> cells() const;
 
   nlohmann::json to_json() const;
-  static Matrix from_json(const nlohmann::json& json);
+  // Checked: a damaged journal's matrix is a SchemaError naming the field.
+  static Matrix from_json(const JsonReader& in);
   // The first setting in which two matrices differ, in words; empty when they are the same matrix.
   static std::string difference(const Matrix& x, const Matrix& y);
 };

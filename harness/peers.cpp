@@ -3,11 +3,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "json_reader.hpp"
 #include "registry.hpp"
 
 namespace ladder {
@@ -21,6 +23,11 @@ Reproducible reproducible(const std::string& text) {
   return text == "always"       ? Reproducible::always
          : text == "on request" ? Reproducible::on_request
                                 : Reproducible::never;
+}
+
+std::vector<PeerCard>& loaded() {
+  static std::vector<PeerCard> peers;
+  return peers;
 }
 
 }  // namespace
@@ -53,28 +60,60 @@ void load_peers(const std::string& language) {
                      "` (is python3 installed? "
                      "set LADDER_PEERS_DIR to scripts/peers): " +
                      output.substr(0, 400));
-  for (const auto& in : cards) {
-    TierCard card;
-    card.id = in.at("id").get<std::string>();
-    card.rung = in.at("rung").get<int>();
-    card.summary = in.at("summary").get<std::string>();
-    card.libraries = in.at("libraries").get<std::vector<std::string>>();
-    card.concepts = in.at("concepts").get<std::vector<std::string>>();
-    card.learning_time = learning_time(in.at("learning_time").get<std::string>());
-    card.parallel = in.at("parallel").get<bool>();
-    card.reproducible = reproducible(in.at("reproducible").get<std::string>());
-    card.summation = in.at("summation").get<std::string>();
-    card.heap_bytes_per_node = in.value("heap_bytes_per_node", 0.0);
-    card.source_file = in.value("source_file", "peers.py");
-    card.source_lines = in.value("source_lines", 0);
-    card.peer = true;
-    card.runner = directory + "/worker.py";
-    card.language = in.value("language", "Python");
-    card.unavailable_text = in.value("available", true) ? "" : in.value("unavailable_reason", "unavailable");
-    if (in.contains("max_nodes") && in.at("max_nodes").is_number())
-      card.size_limit = static_cast<std::int64_t>(in.at("max_nodes").get<double>());
-    register_peer(std::move(card));
+  try {
+    for (const auto& in : JsonReader(cards, "peers").elements()) {
+      PeerCard peer;
+      TierCard& card = peer.card;
+      card.id = in.at("id").string();
+      if (find_peer(card.id)) continue;  // loaded already
+      card.rung = in.at("rung").small_integer();
+      card.summary = in.at("summary").string();
+      card.libraries = in.at("libraries").strings();
+      card.concepts = in.at("concepts").strings();
+      card.learning_time = learning_time(in.at("learning_time").string());
+      card.parallel = in.at("parallel").boolean();
+      card.reproducible = reproducible(in.at("reproducible").string());
+      card.summation = in.at("summation").string();
+      card.heap_bytes_per_node = in.number_or("heap_bytes_per_node", 0.0);
+      card.source_file = in.string_or("source_file", "peers.py");
+      card.source_lines = in.small_integer_or("source_lines", 0);
+      peer.runner = directory + "/worker.py";
+      peer.language = in.string_or("language", "Python");
+      peer.unavailable =
+          in.boolean_or("available", true) ? "" : in.string_or("unavailable_reason", "unavailable");
+      if (const auto limit = in.optional_number("max_nodes"))
+        peer.size_limit = static_cast<std::int64_t>(*limit);
+      loaded().push_back(std::move(peer));
+    }
+  } catch (const SchemaError& problem) {
+    throw InputError("--peers python: the cards `" + command +
+                     "` printed are not what Ladder reads: " + problem.what());
   }
+  std::stable_sort(loaded().begin(), loaded().end(),
+                   [](const PeerCard& x, const PeerCard& y) { return x.card.rung < y.card.rung; });
+}
+
+const std::vector<PeerCard>& loaded_peers() { return loaded(); }
+
+const PeerCard* find_peer(std::string_view id) {
+  for (const auto& peer : loaded())
+    if (peer.card.id == id) return &peer;
+  return nullptr;
+}
+
+const TierCard& find_card(std::string_view id) {
+  if (const PeerCard* peer = find_peer(id)) return peer->card;
+  for (const auto& tier : tiers())
+    if (tier.card.id == id) return tier.card;
+  std::vector<std::string> ids;
+  for (const auto& peer : loaded()) ids.push_back(peer.card.id);
+  throw InputError("unknown tier '" + std::string(id) + "'; known tiers: " + tier_ids() +
+                   (ids.empty() ? "" : "; peers: " + join(ids)));
+}
+
+std::string unavailable_reason(std::string_view id) {
+  if (const PeerCard* peer = find_peer(id)) return peer->unavailable;
+  return unavailable_reason(find_tier(id));
 }
 
 }  // namespace ladder

@@ -1,11 +1,27 @@
 // Peers: the same kernel in another language, measured in the same run with the same protocol
 // (`ladder run --peers python`). Each peer comes with its own card and its own worker (scripts/peers/);
-// the harness registers the cards at run time and starts the peer's worker for its cells.
+// the harness loads the cards at run time and starts the peer's worker for its cells. A peer never joins
+// the registry of C++ tiers: the harness finds a cell's card through find_card, tier or peer alike.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
+
+#include "tier.hpp"
 
 namespace ladder {
+
+struct PeerCard {
+  // What a peer is described by like a tier: id, rung, summary, libraries, concepts, learning time,
+  // whether it is parallel and reproducible, its source lines. It has no kernel in this process.
+  TierCard card;
+  std::string runner;           // the command that starts its worker
+  std::string language;         // e.g. "Python 3.11.2"
+  std::string unavailable;      // why it cannot run here, from the peer itself; empty when it can
+  std::int64_t size_limit = 0;  // larger n are not attempted (pure Python); 0: no limit
+};
 
 // Where the peers live: $LADDER_PEERS_DIR, else the source tree's scripts/peers.
 std::string peers_directory();
@@ -14,8 +30,16 @@ std::string peers_directory();
 // python3-numpy and friends are installed), else the first python3 on the PATH.
 std::string python_interpreter();
 
-// Registers the peers of a language ("python"); throws InputError naming the problem when the language
-// is unknown or its peers cannot be listed.
+// Loads the peers of a language ("python"); throws InputError naming the problem when the language is
+// unknown or its peers cannot be listed.
 void load_peers(const std::string& language);
+const std::vector<PeerCard>& loaded_peers();  // by rung
+
+// A loaded peer by id, or null.
+const PeerCard* find_peer(std::string_view id);
+// The card of a C++ tier or of a loaded peer; InputError listing both when the id is neither.
+const TierCard& find_card(std::string_view id);
+// Why the tier or peer cannot run here, or empty when it can.
+std::string unavailable_reason(std::string_view id);
 
 }  // namespace ladder

@@ -13,7 +13,10 @@
 #include <tuple>
 
 #include "build_info.hpp"
-#include "registry.hpp"
+#include "errors.hpp"
+#include "json_reader.hpp"
+#include "peers.hpp"
+#include "text.hpp"
 
 namespace ladder {
 namespace {
@@ -23,9 +26,8 @@ using nlohmann::json;
 // Cells that differ only in their thread count: a reproducible tier gives the same bits in all of them.
 using Group = std::tuple<std::string, std::string, double, double, std::int64_t, bool>;
 
-Group group_of(const json& cell) {
-  return {cell.at("tier"), cell.at("integrand"), cell.at("a"),
-          cell.at("b"),    cell.at("n"),         cell.at("reproducible_requested")};
+Group group_of(const Cell& cell) {
+  return {cell.tier, cell.integrand, cell.a, cell.b, cell.n, cell.reproducible};
 }
 
 struct GroupResults {
@@ -35,23 +37,21 @@ struct GroupResults {
 
 std::map<Group, GroupResults> results_by_group(const Journal& journal) {
   std::map<Group, GroupResults> groups;
-  for (const auto& event : journal.events) {
-    if (event.at("kind") != "cell" || event.at("status") != "ok") continue;
-    auto& group = groups[group_of(event.at("cell"))];
-    const auto& measurement = event.at("measurement");
-    group.by_threads[event.at("cell").at("threads")] = measurement.at("result");
-    group.all_bit_identical = group.all_bit_identical && measurement.at("bit_identical").get<bool>();
+  for (const auto& record : journal.cells) {
+    if (!record.measurement) continue;
+    auto& group = groups[group_of(record.cell)];
+    group.by_threads[record.cell.threads] = record.measurement->result;
+    group.all_bit_identical = group.all_bit_identical && record.measurement->bit_identical;
   }
   return groups;
 }
 
-// Same bits at every thread count measured (and in every repetition); null when only one thread count
+// Same bits at every thread count measured (and in every repetition); unknown when only one thread count
 // was measured for a parallel tier.
-json reproducible(const json& event, const std::map<Group, GroupResults>& groups) {
-  if (event.at("status") != "ok") return nullptr;
-  const auto& group = groups.at(group_of(event.at("cell")));
-  const bool parallel = find_tier(event.at("cell").at("tier").get<std::string>()).card.parallel;
-  if (parallel && group.by_threads.size() < 2) return nullptr;
+std::optional<bool> reproducible(const CellRecord& record, const std::map<Group, GroupResults>& groups) {
+  if (!record.measurement) return std::nullopt;
+  const auto& group = groups.at(group_of(record.cell));
+  if (find_card(record.cell.tier).parallel && group.by_threads.size() < 2) return std::nullopt;
   bool same = group.all_bit_identical;
   const double first = group.by_threads.begin()->second;
   for (const auto& [threads, result] : group.by_threads)
@@ -59,111 +59,90 @@ json reproducible(const json& event, const std::map<Group, GroupResults>& groups
   return same;
 }
 
-json stat(const json& measurement, const char* aggregate, const char* field) {
-  const auto& aggregates = measurement.at("aggregates");
-  return aggregates.contains(aggregate) ? aggregates.at(aggregate).at(field) : json(nullptr);
-}
-
-// Ladder's fields, beside Google Benchmark's in every entry of a cell.
-json ladder_fields(const json& event, const json& reproducible_value) {
-  const auto& cell = event.at("cell");
-  json fields = {{"cell", event.at("name")},
-                 {"tier", cell.at("tier")},
-                 {"rung", event.at("rung")},
-                 {"integrand", cell.at("integrand")},
-                 {"a", cell.at("a")},
-                 {"b", cell.at("b")},
-                 {"n", cell.at("n")},
-                 {"threads", cell.at("threads")},
-                 {"ranks", cell.value("ranks", 1)},
-                 {"oversubscribed", event.value("oversubscribed", false)},
-                 {"reproducible_requested", cell.at("reproducible_requested")},
-                 {"status", event.at("status")},
-                 {"reproducible", reproducible_value}};
-  if (event.contains("reason")) fields["reason"] = event.at("reason");
-  if (event.at("status") != "ok") return fields;
-  const auto& measurement = event.at("measurement");
-  const auto& memory = measurement.at("memory");
-  for (const char* key : {"result", "exact", "midpoint", "rel_error", "rounding_error", "rounding_bound",
-                          "within_rounding_bound", "bit_identical", "instruction_set"})
-    fields[key] = measurement.at(key);
-  for (const char* key : {"peak_heap_bytes", "allocations", "peak_rss_bytes", "peak_rss_growth_bytes",
-                          "minor_faults", "major_faults"})
-    fields[key] = memory.at(key);
+// The fields every entry of a cell shares: Ladder's, beside Google Benchmark's.
+BenchmarkEntry cell_entry(const CellRecord& record, std::optional<bool> reproducible_value, int family) {
+  BenchmarkEntry entry;
+  entry.name = entry.run_name = entry.cell = record.name;
+  entry.family_index = family;
+  entry.run_type = "iteration";
+  entry.coordinates = record.cell;
+  entry.rung = record.rung;
+  entry.oversubscribed = record.oversubscribed;
+  entry.status = record.status;
+  entry.reason = record.reason;
+  entry.reproducible = reproducible_value;
+  if (!record.measurement) return entry;
+  const Measurement& measurement = *record.measurement;
+  entry.result = measurement.result;
+  entry.exact = measurement.exact;
+  entry.midpoint = measurement.midpoint;
+  entry.rel_error = measurement.rel_error;
+  entry.rounding_error = measurement.rounding_error;
+  entry.rounding_bound = measurement.rounding_bound;
+  entry.within_rounding_bound = measurement.within_rounding_bound;
+  entry.bit_identical = measurement.bit_identical;
+  entry.instruction_set = measurement.instruction_set;
+  entry.memory = measurement.memory;
+  entry.memory.timeline.reset();  // on the median entry only, not repeated on every entry
   // Hardware counters over one call: figures, or why there are none.
-  fields["counters"] = measurement.value(
-      "counters",
-      json{{"available", false}, {"reason", "unavailable: not recorded by this version of Ladder"}});
-  fields["other_load_cores"] = event.at("worker").at("other_load_cores");
-  if (memory.contains("thread_placement")) fields["thread_placement"] = memory.at("thread_placement");
-  fields["environment"] = event.at("worker").value("environment", json::object());
-  if (event.at("worker").contains("launcher")) fields["launcher"] = event.at("worker").at("launcher");
-  return fields;
+  entry.counters = measurement.counters.value_or(Counters{});
+  entry.other_load_cores = record.worker.other_load_cores;
+  entry.extra["environment"] = record.worker.environment;
+  if (!record.worker.launcher.empty()) entry.extra["launcher"] = record.worker.launcher;
+  return entry;
 }
 
 // Per-entry rates from that entry's times: nanoseconds a node, nodes a second, CPU per wall per thread.
-void add_rates(json& entry, double real_ns, double cpu_ns, std::int64_t n, int threads) {
-  entry["ns_per_node"] = real_ns / static_cast<double>(n);
-  entry["nodes_per_second"] = real_ns > 0 ? json(static_cast<double>(n) / (real_ns * 1e-9)) : json(nullptr);
-  entry["parallel_efficiency"] = real_ns > 0 ? json(cpu_ns / (real_ns * threads)) : json(nullptr);
+void add_rates(BenchmarkEntry& entry) {
+  const double real_ns = entry.real_time, n = static_cast<double>(entry.coordinates.n);
+  entry.ns_per_node = real_ns / n;
+  if (real_ns > 0) {
+    entry.nodes_per_second = n / (real_ns * 1e-9);
+    entry.parallel_efficiency = entry.cpu_time / (real_ns * entry.coordinates.threads);
+  }
 }
 
-void add_entries(json& benchmarks, const json& event, const json& reproducible_value, int family) {
-  const json fields = ladder_fields(event, reproducible_value);
-  const std::string name = event.at("name");
-  const std::int64_t n = event.at("cell").at("n");
-  const int threads = event.at("cell").at("threads");
-  auto base = [&](const char* run_type) {
-    json entry = {{"name", name},
-                  {"family_index", family},
-                  {"per_family_instance_index", 0},
-                  {"run_name", name},
-                  {"run_type", run_type}};
-    return entry;
-  };
-  if (event.at("status") != "ok") {
-    json entry = base("iteration");
-    entry.update({{"repetitions", 0},
-                  {"iterations", 0},
-                  {"error_occurred", true},
-                  {"error_message", event.value("reason", std::string())}});
-    entry.update(fields);
+void add_entries(std::vector<BenchmarkEntry>& benchmarks, const CellRecord& record,
+                 std::optional<bool> reproducible_value, int family) {
+  const BenchmarkEntry common = cell_entry(record, reproducible_value, family);
+  if (!record.measurement) {  // as Google Benchmark writes a run that stopped with an error
+    BenchmarkEntry entry = common;
+    entry.error_occurred = true;
+    entry.error_message = record.reason;
     benchmarks.push_back(entry);
     return;
   }
-  const auto& measurement = event.at("measurement");
-  const auto& repetitions = measurement.at("repetitions");
-  const auto count = static_cast<int>(repetitions.size());
-  for (const auto& repetition : repetitions) {
-    json entry = base("iteration");
-    entry.update({{"repetitions", count},
-                  {"repetition_index", repetition.at("repetition_index")},
-                  {"iterations", repetition.at("iterations")},
-                  {"real_time", repetition.at("real_time")},
-                  {"cpu_time", repetition.at("cpu_time")},
-                  {"time_unit", "ns"}});
-    entry.update(fields);
-    add_rates(entry, repetition.at("real_time"), repetition.at("cpu_time"), n, threads);
+  const Measurement& measurement = *record.measurement;
+  const auto count = static_cast<int>(measurement.repetitions.size());
+  for (const auto& repetition : measurement.repetitions) {
+    BenchmarkEntry entry = common;
+    entry.repetitions = count;
+    entry.repetition_index = repetition.repetition_index;
+    entry.iterations = repetition.iterations;
+    entry.real_time = repetition.real_time;
+    entry.cpu_time = repetition.cpu_time;
+    add_rates(entry);
     benchmarks.push_back(entry);
   }
-  for (const char* aggregate : {"mean", "median", "stddev", "cv", "min", "max"}) {
-    const bool percentage = std::string(aggregate) == "cv";
-    json entry = base("aggregate");
-    entry["name"] = name + "_" + aggregate;
-    entry.update({{"repetitions", count},
-                  {"threads", threads},
-                  {"aggregate_name", aggregate},
-                  {"aggregate_unit", percentage ? "percentage" : "time"},
-                  {"iterations", repetitions.at(0).at("iterations")},
-                  {"real_time", stat(measurement, aggregate, "real_time")},
-                  {"cpu_time", stat(measurement, aggregate, "cpu_time")},
-                  {"time_unit", "ns"}});
-    entry.update(fields);
-    // Memory and CPU time over one call: on the median entry only, not repeated on every entry.
-    if (std::string(aggregate) == "median" && measurement.at("memory").contains("timeline"))
-      entry["memory_timeline"] = measurement.at("memory").at("timeline");
-    if (!percentage && std::string(aggregate) != "stddev")
-      add_rates(entry, entry["real_time"], entry["cpu_time"], n, threads);
+  const auto& aggregates = measurement.aggregates;
+  for (const auto& [aggregate, timing] : {std::pair{"mean", aggregates.mean},
+                                          {"median", aggregates.median},
+                                          {"stddev", aggregates.stddev},
+                                          {"cv", aggregates.cv},
+                                          {"min", aggregates.min},
+                                          {"max", aggregates.max}}) {
+    const std::string name = aggregate;
+    BenchmarkEntry entry = common;
+    entry.name = record.name + "_" + name;
+    entry.run_type = "aggregate";
+    entry.repetitions = count;
+    entry.aggregate_name = name;
+    entry.aggregate_unit = name == "cv" ? "percentage" : "time";
+    entry.iterations = measurement.repetitions.front().iterations;
+    entry.real_time = timing.real_time;
+    entry.cpu_time = timing.cpu_time;
+    if (name == "median") entry.memory.timeline = measurement.memory.timeline;
+    if (name != "cv" && name != "stddev") add_rates(entry);
     benchmarks.push_back(entry);
   }
 }
@@ -196,25 +175,40 @@ Journal read_journal(const std::string& path, bool repair) {
   const auto complete = contents.rfind('\n') == std::string::npos ? 0 : contents.rfind('\n') + 1;
   if (complete < contents.size() && repair) {
     if (truncate(path.c_str(), static_cast<off_t>(complete)) != 0)
-      throw std::runtime_error("cannot repair " + path + ": " + std::strerror(errno));
+      throw WriteError("cannot repair " + path + ": " + std::strerror(errno));
   }
   Journal journal;
   std::istringstream lines(contents.substr(0, complete));
   std::string line;
-  while (std::getline(lines, line)) {
+  for (int number = 1; std::getline(lines, line); ++number) {
+    const std::string where = "line " + std::to_string(number);
     json parsed = json::parse(line, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object())
-      throw InputError("'" + path + "' is not a Ladder journal (a line is not JSON)");
-    if (journal.header.is_null()) {
-      if (parsed.value("kind", "") != "run")
-        throw InputError("'" + path + "' is not a Ladder journal (its first line does not describe a run)");
-      if (parsed.value("schema_version", 0) != results_schema_version)
-        throw InputError("'" + path + "' has results schema version " +
-                         std::to_string(parsed.value("schema_version", 0)) + "; this Ladder reads version " +
-                         std::to_string(results_schema_version) + " only");
-      journal.header = std::move(parsed);
-    } else {
-      journal.events.push_back(std::move(parsed));
+      throw InputError("'" + path + "' is not a Ladder journal (" + where + " is not a JSON object)");
+    try {
+      const JsonReader reader(parsed, where);
+      if (journal.header.is_null()) {
+        if (reader.string_or("kind", "") != "run")
+          throw InputError("'" + path + "' is not a Ladder journal (its first line does not describe a run)");
+        const auto version = reader.at("schema_version");
+        if (!version.raw().is_number_integer() || version.integer() != results_schema_version)
+          throw InputError("'" + path + "' has results schema version " + version.raw().dump() +
+                           "; this Ladder reads version " + std::to_string(results_schema_version) + " only");
+        for (const char* key : {"started", "label", "preset"}) reader.at(key).string();
+        reader.at("matrix").object(), reader.at("context").object(), reader.at("tiers").elements();
+        journal.header = std::move(parsed);
+        continue;
+      }
+      const std::string kind = reader.at("kind").string();
+      if (kind == "cell")
+        journal.cells.push_back(read_cell_record(reader));
+      else if (kind == "resume")
+        journal.resumptions.push_back({reader.string_or("at", ""), reader.string_or("host_name", ""),
+                                       reader.string_or("command_line", "")});
+      else
+        reader.at("kind").fail("'" + kind + "' is neither \"cell\" nor \"resume\"");
+    } catch (const SchemaError& problem) {
+      throw InputError("journal '" + path + "' is damaged: " + problem.what());
     }
   }
   if (journal.header.is_null()) throw InputError("'" + path + "' is empty: not a Ladder journal");
@@ -224,20 +218,25 @@ Journal read_journal(const std::string& path, bool repair) {
 void append_journal(const std::string& path, const json& line) {
   const std::string text = line.dump() + "\n";
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot append to " + path + ": " + std::strerror(errno));
+  if (fd < 0) throw WriteError("cannot append to " + path + ": " + std::strerror(errno));
   const ssize_t written = ::write(fd, text.data(), text.size());
+  const int write_error = errno;
   const bool synced = ::fsync(fd) == 0;
   ::close(fd);
-  if (written != static_cast<ssize_t>(text.size()) || !synced)
-    throw std::runtime_error("cannot append to " + path + ": " + std::strerror(errno));
+  if (written != static_cast<ssize_t>(text.size()) || !synced) {
+    // A line cut short is dropped by the next read_journal (and cut off by --resume): nothing is lost.
+    throw WriteError(
+        "cannot append to " + path + ": " +
+        std::strerror(written < 0 || written == static_cast<ssize_t>(text.size()) ? write_error : ENOSPC));
+  }
 }
 
 json results_document(const Journal& journal, const json& run) {
   const auto groups = results_by_group(journal);
-  json benchmarks = json::array();
+  std::vector<BenchmarkEntry> benchmarks;
   int family = 0;
-  for (const auto& event : journal.events)
-    if (event.at("kind") == "cell") add_entries(benchmarks, event, reproducible(event, groups), family++);
+  for (const auto& record : journal.cells)
+    add_entries(benchmarks, record, reproducible(record, groups), family++);
   json context = journal.header.at("context");
   context["date"] = run.value("updated", std::string());
   context["run"] = run;

@@ -1,4 +1,5 @@
-// The results a run leaves behind, all made from its journal:
+// The results a run leaves behind, all made from its journal (the types are common/measurement.hpp and
+// common/results_file.hpp, the one schema):
 // - journal.jsonl: one JSON object a line, appended and flushed to disk as each cell finishes (the first
 //   line describes the run); what `--resume` reads;
 // - results.json: schema-versioned; `context` (machine, build, run, warnings) and `benchmarks`, whose
@@ -11,19 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "measurement.hpp"
+#include "results_file.hpp"
+
 namespace ladder {
 
-constexpr int results_schema_version = 1;
-
-struct Journal {
-  nlohmann::json header;               // {"kind":"run", "schema_version", "matrix", "context", …}
-  std::vector<nlohmann::json> events;  // {"kind":"cell", …} and {"kind":"resume", …}, in order
-};
-
 // Reads a journal; a last line cut short by a kill is dropped (and cut from the file when `repair`).
-// Throws InputError when the file is missing, is not a Ladder journal, or has another schema version.
+// Throws InputError when the file is missing, is not a Ladder journal, has another schema version, or a
+// line is damaged (naming the line and the field).
 Journal read_journal(const std::string& path, bool repair);
-// Appends one line and flushes it to disk before returning.
+// Appends one line and flushes it to disk before returning; WriteError when it cannot.
 void append_journal(const std::string& path, const nlohmann::json& line);
 
 // The documents, from the journal and the run's summary (status, times, load).
@@ -33,6 +31,6 @@ std::string results_csv(const nlohmann::json& document);
 // The warnings a reader must see beside the numbers: noisy or short measurements, load, oversubscribed
 // threads, an unoptimized build, failed cells, results outside the rounding bound, a parallel tier that
 // used one core.
-nlohmann::json warnings(const Journal& journal, const nlohmann::json& run);
+std::vector<WarningRecord> warnings(const Journal& journal, const nlohmann::json& run);
 
 }  // namespace ladder

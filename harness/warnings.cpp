@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "build_info.hpp"
 #include "context.hpp"
-#include "registry.hpp"
+#include "json_reader.hpp"
+#include "peers.hpp"
 #include "results.hpp"
 #include "text.hpp"
 
@@ -21,16 +23,17 @@ std::string fixed(double value) { return format_number("%.2f", value); }
 class Warnings {
  public:
   // A warning about some cells; it is added only when there are any.
-  void about_cells(const std::string& kind, const std::string& message, const json& cells) {
-    if (!cells.empty()) list_.push_back({{"kind", kind}, {"message", message}, {"cells", cells}});
+  void about_cells(const std::string& kind, const std::string& message,
+                   const std::vector<std::string>& cells) {
+    if (!cells.empty()) list_.push_back({kind, message, cells});
   }
   void about_run(const std::string& kind, const std::string& message) {
-    list_.push_back({{"kind", kind}, {"message", message}, {"cells", json::array()}});
+    list_.push_back({kind, message, {}});
   }
-  json list() const { return list_; }
+  std::vector<WarningRecord> list() const { return list_; }
 
  private:
-  json list_ = json::array();
+  std::vector<WarningRecord> list_;
 };
 
 bool optimized_build() {
@@ -45,71 +48,74 @@ bool optimized_build() {
 
 }  // namespace
 
-json warnings(const Journal& journal, const json& run) {
+std::vector<WarningRecord> warnings(const Journal& journal, const json& run) {
   Warnings found;
-  const json& matrix = journal.header.at("matrix");
-  const json& context = journal.header.at("context");
+  // The header was checked when the journal was read (read_journal); what is read here is checked again.
+  const JsonReader header(journal.header, "journal header");
+  const int repetitions = header.at("matrix").at("repetitions").small_integer();
+  const JsonReader context = header.at("context");
+  const std::string host = context.string_or("host_name", "");
 
   if (run.value("status", "") == "interrupted")
     found.about_run("incomplete", "the run was interrupted: " + std::to_string(run.value("cells_done", 0)) +
                                       " of " + std::to_string(run.value("cells_total", 0)) +
                                       " cells finished; `ladder run --resume DIR` completes it");
-  if (matrix.at("repetitions").get<int>() < 9)
-    found.about_run("few repetitions", std::to_string(matrix.at("repetitions").get<int>()) +
+  if (repetitions < 9)
+    found.about_run("few repetitions", std::to_string(repetitions) +
                                            " repetitions a cell: fewer than 9, the spread is a rough guess");
   if (!optimized_build())
     found.about_run("unoptimized build", "Ladder itself was built as " + build_info().build_type + " with '" +
                                              build_info().common_flags +
                                              "': the times measure an unoptimized build");
-  if (context.at("hypervisor").value("present", false))
+  if (const auto hypervisor = context.find("hypervisor");
+      hypervisor && hypervisor->boolean_or("present", false))
     found.about_run("virtual machine",
                     "running under a hypervisor: other guests can steal time (see each cell's steal "
                     "figure) and hardware counters are usually unavailable");
-  const json before = journal.header.value("load_average_before", json(nullptr));
-  if (before.is_array() && before.at(0).get<double>() > 0.5)
-    found.about_run("load before the run", "the 1-minute load average was " + fixed(before.at(0)) +
-                                               " before the run started: something else was running");
-
-  json noisy = json::array(), spread = json::array(), loaded = json::array(), stolen = json::array(),
-       oversubscribed = json::array(), failed = json::array(), skipped = json::array(),
-       outside_bound = json::array(), one_core = json::array(), not_identical = json::array();
-  const int cpus = logical_cpus();
-  for (const auto& event : journal.events) {
-    if (event.at("kind") == "resume" && event.value("host_name", "") != context.value("host_name", ""))
-      found.about_run("resumed elsewhere", "the run was resumed on '" + event.value("host_name", "") +
-                                               "', not on '" + context.value("host_name", "") +
+  if (const auto before = header.find("load_average_before"); before && !before->is_null()) {
+    const auto loads = before->numbers();
+    if (!loads.empty() && loads.front() > 0.5)
+      found.about_run("load before the run", "the 1-minute load average was " + fixed(loads.front()) +
+                                                 " before the run started: something else was running");
+  }
+  for (const auto& resume : journal.resumptions)
+    if (resume.host_name != host)
+      found.about_run("resumed elsewhere", "the run was resumed on '" + resume.host_name + "', not on '" +
+                                               host +
                                                "' where it started: its cells measured different machines");
-    if (event.at("kind") != "cell") continue;
-    const std::string name = event.at("name");
-    const std::string status = event.at("status");
-    const json& cell = event.at("cell");
-    if (cell.at("threads").get<int>() * cell.value("ranks", 1) > cpus) oversubscribed.push_back(name);
-    if (status == "skipped" || status == "unavailable") {
-      skipped.push_back(name + ": " + event.value("reason", ""));
+
+  std::vector<std::string> noisy, spread, loaded, stolen, oversubscribed, failed, skipped, outside_bound,
+      one_core, not_identical;
+  const int cpus = logical_cpus();
+  for (const auto& record : journal.cells) {
+    const std::string& name = record.name;
+    const Cell& cell = record.cell;
+    if (cell.threads * cell.ranks > cpus) oversubscribed.push_back(name);
+    if (record.status == CellStatus::skipped || record.status == CellStatus::unavailable) {
+      skipped.push_back(name + ": " + record.reason);
       continue;
     }
-    if (status != "ok") {
-      failed.push_back(name + ": " + status + ": " + event.value("reason", ""));
+    if (!record.measurement) {
+      failed.push_back(name + ": " + std::string(to_string(record.status)) + ": " + record.reason);
       continue;
     }
-    const json& measurement = event.at("measurement");
-    const json& aggregates = measurement.at("aggregates");
-    const double cv = aggregates.at("cv").at("real_time");
-    if (cv > 0.05) noisy.push_back(name + " (cv " + percent(cv) + ")");
-    const double low = aggregates.at("min").at("real_time"), high = aggregates.at("max").at("real_time");
+    const Measurement& measurement = *record.measurement;
+    const Aggregates& aggregates = measurement.aggregates;
+    if (aggregates.cv.real_time > 0.05)
+      noisy.push_back(name + " (cv " + percent(aggregates.cv.real_time) + ")");
+    const double low = aggregates.min.real_time, high = aggregates.max.real_time;
     if (low > 0 && high > 1.5 * low) spread.push_back(name + " (max/min " + fixed(high / low) + ")");
-    const json& worker = event.at("worker");
-    if (worker.at("other_load_cores").get<double>() > 0.25)
-      loaded.push_back(name + " (" + fixed(worker.at("other_load_cores")) + " cores busy with other work)");
-    if (worker.at("steal_fraction").get<double>() > 0.02)
-      stolen.push_back(name + " (" + percent(worker.at("steal_fraction")) + " stolen)");
-    if (!measurement.at("within_rounding_bound").get<bool>()) outside_bound.push_back(name);
-    const Tier& tier = find_tier(cell.at("tier").get<std::string>());
-    const double cores_used = aggregates.at("median").at("cpu_time").get<double>() /
-                              aggregates.at("median").at("real_time").get<double>();
-    if (tier.card.parallel && cell.at("threads").get<int>() > 1 && cores_used < 1.2)
+    if (record.worker.other_load_cores > 0.25)
+      loaded.push_back(name + " (" + fixed(record.worker.other_load_cores) + " cores busy with other work)");
+    if (record.worker.steal_fraction > 0.02)
+      stolen.push_back(name + " (" + percent(record.worker.steal_fraction) + " stolen)");
+    if (!measurement.within_rounding_bound) outside_bound.push_back(name);
+    const TierCard& card = find_card(cell.tier);
+    const double cores_used =
+        aggregates.median.real_time > 0 ? aggregates.median.cpu_time / aggregates.median.real_time : 0;
+    if (card.parallel && cell.threads > 1 && cores_used < 1.2)
       one_core.push_back(name + " (CPU/wall " + fixed(cores_used) + ")");
-    if (tier.card.reproducible == Reproducible::always && !measurement.at("bit_identical").get<bool>())
+    if (card.reproducible == Reproducible::always && !measurement.bit_identical)
       not_identical.push_back(name);
   }
   found.about_cells("failed cells", "cells that did not finish (each with its reason)", failed);

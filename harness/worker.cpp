@@ -10,6 +10,7 @@
 #include <exception>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <new>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "counters.hpp"
 #include "distributed.hpp"
 #include "heap_counter.hpp"
+#include "json_reader.hpp"
 #include "process_stats.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
@@ -61,8 +63,6 @@ double median_of(std::vector<double> values) {
 double min_of(const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); }
 double max_of(const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); }
 
-json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
-
 // Whether a library that allocates behind malloc's back is loaded: oneTBB loads its own scalable
 // allocator (libtbbmalloc) when it is installed, and what it takes from the OS is not counted.
 bool tbbmalloc_loaded() {
@@ -73,7 +73,7 @@ bool tbbmalloc_loaded() {
   return false;
 }
 
-json memory_of_one_call(const std::function<double(std::int64_t)>& call, std::int64_t n) {
+Memory memory_of_one_call(const std::function<double(std::int64_t)>& call, std::int64_t n) {
   const bool reset = process::reset_peak_rss();
   const auto rss_before = process::status_bytes("VmRSS").value_or(0);
   const auto usage_before = process::self_usage();
@@ -87,51 +87,37 @@ json memory_of_one_call(const std::function<double(std::int64_t)>& call, std::in
   const auto usage_after = process::self_usage();
   const auto peak_rss = process::status_bytes("VmHWM");
 
-  json memory = {
-      {"peak_heap_bytes", heap.peak_bytes},
-      {"allocations", heap.allocations},
+  Memory memory;
+  memory.peak_heap_bytes = static_cast<double>(heap.peak_bytes);
+  memory.allocations = static_cast<double>(heap.allocations);
+  memory.peak_rss_bytes = peak_rss ? std::optional<double>(static_cast<double>(*peak_rss)) : std::nullopt;
+  memory.peak_rss_growth_bytes =
+      peak_rss ? std::optional<double>(static_cast<double>(*peak_rss) - static_cast<double>(rss_before))
+               : std::nullopt;
+  memory.minor_faults = static_cast<double>(usage_after.minor_faults - usage_before.minor_faults);
+  memory.major_faults = static_cast<double>(usage_after.major_faults - usage_before.major_faults);
+  memory.extra = {
       {"allocated_bytes", heap.allocated_bytes},
-      {"peak_rss_bytes", peak_rss ? json(*peak_rss) : json(nullptr)},
       {"rss_before_bytes", rss_before},
-      {"peak_rss_growth_bytes", peak_rss ? json(*peak_rss - rss_before) : json(nullptr)},
       {"peak_rss_method", reset ? "VmHWM after a clear_refs reset, one call"
                                 : "VmHWM over the worker's life (clear_refs refused)"},
-      {"minor_faults", usage_after.minor_faults - usage_before.minor_faults},
-      {"major_faults", usage_after.major_faults - usage_before.major_faults},
       {"heap_method", "malloc family interposed, one call after the timed runs"},
   };
   const auto placement = process::thread_placement();  // the runtime's threads are still alive here
-  memory["thread_placement"] = {{"threads", placement.threads},
-                                {"cpus", placement.cpus},
-                                {"union_of_cpus", placement.union_of_cpus},
-                                {"per_thread", placement.per_thread}};
-  memory["timeline"] = over_time;
+  memory.thread_placement = json{{"threads", placement.threads},
+                                 {"cpus", placement.cpus},
+                                 {"union_of_cpus", placement.union_of_cpus},
+                                 {"per_thread", placement.per_thread}};
+  memory.timeline = read_timeline(JsonReader(over_time, "timeline"));
   if (tbbmalloc_loaded())
-    memory["heap_note"] = "oneTBB's scalable allocator (libtbbmalloc) is loaded; what it maps is not counted";
+    memory.extra["heap_note"] =
+        "oneTBB's scalable allocator (libtbbmalloc) is loaded; what it maps is not counted";
   return memory;
 }
 
 }  // namespace
 
-json cell_to_json(const Cell& cell) {
-  return {{"tier", cell.tier},   {"integrand", cell.integrand},
-          {"a", cell.a},         {"b", cell.b},
-          {"n", cell.n},         {"threads", cell.threads},
-          {"ranks", cell.ranks}, {"reproducible_requested", cell.reproducible}};
-}
-
-Cell cell_from_json(const json& in) {
-  return {in.at("tier").get<std::string>(),
-          in.at("integrand").get<std::string>(),
-          in.at("a").get<double>(),
-          in.at("b").get<double>(),
-          in.at("n").get<std::int64_t>(),
-          in.at("threads").get<int>(),
-          in.value("ranks", 1),
-          in.at("reproducible_requested").get<bool>()};
-}
-
-json measure_cell(const Cell& cell, const Matrix& settings, const std::optional<Reference>& computed) {
+Measurement measure_cell(const Cell& cell, const Matrix& settings, const std::optional<Reference>& computed) {
   const Tier& tier = find_tier(cell.tier);
   const std::size_t integrand = find_integrand(cell.integrand);
   const Interval ab{cell.a, cell.b};
@@ -147,7 +133,7 @@ json measure_cell(const Cell& cell, const Matrix& settings, const std::optional<
 
   ResultLog results;
   std::exception_ptr failure;
-  benchmark::RegisterBenchmark(cell.name().c_str(),
+  benchmark::RegisterBenchmark(cell_name(cell).c_str(),
                                [&](benchmark::State& state) {
                                  for (auto _ : state) {
                                    std::int64_t n = cell.n;
@@ -177,45 +163,41 @@ json measure_cell(const Cell& cell, const Matrix& settings, const std::optional<
   benchmark::ClearRegisteredBenchmarks();
   if (failure) std::rethrow_exception(failure);
 
-  json repetitions = json::array();
+  Measurement measurement;
   std::vector<double> real_times;
-  double measured_seconds = 0;
-  json aggregates = json::object();
+  std::map<std::string, Timing> aggregates;
   for (const auto& run : reporter.copied) {
     if (run.error_occurred) throw std::runtime_error("Google Benchmark reported: " + run.error_message);
     if (run.run_type == benchmark::BenchmarkReporter::Run::RT_Iteration) {
-      repetitions.push_back({{"repetition_index", run.repetition_index},
-                             {"iterations", run.iterations},
-                             {"real_time", run.GetAdjustedRealTime()},
-                             {"cpu_time", run.GetAdjustedCPUTime()}});
+      measurement.repetitions.push_back({static_cast<int>(run.repetition_index), run.iterations,
+                                         run.GetAdjustedRealTime(), run.GetAdjustedCPUTime()});
       real_times.push_back(run.GetAdjustedRealTime());
-      measured_seconds += run.real_accumulated_time;
+      measurement.measured_seconds += run.real_accumulated_time;
     } else if (run.aggregate_unit == benchmark::kPercentage) {
       // A percentage aggregate (cv) keeps its value in the accumulated time, unscaled.
-      aggregates[run.aggregate_name] = {{"real_time", run.real_accumulated_time},
-                                        {"cpu_time", run.cpu_accumulated_time}};
+      aggregates[run.aggregate_name] = {run.real_accumulated_time, run.cpu_accumulated_time};
     } else {
-      aggregates[run.aggregate_name] = {{"real_time", run.GetAdjustedRealTime()},
-                                        {"cpu_time", run.GetAdjustedCPUTime()}};
+      aggregates[run.aggregate_name] = {run.GetAdjustedRealTime(), run.GetAdjustedCPUTime()};
     }
   }
   if (real_times.empty()) throw std::runtime_error("Google Benchmark reported no repetitions");
   // With one repetition Google Benchmark computes no statistics: the single value is all of them.
-  if (!aggregates.contains("median")) {
-    for (const char* name : {"mean", "median", "min", "max"})
-      aggregates[name] = {{"real_time", repetitions[0]["real_time"]},
-                          {"cpu_time", repetitions[0]["cpu_time"]}};
-    aggregates["stddev"] = {{"real_time", 0.0}, {"cpu_time", 0.0}};
-    aggregates["cv"] = {{"real_time", 0.0}, {"cpu_time", 0.0}};
+  if (!aggregates.count("median")) {
+    const Timing single{measurement.repetitions[0].real_time, measurement.repetitions[0].cpu_time};
+    aggregates = {{"mean", single}, {"median", single},     {"min", single},
+                  {"max", single},  {"stddev", {0.0, 0.0}}, {"cv", {0.0, 0.0}}};
   }
+  measurement.aggregates = {aggregates.at("mean"), aggregates.at("median"), aggregates.at("stddev"),
+                            aggregates.at("cv"),   aggregates.at("min"),    aggregates.at("max")};
 
-  const json memory = memory_of_one_call(call, cell.n);
-  const json hardware = counters::hardware(
-      [&] {
-        double result = call(cell.n);
-        benchmark::DoNotOptimize(result);
-      },
-      cell.n);
+  measurement.memory = memory_of_one_call(call, cell.n);
+  measurement.counters = read_counters(JsonReader(counters::hardware(
+                                                      [&] {
+                                                        double result = call(cell.n);
+                                                        benchmark::DoNotOptimize(result);
+                                                      },
+                                                      cell.n),
+                                                  "counters"));
 
   const auto& info = integrands()[integrand];
   const Reference ref = computed ? *computed : reference(info, ab, cell.n);
@@ -223,25 +205,21 @@ json measure_cell(const Cell& cell, const Matrix& settings, const std::optional<
   const double rounding_abs = static_cast<double>(result - ref.midpoint);
   const double bound = rounding_bound(tier.card, ref, cell.n, cell.threads);
   const auto& build = build_info();
-  return {{"repetitions", repetitions},
-          {"aggregates", aggregates},
-          {"measured_seconds", measured_seconds},
-          {"median_check", median_of(real_times)},
-          {"result", result},
-          {"bit_identical", results.distinct.size() == 1},
-          {"distinct_results", results.distinct.size()},
-          {"exact", static_cast<double>(ref.exact)},
-          {"midpoint", static_cast<double>(ref.midpoint)},
-          {"midpoint_method", ref.midpoint_method},
-          {"rel_error", optional_number(relative_error(result, ref.exact))},
-          {"rounding_error", optional_number(relative_error(result, ref.midpoint))},
-          {"rounding_abs_error", rounding_abs},
-          {"rounding_bound", bound},
-          {"within_rounding_bound", std::fabs(rounding_abs) <= bound},
-          {"memory", memory},
-          {"counters", hardware},
-          {"instruction_set", build.instruction_set},
-          {"simd_width", build.simd_width}};
+  measurement.result = result;
+  measurement.bit_identical = results.distinct.size() == 1;
+  measurement.exact = static_cast<double>(ref.exact);
+  measurement.midpoint = static_cast<double>(ref.midpoint);
+  measurement.rel_error = relative_error(result, ref.exact);
+  measurement.rounding_error = relative_error(result, ref.midpoint);
+  measurement.rounding_bound = bound;
+  measurement.within_rounding_bound = std::fabs(rounding_abs) <= bound;
+  measurement.instruction_set = build.instruction_set;
+  measurement.extra = {{"median_check", median_of(real_times)},
+                       {"distinct_results", results.distinct.size()},
+                       {"midpoint_method", ref.midpoint_method},
+                       {"rounding_abs_error", rounding_abs},
+                       {"simd_width", build.simd_width}};
+  return measurement;
 }
 
 int run_worker(const std::string& cell_json, const std::string& result_file) {
@@ -252,8 +230,8 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
   int count = 2;
   benchmark::Initialize(&count, arguments);
 
-  const json spec = json::parse(cell_json);
-  const Cell cell = cell_from_json(spec.at("cell"));
+  const json spec = parse_json(cell_json, "the cell's spec");
+  const Cell cell = read_cell(JsonReader(spec, "spec").at("cell"));
   const bool distributed = find_tier(cell.tier).card.distributed;
   if (distributed && distributed::rank() != 0) {  // a follower: make rank 0's calls, write nothing
     const Tier& tier = find_tier(cell.tier);
@@ -268,11 +246,11 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
   json outcome;
   int exit_code = 0;
   try {
-    const Matrix settings = Matrix::from_json(spec.at("matrix"));
+    const Matrix settings = Matrix::from_json(JsonReader(spec, "spec").at("matrix"));
     std::optional<Reference> computed;
     if (spec.contains("reference")) computed = reference_from_text(spec.at("reference").get<std::string>());
     outcome = measure_cell(cell, settings, computed);
-    outcome["status"] = "ok";
+    outcome["status"] = CellStatus::ok;
   } catch (const std::bad_alloc&) {
     rlimit limit{};
     getrlimit(RLIMIT_DATA, &limit);
@@ -281,19 +259,19 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
             ? std::string("with no limit set")
             : "within the cell's limit of " + std::to_string(limit.rlim_cur >> 20) +
                   " MiB (90 % of the memory available when it started, plus room for threads)";
-    outcome = {{"status", "out_of_memory"},
+    outcome = {{"status", CellStatus::out_of_memory},
                {"reason", "out of memory: an allocation failed (std::bad_alloc) " + within}};
     exit_code = worker_out_of_memory;
   } catch (const std::length_error& error) {
     outcome = {
-        {"status", "out_of_memory"},
+        {"status", CellStatus::out_of_memory},
         {"reason", std::string("out of memory: more than a container can hold (") + error.what() + ")"}};
     exit_code = worker_out_of_memory;
   } catch (const Unavailable& error) {
-    outcome = {{"status", "unavailable"}, {"reason", error.what()}};
+    outcome = {{"status", CellStatus::unavailable}, {"reason", error.what()}};
     exit_code = worker_failed;
   } catch (const std::exception& error) {
-    outcome = {{"status", "failed"}, {"reason", std::string("the kernel threw: ") + error.what()}};
+    outcome = {{"status", CellStatus::failed}, {"reason", std::string("the kernel threw: ") + error.what()}};
     exit_code = worker_failed;
   }
   if (distributed) {

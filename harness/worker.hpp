@@ -12,16 +12,16 @@
 #include <string>
 
 #include "matrix.hpp"
+#include "measurement.hpp"
 #include "reference.hpp"
 
 namespace ladder {
 
-// Measures one cell with the matrix's repetitions and minimum times; the JSON has the timing runs, the
-// statistics, the errors and the memory figures (see worker.cpp for the fields). Throws what the kernel
-// throws.
+// Measures one cell with the matrix's repetitions and minimum times: the timing runs, the statistics, the
+// errors and the memory figures. Throws what the kernel throws.
 // The references may come computed (`ladder run` computes them once per size); else they are computed here.
-nlohmann::json measure_cell(const Cell& cell, const Matrix& settings,
-                            const std::optional<Reference>& computed = std::nullopt);
+Measurement measure_cell(const Cell& cell, const Matrix& settings,
+                         const std::optional<Reference>& computed = std::nullopt);
 
 // The hidden subcommand: reads the cell and the settings as JSON, writes the measurement (or the reason
 // it failed) to result_file, atomically. Returns the process's exit code.
@@ -30,8 +30,5 @@ int run_worker(const std::string& cell_json, const std::string& result_file);
 // Exit codes a worker uses for failures it catches itself.
 constexpr int worker_failed = 1;
 constexpr int worker_out_of_memory = 3;
-
-nlohmann::json cell_to_json(const Cell& cell);
-Cell cell_from_json(const nlohmann::json& json);
 
 }  // namespace ladder

@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "choose.hpp"
-#include "registry.hpp"
+#include "errors.hpp"
 #include "report.hpp"
 #include "text.hpp"
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "choose.hpp"
-#include "registry.hpp"
+#include "errors.hpp"
 #include "report.hpp"
 #include "text.hpp"
 

@@ -61,6 +61,9 @@ struct Run {
   std::string machine;  // the host name
   std::string cpu, label, started, status, instruction_set;
   int cpus = 1, repetitions = 0;
+  double memory_total_bytes = 0;  // 0: not known
+  bool hypervisor = false;
+  std::string build;  // the compiler and the common flags
   nlohmann::json context;
   std::vector<Card> cards;
   std::vector<Cell> cells;

@@ -1,7 +1,6 @@
-#include "sizes.hpp"
-
 #include <gtest/gtest.h>
 
+#include "parse.hpp"
 #include "registry.hpp"
 
 namespace ladder {

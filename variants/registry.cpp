@@ -26,12 +26,6 @@ std::string_view file_name(std::string_view path) {
 
 }  // namespace
 
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-  std::string joined;
-  for (const auto& item : items) joined += (joined.empty() ? "" : std::string(separator)) + item;
-  return joined;
-}
-
 void register_tier(TierCard card, std::vector<Kernel> kernels, std::string_view file) {
   card.source_file = std::string(file_name(file));
   for (const auto& source : tier_sources()) {
@@ -87,17 +81,7 @@ std::size_t find_integrand(std::string_view name) {
 }
 
 std::string unavailable_reason(const Tier& tier) {
-  if (!tier.card.unavailable_text.empty()) return tier.card.unavailable_text;
   return tier.card.unavailable ? tier.card.unavailable() : std::string();
-}
-
-void register_peer(TierCard card) {
-  for (const auto& tier : tiers())
-    if (tier.card.id == card.id) return;  // registered already
-  auto& all = registered();
-  all.push_back({std::move(card), {}});
-  std::stable_sort(all.begin(), all.end(),
-                   [](const Tier& x, const Tier& y) { return x.card.rung < y.card.rung; });
 }
 
 double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int64_t n,
@@ -116,10 +100,6 @@ double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int6
     throw InputError(
         "tier '" + tier.card.id +
         "' cannot give the same bits at every thread count; tiers that can: " + reproducible_tier_ids());
-  if (tier.card.peer)
-    throw InputError("tier '" + tier.card.id + "' is a " + tier.card.language +
-                     " peer: `ladder run --peers` measures it "
-                     "in its own worker");
   if (integrand >= tier.kernels.size())
     throw InputError("integrand index " + std::to_string(integrand) + " is out of range");
   if (const auto reason = unavailable_reason(tier); !reason.empty())

@@ -9,14 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "errors.hpp"
+#include "text.hpp"
 #include "tier.hpp"
 
 namespace ladder {
-
-// Bad input from a user: the message names the bad value and what is accepted.
-struct InputError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
 
 // What the references know about an integrand, in long double (see integrands.hpp).
 struct IntegrandInfo {
@@ -30,21 +27,13 @@ struct IntegrandInfo {
 };
 
 const std::vector<Tier>& tiers();  // by rung
-// A peer (TierCard::peer), registered at run time; it has no kernel in this process.
-void register_peer(TierCard card);
 const Tier& find_tier(std::string_view id);
 const std::vector<IntegrandInfo>& integrands();  // the default first
 std::size_t find_integrand(std::string_view name);
 
-std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
 std::string tier_ids();  // "naive, streaming, …" for messages
 std::string integrand_names();
 std::string reproducible_tier_ids();
-
-// A tier that cannot run on this machine (see TierCard::unavailable); the message says why.
-struct Unavailable : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Why the tier cannot run here, or empty when it can.
 std::string unavailable_reason(const Tier& tier);

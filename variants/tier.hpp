@@ -62,14 +62,6 @@ struct TierCard {
   // Why the tier cannot run on this machine (no GPU, no mpirun, …), or empty when it can. Null: always can.
   std::string (*unavailable)() = nullptr;
 
-  // A peer: an implementation in another language (scripts/peers/), registered at run time from its own
-  // card and measured by its own worker (`runner`), never called in-process.
-  bool peer = false;
-  std::string runner{};            // the command that starts its worker
-  std::string language{};          // e.g. "Python 3.11.2"
-  std::string unavailable_text{};  // why it cannot run here, from the peer itself
-  std::int64_t size_limit = 0;     // larger n are not attempted (pure Python); 0: no limit
-
   // What a reader must know that the fields above do not say (e.g. which integrands a tier treats
   // differently), or empty.
   std::string note{};

@@ -5,6 +5,12 @@
 
 namespace ladder {
 
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string joined;
+  for (const auto& item : items) joined += (joined.empty() ? "" : std::string(separator)) + item;
+  return joined;
+}
+
 std::string format_number(const char* pattern, double value) {
   char text[96];
   std::snprintf(text, sizeof text, pattern, value);

@@ -6,7 +6,7 @@
 
 namespace ladder {
 
-// Throws std::runtime_error naming the path when the file cannot be written.
+// Throws WriteError naming the path when the file cannot be written (the old file, if any, is untouched).
 void write_file_atomically(const std::string& path, const std::string& contents);
 
 }  // namespace ladder

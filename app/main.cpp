@@ -1,3 +1,3 @@
-#include "cli.hpp"
+#include "commands.hpp"
 
 int main(int argc, char** argv) { return ladder::run_command_line(argc, argv); }

@@ -6,14 +6,15 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <stdexcept>
+
+#include "errors.hpp"
 
 namespace ladder {
 
 void write_file_atomically(const std::string& path, const std::string& contents) {
   const std::string temporary = path + ".tmp." + std::to_string(getpid());
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot write " + temporary + ": " + std::strerror(errno));
+  if (fd < 0) throw WriteError("cannot write " + temporary + ": " + std::strerror(errno));
   std::size_t written = 0;
   while (written < contents.size()) {
     const ssize_t count = ::write(fd, contents.data() + written, contents.size() - written);
@@ -22,7 +23,7 @@ void write_file_atomically(const std::string& path, const std::string& contents)
       const int error = errno;
       ::close(fd);
       ::unlink(temporary.c_str());
-      throw std::runtime_error("cannot write " + temporary + ": " + std::strerror(error));
+      throw WriteError("cannot write " + temporary + ": " + std::strerror(error));
     }
     written += static_cast<std::size_t>(count);
   }
@@ -31,12 +32,12 @@ void write_file_atomically(const std::string& path, const std::string& contents)
   if (::close(fd) != 0 || !synced) {
     const int error = synced ? errno : sync_error;
     ::unlink(temporary.c_str());
-    throw std::runtime_error("cannot write " + temporary + ": " + std::strerror(error));
+    throw WriteError("cannot write " + temporary + ": " + std::strerror(error));
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     const int error = errno;
     ::unlink(temporary.c_str());
-    throw std::runtime_error("cannot replace " + path + ": " + std::strerror(error));
+    throw WriteError("cannot replace " + path + ": " + std::strerror(error));
   }
 }
 

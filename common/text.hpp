@@ -3,8 +3,12 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ladder {
+
+std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
 
 std::string format_number(const char* pattern, double value);  // printf's way, one number
 std::string format_seconds(double seconds);                    // 1.23 s, 45.6 ms, 789 µs, 12 ns

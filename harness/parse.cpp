@@ -1,4 +1,4 @@
-#include "sizes.hpp"
+#include "parse.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -1,0 +1,82 @@
+#include "commands.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <new>
+#include <stdexcept>
+
+#include "errors.hpp"
+#include "registry.hpp"
+
+namespace ladder {
+namespace app {
+
+void add_interval_options(CLI::App* command, IntervalOptions& options) {
+  command->add_option("--integrand", options.integrand,
+                      "integrand: " + integrand_names() + " (default gauss)");
+  command->add_option("--a", options.a, "left end of the interval (default 0)");
+  command->add_option("--b", options.b, "right end of the interval (default 1)");
+}
+
+std::size_t integrand_index(const IntervalOptions& options) {
+  return options.integrand.empty() ? 0 : find_integrand(options.integrand);
+}
+
+}  // namespace app
+
+int run_command_line(int argc, char** argv) {
+  CLI::App cli{"Ladder: one kernel (the midpoint rule) as a ladder of optimization tiers, measured"};
+  cli.require_subcommand(1);
+
+  app::Invocation invocation;
+  for (int i = 0; i < argc; ++i) {
+    invocation.arguments.push_back(argv[i]);
+    invocation.text += (i ? " " : "") + std::string(argv[i]);
+  }
+  std::error_code error;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) invocation.arguments[0] = self.string();
+
+  const std::vector<app::Command> commands = {app::add_list(cli),
+                                              app::add_eval(cli, invocation),
+                                              app::add_run(cli, invocation),
+                                              app::add_report(cli),
+                                              app::add_pick(cli),
+                                              app::add_compare(cli),
+                                              app::add_profile(cli),
+                                              app::add_instructions(cli),
+                                              app::add_worker(cli)};
+
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return cli.exit(help);
+  } catch (const CLI::ParseError& failure) {
+    cli.exit(failure);  // prints CLI11's message
+    return exit_bad_input;
+  }
+
+  std::string name = "ladder";
+  try {
+    for (const auto& command : commands)
+      if (command.subcommand->parsed()) {
+        name += " " + command.subcommand->get_name();
+        return command.run();
+      }
+  } catch (const InputError& failure) {
+    std::cerr << "ladder: " << failure.what() << "\n";
+    return exit_bad_input;
+  } catch (const Unavailable& failure) {
+    std::cerr << "ladder: " << failure.what() << "\n";
+    return exit_unavailable;
+  } catch (const WriteError& failure) {
+    std::cerr << "ladder: " << failure.what() << "\n";
+    return exit_cannot_write;
+  } catch (const std::bad_alloc&) {
+    std::cerr << name << ": out of memory\n";
+    return exit_failed;
+  }
+  return exit_ok;
+}
+
+}  // namespace ladder

@@ -1,0 +1,49 @@
+// The command line: one file per command (app/*.cpp), each declaring its options with CLI11 and then
+// calling into a layer. Parsing only: what a command does lives in harness/ or reports/. Errors are
+// caught once, in run_command_line, each with its exit code (common/errors.hpp).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ladder {
+
+// Runs `ladder VERB …`; returns the exit code.
+int run_command_line(int argc, char** argv);
+
+namespace app {
+
+// A command: its subcommand, and what runs when the user gave it (returns the exit code).
+struct Command {
+  CLI::App* subcommand;
+  std::function<int()> run;
+};
+
+// The words the user typed, for commands that record them or start themselves again (under mpirun).
+struct Invocation {
+  std::vector<std::string> arguments;  // argv, with argv[0] this program's own path
+  std::string text;                    // argv joined by spaces, as typed
+};
+
+Command add_list(CLI::App& app);
+Command add_eval(CLI::App& app, const Invocation& invocation);
+Command add_run(CLI::App& app, const Invocation& invocation);
+Command add_report(CLI::App& app);
+Command add_pick(CLI::App& app);
+Command add_compare(CLI::App& app);
+Command add_profile(CLI::App& app);
+Command add_instructions(CLI::App& app);
+Command add_worker(CLI::App& app);  // hidden: one cell, started by `ladder run`
+
+// The integrand and interval options, declared alike wherever a command takes them. Empty: not given.
+struct IntervalOptions {
+  std::string integrand, a, b;
+};
+void add_interval_options(CLI::App* command, IntervalOptions& options);
+// The integrand's index in the registry (the default when not given).
+std::size_t integrand_index(const IntervalOptions& options);
+
+}  // namespace app
+}  // namespace ladder

@@ -1,0 +1,87 @@
+// `ladder report`, `ladder pick` and `ladder compare`: answers from results files (reports/).
+#include "report.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "choose.hpp"
+#include "commands.hpp"
+#include "parse.hpp"
+
+namespace ladder::app {
+
+Command add_report(CLI::App& app) {
+  struct Options {
+    std::vector<std::string> inputs;
+    std::string out;
+  };
+  auto options = std::make_shared<Options>();
+  auto* report_command = app.add_subcommand(
+      "report", "the tradeoff report (report.md, report.html, charts/) from one or more runs' results");
+  report_command
+      ->add_option("results", options->inputs,
+                   "run directories (or results.json files); several: one a machine")
+      ->required();
+  report_command->add_option("--out", options->out, "where to write it (default: the first run's directory)");
+  return {report_command, [options] {
+            std::vector<report::Run> runs;
+            for (const auto& input : options->inputs) runs.push_back(report::load_run(input));
+            const auto& first = options->inputs[0];
+            const std::string out = !options->out.empty() ? options->out
+                                    : std::filesystem::is_directory(first)
+                                        ? first
+                                        : std::filesystem::path(first).parent_path().string();
+            for (const auto& file : report::write_report(runs, out.empty() ? "." : out))
+              std::printf("wrote %s\n", file.c_str());
+            return 0;
+          }};
+}
+
+Command add_pick(CLI::App& app) {
+  struct Options {
+    std::string input, n;
+    report::PickConstraints constraints;
+  };
+  auto options = std::make_shared<Options>();
+  auto* pick =
+      app.add_subcommand("pick", "the fastest tier that meets your constraints, from a run's results");
+  pick->add_option("results", options->input, "a run directory (or its results.json)")->required();
+  pick->add_option("--max-cost", options->constraints.max_cost,
+                   "highest maintenance cost (1 to 10) you accept");
+  pick->add_option("--max-error", options->constraints.max_error,
+                   "largest relative error you accept, e.g. 1e-12");
+  pick->add_option("--threads", options->constraints.threads, "cores you can give it (threads × ranks)");
+  pick->add_option("--n", options->n, "the size you care about (default: the report's)");
+  pick->add_flag("--include-peers", options->constraints.include_peers,
+                 "let the Python peers win too (staying in Python is an answer)");
+  pick->add_option("--without", options->constraints.without,
+                   "libraries you will not take on, comma-separated")
+      ->delimiter(',');
+  return {pick, [options] {
+            if (!options->n.empty()) options->constraints.n = parse_size(options->n);
+            return report::pick(options->input, options->constraints);
+          }};
+}
+
+Command add_compare(CLI::App& app) {
+  struct Options {
+    std::string old_run, new_run;
+    report::CompareOptions compare;
+  };
+  auto options = std::make_shared<Options>();
+  auto* compare = app.add_subcommand(
+      "compare", "did a change make a difference? cell by cell, with a Mann–Whitney U test");
+  compare->add_option("old", options->old_run, "the run before")->required();
+  compare->add_option("new", options->new_run, "the run after")->required();
+  compare->add_option("--fail-above", options->compare.fail_above_percent,
+                      "exit 1 when a cell is significantly slower by more than this many per cent");
+  compare->add_option("--min-change", options->compare.min_change_percent,
+                      "smallest change in per cent called faster or slower (default 2)");
+  compare->add_flag("--across-machines", options->compare.across_machines,
+                    "compare runs from different machines anyway");
+  return {compare,
+          [options] { return report::compare(options->old_run, options->new_run, options->compare); }};
+}
+
+}  // namespace ladder::app

@@ -1,0 +1,272 @@
+#include "measurement.hpp"
+
+#include <array>
+#include <utility>
+
+#include "text.hpp"
+
+namespace ladder {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::array<std::pair<CellStatus, std::string_view>, 8> status_names = {{
+    {CellStatus::ok, "ok"},
+    {CellStatus::skipped, "skipped"},
+    {CellStatus::unavailable, "unavailable"},
+    {CellStatus::failed, "failed"},
+    {CellStatus::crashed, "crashed"},
+    {CellStatus::killed, "killed"},
+    {CellStatus::timeout, "timeout"},
+    {CellStatus::out_of_memory, "out_of_memory"},
+}};
+
+// The members of `in` not named in `typed`: carried verbatim.
+json extra_members(const JsonReader& in, std::initializer_list<const char*> typed) {
+  json extra = in.object();
+  for (const char* key : typed) extra.erase(key);
+  return extra;
+}
+
+Timing read_timing(const JsonReader& in) { return {in.at("real_time").number(), in.at("cpu_time").number()}; }
+json timing_json(const Timing& timing) {
+  return {{"real_time", timing.real_time}, {"cpu_time", timing.cpu_time}};
+}
+
+json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+}  // namespace
+
+std::string_view to_string(CellStatus status) {
+  for (const auto& [each, name] : status_names)
+    if (each == status) return name;
+  return "unknown";
+}
+
+bool is_failure(CellStatus status) {
+  return status != CellStatus::ok && status != CellStatus::skipped && status != CellStatus::unavailable;
+}
+
+void to_json(json& out, CellStatus status) { out = std::string(to_string(status)); }
+
+CellStatus read_cell_status(const JsonReader& in) {
+  const std::string text = in.string();
+  std::vector<std::string> names;
+  for (const auto& [each, name] : status_names) {
+    if (name == text) return each;
+    names.emplace_back(name);
+  }
+  in.fail("'" + text + "' is not a cell status; the statuses: " + join(names));
+}
+
+void from_json(const json& in, CellStatus& status) { status = read_cell_status(JsonReader(in)); }
+
+void to_json(json& out, const Cell& cell) {
+  out = {{"tier", cell.tier},   {"integrand", cell.integrand},
+         {"a", cell.a},         {"b", cell.b},
+         {"n", cell.n},         {"threads", cell.threads},
+         {"ranks", cell.ranks}, {"reproducible_requested", cell.reproducible}};
+}
+
+Cell read_cell(const JsonReader& in) {
+  Cell cell{in.at("tier").string(),
+            in.at("integrand").string(),
+            in.at("a").number(),
+            in.at("b").number(),
+            in.at("n").integer(),
+            in.at("threads").small_integer(),
+            in.small_integer_or("ranks", 1),
+            in.at("reproducible_requested").boolean()};
+  if (cell.n < 1) in.at("n").fail("a cell has at least one node");
+  if (cell.threads < 1 || cell.ranks < 1) in.fail("a cell has at least one thread and one rank");
+  return cell;
+}
+
+MemoryTimeline read_timeline(const JsonReader& in) {
+  MemoryTimeline timeline{in.at("seconds").numbers(), in.at("rss_bytes").numbers(), in.at("cpu_seconds").numbers(),
+                    extra_members(in, {"seconds", "rss_bytes", "cpu_seconds"})};
+  if (timeline.rss_bytes.size() != timeline.seconds.size() ||
+      timeline.cpu_seconds.size() != timeline.seconds.size())
+    in.fail("its series (seconds, rss_bytes, cpu_seconds) differ in length");
+  return timeline;
+}
+
+void to_json(json& out, const MemoryTimeline& timeline) {
+  out = timeline.extra;
+  out["seconds"] = timeline.seconds;
+  out["rss_bytes"] = timeline.rss_bytes;
+  out["cpu_seconds"] = timeline.cpu_seconds;
+}
+
+Counters read_counters(const JsonReader& in) {
+  Counters counters;
+  counters.all = in.object();
+  counters.available = in.at("available").boolean();
+  if (!counters.available) {
+    counters.reason = in.string_or("reason", counters.reason);
+    return counters;
+  }
+  counters.reason.clear();
+  counters.ipc = in.optional_number("ipc");
+  counters.instructions_per_node = in.optional_number("instructions_per_node");
+  counters.cache_misses = in.optional_number("cache_misses");
+  counters.branch_misses = in.optional_number("branch_misses");
+  return counters;
+}
+
+void to_json(json& out, const Counters& counters) {
+  out = counters.all.is_object() ? counters.all
+                                 : json{{"available", counters.available}, {"reason", counters.reason}};
+}
+
+namespace {
+
+Memory read_memory(const JsonReader& in) {
+  Memory memory;
+  memory.peak_heap_bytes = in.optional_number("peak_heap_bytes");
+  memory.allocations = in.optional_number("allocations");
+  memory.peak_rss_bytes = in.optional_number("peak_rss_bytes");
+  memory.peak_rss_growth_bytes = in.optional_number("peak_rss_growth_bytes");
+  memory.minor_faults = in.optional_number("minor_faults");
+  memory.major_faults = in.optional_number("major_faults");
+  if (const auto placement = in.find("thread_placement")) memory.thread_placement = placement->object();
+  if (const auto timeline = in.find("timeline")) memory.timeline = read_timeline(*timeline);
+  memory.extra =
+      extra_members(in, {"peak_heap_bytes", "allocations", "peak_rss_bytes", "peak_rss_growth_bytes",
+                         "minor_faults", "major_faults", "thread_placement", "timeline"});
+  return memory;
+}
+
+json memory_json(const Memory& memory) {
+  json out = memory.extra;
+  out["peak_heap_bytes"] = optional_json(memory.peak_heap_bytes);
+  out["allocations"] = optional_json(memory.allocations);
+  out["peak_rss_bytes"] = optional_json(memory.peak_rss_bytes);
+  out["peak_rss_growth_bytes"] = optional_json(memory.peak_rss_growth_bytes);
+  out["minor_faults"] = optional_json(memory.minor_faults);
+  out["major_faults"] = optional_json(memory.major_faults);
+  if (memory.thread_placement) out["thread_placement"] = *memory.thread_placement;
+  if (memory.timeline) out["timeline"] = *memory.timeline;
+  return out;
+}
+
+}  // namespace
+
+void to_json(json& out, const Measurement& measurement) {
+  json repetitions = json::array();
+  for (const auto& repetition : measurement.repetitions)
+    repetitions.push_back({{"repetition_index", repetition.repetition_index},
+                           {"iterations", repetition.iterations},
+                           {"real_time", repetition.real_time},
+                           {"cpu_time", repetition.cpu_time}});
+  const auto& aggregates = measurement.aggregates;
+  out = measurement.extra;
+  out.update({{"repetitions", repetitions},
+              {"aggregates",
+               {{"mean", timing_json(aggregates.mean)},
+                {"median", timing_json(aggregates.median)},
+                {"stddev", timing_json(aggregates.stddev)},
+                {"cv", timing_json(aggregates.cv)},
+                {"min", timing_json(aggregates.min)},
+                {"max", timing_json(aggregates.max)}}},
+              {"measured_seconds", measurement.measured_seconds},
+              {"result", measurement.result},
+              {"bit_identical", measurement.bit_identical},
+              {"exact", measurement.exact},
+              {"midpoint", measurement.midpoint},
+              {"rel_error", optional_json(measurement.rel_error)},
+              {"rounding_error", optional_json(measurement.rounding_error)},
+              {"rounding_bound", measurement.rounding_bound},
+              {"within_rounding_bound", measurement.within_rounding_bound},
+              {"memory", memory_json(measurement.memory)},
+              {"instruction_set", measurement.instruction_set}});
+  if (measurement.counters) out["counters"] = *measurement.counters;
+}
+
+Measurement read_measurement(const JsonReader& in) {
+  Measurement measurement;
+  for (const auto& repetition : in.at("repetitions").elements())
+    measurement.repetitions.push_back(
+        {repetition.at("repetition_index").small_integer(), repetition.at("iterations").integer(),
+         repetition.at("real_time").number(), repetition.at("cpu_time").number()});
+  if (measurement.repetitions.empty()) in.at("repetitions").fail("an ok cell has at least one repetition");
+  const JsonReader aggregates = in.at("aggregates");
+  measurement.aggregates = {read_timing(aggregates.at("mean")),   read_timing(aggregates.at("median")),
+                            read_timing(aggregates.at("stddev")), read_timing(aggregates.at("cv")),
+                            read_timing(aggregates.at("min")),    read_timing(aggregates.at("max"))};
+  measurement.measured_seconds = in.at("measured_seconds").number();
+  measurement.result = in.at("result").number();
+  measurement.bit_identical = in.at("bit_identical").boolean();
+  measurement.exact = in.at("exact").number();
+  measurement.midpoint = in.at("midpoint").number();
+  measurement.rel_error = in.optional_number("rel_error");
+  measurement.rounding_error = in.optional_number("rounding_error");
+  measurement.rounding_bound = in.at("rounding_bound").number();
+  measurement.within_rounding_bound = in.at("within_rounding_bound").boolean();
+  measurement.memory = read_memory(in.at("memory"));
+  if (const auto counters = in.find("counters")) measurement.counters = read_counters(*counters);
+  measurement.instruction_set = in.at("instruction_set").string();
+  measurement.extra =
+      extra_members(in, {"repetitions", "aggregates", "measured_seconds", "result", "bit_identical", "exact",
+                         "midpoint", "rel_error", "rounding_error", "rounding_bound", "within_rounding_bound",
+                         "memory", "counters", "instruction_set", "status"});
+  return measurement;
+}
+
+void to_json(json& out, const WorkerReport& worker) {
+  out = {{"other_load_cores", worker.other_load_cores}, {"steal_fraction", worker.steal_fraction}};
+  if (worker.wall_seconds) out["wall_seconds"] = *worker.wall_seconds;
+  if (worker.cpu_seconds) out["cpu_seconds"] = *worker.cpu_seconds;
+  if (!worker.ended.empty()) out["ended"] = worker.ended;
+  if (!worker.launcher.empty()) out["launcher"] = worker.launcher;
+  if (!worker.environment.empty()) out["environment"] = worker.environment;
+}
+
+WorkerReport read_worker_report(const JsonReader& in) {
+  WorkerReport worker;
+  worker.wall_seconds = in.optional_number("wall_seconds");
+  worker.cpu_seconds = in.optional_number("cpu_seconds");
+  worker.other_load_cores = in.at("other_load_cores").number();
+  worker.steal_fraction = in.at("steal_fraction").number();
+  worker.ended = in.string_or("ended", "");
+  worker.launcher = in.string_or("launcher", "");
+  if (const auto environment = in.find("environment")) worker.environment = environment->object();
+  return worker;
+}
+
+void to_json(json& out, const CellRecord& record) {
+  out = {{"kind", "cell"},
+         {"name", record.name},
+         {"cell", record.cell},
+         {"rung", record.rung},
+         {"oversubscribed", record.oversubscribed},
+         {"status", record.status},
+         {"worker", record.worker},
+         {"finished", record.finished}};
+  if (!record.reason.empty()) out["reason"] = record.reason;
+  if (record.measurement) out["measurement"] = *record.measurement;
+}
+
+CellRecord read_cell_record(const JsonReader& in) {
+  CellRecord record;
+  record.name = in.at("name").string();
+  record.cell = read_cell(in.at("cell"));
+  record.rung = in.at("rung").small_integer();
+  record.oversubscribed = in.boolean_or("oversubscribed", false);
+  record.status = read_cell_status(in.at("status"));
+  record.reason = in.string_or("reason", "");
+  if (record.status == CellStatus::ok) record.measurement = read_measurement(in.at("measurement"));
+  record.worker = read_worker_report(in.at("worker"));
+  record.finished = in.string_or("finished", "");
+  return record;
+}
+
+void to_json(json& out, const ResumeRecord& record) {
+  out = {{"kind", "resume"},
+         {"at", record.at},
+         {"host_name", record.host_name},
+         {"command_line", record.command_line}};
+}
+
+}  // namespace ladder

@@ -1,0 +1,144 @@
+// The results schema, part one: a cell as the worker measures it and the run's journal keeps it. Each
+// type has its nlohmann to_json/from_json beside it; from_json checks every field (json_reader.hpp), so a
+// damaged journal or worker result is an error naming the field, never an abort. Fields Ladder does not
+// read itself (the methods in words, the environment, a peer's compile time) travel in `extra`, verbatim.
+//
+// Part two, results.json as written and read, is results_file.hpp.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "json_reader.hpp"
+
+namespace ladder {
+
+constexpr int results_schema_version = 1;
+
+// How a cell ended. Only `ok` has a measurement; skipped and unavailable cells were never attempted.
+enum class CellStatus { ok, skipped, unavailable, failed, crashed, killed, timeout, out_of_memory };
+std::string_view to_string(CellStatus status);
+// A cell that was attempted and did not finish: the run's exit code is 1.
+bool is_failure(CellStatus status);
+void to_json(nlohmann::json& out, CellStatus status);
+void from_json(const nlohmann::json& in, CellStatus& status);
+CellStatus read_cell_status(const JsonReader& in);
+
+// One measurement's coordinates: one tier at one size, thread count and rank count.
+struct Cell {
+  std::string tier;
+  std::string integrand;
+  double a = 0, b = 1;
+  std::int64_t n = 0;
+  int threads = 1;
+  int ranks = 1;              // processes, for a distributed tier (under the MPI launcher)
+  bool reproducible = false;  // ask the tier for the same bits at every thread count
+};
+void to_json(nlohmann::json& out, const Cell& cell);
+Cell read_cell(const JsonReader& in);
+
+// Times in nanoseconds a call; a percentage aggregate (cv) holds a fraction instead.
+struct Timing {
+  double real_time = 0, cpu_time = 0;
+};
+struct Repetition {
+  int repetition_index = 0;
+  std::int64_t iterations = 0;
+  double real_time = 0, cpu_time = 0;
+};
+struct Aggregates {
+  Timing mean, median, stddev, cv, min, max;
+};
+
+// Resident memory and CPU time sampled over one call.
+struct MemoryTimeline {
+  std::vector<double> seconds, rss_bytes, cpu_seconds;
+  nlohmann::json extra = nlohmann::json::object();  // interval, sample count, method
+};
+MemoryTimeline read_timeline(const JsonReader& in);
+void to_json(nlohmann::json& out, const MemoryTimeline& timeline);
+
+// One call's memory. A peer cannot count everything (Python has no malloc count): null then.
+struct Memory {
+  std::optional<double> peak_heap_bytes, allocations, peak_rss_bytes, peak_rss_growth_bytes, minor_faults,
+      major_faults;
+  std::optional<nlohmann::json> thread_placement;
+  std::optional<MemoryTimeline> timeline;
+  nlohmann::json extra = nlohmann::json::object();  // methods in words, rss before, allocated bytes, notes
+};
+
+// Hardware counters over one call, or why there are none ("unavailable: …"): never a zero.
+struct Counters {
+  bool available = false;
+  std::string reason = "unavailable: not recorded by this version of Ladder";
+  std::optional<double> ipc, instructions_per_node, cache_misses, branch_misses;
+  nlohmann::json all = nlohmann::json();  // as counted (every event, the method); null when not recorded
+};
+Counters read_counters(const JsonReader& in);
+void to_json(nlohmann::json& out, const Counters& counters);
+
+// What the worker measured in an `ok` cell.
+struct Measurement {
+  std::vector<Repetition> repetitions;
+  Aggregates aggregates;
+  double measured_seconds = 0;  // inside Google Benchmark's timed repetitions
+  double result = 0;            // the first result the kernel returned
+  bool bit_identical = true;    // the same bits in every call
+  double exact = 0, midpoint = 0;
+  std::optional<double> rel_error, rounding_error;  // null where the reference is 0
+  double rounding_bound = 0;
+  bool within_rounding_bound = true;
+  Memory memory;
+  std::optional<Counters> counters;  // absent from a peer's measurement
+  std::string instruction_set;
+  nlohmann::json extra = nlohmann::json::object();
+};
+void to_json(nlohmann::json& out, const Measurement& measurement);
+Measurement read_measurement(const JsonReader& in);
+
+// The worker process as the runner saw it.
+struct WorkerReport {
+  std::optional<double> wall_seconds, cpu_seconds;
+  double other_load_cores = 0;  // the machine's other work during the cell, in cores
+  double steal_fraction = 0;    // of the machine's CPU time, taken by the hypervisor
+  std::string ended;            // "exit code 0", "signal SIGSEGV (…)"; empty when it never ran
+  std::string launcher;         // the MPI launcher's words, for a distributed tier
+  nlohmann::json environment = nlohmann::json::object();  // what the worker's environment was given
+};
+void to_json(nlohmann::json& out, const WorkerReport& worker);
+WorkerReport read_worker_report(const JsonReader& in);
+
+// A journal line for one finished cell.
+struct CellRecord {
+  std::string name;  // Google Benchmark's name: "tier/integrand/n:N/threads:T[/ranks:R]"
+  Cell cell;
+  int rung = 0;
+  bool oversubscribed = false;
+  CellStatus status = CellStatus::ok;
+  std::string reason;                      // why it is not ok
+  std::optional<Measurement> measurement;  // when ok
+  WorkerReport worker;
+  std::string finished;  // ISO 8601
+};
+void to_json(nlohmann::json& out, const CellRecord& record);
+CellRecord read_cell_record(const JsonReader& in);
+
+// A journal line saying the run was resumed.
+struct ResumeRecord {
+  std::string at, host_name, command_line;
+};
+void to_json(nlohmann::json& out, const ResumeRecord& record);
+
+// The journal, in order: the run's first line (its matrix, context and cards: what the harness reads of it
+// it reads itself), then cells and resumptions as they happened.
+struct Journal {
+  nlohmann::json header;
+  std::vector<CellRecord> cells;
+  std::vector<ResumeRecord> resumptions;
+};
+
+}  // namespace ladder

@@ -1,0 +1,313 @@
+#include "results_file.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ladder {
+
+using nlohmann::json;
+
+namespace {
+
+json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+VectorizationRecord read_vectorization(const JsonReader& in) {
+  return {in.string_or("build", ""),       in.string_or("status", ""),
+          in.string_or("evidence", ""),    in.small_integer_or("register_bits", 0),
+          in.small_integer_or("lanes", 0), in.boolean_or("linked", false)};
+}
+
+WarningRecord read_warning(const JsonReader& in) {
+  WarningRecord warning{in.string_or("kind", ""), in.string_or("message", ""), {}};
+  if (const auto cells = in.find("cells")) warning.cells = cells->strings();
+  return warning;
+}
+
+ContextRecord read_context(const JsonReader& in) {
+  ContextRecord context;
+  context.all = in.object();
+  context.host_name = in.at("host_name").string();
+  context.cpu_model = in.at("cpu_model").string();
+  context.logical_cpus = in.at("logical_cpus").small_integer();
+  if (const auto simd = in.find("simd")) context.kernels_use = simd->string_or("kernels_use", "");
+  context.compiler = in.string_or("compiler", "");
+  context.common_flags = in.string_or("common_flags", "");
+  context.memory_total_bytes = in.optional_number("memory_total_bytes");
+  if (const auto hypervisor = in.find("hypervisor"))
+    context.hypervisor = hypervisor->boolean_or("present", false);
+  const JsonReader run = in.at("run");
+  context.label = run.string_or("label", "");
+  context.started = run.string_or("started", "");
+  context.status = run.string_or("status", "");
+  if (const auto matrix = in.find("matrix")) context.repetitions = matrix->small_integer_or("repetitions", 0);
+  if (const auto warnings = in.find("warnings"))
+    for (const auto& warning : warnings->elements()) context.warnings.push_back(read_warning(warning));
+  return context;
+}
+
+}  // namespace
+
+void to_json(json& out, const VectorizationRecord& entry) {
+  out = {{"build", entry.build},   {"linked", entry.linked},
+         {"status", entry.status}, {"register_bits", entry.register_bits},
+         {"lanes", entry.lanes},   {"evidence", entry.evidence}};
+}
+
+void to_json(json& out, const CardRecord& card) {
+  out = {{"id", card.id},
+         {"rung", card.rung},
+         {"summary", card.summary},
+         {"libraries", card.libraries},
+         {"concepts", card.concepts},
+         {"learning_time", card.learning_time},
+         {"parallel", card.parallel},
+         {"reproducible", card.reproducible},
+         {"summation", card.summation},
+         {"source_file", card.source_file},
+         {"source_lines", card.source_lines},
+         {"shares", card.shares},
+         {"shared_lines", card.shared_lines},
+         {"flags", card.flags},
+         {"heap_bytes_per_node", card.heap_bytes_per_node},
+         {"distributed", card.distributed},
+         {"environment", card.environment},
+         {"peer", card.peer},
+         {"language", card.language},
+         {"size_limit", card.size_limit ? json(*card.size_limit) : json(nullptr)},
+         {"note", card.note},
+         {"max_ulp_error", optional_json(card.max_ulp_error)},
+         {"vectorization", card.vectorization}};
+  if (card.available) {
+    out["available"] = *card.available;
+    out["unavailable_reason"] = *card.available ? json(nullptr) : json(card.unavailable_reason);
+  }
+}
+
+CardRecord read_card_record(const JsonReader& in) {
+  CardRecord card;
+  card.id = in.at("id").string();
+  card.rung = in.at("rung").small_integer();
+  card.summary = in.at("summary").string();
+  card.learning_time = in.at("learning_time").string();
+  card.reproducible = in.at("reproducible").string();
+  card.source_lines = in.at("source_lines").small_integer();
+  card.shared_lines = in.at("shared_lines").small_integer();
+  card.libraries = in.at("libraries").strings();
+  card.concepts = in.at("concepts").strings();
+  card.flags = in.at("flags").strings();
+  card.parallel = in.at("parallel").boolean();
+  card.summation = in.string_or("summation", "");
+  card.source_file = in.string_or("source_file", "");
+  if (const auto shares = in.find("shares")) card.shares = shares->strings();
+  if (const auto environment = in.find("environment")) card.environment = environment->strings();
+  card.heap_bytes_per_node = in.number_or("heap_bytes_per_node", 0);
+  card.distributed = in.boolean_or("distributed", false);
+  card.peer = in.boolean_or("peer", false);
+  card.language = in.string_or("language", "C++");
+  if (const auto limit = in.find("size_limit"); limit && !limit->is_null())
+    card.size_limit = limit->integer();
+  card.note = in.string_or("note", "");
+  card.max_ulp_error = in.optional_number("max_ulp_error");
+  if (const auto vectorization = in.find("vectorization"))
+    for (const auto& entry : vectorization->elements())
+      card.vectorization.push_back(read_vectorization(entry));
+  card.available = in.optional_boolean("available");
+  card.unavailable_reason = in.optional_string("unavailable_reason").value_or("");
+  return card;
+}
+
+InstructionCounts read_instruction_counts(const JsonReader& in) {
+  InstructionCounts counts;
+  counts.all = in.object();
+  counts.available = in.at("available").boolean();
+  if (!counts.available) {
+    counts.reason = in.string_or("reason", "unavailable: not recorded by this version of Ladder");
+    return counts;
+  }
+  counts.tool = in.string_or("tool", "");
+  counts.target = in.string_or("target", "");
+  counts.integrand = in.string_or("integrand", "");
+  if (const auto n = in.find("n"))
+    for (const auto& each : n->elements()) counts.n.push_back(each.integer());
+  if (const auto tiers = in.find("tiers"))
+    for (const auto& [id, entry] : tiers->members())
+      counts.tiers.push_back({id, entry.optional_number("per_node"), entry.string_or("unavailable", "")});
+  return counts;
+}
+
+void to_json(json& out, const BenchmarkEntry& entry) {
+  out = entry.extra;
+  out.update({{"name", entry.name},
+              {"family_index", entry.family_index},
+              {"per_family_instance_index", entry.per_family_instance_index},
+              {"run_name", entry.run_name},
+              {"run_type", entry.run_type},
+              {"repetitions", entry.repetitions},
+              {"iterations", entry.iterations},
+              {"real_time", entry.real_time},
+              {"cpu_time", entry.cpu_time},
+              {"time_unit", "ns"},
+              {"cell", entry.cell},
+              {"tier", entry.coordinates.tier},
+              {"rung", entry.rung},
+              {"integrand", entry.coordinates.integrand},
+              {"a", entry.coordinates.a},
+              {"b", entry.coordinates.b},
+              {"n", entry.coordinates.n},
+              {"threads", entry.coordinates.threads},
+              {"ranks", entry.coordinates.ranks},
+              {"oversubscribed", entry.oversubscribed},
+              {"reproducible_requested", entry.coordinates.reproducible},
+              {"status", entry.status},
+              {"reproducible", entry.reproducible ? json(*entry.reproducible) : json(nullptr)}});
+  if (entry.repetition_index) out["repetition_index"] = *entry.repetition_index;
+  if (!entry.aggregate_name.empty()) {
+    out["aggregate_name"] = entry.aggregate_name;
+    out["aggregate_unit"] = entry.aggregate_unit;
+  }
+  if (entry.error_occurred) {
+    out["error_occurred"] = true;
+    out["error_message"] = entry.error_message;
+  }
+  if (!entry.reason.empty()) out["reason"] = entry.reason;
+  if (entry.status != CellStatus::ok) return;
+  for (const auto& [key, value] : {std::pair{"result", entry.result},
+                                   {"exact", entry.exact},
+                                   {"midpoint", entry.midpoint},
+                                   {"rel_error", entry.rel_error},
+                                   {"rounding_error", entry.rounding_error},
+                                   {"rounding_bound", entry.rounding_bound},
+                                   {"other_load_cores", entry.other_load_cores},
+                                   {"peak_heap_bytes", entry.memory.peak_heap_bytes},
+                                   {"allocations", entry.memory.allocations},
+                                   {"peak_rss_bytes", entry.memory.peak_rss_bytes},
+                                   {"peak_rss_growth_bytes", entry.memory.peak_rss_growth_bytes},
+                                   {"minor_faults", entry.memory.minor_faults},
+                                   {"major_faults", entry.memory.major_faults}})
+    out[key] = optional_json(value);
+  out["within_rounding_bound"] = entry.within_rounding_bound.value_or(false);
+  out["bit_identical"] = entry.bit_identical.value_or(false);
+  out["instruction_set"] = entry.instruction_set;
+  if (entry.counters) out["counters"] = *entry.counters;
+  if (entry.memory.thread_placement) out["thread_placement"] = *entry.memory.thread_placement;
+  if (entry.memory.timeline) out["memory_timeline"] = *entry.memory.timeline;
+  // Rates from the entry's own times; a stddev or a cv has none.
+  if (entry.ns_per_node) {
+    out["ns_per_node"] = *entry.ns_per_node;
+    out["nodes_per_second"] = optional_json(entry.nodes_per_second);
+    out["parallel_efficiency"] = optional_json(entry.parallel_efficiency);
+  }
+}
+
+BenchmarkEntry read_benchmark_entry(const JsonReader& in) {
+  BenchmarkEntry entry;
+  entry.name = in.at("name").string();
+  entry.run_type = in.at("run_type").string();
+  if (entry.run_type != "iteration" && entry.run_type != "aggregate")
+    in.at("run_type").fail("'" + entry.run_type + "' is neither \"iteration\" nor \"aggregate\"");
+  entry.run_name = in.string_or("run_name", entry.name);
+  entry.family_index = in.small_integer_or("family_index", 0);
+  entry.per_family_instance_index = in.small_integer_or("per_family_instance_index", 0);
+  entry.repetitions = in.small_integer_or("repetitions", 0);
+  if (const auto index = in.find("repetition_index")) entry.repetition_index = index->small_integer();
+  entry.iterations = in.integer_or("iterations", 0);
+  entry.error_occurred = in.boolean_or("error_occurred", false);
+  entry.error_message = in.string_or("error_message", "");
+  entry.cell = in.at("cell").string();
+  entry.coordinates = {in.at("tier").string(),
+                       in.at("integrand").string(),
+                       in.number_or("a", 0),
+                       in.number_or("b", 1),
+                       in.at("n").integer(),
+                       in.at("threads").small_integer(),
+                       in.small_integer_or("ranks", 1),
+                       in.boolean_or("reproducible_requested", false)};
+  entry.rung = in.at("rung").small_integer();
+  entry.oversubscribed = in.boolean_or("oversubscribed", false);
+  entry.status = read_cell_status(in.at("status"));
+  entry.reason = in.string_or("reason", "");
+  entry.reproducible = in.optional_boolean("reproducible");
+  const bool measured = entry.status == CellStatus::ok;
+  // A cell that did not run may have no times (files before Google Benchmark's errored-run form).
+  entry.real_time = measured ? in.at("real_time").number() : in.number_or("real_time", 0);
+  entry.cpu_time = measured ? in.at("cpu_time").number() : in.number_or("cpu_time", 0);
+  if (entry.run_type == "aggregate") {
+    entry.aggregate_name = in.at("aggregate_name").string();
+    entry.aggregate_unit = in.string_or("aggregate_unit", "time");
+  }
+  if (!measured) return entry;
+  entry.result = in.optional_number("result");
+  entry.exact = in.optional_number("exact");
+  entry.midpoint = in.optional_number("midpoint");
+  entry.rel_error = in.optional_number("rel_error");
+  entry.rounding_error = in.optional_number("rounding_error");
+  entry.rounding_bound = in.optional_number("rounding_bound");
+  entry.ns_per_node = in.optional_number("ns_per_node");
+  entry.nodes_per_second = in.optional_number("nodes_per_second");
+  entry.parallel_efficiency = in.optional_number("parallel_efficiency");
+  entry.other_load_cores = in.optional_number("other_load_cores");
+  entry.within_rounding_bound = in.optional_boolean("within_rounding_bound");
+  entry.bit_identical = in.optional_boolean("bit_identical");
+  entry.instruction_set = in.optional_string("instruction_set").value_or("");
+  entry.memory.peak_heap_bytes = in.optional_number("peak_heap_bytes");
+  entry.memory.allocations = in.optional_number("allocations");
+  entry.memory.peak_rss_bytes = in.optional_number("peak_rss_bytes");
+  entry.memory.peak_rss_growth_bytes = in.optional_number("peak_rss_growth_bytes");
+  entry.memory.minor_faults = in.optional_number("minor_faults");
+  entry.memory.major_faults = in.optional_number("major_faults");
+  if (const auto placement = in.find("thread_placement")) entry.memory.thread_placement = placement->object();
+  if (const auto timeline = in.find("memory_timeline")) entry.memory.timeline = read_timeline(*timeline);
+  if (const auto counters = in.find("counters")) entry.counters = read_counters(*counters);
+  for (const char* key : {"environment", "launcher"})
+    if (const auto member = in.find(key)) entry.extra[key] = member->raw();
+  return entry;
+}
+
+void to_json(json& out, const WarningRecord& warning) {
+  out = {{"kind", warning.kind}, {"message", warning.message}, {"cells", warning.cells}};
+}
+
+ResultsFile read_results_file(const std::string& where) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const std::string path =
+      fs::is_directory(where, error) ? (fs::path(where) / "results.json").string() : where;
+  auto reject = [&](const std::string& problem) -> InputError {
+    return InputError("results file '" + path + "': " + problem);
+  };
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw reject("cannot be read (does it exist? give a `ladder run --out` directory or its results.json)");
+  std::stringstream text;
+  text << in.rdbuf();
+  const json document = json::parse(text.str(), nullptr, false);
+  if (document.is_discarded())
+    throw reject(
+        "is not valid JSON (cut short, or not a results file); a run in progress rewrites it whole "
+        "after every cell, so this file was damaged");
+  if (!document.is_object() || !document.contains("schema_version"))
+    throw reject("is not a Ladder results file (no schema_version)");
+  const json& version = document.at("schema_version");
+  if (!version.is_number_integer() || version.get<std::int64_t>() != results_schema_version)
+    throw reject("has schema version " + version.dump() + "; this Ladder reads version " +
+                 std::to_string(results_schema_version));
+  try {
+    const JsonReader root(document);
+    ResultsFile file;
+    file.path = path;
+    file.context = read_context(root.at("context"));
+    for (const auto& card : root.at("tiers").elements()) file.tiers.push_back(read_card_record(card));
+    if (const auto instructions = root.find("instructions"))
+      file.instructions = read_instruction_counts(*instructions);
+    else
+      file.instructions.reason = "unavailable: not recorded by this version of Ladder";
+    for (const auto& entry : root.at("benchmarks").elements())
+      file.benchmarks.push_back(read_benchmark_entry(entry));
+    return file;
+  } catch (const SchemaError& problem) {
+    throw reject(problem.what());
+  }
+}
+
+}  // namespace ladder

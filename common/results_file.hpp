@@ -1,0 +1,121 @@
+// The results schema, part two: results.json as the harness writes it and the reports read it. Its
+// `benchmarks` entries keep Google Benchmark's field names (so its compare.py reads the file), with
+// Ladder's beside them; its `tiers` carry the cards, so a report made elsewhere needs no registry.
+// Part one, a cell as measured and journaled, is measurement.hpp.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "measurement.hpp"
+
+namespace ladder {
+
+// Whether a tier's hot loop is vectorized in one build, read from its disassembly.
+struct VectorizationRecord {
+  std::string build, status, evidence;
+  int register_bits = 0, lanes = 0;
+  bool linked = false;  // the build this run's tiers came from
+};
+void to_json(nlohmann::json& out, const VectorizationRecord& entry);
+
+// A tier's card (or a peer's) as results.json and `ladder list --json` carry it.
+struct CardRecord {
+  std::string id, summary, learning_time, reproducible, summation, source_file;
+  int rung = 0, source_lines = 0, shared_lines = 0;
+  std::vector<std::string> libraries, concepts, flags, shares, environment;
+  bool parallel = false, distributed = false;
+  double heap_bytes_per_node = 0;
+  bool peer = false;
+  std::string language = "C++";
+  std::optional<std::int64_t> size_limit;  // a peer's largest n
+  std::string note;
+  std::optional<double> max_ulp_error;  // of an elementary function the tier implements itself
+  std::vector<VectorizationRecord> vectorization;
+  std::optional<bool> available;  // on the machine that ran it
+  std::string unavailable_reason;
+};
+void to_json(nlohmann::json& out, const CardRecord& card);
+CardRecord read_card_record(const JsonReader& in);
+
+// Instructions a node under callgrind for each tier, or why they were not counted.
+struct InstructionCounts {
+  bool available = false;
+  std::string reason;                   // when not available
+  std::string tool, target, integrand;  // when available
+  std::vector<std::int64_t> n;
+  struct Tier {
+    std::string id;
+    std::optional<double> per_node;
+    std::string unavailable;
+  };
+  std::vector<Tier> tiers;
+  nlohmann::json all;  // as counted
+};
+InstructionCounts read_instruction_counts(const JsonReader& in);
+
+// One entry of `benchmarks`: a repetition, an aggregate, or a cell that did not run (written as Google
+// Benchmark writes an errored run: error_occurred, error_message, and zero times).
+struct BenchmarkEntry {
+  // Google Benchmark's fields.
+  std::string name, run_name, run_type;  // run_type: "iteration" or "aggregate"
+  int family_index = 0, per_family_instance_index = 0, repetitions = 0;
+  std::optional<int> repetition_index;
+  std::int64_t iterations = 0;
+  std::string aggregate_name, aggregate_unit;  // aggregates only: "median", "time" or "percentage"
+  double real_time = 0, cpu_time = 0;          // nanoseconds (cv: a fraction)
+  bool error_occurred = false;
+  std::string error_message;
+  // Ladder's: the cell and how it ended.
+  std::string cell;  // the cell's name, shared by its entries
+  Cell coordinates;
+  int rung = 0;
+  bool oversubscribed = false;
+  CellStatus status = CellStatus::ok;
+  std::string reason;
+  std::optional<bool> reproducible;  // same bits at every thread count; null when not known
+  // Measured cells.
+  std::optional<double> result, exact, midpoint, rel_error, rounding_error, rounding_bound, ns_per_node,
+      nodes_per_second, parallel_efficiency, other_load_cores;
+  std::optional<bool> within_rounding_bound, bit_identical;
+  std::string instruction_set;
+  Memory memory;                                    // its figures (the timeline on the median entry only)
+  std::optional<Counters> counters;                 // measured cells
+  nlohmann::json extra = nlohmann::json::object();  // thread placement, environment, launcher
+};
+void to_json(nlohmann::json& out, const BenchmarkEntry& entry);
+BenchmarkEntry read_benchmark_entry(const JsonReader& in);
+
+struct WarningRecord {
+  std::string kind, message;
+  std::vector<std::string> cells;
+};
+void to_json(nlohmann::json& out, const WarningRecord& warning);
+
+// What the reports read of the context: the machine, the build, the run. The whole context travels too.
+struct ContextRecord {
+  std::string host_name, cpu_model, kernels_use, compiler, common_flags;
+  int logical_cpus = 1, repetitions = 0;
+  std::optional<double> memory_total_bytes;
+  bool hypervisor = false;
+  std::string label, started, status;  // the run's
+  std::vector<WarningRecord> warnings;
+  nlohmann::json all;
+};
+
+struct ResultsFile {
+  std::string path;
+  ContextRecord context;
+  std::vector<CardRecord> tiers;
+  InstructionCounts instructions;
+  std::vector<BenchmarkEntry> benchmarks;
+};
+
+// Reads DIR/results.json, or the file itself. Throws InputError naming the file and the problem: missing,
+// not JSON, cut short, another schema version, or the path of a field that is missing or of the wrong type.
+ResultsFile read_results_file(const std::string& path);
+
+}  // namespace ladder

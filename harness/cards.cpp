@@ -1,0 +1,59 @@
+#include "cards.hpp"
+
+#include "peers.hpp"
+#include "registry.hpp"
+#include "vectorization.hpp"
+
+namespace ladder {
+
+CardRecord card_record(const TierCard& card) {
+  CardRecord record;
+  record.id = card.id;
+  record.rung = card.rung;
+  record.summary = card.summary;
+  record.libraries = card.libraries;
+  record.concepts = card.concepts;
+  record.learning_time = std::string(to_string(card.learning_time));
+  record.parallel = card.parallel;
+  record.reproducible = std::string(to_string(card.reproducible));
+  record.summation = card.summation;
+  record.source_file = card.source_file;
+  record.source_lines = card.source_lines;
+  record.shares = card.shares;
+  record.shared_lines = card.shared_lines;
+  record.flags = card.flags;
+  record.heap_bytes_per_node = card.heap_bytes_per_node;
+  record.distributed = card.distributed;
+  record.environment = card.environment;
+  record.note = card.note;
+  if (card.max_ulp_error > 0) record.max_ulp_error = card.max_ulp_error;
+  // What the build read from the disassembly of the tier's hot loop, in every build it analysed.
+  for (const auto& entry : tier_vectorization())
+    if (entry.source_file == card.source_file)
+      record.vectorization.push_back({entry.build, entry.status, entry.evidence, entry.register_bits,
+                                      entry.lanes, entry.build == linked_tiers_build()});
+  return record;
+}
+
+std::vector<CardRecord> tier_cards(const std::vector<std::string>& ids) {
+  std::vector<CardRecord> cards;
+  for (const auto& id : ids) {
+    CardRecord record;
+    if (const PeerCard* peer = find_peer(id)) {
+      record = card_record(peer->card);
+      record.vectorization.clear();  // a peer's source is not in the build
+      record.peer = true;
+      record.language = peer->language;
+      if (peer->size_limit) record.size_limit = peer->size_limit;
+    } else {
+      record = card_record(find_tier(id).card);
+    }
+    const auto reason = unavailable_reason(id);
+    record.available = reason.empty();
+    record.unavailable_reason = reason;
+    cards.push_back(std::move(record));
+  }
+  return cards;
+}
+
+}  // namespace ladder

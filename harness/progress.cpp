@@ -1,0 +1,76 @@
+#include "progress.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "matrix.hpp"
+#include "text.hpp"
+
+namespace ladder {
+namespace {
+
+std::string clock_text(double seconds) {
+  const long whole = std::lround(seconds);
+  char text[32];
+  std::snprintf(text, sizeof text, "%ld:%02ld", whole / 60, whole % 60);
+  return text;
+}
+
+}  // namespace
+
+Progress::Progress(std::size_t total, std::size_t done)
+    : total_(total),
+      done_(done),
+      start_(std::chrono::steady_clock::now()),
+      terminal_(isatty(STDOUT_FILENO)) {}
+
+void Progress::starting(const Cell& cell) {
+  if (!terminal_) return;
+  const int width = 24;
+  const int filled = total_ ? static_cast<int>(width * done_ / total_) : width;
+  std::printf("\r\033[K[%s%s] %zu/%zu  %s  %s elapsed%s", std::string(filled, '#').c_str(),
+              std::string(width - filled, '.').c_str(), done_, total_, cell_name(cell).c_str(),
+              clock_text(elapsed()).c_str(), remaining().c_str());
+  std::fflush(stdout);
+}
+
+void Progress::finished(const CellRecord& record) {
+  ++done_;
+  ++measured_;
+  std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + record.name + ": " +
+                     std::string(to_string(record.status));
+  if (record.measurement) {
+    const double median = record.measurement->aggregates.median.real_time * 1e-9;
+    const double n = static_cast<double>(record.cell.n);
+    char figures[160];
+    std::snprintf(figures, sizeof figures, ", median %s (%.3g ns a node), heap %s",
+                  format_seconds(median).c_str(), median * 1e9 / n,
+                  format_bytes(record.measurement->memory.peak_heap_bytes.value_or(0)).c_str());
+    line += figures;
+  } else {
+    line += " — " + record.reason;
+  }
+  if (terminal_) std::printf("\r\033[K");
+  std::printf("%s  (%s elapsed)\n", line.c_str(), clock_text(elapsed()).c_str());
+  std::fflush(stdout);
+}
+
+void Progress::clear() {
+  if (terminal_) std::printf("\r\033[K"), std::fflush(stdout);
+}
+
+double Progress::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+std::string Progress::remaining() const {
+  if (measured_ == 0) return "";
+  return ", about " +
+         clock_text(elapsed() / static_cast<double>(measured_) * static_cast<double>(total_ - done_)) +
+         " left";
+}
+
+}  // namespace ladder

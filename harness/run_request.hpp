@@ -1,0 +1,39 @@
+// What the user asked `ladder run` for, and the matrix it makes: unset options come from the preset (or,
+// on --resume, from the run being resumed).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "matrix.hpp"
+
+namespace ladder {
+
+// What the user typed.
+struct RunArguments {
+  std::optional<std::string> preset;
+  std::vector<std::string> tiers, sizes, threads, ranks;
+  std::optional<std::string> integrand, a, b;
+  std::optional<int> repetitions;
+  std::optional<double> min_time;
+  std::optional<std::uint64_t> seed;
+  bool reproducible = false;
+  std::string out = "ladder-out";
+  std::optional<std::string> resume;
+  bool force = false;
+  std::string label;
+  std::string hostfile;                     // MPI hostfile for distributed tiers: one rank per node
+  std::optional<std::string> peers;         // "python"
+  std::optional<std::string> python_limit;  // n above which pure-Python peers are not attempted
+  double cell_timeout = 600;
+  bool instructions = true;  // count each tier's instructions a node under callgrind before the cells
+  std::string command_line;
+};
+
+// The matrix the arguments ask for; `resumed` is the matrix of the run being resumed, or null. Loads the
+// peers it names. Throws InputError naming a bad value.
+Matrix requested_matrix(const RunArguments& args, const Matrix* resumed);
+
+}  // namespace ladder

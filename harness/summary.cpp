@@ -1,0 +1,67 @@
+#include "summary.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "results.hpp"
+#include "text.hpp"
+
+namespace ladder {
+
+void print_summary(const Journal& journal, const nlohmann::json& run, const Paths& paths) {
+  std::printf("\n%-16s %12s %7s %5s  %-13s %11s %11s %10s %11s\n", "tier", "n", "threads", "ranks", "status",
+              "median", "ns/node", "rel error", "peak heap");
+  std::vector<const CellRecord*> cells;
+  for (const auto& record : journal.cells) cells.push_back(&record);
+  std::sort(cells.begin(), cells.end(), [](const CellRecord* x, const CellRecord* y) {
+    const auto key = [](const CellRecord* e) {
+      return std::make_tuple(e->cell.n, e->rung, e->cell.ranks, e->cell.threads);
+    };
+    return key(x) < key(y);
+  });
+  for (const CellRecord* record : cells) {
+    const Cell& cell = record->cell;
+    std::string median = "-", per_node = "-", error = "-", heap = "-";
+    if (record->measurement) {
+      const Measurement& measurement = *record->measurement;
+      const double seconds = measurement.aggregates.median.real_time * 1e-9;
+      median = format_seconds(seconds);
+      per_node = format_number("%.3g", seconds * 1e9 / static_cast<double>(cell.n));
+      if (measurement.rel_error) error = format_number("%.2e", *measurement.rel_error);
+      heap = format_bytes(measurement.memory.peak_heap_bytes.value_or(0));
+    }
+    std::printf("%-16s %12lld %7d %5d  %-13s %11s %11s %10s %11s\n", cell.tier.c_str(),
+                static_cast<long long>(cell.n), cell.threads, cell.ranks,
+                std::string(to_string(record->status)).c_str(), median.c_str(), per_node.c_str(),
+                error.c_str(), heap.c_str());
+  }
+  const auto found = warnings(journal, run);
+  if (!found.empty()) std::printf("\nwarnings:\n");
+  for (const auto& warning : found) {
+    std::printf("  %s: %s\n", warning.kind.c_str(), warning.message.c_str());
+    std::size_t shown = 0;
+    for (const auto& cell : warning.cells) {
+      if (++shown > 8) {
+        std::printf("    … and %zu more (see results.json)\n", warning.cells.size() - 8);
+        break;
+      }
+      std::printf("    %s\n", cell.c_str());
+    }
+  }
+  if (run.contains("this_session")) {
+    const auto& session = run.at("this_session");
+    const double wall = session.at("wall_seconds"), measured = session.at("measured_seconds");
+    std::printf(
+        "\ntime: %s wall, of which %s inside Google Benchmark's timed repetitions (%.0f %% harness: "
+        "process start, warm-up, iteration sizing, the memory pass, the references)\n",
+        format_seconds(wall).c_str(), format_seconds(measured).c_str(),
+        wall > 0 ? 100 * (wall - measured) / wall : 0.0);
+  }
+  std::printf("\nresults: %s, %s (one row a cell), journal %s\n", paths.json.c_str(), paths.csv.c_str(),
+              paths.journal.c_str());
+}
+
+}  // namespace ladder

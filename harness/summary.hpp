@@ -1,0 +1,13 @@
+// The table printed at the end of `ladder run`: every cell, then the warnings and where the results are.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "measurement.hpp"
+#include "output_directory.hpp"
+
+namespace ladder {
+
+void print_summary(const Journal& journal, const nlohmann::json& run, const Paths& paths);
+
+}  // namespace ladder

@@ -1,0 +1,229 @@
+#include "worker_process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include "distributed.hpp"
+#include "json_reader.hpp"
+#include "peers.hpp"
+#include "process_stats.hpp"
+#include "text.hpp"
+
+namespace ladder {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+volatile std::sig_atomic_t interrupt_seen = 0;
+extern "C" void on_interrupt(int) { interrupt_seen = 1; }
+
+}  // namespace
+
+bool interrupted() { return interrupt_seen != 0; }
+
+void catch_interrupts() {
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: a wait in progress returns at once
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+namespace {
+
+std::string signal_text(int signal) {
+  const char* abbreviation = sigabbrev_np(signal);
+  const char* description = strsignal(signal);
+  return std::string("SIG") + (abbreviation ? abbreviation : std::to_string(signal).c_str()) + " (" +
+         (description ? description : "?") + ")";
+}
+
+// The kernel's count of out-of-memory kills in this process's cgroup (cgroup v2), when readable.
+std::optional<long> oom_kills() {
+  std::ifstream cgroup("/proc/self/cgroup");
+  std::string line, path;
+  while (std::getline(cgroup, line))
+    if (line.rfind("0::", 0) == 0) path = line.substr(3);
+  std::ifstream events("/sys/fs/cgroup" + path + "/memory.events");
+  std::string key;
+  long value = 0;
+  while (events >> key >> value)
+    if (key == "oom_kill") return value;
+  return std::nullopt;
+}
+
+std::string tail(const std::string& text, std::size_t size) {
+  std::string trimmed = text.size() > size ? "…" + text.substr(text.size() - size) : text;
+  while (!trimmed.empty() && (trimmed.back() == '\n' || trimmed.back() == ' ')) trimmed.pop_back();
+  return trimmed;
+}
+
+}  // namespace
+
+WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell, const Matrix& matrix,
+                                 const Reference& ref, const ThreadBinding& binding,
+                                 const std::string& hostfile, const std::string& result_file, double timeout,
+                                 std::int64_t memory_limit) {
+  const TierCard& card = find_card(cell.tier);
+  const PeerCard* peer = find_peer(cell.tier);
+  const std::string spec = json{{"cell", cell},
+                                {"matrix", matrix.to_json()},
+                                {"reference", to_text(ref)},
+                                {"rounding_bound", rounding_bound(card, ref, cell.n, cell.threads)}}
+                               .dump();
+  // A distributed tier's worker starts once per rank, under the MPI launcher; a peer's is its own program.
+  std::vector<std::string> command;
+  if (card.distributed)
+    command = distributed::launch_command(cell.ranks, cell.threads, matrix.cpus, hostfile);
+  if (peer) {
+    command = {"/usr/bin/env", python_interpreter(), peer->runner};
+  } else {
+    command.insert(command.end(), {executable, "worker"});
+  }
+  const std::size_t launcher_words = card.distributed ? command.size() - 2 : 0;
+  command.insert(command.end(), {"--spec", spec, "--result", result_file});
+  std::vector<char*> arguments;
+  for (auto& argument : command) arguments.push_back(argument.data());
+  arguments.push_back(nullptr);
+  int output[2];
+  if (pipe2(output, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  ::unlink(result_file.c_str());
+  const auto machine_before = process::machine_time();
+  const auto oom_before = oom_kills();
+  const auto start = Clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    binding.apply();
+    setpgid(0, 0);                     // its own group: a timeout kills everything it started
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // and it dies with the run
+    const rlimit limit{static_cast<rlim_t>(memory_limit), static_cast<rlim_t>(memory_limit)};
+    setrlimit(RLIMIT_DATA, &limit);
+    dup2(output[1], STDOUT_FILENO);
+    dup2(output[1], STDERR_FILENO);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    execv(arguments[0], arguments.data());
+    _exit(127);
+  }
+  ::close(output[1]);
+  setpgid(pid, pid);
+
+  std::string captured;
+  int status = 0;
+  rusage usage{};
+  bool timed_out = false, stopped_by_us = false, finished = false;
+  Clock::time_point stopped_at{};
+  while (!finished) {
+    pollfd watch{output[0], POLLIN, 0};
+    if (poll(&watch, 1, 100) > 0) {
+      char buffer[4096];
+      const ssize_t count = ::read(output[0], buffer, sizeof buffer);
+      if (count > 0) captured = tail(captured + std::string(buffer, static_cast<std::size_t>(count)), 8192);
+    }
+    const pid_t done = wait4(pid, &status, WNOHANG, &usage);
+    if (done == pid) {
+      finished = true;
+      break;
+    }
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    if (!stopped_by_us && (interrupted() || elapsed > timeout)) {
+      timed_out = !interrupted();
+      stopped_by_us = true;
+      stopped_at = Clock::now();
+      kill(-pid, SIGTERM);  // an MPI launcher passes it on to its ranks
+    }
+    if (stopped_by_us && Clock::now() - stopped_at > std::chrono::seconds(3)) kill(-pid, SIGKILL);
+  }
+  char buffer[4096];
+  ssize_t count = 0;
+  fcntl(output[0], F_SETFL, O_NONBLOCK);  // a process the worker started may still hold the pipe
+  while ((count = ::read(output[0], buffer, sizeof buffer)) > 0)
+    captured = tail(captured + std::string(buffer, static_cast<std::size_t>(count)), 8192);
+  ::close(output[0]);
+  kill(-pid, SIGKILL);  // anything the worker left behind in its group
+
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  const auto machine_after = process::machine_time();
+  const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                     (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+  WorkerOutcome outcome;
+  outcome.worker.wall_seconds = wall;
+  outcome.worker.cpu_seconds = cpu;
+  if (launcher_words)
+    outcome.worker.launcher = join({command.begin(), command.begin() + launcher_words}, " ");
+  if (machine_before && machine_after && wall > 0) {
+    const double busy = machine_after->busy - machine_before->busy;
+    const double steal = machine_after->steal - machine_before->steal;
+    outcome.worker.other_load_cores = std::max(0.0, std::round((busy - cpu) / wall * 100) / 100);
+    outcome.worker.steal_fraction = std::max(0.0, steal / (machine_after->total - machine_before->total));
+  }
+
+  if (WIFEXITED(status)) outcome.worker.ended = "exit code " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) outcome.worker.ended = "signal " + signal_text(WTERMSIG(status));
+
+  std::ifstream result(result_file);
+  const json reported = json::parse(result, nullptr, false);
+  ::unlink(result_file.c_str());
+  const std::string output_tail = tail(captured, 600);
+  const std::string with_output = output_tail.empty() ? "" : "; its last output: " + output_tail;
+
+  if (interrupted() && stopped_by_us) {
+    outcome.interrupted = true;
+  } else if (timed_out) {
+    outcome.status = CellStatus::timeout;
+    outcome.reason =
+        "still running after " + format_seconds(timeout) + " (--cell-timeout); stopped" + with_output;
+  } else if (!reported.is_discarded() && reported.is_object() && reported.contains("status")) {
+    // What the worker wrote is read as strictly as a results file: a result it cannot stand behind fails.
+    try {
+      const JsonReader in(reported, "the worker's result");
+      outcome.status = read_cell_status(in.at("status"));
+      if (outcome.status == CellStatus::ok)
+        outcome.measurement = read_measurement(in);
+      else
+        outcome.reason = in.string_or("reason", "");
+    } catch (const SchemaError& problem) {
+      outcome.status = CellStatus::failed;
+      outcome.reason = std::string("the worker wrote a result Ladder cannot read: ") + problem.what();
+    }
+  } else if (WIFSIGNALED(status)) {
+    const int signal = WTERMSIG(status);
+    const auto oom_after = oom_kills();
+    if (signal == SIGKILL && oom_before && oom_after && *oom_after > *oom_before) {
+      outcome.status = CellStatus::out_of_memory;
+      outcome.reason = "killed by the kernel's out-of-memory killer" + with_output;
+    } else if (signal == SIGKILL) {
+      outcome.status = CellStatus::killed;
+      outcome.reason = "killed by SIGKILL (the out-of-memory killer or another process)" + with_output;
+    } else {
+      outcome.status = CellStatus::crashed;
+      outcome.reason = "the worker died of " + signal_text(signal) + with_output;
+    }
+  } else {
+    outcome.status = CellStatus::failed;
+    outcome.reason =
+        "the worker exited with code " + std::to_string(WEXITSTATUS(status)) + " and no result" + with_output;
+  }
+  return outcome;
+}
+
+}  // namespace ladder
