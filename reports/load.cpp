@@ -116,7 +116,6 @@ Run load_run(const std::string& where) {
 
   Run run;
   run.path = path;
-  run.context = file.context.all;
   run.machine = file.context.host_name;
   run.cpu = file.context.cpu_model;
   run.cpus = file.context.logical_cpus;

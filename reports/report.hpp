@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,7 +63,6 @@ struct Run {
   double memory_total_bytes = 0;  // 0: not known
   bool hypervisor = false;
   std::string build;  // the compiler and the common flags
-  nlohmann::json context;
   std::vector<Card> cards;
   std::vector<Cell> cells;
   std::vector<std::string> warnings;  // "kind: message (N cells)"

@@ -1,0 +1,20 @@
+// The report's charts, each one machine's, as SVG ready for the page (svg.hpp draws them): `machine`
+// numbers the chart's id (speedup-1, speedup-2, …) when the report covers several machines.
+#pragma once
+
+#include <cstddef>
+
+#include "document.hpp"
+#include "report.hpp"
+
+namespace ladder::report {
+
+Chart speedup_chart(const Analysis& analysis, std::size_t machine);
+Chart scaling_chart(const Analysis& analysis, std::size_t machine);
+Chart pareto_chart(const Analysis& analysis, std::size_t machine);
+Chart memory_chart(const Run& run, std::size_t machine);
+Chart error_chart(const Run& run, std::size_t machine);
+Chart timeline_chart(const Run& run, std::size_t machine);
+Chart cpu_timeline_chart(const Run& run, std::size_t machine);
+
+}  // namespace ladder::report

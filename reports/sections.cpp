@@ -1,0 +1,46 @@
+// The report's outline: the sections and charts in the order a reader meets them.
+#include "sections.hpp"
+
+#include "charts.hpp"
+
+namespace ladder::report {
+
+Document build(const std::vector<Run>& runs) {
+  std::vector<Analysis> analyses;
+  for (const auto& run : runs) analyses.push_back(analyse(run));
+  Document doc;
+  std::string title = "Ladder report";
+  if (runs.size() == 1 && !runs[0].label.empty()) title += ": " + runs[0].label;
+  doc.push_back(heading(1, title));
+  doc.push_back(
+      paragraph("How far to optimize the midpoint rule, and what each step costs to keep — measured on " +
+                std::to_string(runs.size()) + (runs.size() == 1 ? " machine" : " machines") +
+                ". Every number comes from the results files listed below."));
+  answer(doc, analyses);
+  trust(doc, runs);
+  ladder_table(doc, analyses, runs.size() > 1);
+  for (const auto& analysis : analyses) where_the_time_goes(doc, analysis, runs.size() > 1);
+  costs(doc, runs.front());
+  doc.push_back(heading(2, "Charts"));
+  std::vector<Chart> speedups, scalings, paretos, memories, timelines, cpu_timelines, errors;
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    speedups.push_back(speedup_chart(analyses[i], i));
+    scalings.push_back(scaling_chart(analyses[i], i));
+    paretos.push_back(pareto_chart(analyses[i], i));
+    memories.push_back(memory_chart(runs[i], i));
+    timelines.push_back(timeline_chart(runs[i], i));
+    cpu_timelines.push_back(cpu_timeline_chart(runs[i], i));
+    errors.push_back(error_chart(runs[i], i));
+  }
+  for (auto* group : {&speedups, &scalings, &paretos, &memories, &timelines, &cpu_timelines, &errors})
+    doc.push_back(charts(*group));
+  which(doc, analyses);
+  all_cells(doc, runs);
+  std::vector<std::string> sources;
+  for (const auto& run : runs) sources.push_back(run.path + " (" + run.machine + ", " + run.started + ")");
+  doc.push_back(heading(2, "Sources"));
+  doc.push_back(list(sources));
+  return doc;
+}
+
+}  // namespace ladder::report

@@ -1,0 +1,111 @@
+// The sections on what to choose: the answer, what each tier costs to keep, and which tier for whom.
+#include <algorithm>
+#include <utility>
+
+#include "sections.hpp"
+
+namespace ladder::report {
+
+void answer(Document& doc, const std::vector<Analysis>& analyses) {
+  doc.push_back(heading(2, "The answer"));
+  std::vector<std::string> items;
+  for (const auto& analysis : analyses) {
+    std::string item = "On **" + analysis.run->machine + "**: ";
+    if (!analysis.recommended) {
+      items.push_back(item + analysis.why);
+      continue;
+    }
+    item += "use **" + analysis.recommended->card->id + "**. " + analysis.why;
+    if (analysis.cheaper) {
+      const Row& cheaper = *analysis.cheaper;
+      item += " The runner-up that costs less: **" + cheaper.card->id + "** (cost " +
+              format_number("%.1f", cheaper.cost.score) +
+              (cheaper.speedup ? ", " + times(*cheaper.speedup) + " naive" : std::string()) + ", " +
+              percent(cheaper.fraction_of_fastest) + " of the fastest).";
+    }
+    items.push_back(item);
+  }
+  doc.push_back(list(items));
+  doc.push_back(
+      paragraph("The recommendation is the cheapest tier within 10 % of the fastest at that size: past it, "
+                "the ladder stops paying for what it costs to keep."));
+}
+
+void costs(Document& doc, const Run& run) {
+  doc.push_back(heading(2, "What each tier costs to keep"));
+  doc.push_back(
+      paragraph("Maintenance cost, " + cost_formula() + ". Disagree with a weight? Every part is here."));
+  Table rows{
+      {"tier", "cost", "code", "concepts", "libraries", "flags", "learning", "reproducibility", "needs"}, {}};
+  std::vector<const Card*> cards;
+  for (const auto& card : run.cards) cards.push_back(&card);
+  std::sort(cards.begin(), cards.end(), [](const Card* x, const Card* y) { return x->rung < y->rung; });
+  for (const Card* card : cards) {
+    const Cost cost = maintenance_cost(*card);
+    std::vector<std::string> row = {card->id, format_number("%.1f", cost.score)};
+    for (const auto& part : cost.parts)
+      row.push_back(part.value + " → " + format_number("%.2f", part.points));
+    std::string needs;
+    for (const auto& library : card->libraries) needs += (needs.empty() ? "" : ", ") + library;
+    for (const auto& flag : card->flags) needs += (needs.empty() ? "" : ", ") + flag;
+    row.push_back(needs.empty() ? "–" : needs);
+    rows.rows.push_back(row);
+  }
+  doc.push_back(table(rows));
+}
+
+void which(Document& doc, const std::vector<Analysis>& analyses) {
+  doc.push_back(heading(2, "Which tier?"));
+  for (const auto& analysis : analyses) {
+    const Run& run = *analysis.run;
+    std::vector<std::string> items;
+    std::string frontier;
+    for (const auto& row : analysis.rows)
+      if (row.pareto)
+        frontier += (frontier.empty() ? "" : ", ") + row.card->id + " (cost " +
+                    format_number("%.1f", row.cost.score) + ")";
+    items.push_back("On **" + run.machine +
+                    "** the Pareto-optimal tiers at n = " + format_count(static_cast<double>(analysis.n)) +
+                    " are " + frontier + ": for any other, one of these is faster for no more upkeep.");
+    if (analysis.best_peer) {
+      const Row& best = *analysis.best_peer;
+      std::string cross = "Python against C++: the fastest Python peer, " + best.card->id + ", takes " +
+                          format_seconds(best.cell->median) + " (cost " +
+                          format_number("%.1f", best.cost.score) + "); ";
+      if (analysis.first_beating_peers) {
+        const Row& first = *analysis.first_beating_peers;
+        cross += "the staircases cross at " + first.card->id + " (rung " + std::to_string(first.card->rung) +
+                 ", cost " + format_number("%.1f", first.cost.score) +
+                 "), the lowest C++ rung faster than every peer";
+      } else {
+        cross += "no C++ tier measured here beats it";
+      }
+      const Row* fastest = nullptr;
+      for (const auto& row : analysis.rows)
+        if (!row.card->peer && (!fastest || row.cell->median < fastest->cell->median)) fastest = &row;
+      if (fastest && fastest->over_py_list)
+        cross += "; the fastest C++ tier, " + fastest->card->id + ", is " + times(*fastest->over_py_list) +
+                 " py-list and " + times(*fastest->over_best_peer) + " " + best.card->id;
+      items.push_back(cross + ".");
+    }
+    const Row* previous = nullptr;
+    const Row* previous_peer = nullptr;
+    for (const auto& row : analysis.rows) {
+      if (row.card->peer) std::swap(previous, previous_peer);  // each staircase on its own
+      if (previous) {
+        const double gain = previous->cell->median / row.cell->median;
+        std::string step = previous->card->id + " → " + row.card->id + ": " + times(gain) + " for " +
+                           format_number("%+.1f", row.cost.score - previous->cost.score) + " cost";
+        const auto from = pays_from(run, row.card->id, previous->card->id);
+        step += from ? "; faster from n = " + format_count(static_cast<double>(*from)) + " on"
+                     : "; not faster at any size measured here";
+        items.push_back(step);
+      }
+      previous = &row;
+      if (row.card->peer) std::swap(previous, previous_peer);
+    }
+    doc.push_back(list(items));
+  }
+}
+
+}  // namespace ladder::report

@@ -1,0 +1,190 @@
+// The sections on what was measured: the machines and how far to trust them, the ladder at one size,
+// where the time goes, and every cell.
+#include <algorithm>
+
+#include "sections.hpp"
+
+namespace ladder::report {
+namespace {
+
+std::string configuration(const Row& row) {
+  std::string result = row.card->parallel ? std::to_string(row.cell->threads) + " thr" : "1 thr";
+  if (row.card->distributed)
+    result += " × " + std::to_string(row.cell->ranks) + (row.cell->ranks > 1 ? " ranks" : " rank");
+  if (row.cell->oversubscribed) result += " (oversubscribed)";
+  return result;
+}
+
+std::string instructions_text(const Card& card) {
+  return card.instructions_per_node ? format_number("%.1f", *card.instructions_per_node) : "–";
+}
+
+// The entry for one build; "linked": the build the run's own tiers came from.
+const Card::Vectorization* vectorization(const Card& card, const std::string& build) {
+  for (const auto& entry : card.vectorization)
+    if (build == "linked" ? entry.linked : entry.build == build) return &entry;
+  return nullptr;
+}
+
+// "8 × f64" (vectorized, 8 lanes), "scalar", "partly 4 × f64", or "–" when not known.
+std::string vector_text(const Card& card, const std::string& build) {
+  const auto* entry = vectorization(card, build);
+  const std::string text = entry ? format_vectorization(entry->status, entry->lanes) : "";
+  return text.empty() ? "–" : text;
+}
+
+// IPC where the machine counted, else why not.
+std::string counters_text(const Cell& cell) {
+  if (cell.ipc) return "IPC " + format_number("%.2f", *cell.ipc);
+  return cell.counters_unavailable.empty() ? "–" : cell.counters_unavailable;
+}
+
+}  // namespace
+
+void trust(Document& doc, const std::vector<Run>& runs) {
+  doc.push_back(heading(2, "The machines, and how far to trust the numbers"));
+  Table machines{{"machine", "CPU", "CPUs", "SIMD", "memory", "hypervisor", "compiler", "repetitions", "run",
+                  "label", "median cv", "worst cv"},
+                 {}};
+  for (const auto& run : runs) {
+    std::vector<double> cvs;
+    for (const auto& cell : run.cells)
+      if (cell.ok()) cvs.push_back(cell.cv);
+    std::sort(cvs.begin(), cvs.end());
+    machines.rows.push_back({run.machine, run.cpu, std::to_string(run.cpus), run.instruction_set,
+                             format_bytes(run.memory_total_bytes), run.hypervisor ? "yes" : "no", run.build,
+                             std::to_string(run.repetitions),
+                             run.status + (run.started.empty() ? "" : ", " + run.started), run.label,
+                             cvs.empty() ? "–" : percent(cvs[cvs.size() / 2]),
+                             cvs.empty() ? "–" : percent(cvs.back())});
+  }
+  doc.push_back(table(machines));
+  for (const auto& run : runs) {
+    if (run.warnings.empty()) continue;
+    doc.push_back(paragraph("Warnings from the run on **" + run.machine + "** (" + run.path + "):"));
+    doc.push_back(list(run.warnings));
+  }
+}
+
+void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool several) {
+  for (const auto& analysis : analyses) {
+    doc.push_back(heading(2, "The ladder at n = " + format_count(static_cast<double>(analysis.n)) +
+                                 (several ? " on " + analysis.run->machine : "")));
+    const bool peers = analysis.best_peer != nullptr;
+    Table rows{{"rung",      "tier",       "best at",        "median",       "min – max",
+                "cv",        "× naive",    "× rung below",   "nodes/s",      "of fastest",
+                "peak heap", "peak RSS",   "minor faults",   "instr/node",   "vector",
+                "counters",  "rel. error", "rounding error", "reproducible", "cost"},
+               {}};
+    if (peers) rows.header.insert(rows.header.begin() + 8, {"× py-list", "× best Python"});
+    for (const auto& row : analysis.rows) {
+      const Cell& cell = *row.cell;
+      const std::string name = row.card->id + (row.card->peer ? " (Python)" : "");
+      rows.rows.push_back(
+          {row.card->peer ? "py " + std::to_string(row.card->rung - 100) : std::to_string(row.card->rung),
+           (row.pareto ? "**" + name + "**" : name),
+           configuration(row),
+           format_seconds(cell.median),
+           format_seconds(cell.min) + " – " + format_seconds(cell.max),
+           percent(cell.cv),
+           row.speedup ? times(*row.speedup) : "–",
+           row.speedup_below ? times(*row.speedup_below) : "–",
+           format_number("%.3g", static_cast<double>(cell.n) / cell.median),
+           percent(row.fraction_of_fastest),
+           format_bytes(cell.peak_heap),
+           format_bytes(cell.peak_rss),
+           format_number("%.0f", cell.minor_faults),
+           instructions_text(*row.card),
+           vector_text(*row.card, "linked"),
+           counters_text(cell),
+           scientific(cell.rel_error),
+           scientific(cell.rounding_error),
+           cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–",
+           format_number("%.1f", row.cost.score)});
+      if (peers)
+        rows.rows.back().insert(rows.rows.back().begin() + 8,
+                                {row.over_py_list ? times(*row.over_py_list) : "–",
+                                 row.over_best_peer ? times(*row.over_best_peer) : "–"});
+    }
+    doc.push_back(table(rows));
+    doc.push_back(
+        paragraph("Bold tiers are Pareto-optimal (no other tier is both faster and no more costly). "
+                  "Each tier at its fastest threads × ranks; times are the median of the repetitions."));
+    if (!analysis.unmeasured.empty()) {
+      std::vector<std::string> items;
+      for (const Cell* cell : analysis.unmeasured)
+        items.push_back(cell->tier + ": " + cell->status + " — " + cell->reason);
+      doc.push_back(paragraph("Not measured at this size:"));
+      doc.push_back(list(items));
+    }
+  }
+}
+
+// Why a rung is faster: instructions a node (deterministic), vectorization, hardware counters.
+void where_the_time_goes(Document& doc, const Analysis& analysis, bool several) {
+  const Run& run = *analysis.run;
+  doc.push_back(heading(2, "Where the time goes" + (several ? " on " + run.machine : std::string())));
+  doc.push_back(paragraph(run.instructions_unavailable.empty()
+                              ? "Instructions a node: counted by " + run.instructions_method +
+                                    " — the same on every run, so a change in them is a change in the code, "
+                                    "whatever the machine's "
+                                    "load. `ladder profile TIER` shows them line by line."
+                              : "Instructions a node: " + run.instructions_unavailable + "."));
+  double naive_instructions = 0;
+  for (const auto& card : run.cards)
+    if (card.id == "naive" && card.instructions_per_node) naive_instructions = *card.instructions_per_node;
+  Table rows{{"rung", "tier", "instr/node", "× fewer than naive", "vectorized (this build)", "evidence",
+              "vectorized (x86-64-v3)",
+              "hardware counters at n = " + format_count(static_cast<double>(analysis.n)), "accuracy"},
+             {}};
+  for (const auto& row : analysis.rows) {
+    const Card& card = *row.card;
+    if (card.peer) continue;
+    const auto* native = vectorization(card, "linked");
+    std::string counters = counters_text(*row.cell);
+    if (row.cell->ipc) {
+      const double n = static_cast<double>(row.cell->n);
+      if (row.cell->hw_instructions_per_node)
+        counters += ", " + format_number("%.1f", *row.cell->hw_instructions_per_node) + " instr/node";
+      if (row.cell->cache_misses)
+        counters += ", " + format_number("%.3g", *row.cell->cache_misses / n) + " cache misses/node";
+      if (row.cell->branch_misses)
+        counters += ", " + format_number("%.3g", *row.cell->branch_misses / n) + " branch misses/node";
+    }
+    rows.rows.push_back({std::to_string(card.rung), card.id,
+                         card.instructions_per_node ? instructions_text(card) : card.instructions_unavailable,
+                         card.instructions_per_node && naive_instructions > 0
+                             ? times(naive_instructions / *card.instructions_per_node)
+                             : "–",
+                         vector_text(card, "linked"), native ? native->evidence : "–",
+                         vector_text(card, "x86-64-v3"), counters,
+                         card.accuracy.empty() ? "–" : card.accuracy});
+  }
+  doc.push_back(table(rows));
+  std::vector<std::string> notes;
+  for (const auto& row : analysis.rows)
+    if (!row.card->note.empty()) notes.push_back(row.card->id + ": " + row.card->note);
+  if (!notes.empty()) {
+    doc.push_back(paragraph("What the cards add:"));
+    doc.push_back(list(notes));
+  }
+}
+
+void all_cells(Document& doc, const std::vector<Run>& runs) {
+  doc.push_back(heading(2, "Every cell"));
+  Table rows{{"machine", "tier", "n", "threads", "ranks", "status", "median", "ns/node", "CPU/(wall·threads)",
+              "rel. error", "peak heap", "note"},
+             {}};
+  for (const auto& run : runs)
+    for (const auto& cell : run.cells)
+      rows.rows.push_back(
+          {run.machine, cell.tier, format_count(static_cast<double>(cell.n)), std::to_string(cell.threads),
+           std::to_string(cell.ranks), cell.status, cell.ok() ? format_seconds(cell.median) : "–",
+           cell.ok() ? format_number("%.3g", cell.median * 1e9 / static_cast<double>(cell.n)) : "–",
+           cell.ok() ? percent(cell.efficiency()) : "–", cell.ok() ? scientific(cell.rel_error) : "–",
+           cell.ok() ? format_bytes(cell.peak_heap) : "–",
+           cell.ok() ? (cell.oversubscribed ? "oversubscribed" : "") : cell.reason});
+  doc.push_back(table(rows));
+}
+
+}  // namespace ladder::report
