@@ -156,8 +156,9 @@ RunOutcome run_matrix(const RunArguments& args) {
       append_journal(paths.journal, resume);
       journal.resumptions.push_back(resume);
     } else {
-      journal.header = run_header(args, matrix);
-      write_file_atomically(paths.journal, journal.header.dump() + "\n");
+      const json header = run_header(args, matrix);
+      write_file_atomically(paths.journal, header.dump() + "\n");
+      journal.header = header;
     }
     std::error_code error;
     fs::create_directories(paths.work, error);
@@ -243,6 +244,13 @@ RunOutcome run_matrix(const RunArguments& args) {
     write_results(paths, journal, run);
     fs::remove_all(paths.work, error);
   } catch (const WriteError& failure) {
+    outcome.exit_code = exit_cannot_write;
+    outcome.cells_done = journal.cells.size();
+    if (journal.header.is_null()) {  // not even the journal's first line: nothing to resume
+      std::fprintf(stderr, "\nladder: %s\nladder: nothing was measured; make room and start the run again\n",
+                   failure.what());
+      return outcome;
+    }
     std::fprintf(
         stderr,
         "\nladder: %s\n"
@@ -251,8 +259,6 @@ RunOutcome run_matrix(const RunArguments& args) {
         "ladder: make room (or fix the directory), then `ladder run --resume %s` finishes the run.\n",
         failure.what(), journal.cells.size(), cells.size(), paths.journal.c_str(), paths.json.c_str(),
         paths.dir.c_str());
-    outcome.exit_code = exit_cannot_write;
-    outcome.cells_done = journal.cells.size();
     return outcome;
   }
   print_summary(journal, run, paths);

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <fstream>
 #include <functional>
@@ -282,7 +283,12 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
     distributed::stop();
     distributed::finish();
   }
-  write_file_atomically(result_file, outcome.dump() + "\n");
+  try {
+    write_file_atomically(result_file, outcome.dump() + "\n");
+  } catch (const WriteError& failure) {  // a full disk: the runner records the cell as failed, with this
+    std::fprintf(stderr, "ladder worker: %s\n", failure.what());
+    return worker_failed;
+  }
   return exit_code;
 }
 

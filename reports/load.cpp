@@ -54,7 +54,7 @@ Cell cell_of(const BenchmarkEntry& entry) {
   cell.threads = entry.coordinates.threads;
   cell.ranks = entry.coordinates.ranks;
   cell.oversubscribed = entry.oversubscribed;
-  cell.status = std::string(to_string(entry.status));
+  cell.status = entry.status;
   cell.reason = entry.reason;
   return cell;
 }

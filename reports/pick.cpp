@@ -63,7 +63,7 @@ int pick(const std::string& results, const PickConstraints& constraints) {
     for (const auto& cell : run.cells) {
       if (cell.tier != card.id || cell.n != n) continue;
       if (!cell.ok()) {
-        why_not = cell.status + " at n = " + std::to_string(n) + ": " + cell.reason;
+        why_not = std::string(to_string(cell.status)) + " at n = " + std::to_string(n) + ": " + cell.reason;
         continue;
       }
       if (constraints.threads && cell.threads * cell.ranks > *constraints.threads) {

@@ -8,11 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "measurement.hpp"
+
 namespace ladder::report {
 
 // One cell of a run, its times in seconds a call (the median aggregate and the repetitions).
 struct Cell {
-  std::string name, tier, integrand, status, reason;
+  std::string name, tier, integrand, reason;
+  CellStatus status = CellStatus::ok;
   int rung = 0, threads = 1, ranks = 1;
   std::int64_t n = 0;
   bool oversubscribed = false;
@@ -29,7 +32,7 @@ struct Cell {
   // Resident memory and CPU time over one call (seconds from its start), when the run sampled them.
   std::vector<double> timeline_seconds, timeline_rss, timeline_cpu;
 
-  bool ok() const { return status == "ok"; }
+  bool ok() const { return status == CellStatus::ok; }
   double efficiency() const { return median > 0 ? cpu_median / (median * threads) : 0; }
 };
 

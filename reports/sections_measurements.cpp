@@ -113,7 +113,7 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
     if (!analysis.unmeasured.empty()) {
       std::vector<std::string> items;
       for (const Cell* cell : analysis.unmeasured)
-        items.push_back(cell->tier + ": " + cell->status + " — " + cell->reason);
+        items.push_back(cell->tier + ": " + std::string(to_string(cell->status)) + " — " + cell->reason);
       doc.push_back(paragraph("Not measured at this size:"));
       doc.push_back(list(items));
     }
@@ -179,7 +179,8 @@ void all_cells(Document& doc, const std::vector<Run>& runs) {
     for (const auto& cell : run.cells)
       rows.rows.push_back(
           {run.machine, cell.tier, format_count(static_cast<double>(cell.n)), std::to_string(cell.threads),
-           std::to_string(cell.ranks), cell.status, cell.ok() ? format_seconds(cell.median) : "–",
+           std::to_string(cell.ranks), std::string(to_string(cell.status)),
+           cell.ok() ? format_seconds(cell.median) : "–",
            cell.ok() ? format_number("%.3g", cell.median * 1e9 / static_cast<double>(cell.n)) : "–",
            cell.ok() ? percent(cell.efficiency()) : "–", cell.ok() ? scientific(cell.rel_error) : "–",
            cell.ok() ? format_bytes(cell.peak_heap) : "–",

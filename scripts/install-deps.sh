@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   g++ cmake make ninja-build pkg-config git ca-certificates  # toolchain
   libbenchmark-dev                                          # Google Benchmark 1.7.1 (the harness)
+  libbenchmark-tools python3-scipy                          # its compare.py, which reads results.json
   libgtest-dev                                              # GoogleTest (the tests)
   libeigen3-dev                                             # eigen tier
   libxsimd-dev                                              # xsimd tier and everything above it

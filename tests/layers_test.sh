@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The layers point one way: app -> reports, app -> harness -> variants -> common; reports -> common.
+# Every project include ("name.hpp") of each folder must resolve to a header of a folder that folder may see.
+#   usage: layers_test.sh SOURCE_DIR
+set -u
+cd "$1" || exit 2
+declare -A may_see=(
+  [common]="common"
+  [variants]="variants common"
+  [harness]="harness variants common"
+  [reports]="reports common"
+  [app]="app harness reports variants common"
+  [tools]="tools"
+)
+status=0
+for layer in "${!may_see[@]}"; do
+  [ -d "$layer" ] || continue
+  while IFS=: read -r file header; do
+    found=""
+    for folder in ${may_see[$layer]}; do
+      [ -f "$folder/$header" ] && found=$folder
+    done
+    # Headers the build generates (build_info.hpp's definitions, the vectorization table) are declared in
+    # harness/ and variants/ and found there.
+    if [ -z "$found" ]; then
+      owner=$(ls -d */"$header" 2>/dev/null | head -1)
+      echo "$file includes \"$header\"${owner:+ ($owner)}, which $layer/ may not see (it sees: ${may_see[$layer]})"
+      status=1
+    fi
+  done < <(grep -o '#include "[^"]*"' "$layer"/*.[ch]pp "$layer"/*.in 2>/dev/null | sed 's/#include "\(.*\)"/\1/')
+done
+[ $status -eq 0 ] && echo "every include points down the layers"
+exit $status
