@@ -14,8 +14,9 @@
 namespace ladder::app {
 namespace {
 
-// "8 × f64", "scalar", "partly 4 × f64", or "-": the hot loop of this build's tier, from its disassembly.
-std::string vector_text(const TierCard& card) {
+// `ladder list`'s vector column for a tier of this binary: "8 × f64", "scalar", "partly 4 × f64", or "-"
+// (not known), from the disassembly of the tier as this binary was built.
+std::string list_vector_text(const TierCard& card) {
   const auto* entry = find_vectorization(card.source_file, linked_tiers_build());
   const std::string text = !entry ? "" : format_vectorization(entry->status, entry->lanes);
   return text.empty() ? "-" : text;
@@ -41,7 +42,7 @@ void print_list(bool as_json, bool ids_only) {
         {std::to_string(card.rung), card.id, std::string(to_string(card.learning_time)),
          std::to_string(card.source_lines) +
              (card.shared_lines ? "+" + std::to_string(card.shared_lines) : ""),
-         std::string(to_string(card.reproducible)), vector_text(card),
+         std::string(to_string(card.reproducible)), list_vector_text(card),
          card.libraries.empty() ? "-" : join(card.libraries),
          card.summary + (card.parallel ? " [parallel]" : "") +
              (unavailable_reason(tier).empty() ? "" : " [unavailable: " + unavailable_reason(tier) + "]")});

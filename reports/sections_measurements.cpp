@@ -26,8 +26,9 @@ const Card::Vectorization* vectorization(const Card& card, const std::string& bu
   return nullptr;
 }
 
-// "8 × f64" (vectorized, 8 lanes), "scalar", "partly 4 × f64", or "–" when not known.
-std::string vector_text(const Card& card, const std::string& build) {
+// The report's vector cell for one build of a tier, as the run's card recorded it: "8 × f64" (vectorized,
+// 8 lanes), "scalar", "partly 4 × f64", or "–" when not known.
+std::string report_vector_text(const Card& card, const std::string& build) {
   const auto* entry = vectorization(card, build);
   const std::string text = entry ? format_vectorization(entry->status, entry->lanes) : "";
   return text.empty() ? "–" : text;
@@ -95,7 +96,7 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
            format_bytes(cell.peak_rss),
            format_number("%.0f", cell.minor_faults),
            instructions_text(*row.card),
-           vector_text(*row.card, "linked"),
+           report_vector_text(*row.card, "linked"),
            counters_text(cell),
            scientific(cell.rel_error),
            scientific(cell.rounding_error),
@@ -156,8 +157,8 @@ void where_the_time_goes(Document& doc, const Analysis& analysis, bool several) 
                          card.instructions_per_node && naive_instructions > 0
                              ? times(naive_instructions / *card.instructions_per_node)
                              : "–",
-                         vector_text(card, "linked"), native ? native->evidence : "–",
-                         vector_text(card, "x86-64-v3"), counters,
+                         report_vector_text(card, "linked"), native ? native->evidence : "–",
+                         report_vector_text(card, "x86-64-v3"), counters,
                          card.accuracy.empty() ? "–" : card.accuracy});
   }
   doc.push_back(table(rows));

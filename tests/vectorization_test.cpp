@@ -12,8 +12,8 @@
 #include <string>
 #include <xsimd/xsimd.hpp>
 
-#include "../cmake/vectorization_classify.hpp"
 #include "registry.hpp"
+#include "vectorization_classify.hpp"
 
 namespace {
 

@@ -50,7 +50,7 @@ double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int6
 std::string_view to_string(LearningTime time);
 std::string_view to_string(Reproducible reproducible);
 
-// Written by the build (cmake/count_lines.cmake) for each file given to ladder_add_tier.
+// Written by the build (tools/count_lines.cpp) for each file given to ladder_add_tier.
 struct TierSource {
   std::string file;  // file name, without directories
   int lines;

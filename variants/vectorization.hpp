@@ -1,5 +1,5 @@
 // Whether each tier's hot loop was vectorized, and at what width: read by the build from the disassembly
-// of the tier's object file (cmake/vectorization.cpp), for every build of the tiers it was given — the
+// of the tier's object file (tools/vectorization.cpp), for every build of the tiers it was given — the
 // one linked into this binary and, where the build has it, the x86-64-v3 one.
 #pragma once
 

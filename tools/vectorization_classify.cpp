@@ -1,17 +1,6 @@
-// Whether a tier's hot loop was vectorized, read from the disassembly of its object file: the C++
-// counterpart of Cython's annotate view. Shared by the build-time tool (cmake/vectorization.cpp) and the
-// tests, which feed it canned disassembly (tests/fixtures/vectorization_*.txt).
-//
-// The input is the text of `objdump -dr --no-show-raw-insn -C OBJECT`. The relocations (-r) are needed:
-// in an object file a call to another section or library is not resolved yet, and only its relocation
-// names the callee (exp, _ZGVeN8v_exp, …).
-//
-// The kernel is found by the integrand it was instantiated for (ladder::Gauss by default); its loops are
-// the backward jumps inside a function; the hot loop is the innermost loop with the most floating-point
-// work; and the verdict comes from the kind of that work — packed double (…pd on xmm/ymm/zmm) or calls to
-// glibc's vector math (libmvec, _ZGV…) is vectorized, scalar double (…sd), scalar libm calls or indirect
-// calls (std::function) are scalar.
-#pragma once
+// The classifier (vectorization_classify.hpp): the kernel's functions, their innermost loops, the work in
+// each, and the verdict on the hottest.
+#include "vectorization_classify.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -20,112 +9,11 @@
 #include <regex>
 #include <set>
 #include <sstream>
-#include <string>
-#include <string_view>
-#include <vector>
+
+#include "disassembly.hpp"
 
 namespace ladder::vectorization {
-
-struct Instruction {
-  std::uint64_t address = 0;
-  std::string mnemonic;  // prefixes (rep, lock, notrack, data16, …) removed
-  std::string operands;
-  std::string callee;  // for a call: the symbol named by its relocation or resolved target; "*" if indirect
-  std::string relocation_symbol;  // any symbol a relocation in this instruction refers to
-};
-
-struct Function {
-  std::string name;  // as objdump prints it (demangled with -C where the demangler can)
-  std::uint64_t start = 0;
-  std::vector<Instruction> instructions;
-};
-
-struct Verdict {
-  std::string status;  // vectorized, scalar, partly or unknown
-  int register_bits = 0;
-  int lanes = 0;
-  std::string evidence;
-};
-
-namespace detail {
-
-inline std::string strip_offset(std::string symbol) {
-  static const std::regex offset(R"([+-]0x[0-9a-f]+$)");
-  return std::regex_replace(symbol, offset, "");
-}
-
-// "exp@plt", "exp@@GLIBC_2.29" → "exp".
-inline std::string base_symbol(const std::string& symbol) { return symbol.substr(0, symbol.find('@')); }
-
-inline bool is_prefix(const std::string& word) {
-  static const std::set<std::string> prefixes = {"rep", "repz",    "repnz",  "repe", "repne", "lock",
-                                                 "bnd", "notrack", "data16", "cs",   "ds",    "addr32"};
-  return prefixes.count(word) != 0;
-}
-
-inline bool is_jump(const std::string& mnemonic) {
-  return (mnemonic.size() >= 2 && mnemonic[0] == 'j') || mnemonic.rfind("loop", 0) == 0;
-}
-
-inline bool is_call(const std::string& mnemonic) { return mnemonic.rfind("call", 0) == 0; }
-
-// "11d8 <integrate<…>+0x148>" → 0x11d8: a direct branch's target, resolved within the section.
-inline std::optional<std::uint64_t> branch_target(const std::string& operands) {
-  static const std::regex target(R"(^([0-9a-f]+) <)");
-  std::smatch match;
-  if (!std::regex_search(operands, match, target)) return std::nullopt;
-  return std::stoull(match[1].str(), nullptr, 16);
-}
-
-// "1090 <integrate<ladder::Gauss>(…)>" → "integrate<ladder::Gauss>(…)" when the target is another
-// function's start (no +0x offset): a call or tail jump within the section.
-inline std::string resolved_callee(const std::string& operands) {
-  const auto open = operands.find('<');
-  if (open == std::string::npos || operands.back() != '>') return {};
-  std::string name = operands.substr(open + 1, operands.size() - open - 2);
-  static const std::regex offset(R"(\+0x[0-9a-f]+$)");
-  return std::regex_search(name, offset) ? std::string{} : name;
-}
-
-}  // namespace detail
-
-// The functions in objdump's text, each with its instructions and the callee of each call.
-inline std::vector<Function> parse_objdump(std::string_view text) {
-  static const std::regex function_line(R"(^([0-9a-f]+) <(.*)>:$)");
-  static const std::regex instruction_line(R"(^\s*([0-9a-f]+):\t(.*)$)");
-  static const std::regex relocation_line(R"(^\s*([0-9a-f]+): (R_\w+)\s+(.*)$)");
-  std::vector<Function> functions;
-  std::istringstream lines{std::string(text)};
-  for (std::string line; std::getline(lines, line);) {
-    std::smatch match;
-    if (std::regex_match(line, match, function_line)) {
-      functions.push_back({match[2].str(), std::stoull(match[1].str(), nullptr, 16), {}});
-    } else if (std::regex_match(line, match, relocation_line)) {
-      if (functions.empty() || functions.back().instructions.empty()) continue;
-      auto& instruction = functions.back().instructions.back();
-      instruction.relocation_symbol = detail::strip_offset(match[3].str());
-      if (detail::is_call(instruction.mnemonic) || detail::is_jump(instruction.mnemonic))
-        instruction.callee = instruction.relocation_symbol;
-    } else if (std::regex_match(line, match, instruction_line) && !functions.empty()) {
-      Instruction instruction;
-      instruction.address = std::stoull(match[1].str(), nullptr, 16);
-      std::istringstream words(match[2].str());
-      while (words >> instruction.mnemonic && detail::is_prefix(instruction.mnemonic)) {
-      }
-      std::getline(words >> std::ws, instruction.operands);
-      while (!instruction.operands.empty() && instruction.operands.back() == ' ')
-        instruction.operands.pop_back();
-      if (detail::is_call(instruction.mnemonic)) {
-        instruction.callee =
-            instruction.operands.rfind('*', 0) == 0 ? "*" : detail::resolved_callee(instruction.operands);
-      } else if (detail::is_jump(instruction.mnemonic)) {
-        instruction.callee = detail::resolved_callee(instruction.operands);
-      }
-      functions.back().instructions.push_back(std::move(instruction));
-    }
-  }
-  return functions;
-}
+namespace {
 
 // What one instruction contributes to a loop's floating-point work.
 enum class Work { none, packed_double, scalar_double, vector_call, scalar_call, indirect_call, other_call };
@@ -137,7 +25,7 @@ struct VectorCall {
 };
 
 // glibc's vector ABI names: _ZGV<isa>N<lanes>v_<function>, isa b = SSE, c = AVX, d = AVX2, e = AVX-512.
-inline std::optional<VectorCall> libmvec(const std::string& symbol) {
+std::optional<VectorCall> libmvec(const std::string& symbol) {
   static const std::regex name(R"(_ZGV([bcde])N(\d+)v+_\w+)");
   std::smatch match;
   if (!std::regex_search(symbol, match, name)) return std::nullopt;
@@ -147,16 +35,16 @@ inline std::optional<VectorCall> libmvec(const std::string& symbol) {
   return VectorCall{bits, std::stoi(match[2].str()), isa_name};
 }
 
-inline bool scalar_math(const std::string& symbol) {
+bool scalar_math(const std::string& symbol) {
   static const std::set<std::string> functions = {
       "exp",  "sin",  "cos",  "log",  "pow",          "tan",  "atan", "exp2",     "expm1",   "log1p",
       "sqrt", "sinh", "cosh", "tanh", "__exp_finite", "expf", "sinf", "std::exp", "std::sin"};
-  return functions.count(detail::base_symbol(symbol)) != 0;
+  return functions.count(base_symbol(symbol)) != 0;
 }
 
 // Arithmetic only: moves, shuffles and bitwise ops (a sign flip is an xorpd even in scalar code, and
 // zeroing a register before a conversion is vxorpd x,x,x) say nothing about the loop's width.
-inline bool arithmetic(std::string mnemonic) {
+bool arithmetic(std::string mnemonic) {
   if (mnemonic.size() > 1 && mnemonic[0] == 'v') mnemonic.erase(0, 1);
   static const std::vector<std::string> operations = {
       "add",   "sub",      "mul", "div",    "fmadd",  "fmsub",   "fnmadd", "fnmsub", "sqrt", "min", "max",
@@ -165,14 +53,14 @@ inline bool arithmetic(std::string mnemonic) {
                      [&](const std::string& operation) { return mnemonic.rfind(operation, 0) == 0; });
 }
 
-inline bool ends_with(const std::string& text, std::string_view suffix) {
+bool ends_with(const std::string& text, std::string_view suffix) {
   return text.size() >= suffix.size() &&
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-inline Work classify_instruction(const Instruction& instruction) {
+Work classify_instruction(const Instruction& instruction) {
   const auto& mnemonic = instruction.mnemonic;
-  if (detail::is_call(mnemonic)) {
+  if (is_call(mnemonic)) {
     if (instruction.callee == "*") return Work::indirect_call;
     if (libmvec(instruction.callee)) return Work::vector_call;
     if (scalar_math(instruction.callee)) return Work::scalar_call;
@@ -185,7 +73,7 @@ inline Work classify_instruction(const Instruction& instruction) {
   return Work::none;
 }
 
-inline int register_bits(const std::string& operands) {
+int register_bits(const std::string& operands) {
   if (operands.find("%zmm") != std::string::npos) return 512;
   if (operands.find("%ymm") != std::string::npos) return 256;
   if (operands.find("%xmm") != std::string::npos) return 128;
@@ -217,7 +105,7 @@ struct LoopWork {
   int total() const { return vector_work() + scalar_work(); }
 };
 
-inline LoopWork measure(const Loop& loop) {
+LoopWork measure(const Loop& loop) {
   LoopWork work;
   for (const auto& instruction : loop.function->instructions) {
     if (instruction.address < loop.first || instruction.address > loop.last) continue;
@@ -236,7 +124,7 @@ inline LoopWork measure(const Loop& loop) {
         break;
       }
       case Work::scalar_call:
-        ++work.scalar_calls, ++work.calls[detail::base_symbol(instruction.callee)];
+        ++work.scalar_calls, ++work.calls[base_symbol(instruction.callee)];
         break;
       case Work::indirect_call:
         ++work.indirect_calls, ++work.calls["*"];
@@ -250,11 +138,11 @@ inline LoopWork measure(const Loop& loop) {
 }
 
 // Loops are backward jumps inside one function; several jumps back to one head are one loop.
-inline std::vector<Loop> loops_of(const Function& function) {
+std::vector<Loop> loops_of(const Function& function) {
   std::map<std::uint64_t, std::uint64_t> last_jump_to;
   for (const auto& instruction : function.instructions) {
-    if (!detail::is_jump(instruction.mnemonic) || !instruction.relocation_symbol.empty()) continue;
-    const auto target = detail::branch_target(instruction.operands);
+    if (!is_jump(instruction.mnemonic) || !instruction.relocation_symbol.empty()) continue;
+    const auto target = branch_target(instruction.operands);
     if (!target || *target >= instruction.address || *target < function.start) continue;
     auto& last = last_jump_to[*target];
     last = std::max(last, instruction.address);
@@ -264,7 +152,7 @@ inline std::vector<Loop> loops_of(const Function& function) {
   return loops;
 }
 
-inline std::vector<Loop> innermost(const std::vector<Loop>& loops) {
+std::vector<Loop> innermost(const std::vector<Loop>& loops) {
   std::vector<Loop> result;
   for (const auto& loop : loops) {
     const bool contains_another = std::any_of(loops.begin(), loops.end(), [&](const Loop& other) {
@@ -279,7 +167,7 @@ inline std::vector<Loop> innermost(const std::vector<Loop>& loops) {
 // "double (anonymous namespace)::integrate<ladder::Gauss>(ladder::Gauss, …) [clone .constprop.0]" →
 // "integrate<ladder::Gauss>": what a reader needs to find the function, without parameter lists, return
 // type, or template arguments nested more than one deep (TBB's names run to a thousand characters).
-inline std::string short_name(const std::string& name) {
+std::string short_name(const std::string& name) {
   if (name.rfind("_Z", 0) == 0) return "the registration lambda";  // a name the demangler could not read
   std::string text = name.substr(0, name.find(" [clone"));
   const std::string anonymous = "(anonymous namespace)::";
@@ -318,9 +206,9 @@ inline std::string short_name(const std::string& name) {
 // (whose mangled name the demangler cannot read: it is the integrand's position in the lambda's
 // numbering), those referring to a symbol that mentions it (naive's lambda builds a std::function of
 // it), and the functions of this object they call, which must not mention another integrand.
-inline std::vector<const Function*> kernel_functions(const std::vector<Function>& functions,
-                                                     const std::string& integrand,
-                                                     const std::vector<std::string>& other_integrands) {
+std::vector<const Function*> kernel_functions(const std::vector<Function>& functions,
+                                              const std::string& integrand,
+                                              const std::vector<std::string>& other_integrands) {
   const std::string qualified = "ladder::" + integrand;
   auto mentions_other = [&](const std::string& name) {
     return std::any_of(other_integrands.begin(), other_integrands.end(), [&](const std::string& other) {
@@ -372,7 +260,7 @@ inline std::vector<const Function*> kernel_functions(const std::vector<Function>
   return kernel;
 }
 
-inline std::string call_summary(const LoopWork& work) {
+std::string call_summary(const LoopWork& work) {
   if (work.calls.empty()) return "no calls";
   std::string text;
   for (const auto& [callee, count] : work.calls) {
@@ -389,15 +277,16 @@ inline std::string call_summary(const LoopWork& work) {
   return text;
 }
 
-inline std::string hex(std::uint64_t value) {
+std::string hex(std::uint64_t value) {
   std::ostringstream text;
   text << "0x" << std::hex << value;
   return text.str();
 }
 
-// The verdict for one object's disassembly: the hot loop of the integrand's kernel and what it computes.
-inline Verdict classify(std::string_view objdump_text, const std::string& integrand = "Gauss",
-                        const std::vector<std::string>& other_integrands = {"Pi", "Sine", "Poly"}) {
+}  // namespace
+
+Verdict classify(std::string_view objdump_text, const std::string& integrand,
+                 const std::vector<std::string>& other_integrands) {
   const auto functions = parse_objdump(objdump_text);
   const bool cuda = std::any_of(functions.begin(), functions.end(), [](const Function& function) {
     return std::any_of(function.instructions.begin(), function.instructions.end(),

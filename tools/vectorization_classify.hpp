@@ -1,0 +1,32 @@
+// Whether a tier's hot loop was vectorized, read from the disassembly of its object file: the C++
+// counterpart of Cython's annotate view. Built into the library ladder_vectorization_reader, shared by the
+// build-time tool (tools/vectorization.cpp) and the tests, which feed it canned disassembly
+// (tests/fixtures/vectorization_*.txt).
+//
+// The input is the text of `objdump -dr --no-show-raw-insn -C OBJECT` (read by disassembly.hpp).
+//
+// The kernel is found by the integrand it was instantiated for (ladder::Gauss by default); its loops are
+// the backward jumps inside a function; the hot loop is the innermost loop with the most floating-point
+// work; and the verdict comes from the kind of that work — packed double (…pd on xmm/ymm/zmm) or calls to
+// glibc's vector math (libmvec, _ZGV…) is vectorized, scalar double (…sd), scalar libm calls or indirect
+// calls (std::function) are scalar.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ladder::vectorization {
+
+struct Verdict {
+  std::string status;  // vectorized, scalar, partly or unknown
+  int register_bits = 0;
+  int lanes = 0;
+  std::string evidence;
+};
+
+// The verdict for one object's disassembly: the hot loop of the integrand's kernel and what it computes.
+Verdict classify(std::string_view objdump_text, const std::string& integrand = "Gauss",
+                 const std::vector<std::string>& other_integrands = {"Pi", "Sine", "Poly"});
+
+}  // namespace ladder::vectorization
