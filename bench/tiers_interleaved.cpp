@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "registry.hpp"
 #include "parse.hpp"
+#include "registry.hpp"
 
 namespace {
 

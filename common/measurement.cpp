@@ -84,8 +84,9 @@ Cell read_cell(const JsonReader& in) {
 }
 
 MemoryTimeline read_timeline(const JsonReader& in) {
-  MemoryTimeline timeline{in.at("seconds").numbers(), in.at("rss_bytes").numbers(), in.at("cpu_seconds").numbers(),
-                    extra_members(in, {"seconds", "rss_bytes", "cpu_seconds"})};
+  MemoryTimeline timeline{in.at("seconds").numbers(), in.at("rss_bytes").numbers(),
+                          in.at("cpu_seconds").numbers(),
+                          extra_members(in, {"seconds", "rss_bytes", "cpu_seconds"})};
   if (timeline.rss_bytes.size() != timeline.seconds.size() ||
       timeline.cpu_seconds.size() != timeline.seconds.size())
     in.fail("its series (seconds, rss_bytes, cpu_seconds) differ in length");

@@ -222,7 +222,8 @@ TEST(FullDisk, ARunOnASmallFilesystemStopsWithAMessageAndResumesOnceThereIsRoom)
   const Outcome resumed = ladder("run --resume " + moved.string());
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
   std::set<std::string> cells;
-  for (const auto& entry : read_json(moved / "results.json").at("benchmarks")) cells.insert(entry.at("cell"));
+  const json results = read_json(moved / "results.json");
+  for (const auto& entry : results.at("benchmarks")) cells.insert(entry.at("cell").get<std::string>());
   EXPECT_EQ(cells.size(), 8u);
 }
 
@@ -237,8 +238,8 @@ TEST(FullDisk, AFileSizeLimitStopsTheRunTheSameWay) {
   const Outcome resumed = ladder("run --resume " + out_dir.string());
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
   std::set<std::string> cells;
-  for (const auto& entry : read_json(out_dir / "results.json").at("benchmarks"))
-    cells.insert(entry.at("cell"));
+  const json results = read_json(out_dir / "results.json");
+  for (const auto& entry : results.at("benchmarks")) cells.insert(entry.at("cell").get<std::string>());
   EXPECT_EQ(cells.size(), 8u);
 }
 
@@ -251,7 +252,7 @@ TEST(GoogleBenchmarkTools, ComparePyReadsAResultsFileWithCellsThatDidNotRun) {
                  << " is not installed (libbenchmark-tools; scripts/install-deps.sh installs it)";
   const json results = read_json(real_run() / "results.json");
   std::set<std::string> statuses;
-  for (const auto& entry : results.at("benchmarks")) statuses.insert(entry.at("status"));
+  for (const auto& entry : results.at("benchmarks")) statuses.insert(entry.at("status").get<std::string>());
   ASSERT_EQ(statuses, (std::set<std::string>{"ok", "unavailable", "crashed"}))
       << "the run must have cells that did not run, or the test proves nothing";
   const std::string file = (real_run() / "results.json").string();
