@@ -14,6 +14,5 @@ if(NOT MPI_CXX_FOUND)
 endif()
 set(LADDER_MPI_TIER ON)
 ladder_add_tier(variants/mpi.cpp SHARES variants/simd_kernel.hpp FLAGS -fopenmp)
-set_property(SOURCE variants/mpi.cpp APPEND PROPERTY COMPILE_DEFINITIONS LADDER_MPIEXEC="${MPIEXEC_EXECUTABLE}")
 # ladder_tiers and ladder_harness are defined after this file is read: link them when the directory is done.
 cmake_language(DEFER CALL target_link_libraries ladder_tiers PUBLIC MPI::MPI_CXX)

@@ -6,6 +6,8 @@
 
 #ifdef LADDER_WITH_MPI
 #include <mpi.h>
+
+#include "mpi_runtime.hpp"
 #endif
 
 namespace ladder::distributed {
@@ -41,16 +43,8 @@ std::vector<std::string> launch_command(int ranks, int threads, int cpus, const 
 
 namespace {
 
-void start() {
-  int started = 0;
-  MPI_Initialized(&started);
-  if (started) return;
-  int provided = 0;
-  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-}
-
 void broadcast(std::int64_t n) {
-  start();
+  mpi::start();
   long long value = n;
   MPI_Bcast(&value, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
 }
@@ -58,14 +52,14 @@ void broadcast(std::int64_t n) {
 }  // namespace
 
 int rank() {
-  start();
+  mpi::start();
   int value = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &value);
   return value;
 }
 
 int size() {
-  start();
+  mpi::start();
   int value = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &value);
   return value;
@@ -75,7 +69,7 @@ void announce(std::int64_t n) { broadcast(n); }
 void stop() { broadcast(0); }
 
 void follow(const std::function<void(std::int64_t)>& call) {
-  start();
+  mpi::start();
   for (;;) {
     long long n = 0;
     MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
@@ -106,3 +100,32 @@ void finish() {}
 #endif
 
 }  // namespace ladder::distributed
+
+#ifdef LADDER_WITH_MPI
+
+// What the mpi tier asks of the program (variants/mpi_runtime.hpp): the one MPI start, and its card's
+// availability from the one launcher lookup above.
+namespace ladder::mpi {
+
+void start() {
+  int started = 0;
+  MPI_Initialized(&started);
+  if (started) return;
+  int provided = 0;
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  // Under the launcher the worker calls finish() after its last call; an exit without it must stay an
+  // error the launcher reports, not a finalize that waits for ranks still in a broadcast. A singleton has
+  // no other rank to wait for, and no worker to finish it.
+  if (!distributed::launched()) std::atexit(distributed::finish);
+}
+
+std::string missing_launcher() {
+  const std::string mpirun = distributed::launcher();
+  if (mpirun.empty() || access(mpirun.c_str(), X_OK) != 0)
+    return "no MPI launcher at '" + mpirun + "' (install Open MPI's openmpi-bin, or set LADDER_MPIRUN)";
+  return "";
+}
+
+}  // namespace ladder::mpi
+
+#endif

@@ -14,7 +14,8 @@ namespace ladder::distributed {
 
 // Whether this build found MPI (the mpi tier and `--ranks` exist only then).
 bool built();
-// The launcher: $LADDER_MPIRUN, else the mpirun CMake found.
+// The launcher: $LADDER_MPIRUN, else the mpirun CMake found. Looked up here only: the mpi tier's card
+// asks through mpi::missing_launcher (variants/mpi_runtime.hpp, defined in distributed.cpp).
 std::string launcher();
 // Whether this process was started by the launcher (Open MPI sets OMPI_COMM_WORLD_SIZE).
 bool launched();
@@ -26,7 +27,7 @@ bool launched();
 std::vector<std::string> launch_command(int ranks, int threads, int cpus, const std::string& hostfile = {});
 bool oversubscribed(int ranks, int threads, int cpus);
 
-// This process's rank and the number of ranks (MPI is started if the tier has not started it yet).
+// This process's rank and the number of ranks (MPI is started first if it is not yet: mpi::start).
 int rank();
 int size();
 

@@ -7,15 +7,13 @@
 // What it costs: a launcher and a cluster to test on, and every rank must make the same calls in the same
 // order, or the program hangs.
 #include <mpi.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <string>
 #include <utility>
 
+#include "mpi_runtime.hpp"
 #include "simd_kernel.hpp"
 #include "tier.hpp"
 
@@ -52,22 +50,9 @@ void compensated_add(void* in, void* inout, int* count, MPI_Datatype*) {
   }
 }
 
-void start_mpi() {
-  int started = 0;
-  MPI_Initialized(&started);
-  if (started) return;
-  int provided = 0;
-  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-  std::atexit([] {
-    int finished = 0;
-    MPI_Finalized(&finished);
-    if (!finished) MPI_Finalize();
-  });
-}
-
 template <class F>
 double integrate(F f, ladder::Interval ab, std::int64_t n, int threads) {
-  start_mpi();
+  ladder::mpi::start();  // MPI_Init, once per process, by the program that runs the tier
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -93,15 +78,6 @@ double blocks_depth(std::int64_t n, int threads) {
   return static_cast<double>(n / block + block / lanes + lanes + threads + 4);
 }
 
-// The tier needs a launcher: the one CMake found, or $LADDER_MPIRUN.
-std::string unavailable() {
-  const char* chosen = std::getenv("LADDER_MPIRUN");
-  const std::string mpirun = chosen ? chosen : LADDER_MPIEXEC;
-  if (mpirun.empty() || access(mpirun.c_str(), X_OK) != 0)
-    return "no MPI launcher at '" + mpirun + "' (install Open MPI's openmpi-bin, or set LADDER_MPIRUN)";
-  return "";
-}
-
 const ladder::Registration registration{
     {.id = "mpi",
      .rung = 11,
@@ -117,7 +93,7 @@ const ladder::Registration registration{
      .summation_depth = blocks_depth,
      .environment = {"OMP_PROC_BIND=close", "OMP_PLACES=cores"},
      .distributed = true,
-     .unavailable = unavailable},
+     .unavailable = ladder::mpi::missing_launcher},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions& options) {
       return integrate(f, ab, n, options.threads);
     }};
