@@ -14,16 +14,12 @@ namespace ladder::distributed {
 
 bool oversubscribed(int ranks, int threads, int cpus) { return ranks * threads > cpus; }
 
-bool launched() { return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr; }
-
 #ifdef LADDER_WITH_MPI
 
 bool built() { return true; }
 
-std::string launcher() {
-  const char* chosen = std::getenv("LADDER_MPIRUN");
-  return chosen ? chosen : LADDER_MPIEXEC;
-}
+std::string launcher() { return mpi::launcher(); }
+bool launched() { return mpi::launched(); }
 
 std::vector<std::string> launch_command(int ranks, int threads, int cpus, const std::string& hostfile) {
   std::vector<std::string> command = {launcher(), "-np", std::to_string(ranks)};
@@ -78,17 +74,13 @@ void follow(const std::function<void(std::int64_t)>& call) {
   }
 }
 
-void finish() {
-  int started = 0, finished = 0;
-  MPI_Initialized(&started);
-  MPI_Finalized(&finished);
-  if (started && !finished) MPI_Finalize();
-}
+void finish() { mpi::finish(); }
 
 #else  // a build without MPI has no distributed tier: nothing here is ever called with ranks
 
 bool built() { return false; }
 std::string launcher() { return {}; }
+bool launched() { return false; }
 std::vector<std::string> launch_command(int, int, int, const std::string&) { return {}; }
 int rank() { return 0; }
 int size() { return 1; }
@@ -100,32 +92,3 @@ void finish() {}
 #endif
 
 }  // namespace ladder::distributed
-
-#ifdef LADDER_WITH_MPI
-
-// What the mpi tier asks of the program (variants/mpi_runtime.hpp): the one MPI start, and its card's
-// availability from the one launcher lookup above.
-namespace ladder::mpi {
-
-void start() {
-  int started = 0;
-  MPI_Initialized(&started);
-  if (started) return;
-  int provided = 0;
-  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-  // Under the launcher the worker calls finish() after its last call; an exit without it must stay an
-  // error the launcher reports, not a finalize that waits for ranks still in a broadcast. A singleton has
-  // no other rank to wait for, and no worker to finish it.
-  if (!distributed::launched()) std::atexit(distributed::finish);
-}
-
-std::string missing_launcher() {
-  const std::string mpirun = distributed::launcher();
-  if (mpirun.empty() || access(mpirun.c_str(), X_OK) != 0)
-    return "no MPI launcher at '" + mpirun + "' (install Open MPI's openmpi-bin, or set LADDER_MPIRUN)";
-  return "";
-}
-
-}  // namespace ladder::mpi
-
-#endif

@@ -14,8 +14,8 @@ namespace ladder::distributed {
 
 // Whether this build found MPI (the mpi tier and `--ranks` exist only then).
 bool built();
-// The launcher: $LADDER_MPIRUN, else the mpirun CMake found. Looked up here only: the mpi tier's card
-// asks through mpi::missing_launcher (variants/mpi_runtime.hpp, defined in distributed.cpp).
+// The launcher: $LADDER_MPIRUN, else the mpirun CMake found (looked up in one place:
+// variants/mpi_runtime.hpp, which the tier's card asks too).
 std::string launcher();
 // Whether this process was started by the launcher (Open MPI sets OMPI_COMM_WORLD_SIZE).
 bool launched();

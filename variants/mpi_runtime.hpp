@@ -1,18 +1,25 @@
-// What the mpi tier asks of the program that runs it. As in any MPI program, the program starts MPI and
-// knows how it was launched, and the computation only computes: both are defined once, in the harness
-// (harness/distributed.cpp), which also starts the ranks. Defined only in a build with MPI, as the tier is.
+// The MPI runtime the mpi tier runs in, in one place: which launcher starts the ranks, and MPI's start
+// and end in a process. The tier itself only computes (variants/mpi.cpp); the harness
+// (harness/distributed.cpp) starts the ranks with this launcher and leads them. Built only where the
+// build found MPI, as the tier is.
 #pragma once
 
 #include <string>
 
 namespace ladder::mpi {
 
+// The launcher: $LADDER_MPIRUN, else the mpirun CMake found.
+std::string launcher();
+// Why no launcher can start ranks on this machine ("no MPI launcher at '…'"), or empty when one can.
+std::string missing_launcher();
+// Whether this process was started by the launcher (Open MPI sets OMPI_COMM_WORLD_SIZE).
+bool launched();
+
 // Starts MPI in this process, once: under the launcher the harness has already done so before the first
 // call; a process the launcher did not start (a test calling the tier in-process) becomes a one-rank
 // singleton, finalized at exit.
 void start();
-
-// Why no launcher can start ranks on this machine ("no MPI launcher at '…'"), or empty when one can.
-std::string missing_launcher();
+// MPI_Finalize, once; nothing when MPI was never started.
+void finish();
 
 }  // namespace ladder::mpi
