@@ -121,10 +121,18 @@ void to_json(json& out, const Counters& counters) {
                                  : json{{"available", counters.available}, {"reason", counters.reason}};
 }
 
-namespace {
+void write_memory_figures(const Memory& memory, json& out) {
+  for (const auto& [key, value] : {std::pair{"peak_heap_bytes", memory.peak_heap_bytes},
+                                   {"allocations", memory.allocations},
+                                   {"peak_rss_bytes", memory.peak_rss_bytes},
+                                   {"peak_rss_growth_bytes", memory.peak_rss_growth_bytes},
+                                   {"minor_faults", memory.minor_faults},
+                                   {"major_faults", memory.major_faults}})
+    out[key] = optional_json(value);
+  if (memory.thread_placement) out["thread_placement"] = *memory.thread_placement;
+}
 
-Memory read_memory(const JsonReader& in) {
-  Memory memory;
+void read_memory_figures(const JsonReader& in, Memory& memory) {
   memory.peak_heap_bytes = in.optional_number("peak_heap_bytes");
   memory.allocations = in.optional_number("allocations");
   memory.peak_rss_bytes = in.optional_number("peak_rss_bytes");
@@ -132,6 +140,13 @@ Memory read_memory(const JsonReader& in) {
   memory.minor_faults = in.optional_number("minor_faults");
   memory.major_faults = in.optional_number("major_faults");
   if (const auto placement = in.find("thread_placement")) memory.thread_placement = placement->object();
+}
+
+namespace {
+
+Memory read_memory(const JsonReader& in) {
+  Memory memory;
+  read_memory_figures(in, memory);
   if (const auto timeline = in.find("timeline")) memory.timeline = read_timeline(*timeline);
   memory.extra =
       extra_members(in, {"peak_heap_bytes", "allocations", "peak_rss_bytes", "peak_rss_growth_bytes",
@@ -141,13 +156,7 @@ Memory read_memory(const JsonReader& in) {
 
 json memory_json(const Memory& memory) {
   json out = memory.extra;
-  out["peak_heap_bytes"] = optional_json(memory.peak_heap_bytes);
-  out["allocations"] = optional_json(memory.allocations);
-  out["peak_rss_bytes"] = optional_json(memory.peak_rss_bytes);
-  out["peak_rss_growth_bytes"] = optional_json(memory.peak_rss_growth_bytes);
-  out["minor_faults"] = optional_json(memory.minor_faults);
-  out["major_faults"] = optional_json(memory.major_faults);
-  if (memory.thread_placement) out["thread_placement"] = *memory.thread_placement;
+  write_memory_figures(memory, out);
   if (memory.timeline) out["timeline"] = *memory.timeline;
   return out;
 }

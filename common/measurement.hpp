@@ -71,6 +71,11 @@ struct Memory {
   nlohmann::json extra = nlohmann::json::object();  // methods in words, rss before, allocated bytes, notes
 };
 
+// The figures of a Memory, as members of `out` (a measurement's "memory", or a results entry itself), and
+// read back from `in`; its extra and its timeline are the caller's.
+void write_memory_figures(const Memory& memory, nlohmann::json& out);
+void read_memory_figures(const JsonReader& in, Memory& memory);
+
 // Hardware counters over one call, or why there are none ("unavailable: …"): never a zero.
 struct Counters {
   bool available = false;

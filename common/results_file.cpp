@@ -149,18 +149,11 @@ void to_json(json& out, const BenchmarkEntry& entry) {
               {"cpu_time", entry.cpu_time},
               {"time_unit", "ns"},
               {"cell", entry.cell},
-              {"tier", entry.coordinates.tier},
               {"rung", entry.rung},
-              {"integrand", entry.coordinates.integrand},
-              {"a", entry.coordinates.a},
-              {"b", entry.coordinates.b},
-              {"n", entry.coordinates.n},
-              {"threads", entry.coordinates.threads},
-              {"ranks", entry.coordinates.ranks},
               {"oversubscribed", entry.oversubscribed},
-              {"reproducible_requested", entry.coordinates.reproducible},
               {"status", entry.status},
               {"reproducible", entry.reproducible ? json(*entry.reproducible) : json(nullptr)}});
+  out.update(json(entry.coordinates));  // tier, integrand, a, b, n, threads, ranks, reproducible_requested
   if (entry.repetition_index) out["repetition_index"] = *entry.repetition_index;
   if (!entry.aggregate_name.empty()) {
     out["aggregate_name"] = entry.aggregate_name;
@@ -178,19 +171,13 @@ void to_json(json& out, const BenchmarkEntry& entry) {
                                    {"rel_error", entry.rel_error},
                                    {"rounding_error", entry.rounding_error},
                                    {"rounding_bound", entry.rounding_bound},
-                                   {"other_load_cores", entry.other_load_cores},
-                                   {"peak_heap_bytes", entry.memory.peak_heap_bytes},
-                                   {"allocations", entry.memory.allocations},
-                                   {"peak_rss_bytes", entry.memory.peak_rss_bytes},
-                                   {"peak_rss_growth_bytes", entry.memory.peak_rss_growth_bytes},
-                                   {"minor_faults", entry.memory.minor_faults},
-                                   {"major_faults", entry.memory.major_faults}})
+                                   {"other_load_cores", entry.other_load_cores}})
     out[key] = optional_json(value);
+  write_memory_figures(entry.memory, out);
   out["within_rounding_bound"] = entry.within_rounding_bound.value_or(false);
   out["bit_identical"] = entry.bit_identical.value_or(false);
   out["instruction_set"] = entry.instruction_set;
   if (entry.counters) out["counters"] = *entry.counters;
-  if (entry.memory.thread_placement) out["thread_placement"] = *entry.memory.thread_placement;
   if (entry.memory.timeline) out["memory_timeline"] = *entry.memory.timeline;
   // Rates from the entry's own times; a stddev or a cv has none.
   if (entry.ns_per_node) {
@@ -215,14 +202,7 @@ BenchmarkEntry read_benchmark_entry(const JsonReader& in) {
   entry.error_occurred = in.boolean_or("error_occurred", false);
   entry.error_message = in.string_or("error_message", "");
   entry.cell = in.at("cell").string();
-  entry.coordinates = {in.at("tier").string(),
-                       in.at("integrand").string(),
-                       in.number_or("a", 0),
-                       in.number_or("b", 1),
-                       in.at("n").integer(),
-                       in.at("threads").small_integer(),
-                       in.small_integer_or("ranks", 1),
-                       in.boolean_or("reproducible_requested", false)};
+  entry.coordinates = read_cell(in);
   entry.rung = in.at("rung").small_integer();
   entry.oversubscribed = in.boolean_or("oversubscribed", false);
   entry.status = read_cell_status(in.at("status"));
@@ -250,13 +230,7 @@ BenchmarkEntry read_benchmark_entry(const JsonReader& in) {
   entry.within_rounding_bound = in.optional_boolean("within_rounding_bound");
   entry.bit_identical = in.optional_boolean("bit_identical");
   entry.instruction_set = in.optional_string("instruction_set").value_or("");
-  entry.memory.peak_heap_bytes = in.optional_number("peak_heap_bytes");
-  entry.memory.allocations = in.optional_number("allocations");
-  entry.memory.peak_rss_bytes = in.optional_number("peak_rss_bytes");
-  entry.memory.peak_rss_growth_bytes = in.optional_number("peak_rss_growth_bytes");
-  entry.memory.minor_faults = in.optional_number("minor_faults");
-  entry.memory.major_faults = in.optional_number("major_faults");
-  if (const auto placement = in.find("thread_placement")) entry.memory.thread_placement = placement->object();
+  read_memory_figures(in, entry.memory);
   if (const auto timeline = in.find("memory_timeline")) entry.memory.timeline = read_timeline(*timeline);
   if (const auto counters = in.find("counters")) entry.counters = read_counters(*counters);
   for (const char* key : {"environment", "launcher"})

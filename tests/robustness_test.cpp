@@ -203,6 +203,16 @@ void expect_full_disk_handled(const Outcome& stopped, const fs::path& out_dir) {
   EXPECT_FALSE(json::parse(read_text(out_dir / "results.json"), nullptr, false).is_discarded());
 }
 
+// Once there is room, `ladder run --resume` finishes the run: every cell of small_matrix is in its results.
+void expect_resumed_to_every_cell(const fs::path& out_dir) {
+  const Outcome resumed = ladder("run --resume " + out_dir.string());
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
+  std::set<std::string> cells;
+  const json results = read_json(out_dir / "results.json");
+  for (const auto& entry : results.at("benchmarks")) cells.insert(entry.at("cell").get<std::string>());
+  EXPECT_EQ(cells.size(), 8u);
+}
+
 const char* small_matrix =
     "--tiers naive,streaming,inlined,xsimd --n 1e4,1e5 --reps 3 --min-time 0.002 --no-instructions";
 
@@ -219,12 +229,7 @@ TEST(FullDisk, ARunOnASmallFilesystemStopsWithAMessageAndResumesOnceThereIsRoom)
   const fs::path moved = scratch / "run";  // "make room": the run moves to a disk with room
   fs::copy(out_dir, moved, fs::copy_options::recursive);
   umount(mount_point.c_str());
-  const Outcome resumed = ladder("run --resume " + moved.string());
-  EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
-  std::set<std::string> cells;
-  const json results = read_json(moved / "results.json");
-  for (const auto& entry : results.at("benchmarks")) cells.insert(entry.at("cell").get<std::string>());
-  EXPECT_EQ(cells.size(), 8u);
+  expect_resumed_to_every_cell(moved);
 }
 
 TEST(FullDisk, AFileSizeLimitStopsTheRunTheSameWay) {
@@ -235,16 +240,11 @@ TEST(FullDisk, AFileSizeLimitStopsTheRunTheSameWay) {
   const Outcome stopped = run_command("ulimit -f 150; trap '' XFSZ; " + std::string(LADDER_FAULT_BINARY),
                                       std::string("run ") + small_matrix + " --out " + out_dir.string());
   expect_full_disk_handled(stopped, out_dir);
-  const Outcome resumed = ladder("run --resume " + out_dir.string());
-  EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
-  std::set<std::string> cells;
-  const json results = read_json(out_dir / "results.json");
-  for (const auto& entry : results.at("benchmarks")) cells.insert(entry.at("cell").get<std::string>());
-  EXPECT_EQ(cells.size(), 8u);
+  expect_resumed_to_every_cell(out_dir);
 }
 
 // Google Benchmark's own compare.py (Debian's libbenchmark-tools) reads results.json, cells that did not
-// run (cuda here, without a GPU) included.
+// run (a tier that cannot run here, a crashed one) included.
 TEST(GoogleBenchmarkTools, ComparePyReadsAResultsFileWithCellsThatDidNotRun) {
   const std::string compare_py = "/usr/share/benchmark/compare.py";
   if (!fs::exists(compare_py))
