@@ -279,4 +279,8 @@ void to_json(json& out, const ResumeRecord& record) {
          {"command_line", record.command_line}};
 }
 
+void from_json(const json& in, Cell& cell) { cell = read_cell(JsonReader(in)); }
+void from_json(const json& in, Measurement& measurement) { measurement = read_measurement(JsonReader(in)); }
+void from_json(const json& in, CellRecord& record) { record = read_cell_record(JsonReader(in)); }
+
 }  // namespace ladder

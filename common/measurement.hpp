@@ -39,6 +39,7 @@ struct Cell {
   bool reproducible = false;  // ask the tier for the same bits at every thread count
 };
 void to_json(nlohmann::json& out, const Cell& cell);
+void from_json(const nlohmann::json& in, Cell& cell);
 Cell read_cell(const JsonReader& in);
 
 // Times in nanoseconds a call; a percentage aggregate (cv) holds a fraction instead.
@@ -53,6 +54,10 @@ struct Repetition {
 struct Aggregates {
   Timing mean, median, stddev, cv, min, max;
 };
+
+// Every type below is read two ways: read_TYPE(JsonReader), which names the path of a bad field from the
+// document's root, and nlohmann's from_json hook (json.get<TYPE>()), the same check from the value itself.
+// Both throw SchemaError, never nlohmann's exceptions.
 
 // Resident memory and CPU time sampled over one call.
 struct MemoryTimeline {
@@ -103,6 +108,7 @@ struct Measurement {
   nlohmann::json extra = nlohmann::json::object();
 };
 void to_json(nlohmann::json& out, const Measurement& measurement);
+void from_json(const nlohmann::json& in, Measurement& measurement);
 Measurement read_measurement(const JsonReader& in);
 
 // The worker process as the runner saw it.
@@ -130,6 +136,7 @@ struct CellRecord {
   std::string finished;  // ISO 8601
 };
 void to_json(nlohmann::json& out, const CellRecord& record);
+void from_json(const nlohmann::json& in, CellRecord& record);
 CellRecord read_cell_record(const JsonReader& in);
 
 // A journal line saying the run was resumed.

@@ -284,4 +284,7 @@ ResultsFile read_results_file(const std::string& where) {
   }
 }
 
+void from_json(const json& in, CardRecord& card) { card = read_card_record(JsonReader(in)); }
+void from_json(const json& in, BenchmarkEntry& entry) { entry = read_benchmark_entry(JsonReader(in)); }
+
 }  // namespace ladder

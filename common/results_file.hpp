@@ -39,6 +39,7 @@ struct CardRecord {
   std::string unavailable_reason;
 };
 void to_json(nlohmann::json& out, const CardRecord& card);
+void from_json(const nlohmann::json& in, CardRecord& card);
 CardRecord read_card_record(const JsonReader& in);
 
 // Instructions a node under callgrind for each tier, or why they were not counted.
@@ -87,6 +88,7 @@ struct BenchmarkEntry {
   nlohmann::json extra = nlohmann::json::object();  // thread placement, environment, launcher
 };
 void to_json(nlohmann::json& out, const BenchmarkEntry& entry);
+void from_json(const nlohmann::json& in, BenchmarkEntry& entry);
 BenchmarkEntry read_benchmark_entry(const JsonReader& in);
 
 struct WarningRecord {
