@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "errors.hpp"
+#include "parse.hpp"
 #include "registry.hpp"
 
 namespace ladder {
@@ -20,6 +21,11 @@ void add_interval_options(CLI::App* command, IntervalOptions& options) {
 
 std::size_t integrand_index(const IntervalOptions& options) {
   return options.integrand.empty() ? 0 : find_integrand(options.integrand);
+}
+
+Interval parsed_interval(const IntervalOptions& options) {
+  return {options.a.empty() ? 0.0 : parse_real("a", options.a),
+          options.b.empty() ? 1.0 : parse_real("b", options.b)};
 }
 
 }  // namespace app

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tier.hpp"
+
 namespace ladder {
 
 // Runs `ladder VERB …`; returns the exit code.
@@ -42,8 +44,10 @@ struct IntervalOptions {
   std::string integrand, a, b;
 };
 void add_interval_options(CLI::App* command, IntervalOptions& options);
-// The integrand's index in the registry (the default when not given).
+// The integrand's index in the registry (the default when not given), and the interval ([0, 1] when not
+// given); InputError naming a bad value.
 std::size_t integrand_index(const IntervalOptions& options);
+Interval parsed_interval(const IntervalOptions& options);
 
 }  // namespace app
 }  // namespace ladder

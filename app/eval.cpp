@@ -52,8 +52,7 @@ std::string optional_text(const std::optional<double>& value) {
 void evaluate(const EvalArguments& args) {
   const Tier& tier = find_tier(args.tier);
   const std::size_t integrand = integrand_index(args.interval);
-  const Interval ab{args.interval.a.empty() ? 0.0 : parse_real("a", args.interval.a),
-                    args.interval.b.empty() ? 1.0 : parse_real("b", args.interval.b)};
+  const Interval ab = parsed_interval(args.interval);
   const std::int64_t n = parse_size(args.n);
   const int threads = args.threads != "all" ? parse_threads(args.threads)
                       : tier.card.parallel

@@ -31,9 +31,8 @@ int profile_tier_lines(const ProfileArguments& args) {
     throw InputError("tier '" + id + "' is not in the profiling build: it runs under an MPI launcher");
   if (const auto reason = profiling::unavailable_reason(); !reason.empty())
     throw Unavailable("cannot profile: " + reason);
-  const auto profile = profiling::profile_lines(
-      id, integrand, args.interval.a.empty() ? 0.0 : parse_real("a", args.interval.a),
-      args.interval.b.empty() ? 1.0 : parse_real("b", args.interval.b), n);
+  const Interval interval = parsed_interval(args.interval);
+  const auto profile = profiling::profile_lines(id, integrand, interval.a, interval.b, n);
   std::fputs(profiling::render(profile, hot).c_str(), stdout);
   return 0;
 }
