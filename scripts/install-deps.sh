@@ -16,7 +16,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev                           # command line, JSON output
   clang-format                                              # the format check in the tests
   valgrind binutils                                         # instruction counts, ladder profile; objdump
-  chromium python3                                          # the report's headless-browser test
+  chromium python3 libxml2-utils                            # the report's browser test; xmllint for its SVG
   python3-numpy python3-numexpr python3-numba               # the Python peers (ladder run --peers python)
 )
 
