@@ -52,7 +52,7 @@ void compensated_add(void* in, void* inout, int* count, MPI_Datatype*) {
 
 template <class F>
 double integrate(F f, ladder::Interval ab, std::int64_t n, int threads) {
-  ladder::mpi::start();  // MPI_Init, once per process, by the program that runs the tier
+  ladder::mpi::start();  // MPI_Init, once a process (mpi_runtime.hpp): the program starts MPI, not the kernel
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
