@@ -26,7 +26,6 @@ WarningRecord read_warning(const JsonReader& in) {
 
 ContextRecord read_context(const JsonReader& in) {
   ContextRecord context;
-  context.all = in.object();
   context.host_name = in.at("host_name").string();
   context.cpu_model = in.at("cpu_model").string();
   context.logical_cpus = in.at("logical_cpus").small_integer();

@@ -24,19 +24,19 @@ void to_json(nlohmann::json& out, const VectorizationRecord& entry);
 
 // A tier's card (or a peer's) as results.json and `ladder list --json` carry it.
 struct CardRecord {
-  std::string id, summary, learning_time, reproducible, summation, source_file;
+  std::string id{}, summary{}, learning_time{}, reproducible{}, summation{}, source_file{};
   int rung = 0, source_lines = 0, shared_lines = 0;
-  std::vector<std::string> libraries, concepts, flags, shares, environment;
+  std::vector<std::string> libraries{}, concepts{}, flags{}, shares{}, environment{};
   bool parallel = false, distributed = false;
   double heap_bytes_per_node = 0;
   bool peer = false;
   std::string language = "C++";
-  std::optional<std::int64_t> size_limit;  // a peer's largest n
-  std::string note;
-  std::optional<double> max_ulp_error;  // of an elementary function the tier implements itself
-  std::vector<VectorizationRecord> vectorization;
-  std::optional<bool> available;  // on the machine that ran it
-  std::string unavailable_reason;
+  std::optional<std::int64_t> size_limit{};  // a peer's largest n
+  std::string note{};
+  std::optional<double> max_ulp_error{};  // of an elementary function the tier implements itself
+  std::vector<VectorizationRecord> vectorization{};
+  std::optional<bool> available{};  // on the machine that ran it
+  std::string unavailable_reason{};
 };
 void to_json(nlohmann::json& out, const CardRecord& card);
 void from_json(const nlohmann::json& in, CardRecord& card);
@@ -97,7 +97,7 @@ struct WarningRecord {
 };
 void to_json(nlohmann::json& out, const WarningRecord& warning);
 
-// What the reports read of the context: the machine, the build, the run. The whole context travels too.
+// What the reports read of the context: the machine, the build, the run.
 struct ContextRecord {
   std::string host_name, cpu_model, kernels_use, compiler, common_flags;
   int logical_cpus = 1, repetitions = 0;
@@ -105,7 +105,6 @@ struct ContextRecord {
   bool hypervisor = false;
   std::string label, started, status;  // the run's
   std::vector<WarningRecord> warnings;
-  nlohmann::json all;
 };
 
 struct ResultsFile {

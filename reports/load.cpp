@@ -14,27 +14,9 @@ namespace {
 double seconds(double nanoseconds) { return nanoseconds * 1e-9; }
 
 Card card_of(const CardRecord& record) {
-  Card card;
-  card.id = record.id;
-  card.rung = record.rung;
-  card.summary = record.summary;
-  card.learning_time = record.learning_time;
-  card.reproducible = record.reproducible;
-  card.source_lines = record.source_lines;
-  card.shared_lines = record.shared_lines;
-  card.libraries = record.libraries;
-  card.concepts = record.concepts;
-  card.flags = record.flags;
-  card.parallel = record.parallel;
-  card.distributed = record.distributed;
-  card.peer = record.peer;
-  card.language = record.language;
-  for (const auto& entry : record.vectorization)
-    card.vectorization.push_back(
-        {entry.build, entry.status, entry.evidence, entry.register_bits, entry.lanes, entry.linked});
+  Card card{record};
   if (record.max_ulp_error)
     card.accuracy = "its own exp: at most " + format_number("%.2f", *record.max_ulp_error) + " ulp";
-  card.note = record.note;
   return card;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "measurement.hpp"
+#include "results_file.hpp"
 
 namespace ladder::report {
 
@@ -36,26 +37,14 @@ struct Cell {
   double efficiency() const { return median > 0 ? cpu_median / (median * threads) : 0; }
 };
 
-// What a tier's card says (results.json carries the cards of the tiers it ran).
-struct Card {
-  std::string id{}, summary{}, learning_time{}, reproducible{};
-  int rung = 0, source_lines = 0, shared_lines = 0;
-  std::vector<std::string> libraries{}, concepts{}, flags{};
-  bool parallel = false, distributed = false;
-  bool peer = false;       // a Python peer (scripts/peers/), on its own staircase
-  std::string language{};  // "C++", "Python 3.11.2", …
+// What a tier's card says, as results.json carries it (common/results_file.hpp), and what the report
+// derives from the run for it.
+struct Card : CardRecord {
+  using Vectorization = VectorizationRecord;
   // Instructions a node under callgrind (the run's `instructions`), or why not counted.
   std::optional<double> instructions_per_node{};
   std::string instructions_unavailable{};
-  // Whether the hot loop is vectorized, per build ("native", "x86-64-v3"): status, lanes, evidence.
-  struct Vectorization {
-    std::string build{}, status{}, evidence{};
-    int register_bits = 0, lanes = 0;
-    bool linked = false;  // the build this run's tiers came from
-  };
-  std::vector<Vectorization> vectorization{};
   std::string accuracy{};  // a tier's own accuracy claim, e.g. a hand-written exp's measured ulp error
-  std::string note{};      // what the card adds in words (e.g. which integrands a tier treats differently)
 };
 
 struct Run {

@@ -114,8 +114,8 @@ testing::Outcome pick(const fs::path& run, const std::string& constraints) {
 }
 
 TEST(Cost, IsOnePlusItsPartsAndGrowsUpTheLadder) {
-  Card simple{.id = "simple", .learning_time = "minutes", .reproducible = "always", .source_lines = 20};
-  Card hard{.id = "hard", .learning_time = "days", .reproducible = "no", .source_lines = 200};
+  Card simple{{.id = "simple", .learning_time = "minutes", .reproducible = "always", .source_lines = 20}};
+  Card hard{{.id = "hard", .learning_time = "days", .reproducible = "no", .source_lines = 200}};
   hard.libraries = {"a", "b", "c", "d"};
   hard.concepts = std::vector<std::string>(10, "concept");
   hard.flags = {"-fopenmp", "-ffast-math", "-funroll-loops"};
