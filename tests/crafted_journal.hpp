@@ -7,7 +7,7 @@
 
 #include "matrix.hpp"
 #include "measurement.hpp"
-#include "registry.hpp"
+#include "peers.hpp"
 
 namespace ladder::testing {
 

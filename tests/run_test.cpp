@@ -118,7 +118,8 @@ TEST(Run, MinorFaultsCountEveryFreshPageTheCallTouches) {
   const Outcome outcome = faulty("run --tiers fresh-pages --n 1e4 --no-instructions " +
                                  std::string(quick_cells) + " --out " + dir.str() + "/out");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
-  const json& cell = medians(read_json(dir / "out/results.json")).at("fresh-pages/gauss/n:10000/threads:1");
+  const auto cells = medians(read_json(dir / "out/results.json"));
+  const json& cell = cells.at("fresh-pages/gauss/n:10000/threads:1");
   const double pages = 64.0 * (1 << 20) / static_cast<double>(sysconf(_SC_PAGESIZE));
   EXPECT_GE(cell.at("minor_faults").get<double>(), pages) << cell.dump();
   EXPECT_LT(cell.at("minor_faults").get<double>(), 4 * pages) << "one call's faults, not the worker's life";

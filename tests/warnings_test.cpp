@@ -13,8 +13,15 @@
 namespace ladder::testing {
 namespace {
 
+BuildInfo build(const std::string& type, const std::string& flags) {
+  BuildInfo made;
+  made.build_type = type;
+  made.common_flags = flags;
+  return made;
+}
+
 // The build a release of Ladder is: nothing to warn about.
-const BuildInfo optimized{.build_type = "Release", .common_flags = "-O3 -march=x86-64-v3"};
+const BuildInfo optimized = build("Release", "-O3 -march=x86-64-v3");
 
 std::vector<WarningRecord> warnings_of(const Journal& journal, const BuildInfo& build = optimized) {
   return warnings(journal, complete_run, build);
@@ -115,15 +122,15 @@ TEST(Warnings, MoreThreadsThanLogicalCpusIsOversubscribedAndAsManyIsNot) {
 
 TEST(Warnings, ADebugBuildOrAReleaseWithoutOptimizationIsUnoptimized) {
   const Journal journal = crafted_journal(clean_cells());
-  const auto debug = warnings_of(journal, {.build_type = "Debug", .common_flags = "-g"});
+  const auto debug = warnings_of(journal, build("Debug", "-g"));
   const WarningRecord* unoptimized = find_kind(debug, "unoptimized build");
   ASSERT_NE(unoptimized, nullptr) << kinds(debug);
   EXPECT_EQ(unoptimized->message,
             "Ladder itself was built as Debug with '-g': the times measure an unoptimized build");
-  const auto release_o0 = warnings_of(journal, {.build_type = "Release", .common_flags = "-O0"});
+  const auto release_o0 = warnings_of(journal, build("Release", "-O0"));
   EXPECT_NE(find_kind(release_o0, "unoptimized build"), nullptr) << "a release type without -O1..3";
   for (const char* type : {"Release", "RelWithDebInfo", "MinSizeRel"}) {
-    const auto found = warnings_of(journal, {.build_type = type, .common_flags = "-O2 -g"});
+    const auto found = warnings_of(journal, build(type, "-O2 -g"));
     EXPECT_EQ(find_kind(found, "unoptimized build"), nullptr) << type << ": " << kinds(found);
   }
 }
