@@ -193,7 +193,9 @@ TEST(Counters, CountTheWorkOfEveryThreadNotOnlyTheCaller) {
     GTEST_SKIP() << "this kernel refuses even software events: " << counted.at("reason");
   EXPECT_GE(counted.at("threads_counted").get<int>(), 2);
   const double task_seconds = counted.at("task_clock").get<double>() * 1e-9;
-  EXPECT_GE(task_seconds, work_seconds) << "the helper thread's work was missed";
+  // Both clocks count the same thread's time on a CPU, so load does not move them apart; the counter counts
+  // user space only (exclude_kernel), and the helper's clock reads are system calls: 0.1-0.3 % less seen.
+  EXPECT_GE(task_seconds, 0.9 * work_seconds) << "the helper thread's work was missed";
   EXPECT_LE(task_seconds, process + 0.001) << "more than the process spent: a thread counted twice?";
 }
 
@@ -249,6 +251,9 @@ TEST(Timeline, SamplesAGrowingResidentSetAsItGrows) {
       usleep(1000);
     }
   }
+  grown.clear();  // given back: the highest sample is now neither the first nor the last
+  for (const std::size_t after = timeline.samples_taken() + 2; timeline.samples_taken() < after;)
+    usleep(1000);
   const json samples = timeline.stop(std::size_t{1} << 20);  // every sample
   const auto& rss = samples.at("rss_bytes");
   ASSERT_GE(samples.at("samples").get<std::size_t>(), 2u * steps + 2) << "the first, two a step, the last";
@@ -264,14 +269,15 @@ TEST(Timeline, SamplesAGrowingResidentSetAsItGrows) {
   EXPECT_TRUE(std::is_sorted(seconds.begin(), seconds.end()));
   EXPECT_GT(samples.at("cpu_seconds").back().get<double>(), 0) << "touching 40 MiB takes CPU time";
 
-  // Fewer points asked for: every k-th sample, with the first, the highest and the last kept.
-  const json thinned = timeline.stop(4);
+  // Fewer points asked for: every k-th sample, with the first, the highest and the last kept. Asked for one,
+  // it keeps those three.
+  const json thinned = timeline.stop(1);
   const auto& kept = thinned.at("rss_bytes");
   EXPECT_EQ(thinned.at("samples"), samples.at("samples"));
-  EXPECT_LE(kept.size(), 4u + 2u);
-  EXPECT_EQ(kept.front(), rss.front());
-  EXPECT_EQ(kept.back(), rss.back());
-  EXPECT_EQ(*std::max_element(kept.begin(), kept.end()), *std::max_element(rss.begin(), rss.end()));
+  ASSERT_EQ(kept.size(), 3u) << thinned.dump();
+  EXPECT_EQ(kept[0], rss.front());
+  EXPECT_EQ(kept[1], *std::max_element(rss.begin(), rss.end()));
+  EXPECT_EQ(kept[2], rss.back());
   EXPECT_TRUE(std::is_sorted(thinned.at("seconds").begin(), thinned.at("seconds").end()));
 }
 
