@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "build_info.hpp"
 #include "measurement.hpp"
 #include "results_file.hpp"
 
@@ -30,7 +31,9 @@ std::string results_csv(const nlohmann::json& document);
 
 // The warnings a reader must see beside the numbers: noisy or short measurements, load, oversubscribed
 // threads, an unoptimized build, failed cells, results outside the rounding bound, a parallel tier that
-// used one core.
-std::vector<WarningRecord> warnings(const Journal& journal, const nlohmann::json& run);
+// used one core. `build` is the build the unoptimized-build warning judges: this binary's, or one a test
+// makes up.
+std::vector<WarningRecord> warnings(const Journal& journal, const nlohmann::json& run,
+                                    const BuildInfo& build = build_info());
 
 }  // namespace ladder

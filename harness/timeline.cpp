@@ -50,6 +50,7 @@ Timeline::Sample Timeline::sample() const {
 void Timeline::start() {
   origin_ = clock_seconds(CLOCK_MONOTONIC);
   samples_.push_back(sample());
+  taken_ = 1;
   state_ = 1;
 }
 
@@ -69,6 +70,7 @@ void Timeline::loop() {
       interval_ *= 2;
     }
     samples_.push_back(sample());
+    ++taken_;
     next += interval_;
   }
 }
@@ -78,6 +80,7 @@ nlohmann::json Timeline::stop(std::size_t points) {
     state_ = 2;
     thread_.join();
     samples_.push_back(sample());
+    ++taken_;
   }
   std::vector<std::size_t> chosen;
   const std::size_t count = samples_.size();

@@ -23,6 +23,9 @@ class Timeline {
   // {"interval_seconds", "samples", "seconds": [...], "rss_bytes": [...], "cpu_seconds": [...]}, at most
   // `points` of them, evenly spread, with the first, the last and the highest resident set kept.
   nlohmann::json stop(std::size_t points = 200);
+  // Samples taken so far, the first included; safe to read while sampling (a test waits on it instead of
+  // a clock).
+  std::size_t samples_taken() const { return taken_; }
 
  private:
   struct Sample {
@@ -35,6 +38,7 @@ class Timeline {
   double interval_;
   std::vector<Sample> samples_;
   std::atomic<int> state_{0};  // 0 waiting, 1 sampling, 2 stopping
+  std::atomic<std::size_t> taken_{0};
   std::thread thread_;
   double origin_ = 0;
 };

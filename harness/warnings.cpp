@@ -36,8 +36,7 @@ class Warnings {
   std::vector<WarningRecord> list_;
 };
 
-bool optimized_build() {
-  const auto& build = build_info();
+bool optimized_build(const BuildInfo& build) {
   const bool release = build.build_type == "Release" || build.build_type == "RelWithDebInfo" ||
                        build.build_type == "MinSizeRel";
   const bool o_flag = build.common_flags.find("-O1") != std::string::npos ||
@@ -48,7 +47,7 @@ bool optimized_build() {
 
 }  // namespace
 
-std::vector<WarningRecord> warnings(const Journal& journal, const json& run) {
+std::vector<WarningRecord> warnings(const Journal& journal, const json& run, const BuildInfo& build) {
   Warnings found;
   // The header was checked when the journal was read (read_journal); what is read here is checked again.
   const JsonReader header(journal.header, "journal header");
@@ -63,9 +62,9 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run) {
   if (repetitions < 9)
     found.about_run("few repetitions", std::to_string(repetitions) +
                                            " repetitions a cell: fewer than 9, the spread is a rough guess");
-  if (!optimized_build())
-    found.about_run("unoptimized build", "Ladder itself was built as " + build_info().build_type + " with '" +
-                                             build_info().common_flags +
+  if (!optimized_build(build))
+    found.about_run("unoptimized build", "Ladder itself was built as " + build.build_type + " with '" +
+                                             build.common_flags +
                                              "': the times measure an unoptimized build");
   if (const auto hypervisor = context.find("hypervisor");
       hypervisor && hypervisor->boolean_or("present", false))

@@ -1,8 +1,13 @@
 // The command line, run as a user runs it: the real binary, its output and its exit code.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 
 #include "command.hpp"
 #include "registry.hpp"
@@ -53,14 +58,49 @@ TEST(CommandLine, EvalJsonHasTheResultAndBothErrors) {
   EXPECT_TRUE(out["within_bound"].get<bool>());
 }
 
+// The printed result is the double the tier returned, to the last bit: 17 significant digits read back
+// give the same double as the JSON output (nlohmann writes the shortest text that round-trips). 12 digits
+// would not: the test first checks that this result needs more than 12.
 TEST(CommandLine, EvalTextPrintsSeventeenDigits) {
+  const Outcome json_eval = run("eval --tier xsimd --n 1e6 --json");
+  ASSERT_EQ(json_eval.exit_code, 0) << json_eval.output;
+  const double result = nlohmann::json::parse(json_eval.output).at("result").get<double>();
+  char twelve[32];
+  std::snprintf(twelve, sizeof twelve, "%.12g", result);
+  ASSERT_NE(std::strtod(twelve, nullptr), result) << "a result 12 digits hold cannot tell 12 from 17";
+
   const Outcome eval = run("eval --tier xsimd --n 1e6");
   ASSERT_EQ(eval.exit_code, 0) << eval.output;
-  EXPECT_NE(eval.output.find("result          0.746824132812"), std::string::npos) << eval.output;
+  const std::string label = "result          ";
+  const auto at = eval.output.find("\n" + label);
+  ASSERT_NE(at, std::string::npos) << eval.output;
+  const auto start = at + 1 + label.size();
+  const std::string printed = eval.output.substr(start, eval.output.find('\n', start) - start);
+  EXPECT_EQ(std::strtod(printed.c_str(), nullptr), result) << printed << " is not the tier's result";
+  char seventeen[32];
+  std::snprintf(seventeen, sizeof seventeen, "%.17g", result);
+  EXPECT_EQ(printed, seventeen) << "17 significant digits";
   EXPECT_NE(eval.output.find("relative error"), std::string::npos);
   EXPECT_NE(eval.output.find("rounding error"), std::string::npos);
   EXPECT_NE(eval.output.find("within"), std::string::npos);
   EXPECT_NE(eval.output.find("SIMD "), std::string::npos) << "the instruction set is shown beside the result";
+}
+
+// `--threads all`: every core for a parallel tier, 1 for a serial one (README, `ladder eval`).
+TEST(CommandLine, EvalThreadsAllIsEveryCoreForAParallelTierAndOneForASerialOne) {
+  const Outcome parallel = run("eval --tier openmp --n 1e5 --threads all --json");
+  ASSERT_EQ(parallel.exit_code, 0) << parallel.output;
+  EXPECT_EQ(nlohmann::json::parse(parallel.output).at("threads").get<unsigned>(),
+            std::max(1u, std::thread::hardware_concurrency()));
+  const Outcome serial = run("eval --tier naive --n 1e5 --threads all --json");
+  ASSERT_EQ(serial.exit_code, 0) << serial.output;
+  EXPECT_EQ(nlohmann::json::parse(serial.output).at("threads"), 1);
+  const Outcome text = run("eval --tier tbb --n 1e5 --threads all");
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_NE(text.output.find("n, threads      100000, " +
+                             std::to_string(std::max(1u, std::thread::hardware_concurrency())) + "\n"),
+            std::string::npos)
+      << text.output;
 }
 
 TEST(CommandLine, ZeroExactIntegralSaysRelativeErrorIsUndefined) {

@@ -1,10 +1,14 @@
 // Tiers that misbehave on purpose, linked only into the test binary `ladder_with_fault_tiers`: the harness
 // must record each failure as that cell's status, with its reason, and carry on with the other cells.
+#include <sys/mman.h>
+
 #include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -62,6 +66,31 @@ const ladder::Registration delayed{
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       const char* delay = std::getenv("LADDER_TEST_DELAY_US");
       std::this_thread::sleep_for(std::chrono::microseconds(delay ? std::atoi(delay) : 1000));
+      return midpoint_sum(f, ab, n);
+    }};
+
+// The worker's two ways to report a failure: the kernel throws (the worker writes the cell as failed, with
+// the exception's words), or the worker exits without writing a result.
+const ladder::Registration throws{
+    card("throws", 107, "test only: the kernel throws"),
+    [](auto, ladder::Interval, std::int64_t, const ladder::RunOptions&) -> double {
+      throw std::runtime_error("a test tier that always throws");
+    }};
+const ladder::Registration exits{
+    card("exits", 108, "test only: the worker exits with code 3"),
+    [](auto, ladder::Interval, std::int64_t, const ladder::RunOptions&) -> double { std::_Exit(3); }};
+
+// Correct, and touches 64 MiB of pages it maps afresh each call (small pages: no transparent huge page
+// folds 512 faults into one), then gives them back: a call that must show at least one minor fault a page.
+constexpr std::size_t fresh_bytes = std::size_t{64} << 20;
+const ladder::Registration fresh_pages{
+    card("fresh-pages", 109, "test only: touches 64 MiB of fresh pages a call"),
+    [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
+      void* pages = mmap(nullptr, fresh_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (pages == MAP_FAILED) throw std::bad_alloc();
+      madvise(pages, fresh_bytes, MADV_NOHUGEPAGE);
+      std::memset(pages, 1, fresh_bytes);
+      munmap(pages, fresh_bytes);
       return midpoint_sum(f, ab, n);
     }};
 

@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "command.hpp"
+#include "documented_presets.hpp"
+#include "registry.hpp"
 
 namespace {
 
@@ -67,22 +69,14 @@ TEST(Run, QuickPresetWritesEveryCellToEveryFile) {
   const std::size_t cells = run.at("cells_total");
   EXPECT_EQ(run.at("cells_done"), cells);
 
-  // Every tier at every size of the preset, parallel tiers at every thread count from 1 to the cores.
+  // What the README says the quick preset contains (documented_presets.hpp), not the run's own matrix.
+  const auto& quick = ladder::testing::documented_preset("quick");
   const json& matrix = results.at("context").at("matrix");
-  const json list = json::parse(ladder("list --json").output);
-  std::size_t expected = 0;
-  for (const auto& card : list) {
-    std::size_t per_size = 1;
-    if (card.at("parallel").get<bool>()) per_size = matrix.at("threads").size();
-    if (card.at("distributed").get<bool>()) {  // ranks × threads, where they fit the CPUs
-      per_size = 0;
-      for (const int ranks : matrix.at("ranks"))
-        for (const int threads : matrix.at("threads"))
-          per_size += ranks * threads <= matrix.at("cpus").get<int>();
-    }
-    expected += matrix.at("sizes").size() * per_size;
-  }
-  EXPECT_EQ(cells, expected);
+  EXPECT_EQ(matrix.at("sizes").get<std::vector<std::int64_t>>(), quick.sizes);
+  EXPECT_EQ(matrix.at("repetitions").get<int>(), quick.repetitions);
+  EXPECT_EQ(matrix.at("threads").get<std::vector<int>>(), ladder::testing::every_thread_count());
+  EXPECT_EQ(matrix.at("tiers").size(), ladder::tiers().size()) << "every tier";
+  EXPECT_EQ(cells, ladder::testing::documented_cell_count(quick));
   EXPECT_EQ(medians(results).size(), cells);
   EXPECT_EQ(lines_of(read_text(dir / "out/results.csv")).size(), cells + 1) << "a header and one row a cell";
   EXPECT_EQ(lines_of(read_text(dir / "out/journal.jsonl")).size(), cells + 1)
@@ -114,8 +108,21 @@ TEST(Run, HeapIsEightBytesANodeForNaiveAndAlmostNothingForStreamingTiers) {
   for (const char* tier : {"streaming", "inlined", "xsimd"}) {
     const json& cell = cells.at(std::string(tier) + "/gauss/n:1000000/threads:1");
     EXPECT_LT(cell.at("peak_heap_bytes").get<double>(), 64 * 1024) << tier;
-    EXPECT_GE(cell.at("minor_faults").get<double>(), 0) << tier;
   }
+}
+
+// A call that touches 64 MiB of fresh pages (fault_tiers.cpp) takes a minor fault for each: the counted
+// call is the one that ran, not the process's life or nothing.
+TEST(Run, MinorFaultsCountEveryFreshPageTheCallTouches) {
+  TempDir dir;
+  const Outcome outcome = faulty("run --tiers fresh-pages --n 1e4 --no-instructions " +
+                                 std::string(quick_cells) + " --out " + dir.str() + "/out");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  const auto cells = medians(read_json(dir / "out/results.json"));
+  const json& cell = cells.at("fresh-pages/gauss/n:10000/threads:1");
+  const double pages = 64.0 * (1 << 20) / static_cast<double>(sysconf(_SC_PAGESIZE));
+  EXPECT_GE(cell.at("minor_faults").get<double>(), pages) << cell.dump();
+  EXPECT_LT(cell.at("minor_faults").get<double>(), 4 * pages) << "one call's faults, not the worker's life";
 }
 
 TEST(Run, StatisticsAgreeWithTheRepetitions) {
@@ -172,9 +179,35 @@ TEST(Run, CrashAndRunawayAllocationCostOneCellEachAndTheRunGoesOn) {
   EXPECT_NE(outcome.output.find("failed cells"), std::string::npos) << "the failures are among the warnings";
 }
 
+// The worker reports a failure two ways: the kernel threw, or the worker exited with no result. Either is
+// `failed`, with the reason, the run carries on, and its exit code is 1.
+TEST(Run, ACellWhoseWorkerReportsFailureIsFailedWithTheReason) {
+  TempDir dir;
+  const Outcome outcome = faulty("run --tiers throws,exits,xsimd --n 1e4 --no-instructions " +
+                                 std::string(quick_cells) + " --out " + dir.str() + "/out");
+  EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
+  const json results = read_json(dir / "out/results.json");
+  const auto cells = medians(results);
+  const json& threw = cells.at("throws/gauss/n:10000/threads:1");
+  EXPECT_EQ(threw.at("status"), "failed") << threw.dump();
+  EXPECT_EQ(threw.at("reason"), "the kernel threw: a test tier that always throws");
+  const json& exited = cells.at("exits/gauss/n:10000/threads:1");
+  EXPECT_EQ(exited.at("status"), "failed") << exited.dump();
+  EXPECT_EQ(exited.at("reason").get<std::string>().rfind("the worker exited with code 3 and no result", 0),
+            0u)
+      << exited.dump();
+  EXPECT_EQ(cells.at("xsimd/gauss/n:10000/threads:1").at("status"), "ok");
+  int failed_warnings = 0;
+  for (const auto& warning : results.at("context").at("warnings"))
+    if (warning.at("kind") == "failed cells") failed_warnings += static_cast<int>(warning.at("cells").size());
+  EXPECT_EQ(failed_warnings, 2);
+}
+
+// The hanging tier blocks forever: the test ends only because the harness stops it (ctest's TIMEOUT is
+// the backstop). How soon after --cell-timeout it is stopped is a matter of the machine's speed, timed by
+// scripts/bench-run-timing, outside ctest.
 TEST(Run, ACellOverItsTimeLimitIsStoppedAndRecorded) {
   TempDir dir;
-  const auto start = std::chrono::steady_clock::now();
   const Outcome outcome = faulty("run --tiers hangs,xsimd --n 1e4 --cell-timeout 1 " +
                                  std::string(quick_cells) + " --out " + dir.str() + "/out");
   EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
@@ -183,8 +216,9 @@ TEST(Run, ACellOverItsTimeLimitIsStoppedAndRecorded) {
   EXPECT_NE(cells.at("hangs/gauss/n:10000/threads:1").at("reason").get<std::string>().find("--cell-timeout"),
             std::string::npos);
   EXPECT_EQ(cells.at("xsimd/gauss/n:10000/threads:1").at("status"), "ok");
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60))
-      << "the hung worker was killed";
+  EXPECT_NE(cells.at("hangs/gauss/n:10000/threads:1").at("reason").get<std::string>().find("stopped"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(dir / "out/.work")) << "no worker files left behind";
 }
 
 TEST(Run, ACellThatCannotFitInMemoryIsSkippedNotAttempted) {

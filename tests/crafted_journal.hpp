@@ -1,0 +1,78 @@
+// Journals made by hand, with known answers: the warnings, the results documents and the CSV are judged on
+// figures the test chose, not on whatever a run on this machine happened to measure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "matrix.hpp"
+#include "measurement.hpp"
+#include "peers.hpp"
+
+namespace ladder::testing {
+
+// A run's first journal line: `repetitions` a cell, started on host "here", no hypervisor, an idle machine.
+inline nlohmann::json crafted_header(int repetitions = 10) {
+  return {{"kind", "run"},
+          {"schema_version", results_schema_version},
+          {"started", "2026-01-01T00:00:00Z"},
+          {"label", "crafted"},
+          {"preset", "standard"},
+          {"load_average_before", {0.1, 0.1, 0.1}},
+          {"matrix", {{"repetitions", repetitions}}},
+          {"context", {{"host_name", "here"}, {"hypervisor", {{"present", false}}}}},
+          {"tiers", nlohmann::json::array()}};
+}
+
+// A measured cell nothing is wrong with: ten repetitions, `nanoseconds` the fastest and each next one 0.1 %
+// slower (so the median and the mean are 1.0045 × `nanoseconds`, the slowest 1.009 ×), CPU time `threads`
+// times the wall time (every thread busy), within the rounding bound, the same bits in every call, an idle
+// machine.
+inline CellRecord measured_cell(const std::string& tier, int threads = 1, double nanoseconds = 2e6) {
+  CellRecord record;
+  record.cell = {tier, "gauss", 0, 1, 100'000, threads, 1, false};
+  record.name = cell_name(record.cell);
+  record.rung = find_card(tier).rung;
+  record.finished = "2026-01-01T00:00:01Z";
+  Measurement measurement;
+  const double step = nanoseconds / 1000;
+  for (int index = 0; index < 10; ++index) {
+    const double time = nanoseconds + step * index;
+    measurement.repetitions.push_back({index, 50, time, time * threads});
+  }
+  auto timing = [threads](double wall) { return Timing{wall, wall * threads}; };
+  measurement.aggregates = {.mean = timing(nanoseconds + 4.5 * step),
+                            .median = timing(nanoseconds + 4.5 * step),
+                            .stddev = timing(3 * step),
+                            .cv = {0.003, 0.003},
+                            .min = timing(nanoseconds),
+                            .max = timing(nanoseconds + 9 * step)};
+  measurement.result = 0.74682413281242699;
+  measurement.exact = 0.746824132812427;
+  measurement.midpoint = 0.74682413281242699;
+  measurement.rel_error = 2.1e-16;
+  measurement.rounding_error = 0;
+  measurement.rounding_bound = 1e-12;
+  measurement.memory.peak_heap_bytes = 0;
+  measurement.memory.minor_faults = 3;
+  measurement.instruction_set = "avx2";
+  record.measurement = measurement;
+  return record;
+}
+
+// A cell whose worker reported that it failed, with `reason`.
+inline CellRecord failed_cell(const std::string& tier, const std::string& reason) {
+  CellRecord record = measured_cell(tier);
+  record.measurement.reset();
+  record.status = CellStatus::failed;
+  record.reason = reason;
+  return record;
+}
+
+inline Journal crafted_journal(std::vector<CellRecord> cells, int repetitions = 10) {
+  return {crafted_header(repetitions), std::move(cells), {}};
+}
+
+inline const nlohmann::json complete_run = {{"status", "complete"}, {"cells_done", 1}, {"cells_total", 1}};
+
+}  // namespace ladder::testing
