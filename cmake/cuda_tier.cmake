@@ -27,8 +27,8 @@ include(CheckLanguage)
 check_language(CUDA)
 if(NOT CMAKE_CUDA_COMPILER)
   message(STATUS "No CUDA compiler found: the cuda tier is not built")
-  set(LADDER_CUDA_MISSING_REASON "nvcc not found when configuring (install the CUDA toolkit, or set "
-                                 "CMAKE_CUDA_COMPILER or CUDACXX to nvcc)")
+  string(CONCAT LADDER_CUDA_MISSING_REASON "nvcc not found when configuring (install the CUDA toolkit, "
+                                          "or set CMAKE_CUDA_COMPILER or CUDACXX to nvcc)")
   return()
 endif()
 

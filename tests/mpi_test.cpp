@@ -89,7 +89,8 @@ TEST(MpiTier, RanksPartialSumsAreAddedWithCompensationWhereAPlainSumLosesBits) {
   ASSERT_TRUE(mpi.contains("result")) << mpi.dump();
   EXPECT_EQ(mpi.at("ranks"), 3);
   EXPECT_EQ(mpi.at("result").get<double>(), expected)
-      << "a plain sum of the partials gives " << rank_order * step << " or " << other_grouping * step;
+      << "expected " << expected << " (the exact sum of the partials times the step); a plain sum of the "
+      << "partials gives " << rank_order * step << " or " << other_grouping * step;
 }
 
 TEST(MpiTier, TheMatrixRunsRanksAsADimensionEvenAsRoot) {
