@@ -9,7 +9,10 @@
 option(LADDER_CUDA "Build the cuda tier where the CUDA toolkit is found" ON)
 set(LADDER_CUDA_ARCHITECTURES 90 CACHE STRING "GPU architectures for the cuda tier (CMAKE_CUDA_ARCHITECTURES)")
 set(LADDER_CUDA_TIER OFF)
+# Why the build has no cuda tier, for the test that reports it as skipped (tests/cuda_build_test.cpp).
+set(LADDER_CUDA_MISSING_REASON "")
 if(NOT LADDER_CUDA)
+  set(LADDER_CUDA_MISSING_REASON "configured with -DLADDER_CUDA=OFF")
   return()
 endif()
 
@@ -24,6 +27,8 @@ include(CheckLanguage)
 check_language(CUDA)
 if(NOT CMAKE_CUDA_COMPILER)
   message(STATUS "No CUDA compiler found: the cuda tier is not built")
+  string(CONCAT LADDER_CUDA_MISSING_REASON "nvcc not found when configuring (install the CUDA toolkit, "
+                                          "or set CMAKE_CUDA_COMPILER or CUDACXX to nvcc)")
   return()
 endif()
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "registry.hpp"
+#include "test_support.hpp"
 
 namespace ladder {
 namespace {
@@ -49,6 +50,39 @@ TEST(Cards, EveryCardIsComplete) {
     const auto extension = card.source_file.substr(card.source_file.find_last_of('.'));
     EXPECT_TRUE(extension == ".cpp" || extension == ".cu") << card.source_file;
     EXPECT_EQ(card.shares.empty(), card.shared_lines == 0);
+  }
+}
+
+// The depth each card states, held to the one the tests pin (test_support.hpp) at sizes from 1 to 2^62
+// and thread counts from 1 to 64: a card that loosens it (n where the order is lanes or blocks, n·10⁶)
+// fails here, and a tier the table does not know fails too.
+TEST(Cards, SummationDepthIsThePinnedOne) {
+  const std::int64_t sizes[] = {1, 7, 4096, 65537, 1000003, (std::int64_t{1} << 31) + 11, max_nodes};
+  for (const auto& tier : tiers()) {
+    const auto& card = tier.card;
+    SCOPED_TRACE(card.id);
+    const auto pinned = testing::pinned_depths().find(card.id);
+    ASSERT_NE(pinned, testing::pinned_depths().end())
+        << "tier '" << card.id << "' has no summation depth pinned in tests/test_support.hpp: add one "
+        << "written from its summation order (" << card.summation << ")";
+    ASSERT_NE(card.summation_depth, nullptr);
+    for (const std::int64_t n : sizes)
+      for (const int threads : {1, 2, 3, 64})
+        EXPECT_EQ(card.summation_depth(n, threads), pinned->second.stated(n, threads))
+            << "n = " << n << ", threads = " << threads;
+  }
+}
+
+TEST(Cards, PinnedDepthsAreCappedAtNAndGrowSlowerThanNWhereTheOrderSaysSo) {
+  // The cap: no chain over n terms is longer than n. And a pinned depth that grew like n for a tier whose
+  // order is lanes, blocks or a tree would be no pin at all: at 2^30 those stay below n/4.
+  const std::int64_t large = std::int64_t{1} << 30;
+  for (const auto& [id, pinned] : testing::pinned_depths()) {
+    SCOPED_TRACE(id);
+    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{3}, std::int64_t{1000003}})
+      EXPECT_LE(pinned.capped(n, 3), static_cast<double>(n));
+    const bool sequential = pinned.stated == &testing::depth::sequential;
+    EXPECT_EQ(pinned.stated(large, 1) < static_cast<double>(large) / 4, !sequential);
   }
 }
 

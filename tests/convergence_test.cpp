@@ -24,21 +24,23 @@ std::string describe(const std::vector<double>& orders) {
   return text;
 }
 
-TEST(Convergence, EveryTierConvergesWithOrderTwoOnEveryIntegrand) {
-  for (const Tier* runnable : runnable_tiers()) {
-    const Tier& tier = *runnable;
-    for (std::size_t integrand = 0; integrand < integrands().size(); ++integrand) {
-      for (const Interval ab : {Interval{0.0, 1.0}, Interval{-0.5, 2.0}}) {
-        const auto threads = tier.card.parallel ? 2 : 1;
-        const auto orders =
-            observed_orders(tier.kernels[integrand], integrand, ab, first_n, doublings, threads);
-        EXPECT_TRUE(converges_with_order_two(orders))
-            << tier.card.id << " on " << integrands()[integrand].name << " over [" << ab.a << ", " << ab.b
-            << "]: observed orders " << describe(orders);
-      }
+class ConvergenceOfEachTier : public EachTier {};
+
+TEST_P(ConvergenceOfEachTier, OrderTwoOnEveryIntegrand) {
+  for (std::size_t integrand = 0; integrand < integrands().size(); ++integrand) {
+    for (const Interval ab : {Interval{0.0, 1.0}, Interval{-0.5, 2.0}}) {
+      const auto threads = tier().card.parallel ? 2 : 1;
+      const auto orders =
+          observed_orders(tier().kernels[integrand], integrand, ab, first_n, doublings, threads);
+      EXPECT_TRUE(converges_with_order_two(orders))
+          << GetParam() << " on " << integrands()[integrand].name << " over [" << ab.a << ", " << ab.b
+          << "]: observed orders " << describe(orders);
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(EveryTier, ConvergenceOfEachTier, ::testing::ValuesIn(every_tier_id()),
+                         tier_test_name);
 
 // A tier with a classic bug: nodes at a + i·h instead of a + (i + ½)·h (a left Riemann sum).
 double shifted_nodes(Interval ab, std::int64_t n, const RunOptions&) {

@@ -38,7 +38,7 @@ TEST_F(CudaTierOnGpu, AgreesWithTheExactMidpointSumAtEveryEdgeCase) {
         SCOPED_TRACE(integrands()[integrand].name + " on " + interval.name + ", n = " + std::to_string(n));
         const Reference& ref = cached_reference(integrand, interval.ab, n);
         const double result = integrate(cuda(), integrand, interval.ab, n, {});
-        EXPECT_LE(std::fabs(result - ref.midpoint), rounding_bound(cuda().card, ref, n, 1))
+        EXPECT_LE(std::fabs(result - ref.midpoint), pinned_rounding_bound(cuda(), ref, n, 1))
             << "result " << result << ", exact midpoint sum " << static_cast<double>(ref.midpoint);
       }
     }
@@ -57,7 +57,7 @@ TEST_F(CudaTierOnGpu, WideIntervalAndLargeOffset) {
       const std::int64_t n = 100003;
       const Reference& ref = cached_reference(integrand, ab, n);
       EXPECT_LE(std::fabs(integrate(cuda(), integrand, ab, n, {}) - ref.midpoint),
-                rounding_bound(cuda().card, ref, n, 1))
+                pinned_rounding_bound(cuda(), ref, n, 1))
           << integrands()[integrand].name << " on [" << ab.a << ", " << ab.b << "]";
     }
   }
@@ -68,7 +68,7 @@ TEST_F(CudaTierOnGpu, CountsPastTwoToTheThirtyFirst) {
   const std::int64_t n = (std::int64_t{1} << 31) + 11;
   const Reference& ref = cached_reference(poly, {0.0, 1.0}, n);
   EXPECT_LE(std::fabs(integrate(cuda(), poly, {0.0, 1.0}, n, {}) - ref.midpoint),
-            rounding_bound(cuda().card, ref, n, 1));
+            pinned_rounding_bound(cuda(), ref, n, 1));
 }
 
 TEST_F(CudaTierOnGpu, GivesTheSameBitsWhenCalledAgain) {
@@ -86,7 +86,7 @@ TEST(CudaTierAvailability, IntegrateRunsOrThrowsUnavailableWithTheReason) {
   if (reason.empty()) {
     const Reference& ref = cached_reference(0, {0.0, 1.0}, 1000);
     EXPECT_LE(std::fabs(integrate(cuda(), 0, {0.0, 1.0}, 1000, {}) - ref.midpoint),
-              rounding_bound(cuda().card, ref, 1000, 1));
+              pinned_rounding_bound(cuda(), ref, 1000, 1));
     return;
   }
   try {

@@ -1,6 +1,14 @@
 // The hand-written exp of the tuned tiers (variants/tuned_exp.hpp): its error in ulps against long double
 // expl over the whole double range, its special values, the figure the cards print, and the claim that
 // only exp changes — integrands without exp give the xsimd tiers' bits.
+//
+// The header has two paths, chosen when it is compiled: with AVX-512F a table of 16 and vscalefpd, without
+// it split Horner and the exponent bits. This file tests the one its build compiles, and names it: the
+// suite is TunedExpAvx512Path or TunedExpAvx2Path, each test records the path as its `exp_path` property,
+// and the ulp test prints it. It is built twice (tests/CMakeLists.txt): into ladder_tests, for the build's
+// LADDER_ARCH with its tiers, and into ladder_tuned_exp_x86_64_v3_tests (LADDER_TUNED_EXP_SECOND_BUILD), for
+// x86-64-v3 with the x86-64-v3 tiers: the AVX2 path. Where LADDER_ARCH gives no AVX-512F, the AVX-512
+// path is compiled nowhere, and ladder_tests reports it as skipped, with the reason.
 #include "tuned_exp.hpp"
 
 #include <gtest/gtest.h>
@@ -15,8 +23,34 @@
 
 #include "registry.hpp"
 
+#if XSIMD_WITH_AVX512F
+#define TUNED_EXP_PATH TunedExpAvx512Path
+#define TUNED_TIERS_PATH TunedTiersAvx512Path
+constexpr const char* exp_path = "AVX-512 (a table of 16, vscalefpd)";
+#else
+#define TUNED_EXP_PATH TunedExpAvx2Path
+#define TUNED_TIERS_PATH TunedTiersAvx2Path
+constexpr const char* exp_path = "AVX2 (split Horner, exponent bits)";
+#endif
+
 namespace ladder::tuned {
 namespace {
+
+// The path under test, on every test's record and in its output. The second build's path needs AVX2 and
+// FMA: on a CPU without them its tests are skipped, with the reason.
+class TUNED_EXP_PATH : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    RecordProperty("exp_path", exp_path);
+    RecordProperty("xsimd_arch", xsimd::default_arch::name());
+    std::printf("tuned exp path: %s, xsimd arch %s\n", exp_path, xsimd::default_arch::name());
+#ifdef LADDER_TUNED_EXP_SECOND_BUILD
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+      GTEST_SKIP() << "the " << exp_path << " path needs AVX2 and FMA, and this CPU lacks one of them";
+#endif
+  }
+};
+class TUNED_TIERS_PATH : public TUNED_EXP_PATH {};
 
 constexpr double infinity = std::numeric_limits<double>::infinity();
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
@@ -111,15 +145,15 @@ const Measurement& measured() {
   return measurement;
 }
 
-TEST(TunedExp, ErrorIsAtMostTwoUlpsOverTheWholeRange) {
+TEST_F(TUNED_EXP_PATH, ErrorIsAtMostTwoUlpsOverTheWholeRange) {
   const auto& measurement = measured();
   EXPECT_GE(measurement.points, 2'000'000u) << "1.7 million inputs, each on both paths";
   EXPECT_LE(measurement.max_ulp, 2.0L) << "worst input " << measurement.worst_input;
-  std::printf("max error %.3Lf ulp at x = %.17g over %zu evaluations\n", measurement.max_ulp,
-              measurement.worst_input, measurement.points);
+  std::printf("%s path: max error %.3Lf ulp at x = %.17g over %zu evaluations\n", exp_path,
+              measurement.max_ulp, measurement.worst_input, measurement.points);
 }
 
-TEST(TunedExp, TheCardsStateTheMeasuredError) {
+TEST_F(TUNED_EXP_PATH, TheCardsStateTheMeasuredError) {
   // Not below what is measured (the card would flatter), and not stale: within 0.2 ulp above it (a
   // denser sweep than this test's finds up to 1.11 ulp, so the card leaves room for that).
   const auto measured_error = static_cast<double>(measured().max_ulp);
@@ -131,7 +165,7 @@ TEST(TunedExp, TheCardsStateTheMeasuredError) {
   }
 }
 
-TEST(TunedExp, SpecialValues) {
+TEST_F(TUNED_EXP_PATH, SpecialValues) {
   EXPECT_TRUE(std::isnan(tuned_exp(nan)));
   EXPECT_TRUE(std::isnan(tuned_exp(-nan)));
   EXPECT_EQ(tuned_exp(infinity), infinity);
@@ -146,7 +180,7 @@ TEST(TunedExp, SpecialValues) {
   EXPECT_EQ(tuned_exp(-largest), 0.0);
 }
 
-TEST(TunedExp, OverflowAndUnderflowHappenExactlyAtTheThresholds) {
+TEST_F(TUNED_EXP_PATH, OverflowAndUnderflowHappenExactlyAtTheThresholds) {
   EXPECT_TRUE(std::isfinite(tuned_exp(largest_finite_input)));
   EXPECT_GT(tuned_exp(largest_finite_input), largest * (1 - 1e-13));
   EXPECT_EQ(tuned_exp(std::nextafter(largest_finite_input, infinity)), infinity);
@@ -157,7 +191,7 @@ TEST(TunedExp, OverflowAndUnderflowHappenExactlyAtTheThresholds) {
   EXPECT_LT(tuned_exp(-709.0), std::numeric_limits<double>::min());
 }
 
-TEST(TunedExp, EachLaneIsComputedOnItsOwn) {
+TEST_F(TUNED_EXP_PATH, EachLaneIsComputedOnItsOwn) {
   // One special lane sends the batch down the careful path; the ordinary lanes must not notice.
   std::array<double, width> inputs{};
   for (std::size_t index = 0; index < width; ++index) inputs[index] = -0.25 * static_cast<double>(index);
@@ -168,7 +202,7 @@ TEST(TunedExp, EachLaneIsComputedOnItsOwn) {
   EXPECT_TRUE(std::isnan(lane(results, width - 1)));
 }
 
-TEST(TunedExp, TheAdaptorUsesTheTunedExpForBatchesAndStdExpForTheTail) {
+TEST_F(TUNED_EXP_PATH, TheAdaptorUsesTheTunedExpForBatchesAndStdExpForTheTail) {
   const auto gauss = with_tuned_exp(Gauss{});
   const Batch x(0.375);
   EXPECT_EQ(lane(gauss(x), 0), lane(tuned::exp(-x * x), 0));
@@ -177,7 +211,7 @@ TEST(TunedExp, TheAdaptorUsesTheTunedExpForBatchesAndStdExpForTheTail) {
   EXPECT_EQ(lane(with_tuned_exp(Pi{})(x), 0), lane(Pi{}(x), 0));
 }
 
-TEST(TunedTiers, IntegrandsWithoutExpGiveTheXsimdTiersBits) {
+TEST_F(TUNED_TIERS_PATH, IntegrandsWithoutExpGiveTheXsimdTiersBits) {
   // The cards' note says so: only exp changes. Same kernel, same order of additions, same bits.
   const std::pair<const char*, const char*> pairs[] = {
       {"tuned-exp", "xsimd"}, {"openmp-tuned", "openmp"}, {"tbb-tuned", "tbb"}};
@@ -193,6 +227,17 @@ TEST(TunedTiers, IntegrandsWithoutExpGiveTheXsimdTiersBits) {
     }
   }
 }
+
+#if !XSIMD_WITH_AVX512F && !defined(LADDER_TUNED_EXP_SECOND_BUILD)
+// The build's own target has no AVX-512F, so the AVX-512 path above was not compiled into any test binary.
+TEST(TunedExpAvx512Path, IsTestedWhereTheBuildTargetsAvx512) {
+  GTEST_SKIP() << "the AVX-512 path of tuned_exp.hpp is not compiled in this build (xsimd arch "
+               << xsimd::default_arch::name() << ", no AVX-512F in LADDER_ARCH): "
+               << (__builtin_cpu_supports("avx512f")
+                       ? "this CPU has AVX-512F; configure with -DLADDER_ARCH=native or x86-64-v4 to test it"
+                       : "this CPU has no AVX-512F to run it");
+}
+#endif
 
 }  // namespace
 }  // namespace ladder::tuned
