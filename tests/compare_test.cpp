@@ -232,6 +232,11 @@ testing::Outcome compare(const std::string& arguments) {
   return testing::run_command(LADDER_BINARY, "compare " + arguments);
 }
 
+// The command's output holds `text`.
+void expect_says(const testing::Outcome& outcome, const std::string& text) {
+  EXPECT_NE(outcome.output.find(text), std::string::npos) << "no \"" << text << "\" in:\n" << outcome.output;
+}
+
 TEST(CompareCommand, PrintsEachCellsVerdictAndTheGeometricMean) {
   TempDir dir;
   const std::string old_run = crafted(dir / "old", "crafted", 1.0, 0.1, ten).string();
@@ -247,17 +252,15 @@ TEST(CompareCommand, PrintsEachCellsVerdictAndTheGeometricMean) {
   EXPECT_NE(line("xsimd/gauss/n:1000000/threads:1").find("  faster"), std::string::npos) << outcome.output;
   EXPECT_NE(line("tbb/gauss/n:1000000/threads:2").find("no significant difference"), std::string::npos)
       << outcome.output;
-  EXPECT_NE(outcome.output.find("3 cells in both: 1 significantly faster, 1 significantly slower"),
-            std::string::npos)
-      << outcome.output;
+  expect_says(outcome, "3 cells in both: 1 significantly faster, 1 significantly slower");
   // 2 × 0.5 × 1: the geometric mean is 1 (an arithmetic mean would say 1.167).
-  EXPECT_NE(outcome.output.find("geometric mean of new/old: 1.000\n"), std::string::npos) << outcome.output;
+  expect_says(outcome, "geometric mean of new/old: 1.000\n");
   EXPECT_EQ(outcome.output.find("warning"), std::string::npos) << "ten repetitions a side\n"
                                                                << outcome.output;
 
   const auto failing = compare(old_run + " " + new_run + " --fail-above 50");
   EXPECT_EQ(failing.exit_code, 1) << "naive is 100 % slower\n" << failing.output;
-  EXPECT_NE(failing.output.find("slower — over --fail-above"), std::string::npos) << failing.output;
+  expect_says(failing, "slower — over --fail-above");
   EXPECT_EQ(compare(old_run + " " + new_run + " --fail-above 150").exit_code, 0);
 }
 
@@ -268,13 +271,9 @@ TEST(CompareCommand, WarnsThatThreeRepetitionsAreTooFewForTheTest) {
   const std::string new_run = crafted(dir / "new", "crafted", 2.0, 0.05, three).string();
   const auto outcome = compare(old_run + " " + new_run + " --fail-above 50");
   EXPECT_EQ(outcome.exit_code, 0) << "3 against 3 cannot be significant\n" << outcome.output;
-  EXPECT_NE(outcome.output.find("warning: 3 cells have fewer than 5 repetitions on a side"),
-            std::string::npos)
-      << outcome.output;
-  EXPECT_NE(outcome.output.find("run with --reps 10 or more"), std::string::npos) << outcome.output;
-  EXPECT_NE(outcome.output.find("no significant difference (too few repetitions for the test)"),
-            std::string::npos)
-      << outcome.output;
+  expect_says(outcome, "warning: 3 cells have fewer than 5 repetitions on a side");
+  expect_says(outcome, "run with --reps 10 or more");
+  expect_says(outcome, "no significant difference (too few repetitions for the test)");
 }
 
 TEST(CompareCommand, RefusesRunsOfTwoMachinesUnlessAsked) {
@@ -283,13 +282,11 @@ TEST(CompareCommand, RefusesRunsOfTwoMachinesUnlessAsked) {
   const std::string other = crafted(dir / "other", "another-machine", 1.0, 0.1, ten).string();
   const auto refused = compare(old_run + " " + other);
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
-  EXPECT_NE(refused.output.find("another-machine"), std::string::npos) << refused.output;
-  EXPECT_NE(refused.output.find("--across-machines"), std::string::npos) << refused.output;
+  expect_says(refused, "another-machine");
+  expect_says(refused, "--across-machines");
   const auto across = compare("--across-machines " + old_run + " " + other);
   EXPECT_EQ(across.exit_code, 0) << across.output;
-  EXPECT_NE(across.output.find("3 cells in both: 0 significantly faster, 0 significantly slower"),
-            std::string::npos)
-      << across.output;
+  expect_says(across, "3 cells in both: 0 significantly faster, 0 significantly slower");
 }
 
 // A malformed results file: an error naming the file and the field, exit 2, and no comparison printed
@@ -304,8 +301,8 @@ TEST(CompareCommand, RefusesAMalformedFileNamingItAndTheField) {
   const auto before = std::distance(fs::recursive_directory_iterator(dir.str()), {});
   const auto outcome = compare(old_run + " " + bad.string());
   EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
-  EXPECT_NE(outcome.output.find((bad / "results.json").string()), std::string::npos) << outcome.output;
-  EXPECT_NE(outcome.output.find("benchmarks[4].real_time"), std::string::npos) << outcome.output;
+  expect_says(outcome, (bad / "results.json").string());
+  expect_says(outcome, "benchmarks[4].real_time");
   EXPECT_EQ(outcome.output.find("old median"), std::string::npos) << outcome.output;
   EXPECT_EQ(std::distance(fs::recursive_directory_iterator(dir.str()), {}), before) << "nothing written";
 
@@ -313,9 +310,7 @@ TEST(CompareCommand, RefusesAMalformedFileNamingItAndTheField) {
   testing::write_results(bad, document);
   const auto missing = compare(bad.string() + " " + old_run);
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
-  EXPECT_NE(missing.output.find((bad / "results.json").string() + "': benchmarks[4] has no 'real_time'"),
-            std::string::npos)
-      << missing.output;
+  expect_says(missing, (bad / "results.json").string() + "': benchmarks[4] has no 'real_time'");
   EXPECT_EQ(missing.output.find("old median"), std::string::npos) << missing.output;
 }
 

@@ -22,7 +22,6 @@ namespace ladder::report {
 namespace {
 
 using nlohmann::json;
-using testing::CraftedCell;
 using testing::TempDir;
 namespace fs = std::filesystem;
 
@@ -58,8 +57,8 @@ fs::path ladder_with_peers(const fs::path& dir, bool fast_peer) {
   json benchmarks = json::array();
   for (const auto& [tier, figures] : seconds)
     for (std::size_t size = 0; size < sizes.size(); ++size)
-      testing::add_cell(benchmarks,
-                        CraftedCell{tier, figures.first, sizes[size], 1, around(figures.second[size])});
+      testing::add_cell(benchmarks, testing::CraftedCell{tier, figures.first, sizes[size], 1,
+                                                         around(figures.second[size])});
   return testing::write_results(dir, testing::crafted_results("crafted", cards, benchmarks));
 }
 
