@@ -1,5 +1,6 @@
 // The report's arithmetic and the decisions it states: the cost score, the recommendation, `ladder pick`
-// on crafted results (each constraint, and the case where none is met), the U test, and strict loading.
+// on crafted results (each constraint, and the case where none is met), strict loading, and a report that
+// references nothing outside itself. compare's U test is in compare_test.cpp.
 #include "report.hpp"
 
 #include <gtest/gtest.h>
