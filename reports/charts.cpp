@@ -208,14 +208,14 @@ Chart timeline_chart(const Run& run, std::size_t machine) {
 
 // Cores busy over one call at the largest n, each tier on its most threads: a parallel tier that quietly
 // runs on one core draws a line at 1.
-Chart cpu_timeline_chart(const Run& run, std::size_t machine) {
+svg::Chart cpu_timeline(const Run& run, std::size_t machine) {
   svg::Chart chart{"cpu-over-time" + suffix(machine),
                    "Cores busy during one call — " + run.machine,
                    {"milliseconds into the call", false},
                    {"cores busy (CPU time / wall time)", false},
                    {}};
   const auto sizes = run.sizes();
-  if (sizes.empty()) return {chart.id, svg::line_chart(chart)};
+  if (sizes.empty()) return chart;
   const std::int64_t n = sizes.back();
   chart.title =
       "Cores busy during one call at n = " + format_count(static_cast<double>(n)) + " — " + run.machine;
@@ -230,6 +230,11 @@ Chart cpu_timeline_chart(const Run& run, std::size_t machine) {
     if (!series.points.empty()) chart.series.push_back(std::move(series));
   }
   chart.notes.push_back("The worker's CPU time between two samples over the wall time between them.");
+  return chart;
+}
+
+Chart cpu_timeline_chart(const Run& run, std::size_t machine) {
+  const svg::Chart chart = cpu_timeline(run, machine);
   return {chart.id, svg::line_chart(chart)};
 }
 

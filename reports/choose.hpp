@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "report.hpp"
+
 namespace ladder::report {
 
 struct PickConstraints {
@@ -29,9 +31,36 @@ struct CompareOptions {
   double min_change_percent = 2;
 };
 
-// Two-sided Mann–Whitney U test: the p-value that the two samples come from one distribution (exact for
-// small samples without ties, the normal approximation with tie correction otherwise).
-double mann_whitney_p(const std::vector<double>& x, const std::vector<double>& y);
+// The two-sided Mann–Whitney U test of x against y (exact for small samples without ties, the normal
+// approximation with continuity and tie correction otherwise). u is the statistic for x: the pairs
+// (x_i, y_j) with x_i > y_j, a tie counting a half, as scipy.stats.mannwhitneyu reports it; p, the
+// probability of a U as far from m·n/2 when both samples come from one distribution.
+struct UTest {
+  double u = 0, p = 1;
+};
+UTest mann_whitney(const std::vector<double>& x, const std::vector<double>& y);
+
+// One cell in both runs: the ratio of medians, the U test on the repetitions, and what compare calls it.
+enum class Change {
+  none,            // no significant difference
+  not_meaningful,  // significant, but under --min-change
+  faster,
+  slower
+};
+struct CellComparison {
+  double ratio = 1;  // new median / old median
+  UTest test;
+  Change change = Change::none;
+  bool too_few = false;          // under 5 repetitions on a side: the test cannot find a difference
+  bool over_fail_above = false;  // significantly slower by more than --fail-above
+};
+CellComparison compare_cells(const Cell& old_cell, const Cell& new_cell, const CompareOptions& options);
+// The verdict column: "slower", "no significant difference (too few repetitions for the test)", …
+std::string verdict(const CellComparison& comparison);
+
+// The geometric mean of the ratios new/old (1 when there are none): a cell twice as fast and one twice as
+// slow average to no change.
+double geometric_mean(const std::vector<double>& ratios);
 
 // Prints, for each cell in both runs, the ratio of medians, the U test's p-value and a verdict; the
 // geometric mean of the ratios. Returns 1 when --fail-above is given and some cell is significantly slower

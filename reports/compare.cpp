@@ -42,9 +42,9 @@ double exact_cdf(int u, int m, int n) {
 
 }  // namespace
 
-double mann_whitney_p(const std::vector<double>& x, const std::vector<double>& y) {
+UTest mann_whitney(const std::vector<double>& x, const std::vector<double>& y) {
   const auto m = static_cast<int>(x.size()), n = static_cast<int>(y.size());
-  if (m == 0 || n == 0) return 1;
+  if (m == 0 || n == 0) return {};
   // Ranks of the pooled sample, ties sharing the mean rank.
   std::vector<std::pair<double, int>> pooled;
   for (double v : x) pooled.push_back({v, 0});
@@ -62,17 +62,54 @@ double mann_whitney_p(const std::vector<double>& x, const std::vector<double>& y
       if (pooled[k].second == 0) rank_sum_x += rank;
     i = j;
   }
-  const double u = rank_sum_x - m * (m + 1) / 2.0;
+  UTest test;
+  test.u = rank_sum_x - m * (m + 1) / 2.0;
   if (!ties && m + n <= 40) {
-    const int low = static_cast<int>(std::floor(std::min(u, m * n - u)));
-    return std::min(1.0, 2 * exact_cdf(low, m, n));
+    const int low = static_cast<int>(std::floor(std::min(test.u, m * n - test.u)));
+    test.p = std::min(1.0, 2 * exact_cdf(low, m, n));
+    return test;
   }
   const double total = m + n;
   const double mean = m * n / 2.0;
   const double variance = m * n / 12.0 * ((total + 1) - tie_term / (total * (total - 1)));
-  if (variance <= 0) return 1;
-  const double z = (std::fabs(u - mean) - 0.5) / std::sqrt(variance);
-  return std::min(1.0, std::erfc(std::max(0.0, z) / std::sqrt(2.0)));
+  if (variance <= 0) return test;
+  const double z = (std::fabs(test.u - mean) - 0.5) / std::sqrt(variance);
+  test.p = std::min(1.0, std::erfc(std::max(0.0, z) / std::sqrt(2.0)));
+  return test;
+}
+
+CellComparison compare_cells(const Cell& old_cell, const Cell& new_cell, const CompareOptions& options) {
+  CellComparison comparison;
+  comparison.ratio = new_cell.median / old_cell.median;
+  comparison.test = mann_whitney(old_cell.repetitions, new_cell.repetitions);
+  const bool significant = comparison.test.p < options.alpha;
+  if (significant)
+    comparison.change = std::fabs(comparison.ratio - 1) * 100 < options.min_change_percent
+                            ? Change::not_meaningful
+                        : comparison.ratio > 1 ? Change::slower
+                                               : Change::faster;
+  comparison.too_few = std::min(old_cell.repetitions.size(), new_cell.repetitions.size()) < 5;
+  comparison.over_fail_above = comparison.change == Change::slower && options.fail_above_percent &&
+                               (comparison.ratio - 1) * 100 > *options.fail_above_percent;
+  return comparison;
+}
+
+std::string verdict(const CellComparison& comparison) {
+  std::string text = comparison.change == Change::slower   ? "slower"
+                     : comparison.change == Change::faster ? "faster"
+                     : comparison.change == Change::not_meaningful
+                         ? "no meaningful difference (significant, under --min-change)"
+                         : "no significant difference";
+  if (comparison.too_few) text += " (too few repetitions for the test)";
+  if (comparison.over_fail_above) text += " — over --fail-above";
+  return text;
+}
+
+double geometric_mean(const std::vector<double>& ratios) {
+  if (ratios.empty()) return 1;
+  double log_sum = 0;
+  for (const double ratio : ratios) log_sum += std::log(ratio);
+  return std::exp(log_sum / static_cast<double>(ratios.size()));
 }
 
 int compare(const std::string& old_results, const std::string& new_results, const CompareOptions& options) {
@@ -89,42 +126,30 @@ int compare(const std::string& old_results, const std::string& new_results, cons
   std::printf("old: %s (%s)\nnew: %s (%s)\n\n", before.path.c_str(), before.machine.c_str(),
               after.path.c_str(), after.machine.c_str());
   std::printf("%-44s %11s %11s %8s %9s  %s\n", "cell", "old median", "new median", "new/old", "p", "verdict");
-  double log_sum = 0;
-  int compared = 0, slower = 0, faster = 0, too_few = 0;
+  std::vector<double> ratios;
+  int slower = 0, faster = 0, too_few = 0;
   bool fail = false;
   for (const auto& cell : after.cells) {
     if (!cell.ok() || !old_cells.count(cell.name)) continue;
     const Cell& old = *old_cells.at(cell.name);
-    const double ratio = cell.median / old.median;
-    const double p = mann_whitney_p(old.repetitions, cell.repetitions);
-    const bool significant = p < options.alpha && std::fabs(ratio - 1) * 100 >= options.min_change_percent;
-    std::string verdict = "no significant difference";
-    if (significant) verdict = ratio > 1 ? "slower" : "faster";
-    if (p < options.alpha && !significant)
-      verdict = "no meaningful difference (significant, under --min-change)";
-    if (std::min(old.repetitions.size(), cell.repetitions.size()) < 5) {
-      verdict += " (too few repetitions for the test)";
-      ++too_few;
-    }
-    if (significant && ratio > 1) ++slower;
-    if (significant && ratio < 1) ++faster;
-    if (significant && options.fail_above_percent && (ratio - 1) * 100 > *options.fail_above_percent) {
-      fail = true;
-      verdict += " — over --fail-above";
-    }
+    const CellComparison comparison = compare_cells(old, cell, options);
+    slower += comparison.change == Change::slower;
+    faster += comparison.change == Change::faster;
+    too_few += comparison.too_few;
+    fail = fail || comparison.over_fail_above;
     std::printf("%-44s %11s %11s %8.3f %9.2g  %s\n", cell.name.c_str(), format_seconds(old.median).c_str(),
-                format_seconds(cell.median).c_str(), ratio, p, verdict.c_str());
-    log_sum += std::log(ratio);
-    ++compared;
+                format_seconds(cell.median).c_str(), comparison.ratio, comparison.test.p,
+                verdict(comparison).c_str());
+    ratios.push_back(comparison.ratio);
   }
-  if (compared == 0) {
+  if (ratios.empty()) {
     std::printf("no cell was measured in both runs\n");
     return options.fail_above_percent ? 1 : 0;
   }
   std::printf(
-      "\n%d cells in both: %d significantly faster, %d significantly slower (Mann–Whitney U, two-sided, "
+      "\n%zu cells in both: %d significantly faster, %d significantly slower (Mann–Whitney U, two-sided, "
       "p < %.2f, and a change of %g %% or more); geometric mean of new/old: %.3f\n",
-      compared, faster, slower, options.alpha, options.min_change_percent, std::exp(log_sum / compared));
+      ratios.size(), faster, slower, options.alpha, options.min_change_percent, geometric_mean(ratios));
   if (too_few)
     std::printf(
         "warning: %d cells have fewer than 5 repetitions on a side; with 3 against 3 the smallest possible "
