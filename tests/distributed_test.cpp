@@ -26,17 +26,6 @@ using Command = std::vector<std::string>;
 
 void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
-// The launcher, and what every command starts with: the rank count, and (as root) Open MPI's permission.
-Command start(int ranks) {
-  Command command = {"/opt/fake/mpirun", "-np", std::to_string(ranks)};
-  if (geteuid() == 0) command.push_back("--allow-run-as-root");
-  return command;
-}
-Command operator+(Command head, const Command& tail) {
-  head.insert(head.end(), tail.begin(), tail.end());
-  return head;
-}
-
 // LADDER_MPIRUN names the launcher; it is passed on to the ranks (-x), as OMP_PROC_BIND and OMP_PLACES are.
 class LaunchCommand : public ::testing::Test {
  protected:
@@ -46,31 +35,38 @@ class LaunchCommand : public ::testing::Test {
     unsetenv("OMP_PLACES");
   }
   void TearDown() override { unsetenv("LADDER_MPIRUN"); }
-  const Command passed_on = {"-x", "LADDER_MPIRUN"};
+
+  // What every command holds: the launcher, the rank count, (as root) Open MPI's permission, then
+  // `placement`, then the launcher passed on to the ranks.
+  static Command expected(int ranks, const Command& placement) {
+    Command command = {"/opt/fake/mpirun", "-np", std::to_string(ranks)};
+    if (geteuid() == 0) command.push_back("--allow-run-as-root");
+    command.insert(command.end(), placement.begin(), placement.end());
+    command.insert(command.end(), {"-x", "LADDER_MPIRUN"});
+    return command;
+  }
 };
 
 TEST_F(LaunchCommand, WithinTheCpusEachRankIsBoundToItsOwnThreadsCores) {
   EXPECT_EQ(distributed::launch_command(2, 2, 4),
-            start(2) + Command{"--map-by", "slot:PE=2", "--bind-to", "core"} + passed_on);
+            expected(2, {"--map-by", "slot:PE=2", "--bind-to", "core"}));
   EXPECT_EQ(distributed::launch_command(4, 1, 4),
-            start(4) + Command{"--map-by", "slot:PE=1", "--bind-to", "core"} + passed_on);
+            expected(4, {"--map-by", "slot:PE=1", "--bind-to", "core"}));
 }
 
 TEST_F(LaunchCommand, PastTheCpusRanksAreOversubscribedAndUnbound) {
   EXPECT_FALSE(distributed::oversubscribed(2, 2, 4));  // exactly the CPUs: not oversubscribed
   EXPECT_TRUE(distributed::oversubscribed(3, 2, 4));
   EXPECT_TRUE(distributed::oversubscribed(5, 1, 4));
-  EXPECT_EQ(distributed::launch_command(3, 2, 4),
-            start(3) + Command{"--oversubscribe", "--bind-to", "none"} + passed_on);
+  EXPECT_EQ(distributed::launch_command(3, 2, 4), expected(3, {"--oversubscribe", "--bind-to", "none"}));
 }
 
 TEST_F(LaunchCommand, HostfileMapsOneRankPerNodeBoundToItsThreads) {
   // On a cluster the local CPU count does not matter: 4 ranks of 8 threads on a 2-CPU login node are
   // one rank on each of 4 nodes, not oversubscribed.
-  EXPECT_EQ(distributed::launch_command(4, 8, 2, "/home/me/hosts"),
-            start(4) +
-                Command{"--hostfile", "/home/me/hosts", "--map-by", "ppr:1:node:PE=8", "--bind-to", "core"} +
-                passed_on);
+  EXPECT_EQ(
+      distributed::launch_command(4, 8, 2, "/home/me/hosts"),
+      expected(4, {"--hostfile", "/home/me/hosts", "--map-by", "ppr:1:node:PE=8", "--bind-to", "core"}));
 }
 
 TEST_F(LaunchCommand, OpenMpBindingIsPassedOnToTheRanks) {
@@ -79,10 +75,8 @@ TEST_F(LaunchCommand, OpenMpBindingIsPassedOnToTheRanks) {
   const Command command = distributed::launch_command(1, 1, 4);
   unsetenv("OMP_PROC_BIND");
   unsetenv("OMP_PLACES");
-  EXPECT_EQ(command, start(1) +
-                         Command{"--map-by", "slot:PE=1", "--bind-to", "core", "-x", "OMP_PROC_BIND", "-x",
-                                 "OMP_PLACES"} +
-                         passed_on);
+  EXPECT_EQ(command, expected(1, {"--map-by", "slot:PE=1", "--bind-to", "core", "-x", "OMP_PROC_BIND", "-x",
+                                  "OMP_PLACES"}));
 }
 
 // `ladder run --hostfile`: a fake launcher records the command it was given and fails, as it would on a
@@ -103,7 +97,7 @@ TEST(RunWithHostfile, TheHostfileAndOneRankPerNodeReachTheLauncher) {
       << given;
   EXPECT_EQ(given.find("--oversubscribe"), std::string::npos) << given;
   const auto results = read_json(dir / "out/results.json");
-  EXPECT_EQ(results.at("context").at("hostfile"), hosts) << results.at("context").dump();
+  EXPECT_EQ(results.at("context").at("run").at("hostfile"), hosts) << results.at("context").dump();
 }
 
 // More ranks than the machine has CPUs: the cell runs (oversubscribed, unbound), and says so in the
@@ -126,7 +120,11 @@ TEST(RunOversubscribed, TheCellIsMarkedInResultsWarningsAndReport) {
     ++marked;
   }
   EXPECT_GT(marked, 0);
-  EXPECT_NE(run.output.find("oversubscribed cells: "), std::string::npos) << run.output;
+  std::vector<std::string> warned;
+  for (const auto& warning : results.at("context").at("warnings"))
+    if (warning.at("kind") == "threads over cores")
+      warned = warning.at("cells").get<std::vector<std::string>>();
+  EXPECT_EQ(warned.size(), 1u) << results.at("context").at("warnings").dump();
   const auto report =
       run_command(LADDER_BINARY, "report " + dir.str() + "/out --out " + dir.str() + "/report");
   ASSERT_EQ(report.exit_code, 0) << report.output;
