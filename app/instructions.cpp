@@ -53,7 +53,8 @@ InstructionCounts read_instruction_baseline(const std::string& path) {
 // Why the baseline's counts cannot be compared with this build's, or empty. Instruction counts move with
 // the compiler's code and with glibc's libm and libmvec (profiling::toolchain says why not with the CPU).
 std::string toolchain_mismatch(const std::string& path, const InstructionCounts& baseline) {
-  for (const auto& [key, ours] : profiling::toolchain().items()) {
+  const nlohmann::json toolchain = profiling::toolchain();  // items() refers to it: not a temporary
+  for (const auto& [key, ours] : toolchain.items()) {
     const auto then = baseline.all.value(key, nlohmann::json());
     if (then.is_null())
       throw InputError("--baseline '" + path + "' records no " + key +
