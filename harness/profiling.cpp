@@ -1,5 +1,6 @@
 #include "profiling.hpp"
 
+#include <gnu/libc-version.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "build_info.hpp"
 #include "peers.hpp"
 #include "registry.hpp"
 #include "text.hpp"
@@ -190,6 +192,8 @@ std::string unavailable_reason() {
   return "";
 }
 
+json toolchain() { return {{"compiler", build_info().compiler}, {"glibc", gnu_get_libc_version()}}; }
+
 json count_instructions(const std::vector<std::string>& tiers, const std::string& integrand, double a,
                         double b, std::int64_t small, std::int64_t large) {
   if (const auto reason = unavailable_reason(); !reason.empty())
@@ -206,6 +210,8 @@ json count_instructions(const std::vector<std::string>& tiers, const std::string
   json result = {{"available", true},
                  {"tool", tool_name()},
                  {"target", target_of(binary)},
+                 {"compiler", toolchain()["compiler"]},
+                 {"glibc", toolchain()["glibc"]},
                  {"integrand", integrand},
                  {"a", a},
                  {"b", b},

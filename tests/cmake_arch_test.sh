@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# LADDER_ARCH is checked when CMake configures: a value that is not one of the targets Ladder builds for
+# stops the configure with a message naming the value and the accepted ones; an accepted value passes.
+#   usage: tests/cmake_arch_test.sh SOURCE_DIR CMAKE
+set -uo pipefail
+source_dir=$1 cmake=$2
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$cmake" -S "$source_dir" -B "$scratch/bad" -G Ninja -DLADDER_ARCH=x86-64-v9 >"$scratch/bad.log" 2>&1
+status=$?
+cat "$scratch/bad.log"
+[ $status -ne 0 ] || fail "LADDER_ARCH=x86-64-v9 configured (exit 0)"
+tr -s ' \n' ' ' <"$scratch/bad.log" |
+  grep -q 'LADDER_ARCH="x86-64-v9" is not a target Ladder builds for; accepted: native, x86-64-v4, x86-64-v3, x86-64-v2' ||
+  fail "no message naming x86-64-v9 and the accepted targets"
+
+"$cmake" -S "$source_dir" -B "$scratch/good" -G Ninja -DLADDER_ARCH=x86-64-v2 >"$scratch/good.log" 2>&1
+status=$?
+grep -q "is not a target" "$scratch/good.log" && fail "LADDER_ARCH=x86-64-v2 was refused: $(cat "$scratch/good.log")"
+[ $status -eq 0 ] || fail "LADDER_ARCH=x86-64-v2 did not configure: $(tail -20 "$scratch/good.log")"
+echo "LADDER_ARCH: x86-64-v9 refused with its name and the accepted targets; x86-64-v2 configures"
