@@ -59,8 +59,8 @@ const ladder::Registration slow{card("slow", 103, "test only: correct, 20 ms a c
                                   return midpoint_sum(f, ab, n);
                                 }};
 
-// Correct, and as slow as $LADDER_TEST_DELAY_US microseconds a call: `ladder compare` must see a
-// deliberate slowdown and see none between two runs at the same delay.
+// Correct, and as slow as $LADDER_TEST_DELAY_US microseconds a call: scripts/bench-compare-slowdown runs it
+// at two delays to show `ladder compare` finds a real slowdown end to end (a timing, so outside ctest).
 const ladder::Registration delayed{
     card("delayed", 106, "test only: sleeps $LADDER_TEST_DELAY_US a call"),
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
