@@ -139,7 +139,21 @@ RunOutcome run_matrix(const RunArguments& args) {
 
   const std::vector<Cell> cells = matrix.cells();
   std::set<std::string> done;
-  for (const auto& record : journal.cells) done.insert(record.name);
+  std::set<std::string> in_matrix;
+  for (const auto& cell : cells) in_matrix.insert(cell_name(cell));
+  for (const auto& record : journal.cells) {
+    // A record that is not one of the matrix's cells, names another cell than it describes, or repeats one
+    // would make the run's count wrong (more cells done than there are); the journal is damaged, not
+    // resumable.
+    const auto damaged = [&](const std::string& why) {
+      return InputError("journal '" + paths.journal + "' is damaged: its record of cell '" + record.name +
+                        "' " + why + "; start a new run in another --out");
+    };
+    if (!in_matrix.count(record.name)) throw damaged("names no cell of the run's matrix");
+    if (cell_name(record.cell) != record.name)
+      throw damaged("describes another cell ('" + cell_name(record.cell) + "')");
+    if (!done.insert(record.name).second) throw damaged("comes twice");
+  }
   outcome.cells_total = cells.size();
 
   const std::string executable = executable_path();
