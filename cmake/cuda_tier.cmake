@@ -27,8 +27,9 @@ include(CheckLanguage)
 check_language(CUDA)
 if(NOT CMAKE_CUDA_COMPILER)
   message(STATUS "No CUDA compiler found: the cuda tier is not built")
-  string(CONCAT LADDER_CUDA_MISSING_REASON "nvcc not found when configuring (install the CUDA toolkit, "
-                                          "or set CMAKE_CUDA_COMPILER or CUDACXX to nvcc)")
+  string(CONCAT LADDER_CUDA_MISSING_REASON "no working CUDA compiler found when configuring (install the CUDA "
+                                          "toolkit, or set CMAKE_CUDA_COMPILER or CUDACXX to an nvcc that works "
+                                          "with this host compiler)")
   return()
 endif()
 

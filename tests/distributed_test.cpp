@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "registry.hpp"
 
 namespace ladder {
 namespace {
@@ -80,7 +81,7 @@ TEST_F(LaunchCommand, OpenMpBindingIsPassedOnToTheRanks) {
 }
 
 // `ladder run --hostfile`: a fake launcher records the command it was given and fails, as it would on a
-// machine that is not the cluster; the cell is recorded failed with that launcher command.
+// machine that is not the cluster; the cell is recorded failed, with the launcher's exit as its reason.
 TEST(RunWithHostfile, TheHostfileAndOneRankPerNodeReachTheLauncher) {
   TempDir dir;
   const std::string launcher = dir / "mpirun", arguments = dir / "arguments", hosts = dir / "hosts";
@@ -98,11 +99,16 @@ TEST(RunWithHostfile, TheHostfileAndOneRankPerNodeReachTheLauncher) {
   EXPECT_EQ(given.find("--oversubscribe"), std::string::npos) << given;
   const auto results = read_json(dir / "out/results.json");
   EXPECT_EQ(results.at("context").at("run").at("hostfile"), hosts) << results.at("context").dump();
+  ASSERT_EQ(results.at("benchmarks").size(), 1u) << results.at("benchmarks").dump();
+  const auto& entry = results.at("benchmarks").at(0);
+  EXPECT_EQ(entry.at("status"), "failed") << entry.dump();
+  EXPECT_EQ(entry.at("reason"), "the worker exited with code 1 and no result") << entry.dump();
 }
 
 // More ranks than the machine has CPUs: the cell runs (oversubscribed, unbound), and says so in the
 // results, in the run's warnings and beside its numbers in the report.
 TEST(RunOversubscribed, TheCellIsMarkedInResultsWarningsAndReport) {
+  if (const std::string why = unavailable_reason(find_tier("mpi")); !why.empty()) GTEST_SKIP() << why;
   TempDir dir;
   const int ranks = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)) + 1;
   const auto run = run_command(LADDER_BINARY, "run --tiers mpi --ranks " + std::to_string(ranks) +

@@ -95,4 +95,8 @@ class Baseline(unittest.TestCase):
 
 if __name__ == "__main__":
     outcome = unittest.main(verbosity=2, exit=False).result
-    sys.exit(1 if not outcome.wasSuccessful() else SKIPPED if outcome.skipped else 0)
+    if not outcome.wasSuccessful():
+        sys.exit(1)
+    if outcome.skipped:
+        print("skipped: " + "; ".join(sorted({reason for _, reason in outcome.skipped})), file=sys.stderr)
+        sys.exit(SKIPPED)

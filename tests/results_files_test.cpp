@@ -116,8 +116,8 @@ TEST(ResultsCsv, HasTheDocumentedColumnsAndEachRowAgreesWithResultsJson) {
   EXPECT_EQ(row.at("real_time_min_ns"), "2000000");
   EXPECT_EQ(row.at("real_time_max_ns"), "2018000");
   EXPECT_EQ(row.at("real_time_cv"), "0.0030000000000000001") << "a fraction, to 17 digits";
-  EXPECT_EQ(std::strtod(row.at("ns_per_node").c_str(), nullptr), 2009000.0 / 100'000) << "median / n";
-  EXPECT_EQ(std::strtod(row.at("nodes_per_second").c_str(), nullptr), 100'000 / (2009000.0 * 1e-9));
+  EXPECT_DOUBLE_EQ(std::strtod(row.at("ns_per_node").c_str(), nullptr), 2009000.0 / 100'000) << "median / n";
+  EXPECT_DOUBLE_EQ(std::strtod(row.at("nodes_per_second").c_str(), nullptr), 100'000 / (2009000.0 * 1e-9));
   EXPECT_EQ(row.at("parallel_efficiency"), "1") << "CPU = 2 threads × wall";
   EXPECT_EQ(row.at("result"), "0.74682413281242699");
   EXPECT_EQ(row.at("peak_heap_bytes"), "800000");

@@ -189,8 +189,8 @@ TEST(DamagedFiles, NoMutatedJournalEndsRunResumeOnASignal) {
 }
 
 // A journal whose cell records do not match its matrix (a record repeated, renamed, or naming another cell
-// than it describes) is refused with exit 2, naming the cell, and left as it was. Before this was checked, a
-// repeated record made "13 of 12 cells finished" and a resume that ended as interrupted (exit 130).
+// than it describes) is refused with exit 2, naming the cell, and left as it was: counted as done, a repeated
+// record would make "13 of 12 cells finished" and a resume that ends as interrupted (exit 130).
 TEST(DamagedFiles, AJournalWhoseCellsDoNotMatchItsMatrixIsRefusedNamingTheCell) {
   const std::string journal = read_text(real_run() / "journal.jsonl");
   std::vector<std::string> lines;

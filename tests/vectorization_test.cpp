@@ -108,7 +108,8 @@ TEST(VectorizationOfThisBuild, AutovecIsVectorized) {
 // whose loop is vectorized by design fails here when a build reads `scalar` (or `partly`, or `unknown`).
 // Scalar by design: naive and streaming call f through std::function; inlined and std_algorithms are the
 // plain loop, which GCC leaves scalar without -ffast-math (no vector exp: the autovec rung's point); stdpar's
-// card notes that par_unseq does not vectorize here. The xsimd kernel's tiers use the widest registers of the
+// card notes that par_unseq does not vectorize here (GCC 12's libstdc++: another release may, and then this
+// entry and the card's note change together). The xsimd kernel's tiers use the widest registers of the
 // target; Eigen and the compiler (autovec) choose their own width, at most that.
 enum class Loop { scalar, vectorized, widest };
 const std::map<std::string, Loop>& designed_loops() {

@@ -1,5 +1,7 @@
-// Every warning a run can give (harness/warnings.cpp), each triggered on purpose on a crafted journal, and
-// each left out just under its threshold: a threshold moved tenfold, either way, fails one of the two.
+// The run's warnings (harness/warnings.cpp) about its measurements, each triggered on purpose on a crafted
+// journal, and each with a threshold left out just under it: a threshold moved tenfold, either way, fails one
+// of the two. The warnings that restate the run's own state (incomplete, resumed elsewhere, skipped cells, a
+// virtual machine, results not bit-identical) have no threshold: each is shown said when it holds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -162,9 +164,6 @@ TEST(Warnings, AParallelCellUsingUnder1Point2CoresIsFlaggedAnd1Point3IsNot) {
   median.cpu_time = 1.3 * median.real_time;
   const auto found = warnings_of(crafted_journal(cells));
   EXPECT_EQ(find_kind(found, "one core"), nullptr) << kinds(found);
-  EXPECT_EQ(cells[0].measurement->aggregates.median.cpu_time,
-            cells[0].measurement->aggregates.median.real_time)
-      << "the serial cell uses one core and is not flagged";
 }
 
 TEST(Warnings, AFailedCellIsListedWithItsStatusAndReason) {
@@ -172,6 +171,43 @@ TEST(Warnings, AFailedCellIsListedWithItsStatusAndReason) {
   cells.push_back(failed_cell("naive", "the kernel threw: no"));
   expect_cells(warnings_of(crafted_journal(cells)), "failed cells",
                {cells[2].name + ": failed: the kernel threw: no"});
+}
+
+// The warnings that restate the run's own state: each said when it holds, and not when it does not.
+TEST(Warnings, TheRunsOwnStateIsSaidWhenItHolds) {
+  const auto message_of = [](const std::vector<WarningRecord>& found, const std::string& kind) {
+    const WarningRecord* warning = find_kind(found, kind);
+    return warning ? warning->message
+                   : std::string("(no '" + kind + "' warning; found: " + kinds(found) + ")");
+  };
+  const Journal clean = crafted_journal(clean_cells());
+
+  const nlohmann::json interrupted = {{"status", "interrupted"}, {"cells_done", 1}, {"cells_total", 2}};
+  EXPECT_NE(message_of(warnings(clean, interrupted, optimized), "incomplete").find("1 of 2 cells finished"),
+            std::string::npos);
+
+  Journal on_a_vm = clean;
+  on_a_vm.header["context"]["hypervisor"]["present"] = true;
+  EXPECT_NE(message_of(warnings_of(on_a_vm), "virtual machine").find("hypervisor"), std::string::npos);
+
+  Journal resumed = clean;
+  resumed.resumptions.push_back({"2026-01-02T00:00:00Z", "here", "ladder run --resume out"});
+  EXPECT_EQ(find_kind(warnings_of(resumed), "resumed elsewhere"), nullptr) << "resumed on the same host";
+  resumed.resumptions.push_back({"2026-01-03T00:00:00Z", "there", "ladder run --resume out"});
+  EXPECT_NE(message_of(warnings_of(resumed), "resumed elsewhere").find("resumed on 'there', not on 'here'"),
+            std::string::npos);
+
+  auto cells = clean_cells();
+  cells.push_back(failed_cell("naive", ""));
+  cells.back().status = CellStatus::skipped;
+  cells.back().reason = "over the memory available";
+  expect_cells(warnings_of(crafted_journal(cells)), "skipped cells",
+               {cells.back().name + ": over the memory available"});
+
+  cells = clean_cells();
+  ASSERT_EQ(find_card("xsimd").reproducible, Reproducible::always) << "the cell below must promise its bits";
+  cells[0].measurement->bit_identical = false;
+  expect_cells(warnings_of(crafted_journal(cells)), "not bit-identical", {cells[0].name});
 }
 
 }  // namespace
