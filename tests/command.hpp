@@ -40,6 +40,11 @@ inline std::string read_text(const std::filesystem::path& path) {
 inline nlohmann::json read_json(const std::filesystem::path& path) {
   return nlohmann::json::parse(read_text(path));
 }
+// Replaces a file's contents with `text`.
+inline void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
 
 // A fresh directory under the system's temporary directory, removed afterwards.
 class TempDir {

@@ -23,9 +23,8 @@ using testing::read_json;
 using testing::read_text;
 using testing::run_command;
 using testing::TempDir;
+using testing::write_text;
 using Command = std::vector<std::string>;
-
-void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 // LADDER_MPIRUN names the launcher; it is passed on to the ranks (-x), as OMP_PROC_BIND and OMP_PLACES are.
 class LaunchCommand : public ::testing::Test {

@@ -30,14 +30,10 @@ using ladder::testing::read_json;
 using ladder::testing::read_text;
 using ladder::testing::run_command;
 using ladder::testing::TempDir;
+using ladder::testing::write_text;
 
 // The fault binary: the product plus the test-only tiers, so that the files it reads name them.
 Outcome ladder(const std::string& arguments) { return run_command(LADDER_FAULT_BINARY, arguments); }
-
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-}
 
 // One small run, made once for all the tests here: three tiers, two sizes, and the cells a default run
 // on a machine without a GPU has (a tier that cannot run here) and a crashed one (the test-only tiers of
@@ -113,6 +109,14 @@ void expect_clean_end(const Outcome& outcome, const std::string& what) {
   EXPECT_EQ(outcome.output.find("terminate called"), std::string::npos) << what << ": " << outcome.output;
 }
 
+// The real run's journal, a line each.
+std::vector<std::string> journal_lines() {
+  std::vector<std::string> lines;
+  std::istringstream in(read_text(real_run() / "journal.jsonl"));
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
 TEST(DamagedFiles, AFieldOfTheWrongTypeIsNamedByItsPathAndTheFile) {
   TempDir scratch;
   json results = read_json(real_run() / "results.json");
@@ -160,10 +164,7 @@ TEST(DamagedFiles, NoMutatedResultsFileEndsReportPickOrCompareOnASignal) {
 }
 
 TEST(DamagedFiles, NoMutatedJournalEndsRunResumeOnASignal) {
-  const std::string journal = read_text(real_run() / "journal.jsonl");
-  std::vector<std::string> lines;
-  std::istringstream in(journal);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const std::vector<std::string> lines = journal_lines();
   std::mt19937_64 random(30112026);
   TempDir scratch;
   int rejected = 0;
@@ -192,10 +193,7 @@ TEST(DamagedFiles, NoMutatedJournalEndsRunResumeOnASignal) {
 // than it describes) is refused with exit 2, naming the cell, and left as it was: counted as done, a repeated
 // record would make "13 of 12 cells finished" and a resume that ends as interrupted (exit 130).
 TEST(DamagedFiles, AJournalWhoseCellsDoNotMatchItsMatrixIsRefusedNamingTheCell) {
-  const std::string journal = read_text(real_run() / "journal.jsonl");
-  std::vector<std::string> lines;
-  std::istringstream in(journal);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const std::vector<std::string> lines = journal_lines();
   std::size_t cell_line = 0;
   while (cell_line < lines.size() && json::parse(lines[cell_line]).value("kind", "") != "cell") ++cell_line;
   ASSERT_LT(cell_line, lines.size()) << "the run journaled no cell";
