@@ -70,8 +70,11 @@ Command add_run(CLI::App& app, const Invocation& invocation) {
                    "node counts, comma-separated: 1e5,1e6 or 2^20 (default: the preset's)")
       ->delimiter(',');
   run_command
-      ->add_option("--threads", args->threads,
-                   "thread counts for the parallel tiers, comma-separated, or all (default: 1 to every core)")
+      ->add_option(
+          "--threads", args->threads,
+          "thread counts for the parallel tiers, comma-separated; all (1 to every hardware thread), cores, "
+          "smt "
+          "(default: 1, powers of two, one L3 group, NUMA node and socket, all cores, all hardware threads)")
       ->delimiter(',');
   run_command
       ->add_option("--ranks", args->ranks,

@@ -245,6 +245,27 @@ WorkerReport read_worker_report(const JsonReader& in) {
   return worker;
 }
 
+void to_json(json& out, const Placement& placement) {
+  out = {{"pus", placement.pus},
+         {"cores", placement.cores},
+         {"l3_groups", placement.l3_groups},
+         {"numa_nodes", placement.numa_nodes},
+         {"packages", placement.packages},
+         {"smt", placement.smt},
+         {"crosses_numa", placement.crosses_numa()}};
+}
+
+Placement read_placement(const JsonReader& in) {
+  Placement placement;
+  for (const auto& pu : in.at("pus").elements()) placement.pus.push_back(pu.small_integer());
+  placement.cores = in.at("cores").small_integer();
+  placement.l3_groups = in.at("l3_groups").small_integer();
+  placement.numa_nodes = in.at("numa_nodes").small_integer();
+  placement.packages = in.at("packages").small_integer();
+  placement.smt = in.at("smt").boolean();
+  return placement;
+}
+
 void to_json(json& out, const CellRecord& record) {
   out = {{"kind", "cell"},
          {"name", record.name},
@@ -256,6 +277,7 @@ void to_json(json& out, const CellRecord& record) {
          {"finished", record.finished}};
   if (!record.reason.empty()) out["reason"] = record.reason;
   if (record.measurement) out["measurement"] = *record.measurement;
+  if (record.placement) out["placement"] = *record.placement;
 }
 
 CellRecord read_cell_record(const JsonReader& in) {
@@ -267,6 +289,8 @@ CellRecord read_cell_record(const JsonReader& in) {
   record.status = read_cell_status(in.at("status"));
   record.reason = in.string_or("reason", "");
   if (record.status == CellStatus::ok) record.measurement = read_measurement(in.at("measurement"));
+  if (const auto placement = in.find("placement"); placement && !placement->is_null())
+    record.placement = read_placement(*placement);
   record.worker = read_worker_report(in.at("worker"));
   record.finished = in.string_or("finished", "");
   return record;

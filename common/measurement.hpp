@@ -123,6 +123,17 @@ struct WorkerReport {
 void to_json(nlohmann::json& out, const WorkerReport& worker);
 WorkerReport read_worker_report(const JsonReader& in);
 
+// Where the runner placed a cell's threads (topology.hpp's compact placement), and what that spans. A
+// placement over two NUMA nodes means some threads read memory across the interconnect.
+struct Placement {
+  std::vector<int> pus;  // OS indices of the hardware threads, in the order the threads take them
+  int cores = 0, l3_groups = 0, numa_nodes = 0, packages = 0;
+  bool smt = false;  // two of its threads share a physical core
+  bool crosses_numa() const { return numa_nodes > 1; }
+};
+void to_json(nlohmann::json& out, const Placement& placement);
+Placement read_placement(const JsonReader& in);
+
 // A journal line for one finished cell.
 struct CellRecord {
   std::string name;  // Google Benchmark's name: "tier/integrand/n:N/threads:T[/ranks:R]"
@@ -132,6 +143,7 @@ struct CellRecord {
   CellStatus status = CellStatus::ok;
   std::string reason;                      // why it is not ok
   std::optional<Measurement> measurement;  // when ok
+  std::optional<Placement> placement;      // where its threads were placed; null when it did not run
   WorkerReport worker;
   std::string finished;  // ISO 8601
 };

@@ -35,6 +35,7 @@ ContextRecord read_context(const JsonReader& in) {
   context.memory_total_bytes = in.optional_number("memory_total_bytes");
   if (const auto hypervisor = in.find("hypervisor"))
     context.hypervisor = hypervisor->boolean_or("present", false);
+  if (const auto topology = in.find("topology")) context.topology = Topology::from_json(*topology);
   const JsonReader run = in.at("run");
   context.label = run.string_or("label", "");
   context.started = run.string_or("started", "");
@@ -152,6 +153,7 @@ void to_json(json& out, const BenchmarkEntry& entry) {
               {"oversubscribed", entry.oversubscribed},
               {"status", entry.status},
               {"reproducible", entry.reproducible ? json(*entry.reproducible) : json(nullptr)}});
+  if (entry.placement) out["placement"] = *entry.placement;
   out.update(json(entry.coordinates));  // tier, integrand, a, b, n, threads, ranks, reproducible_requested
   if (entry.repetition_index) out["repetition_index"] = *entry.repetition_index;
   if (!entry.aggregate_name.empty()) {
@@ -216,6 +218,8 @@ BenchmarkEntry read_benchmark_entry(const JsonReader& in) {
   entry.status = read_cell_status(in.at("status"));
   entry.reason = in.string_or("reason", "");
   entry.reproducible = in.optional_boolean("reproducible");
+  if (const auto placement = in.find("placement"); placement && !placement->is_null())
+    entry.placement = read_placement(*placement);
   const bool measured = entry.status == CellStatus::ok;
   // A cell that did not run may have no times (files before Google Benchmark's errored-run form).
   entry.real_time = measured ? in.at("real_time").number() : in.number_or("real_time", 0);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "measurement.hpp"
+#include "topology.hpp"
 
 namespace ladder {
 
@@ -85,6 +86,7 @@ struct BenchmarkEntry {
   std::string instruction_set;
   Memory memory;                                    // its figures (the timeline on the median entry only)
   std::optional<Counters> counters;                 // measured cells
+  std::optional<Placement> placement;               // where its threads ran; null in older files
   nlohmann::json extra = nlohmann::json::object();  // thread placement, environment, launcher
 };
 void to_json(nlohmann::json& out, const BenchmarkEntry& entry);
@@ -103,6 +105,7 @@ struct ContextRecord {
   int logical_cpus = 1, repetitions = 0;
   std::optional<double> memory_total_bytes;
   bool hypervisor = false;
+  std::optional<Topology> topology;    // null in results written before Ladder read it (schema 1 files)
   std::string label, started, status;  // the run's
   std::vector<WarningRecord> warnings;
 };

@@ -206,7 +206,7 @@ json load_average() {
   return {loads[0], loads[1], loads[2]};
 }
 
-json machine_context() {
+json machine_context(const Topology& topology) {
   utsname system{};
   uname(&system);
   char host[256] = {};
@@ -219,6 +219,7 @@ json machine_context() {
       {"cpu_model", cpuinfo_field("model name")},
       {"logical_cpus", logical_cpus()},
       {"physical_cores", physical_cores()},
+      {"topology", topology.to_json()},
       {"caches", caches()},
       {"simd", simd()},
       {"memory_total_bytes", total ? json(*total) : json(nullptr)},

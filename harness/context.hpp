@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "tier.hpp"
+#include "topology.hpp"
 
 namespace ladder {
 
 // CPU, caches, memory, kernel, hypervisor, frequency scaling, compiler and flags (per tier), library
-// versions, OpenMP/TBB environment, hardware counters. Readings that are not available say so and why.
-nlohmann::json machine_context();
+// versions, OpenMP/TBB environment, hardware counters, and the topology the run was planned on. Readings that
+// are not available say so and why.
+nlohmann::json machine_context(const Topology& topology);
 
 // The 1-, 5- and 15-minute load averages.
 nlohmann::json load_average();

@@ -71,6 +71,7 @@ BenchmarkEntry cell_entry(const CellRecord& record, std::optional<bool> reproduc
   entry.status = record.status;
   entry.reason = record.reason;
   entry.reproducible = reproducible_value;
+  entry.placement = record.placement;
   if (!record.measurement) return entry;
   const Measurement& measurement = *record.measurement;
   entry.result = measurement.result;

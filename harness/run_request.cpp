@@ -12,7 +12,7 @@
 
 namespace ladder {
 
-Matrix requested_matrix(const RunArguments& args, const Matrix* resumed) {
+Matrix requested_matrix(const RunArguments& args, const Matrix* resumed, const Topology& topology) {
   const std::string peers = args.peers.value_or(resumed ? resumed->peers : "");
   if (!peers.empty()) load_peers(peers);  // their cards join the registry before any tier is named
   Matrix matrix;
@@ -25,12 +25,12 @@ Matrix requested_matrix(const RunArguments& args, const Matrix* resumed) {
     matrix.python_limit = preset.python_limit;
     matrix.integrand = integrands().front().name;
     matrix.sizes = preset.sizes;
-    for (int count = 1; count <= logical_cpus(); ++count) matrix.threads.push_back(count);
+    for (const auto& step : thread_ladder(topology)) matrix.threads.push_back(step.threads);
     matrix.repetitions = preset.repetitions;
     matrix.min_time = preset.min_time;
     matrix.min_warmup_time = preset.min_warmup_time;
     matrix.seed = resumed ? resumed->seed : std::random_device{}();
-    matrix.cpus = logical_cpus();
+    matrix.cpus = topology.hardware_threads();
     matrix.ranks = matrix.cpus >= 2 ? std::vector<int>{1, 2} : std::vector<int>{1};
   }
   if (!args.tiers.empty()) {
@@ -58,12 +58,24 @@ Matrix requested_matrix(const RunArguments& args, const Matrix* resumed) {
   }
   if (!args.threads.empty()) {
     matrix.threads.clear();
+    const int hardware_threads = topology.hardware_threads();
     for (const auto& text : args.threads) {
       if (text == "all") {
-        for (int count = 1; count <= logical_cpus(); ++count) matrix.threads.push_back(count);
-        continue;
+        for (int count = 1; count <= hardware_threads; ++count) matrix.threads.push_back(count);
+      } else if (text == "cores") {
+        matrix.threads.push_back(topology.cores);
+      } else if (text == "smt") {
+        matrix.threads.push_back(hardware_threads);
+      } else {
+        const int count = parse_threads(text);
+        if (count > hardware_threads && args.hostfile.empty())  // with a hostfile, threads run on its nodes
+          throw InputError("--threads " + text + " is more than the " + std::to_string(hardware_threads) +
+                           " hardware threads of " + topology.describe() + "; thread counts go from 1 to " +
+                           std::to_string(hardware_threads) + ", or all, cores (" +
+                           std::to_string(topology.cores) + ") and smt (" + std::to_string(hardware_threads) +
+                           ")");
+        matrix.threads.push_back(count);
       }
-      matrix.threads.push_back(parse_threads(text));
     }
     std::sort(matrix.threads.begin(), matrix.threads.end());
     matrix.threads.erase(std::unique(matrix.threads.begin(), matrix.threads.end()), matrix.threads.end());

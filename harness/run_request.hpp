@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "matrix.hpp"
+#include "topology.hpp"
 
 namespace ladder {
 
@@ -32,8 +33,10 @@ struct RunArguments {
   std::string command_line;
 };
 
-// The matrix the arguments ask for; `resumed` is the matrix of the run being resumed, or null. Loads the
-// peers it names. Throws InputError naming a bad value.
-Matrix requested_matrix(const RunArguments& args, const Matrix* resumed);
+// The matrix the arguments ask for on a machine of this topology; `resumed` is the matrix of the run being
+// resumed, or null. Parallel tiers default to the topology's thread ladder; --threads takes counts, `all`
+// (every count from 1 to the hardware threads), `cores` (all physical cores) and `smt` (all hardware
+// threads). Loads the peers it names. Throws InputError naming a bad value.
+Matrix requested_matrix(const RunArguments& args, const Matrix* resumed, const Topology& topology);
 
 }  // namespace ladder

@@ -17,6 +17,7 @@
 #include "context.hpp"
 #include "distributed.hpp"
 #include "errors.hpp"
+#include "machine_topology.hpp"
 #include "peers.hpp"
 #include "process_stats.hpp"
 #include "profiling.hpp"
@@ -77,7 +78,7 @@ std::pair<CellStatus, std::string> not_attempted(const Cell& cell, const Matrix&
   return {CellStatus::ok, ""};
 }
 
-json run_header(const RunArguments& args, const Matrix& matrix) {
+json run_header(const RunArguments& args, const Matrix& matrix, const Topology& topology) {
   json header = {{"kind", "run"},
                  {"schema_version", results_schema_version},
                  {"started", now_iso()},
@@ -86,7 +87,7 @@ json run_header(const RunArguments& args, const Matrix& matrix) {
                  {"command_line", args.command_line},
                  {"load_average_before", load_average()},
                  {"matrix", matrix.to_json()},
-                 {"context", machine_context()},
+                 {"context", machine_context(topology)},
                  {"tiers", tier_cards(matrix.tiers)}};
   if (args.instructions) {
     std::printf("counting instructions a node under callgrind (--no-instructions skips this) …\n");
@@ -114,6 +115,8 @@ RunOutcome run_matrix(const RunArguments& args) {
                      ", which this CPU lacks (it has " + best_instruction_set() +
                      "): rebuild here, or with -DLADDER_ARCH=x86-64-v3 (or lower) for a portable binary");
 
+  const Topology topology = read_topology();
+  require_this_system(topology, "ladder run");
   Journal journal;
   Matrix matrix;
   if (resuming) {
@@ -125,14 +128,14 @@ RunOutcome run_matrix(const RunArguments& args) {
     } catch (const SchemaError& problem) {
       throw InputError("journal '" + paths.journal + "' is damaged: " + problem.what());
     }
-    matrix = requested_matrix(args, &recorded);
+    matrix = requested_matrix(args, &recorded, topology);
     if (const auto difference = Matrix::difference(matrix, recorded); !difference.empty())
       throw InputError("--resume '" + paths.dir + "' holds another matrix (" + difference +
                        "); resume it without matrix options, or start a new run in another --out");
     prepare_directory(paths.dir, true, false);
     journal = read_journal(paths.journal, true);
   } else {
-    matrix = requested_matrix(args, nullptr);
+    matrix = requested_matrix(args, nullptr, topology);
     matrix.cells();  // checks every tier id before anything is written
     prepare_directory(paths.dir, false, args.force);
   }
@@ -170,7 +173,7 @@ RunOutcome run_matrix(const RunArguments& args) {
       append_journal(paths.journal, resume);
       journal.resumptions.push_back(resume);
     } else {
-      const json header = run_header(args, matrix);
+      const json header = run_header(args, matrix, topology);
       write_file_atomically(paths.journal, header.dump() + "\n");
       journal.header = header;
     }

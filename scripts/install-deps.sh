@@ -13,6 +13,7 @@ packages=(
   libxsimd-dev                                              # xsimd tier and everything above it
   libtbb-dev                                                # tbb and stdpar tiers
   libopenmpi-dev openmpi-bin                                # mpi tier and its launcher (mpirun)
+  libhwloc-dev                                              # the machine's topology (sockets, NUMA, L3, cores)
   libcli11-dev nlohmann-json3-dev                           # command line, JSON output
   clang-format                                              # the format check in the tests
   valgrind binutils                                         # instruction counts, ladder profile; objdump

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "documented_presets.hpp"
+#include "machine_topology.hpp"
 #include "registry.hpp"
 #include "run_request.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 Matrix matrix_of(const std::string& preset) {
   RunArguments arguments;
   arguments.preset = preset;
-  return requested_matrix(arguments, nullptr);
+  return requested_matrix(arguments, nullptr, read_topology());
 }
 
 TEST(Presets, EachHasTheDocumentedSizesRepetitionsAndThreadCounts) {
@@ -43,7 +44,7 @@ TEST(Presets, EachHasTheDocumentedSizesRepetitionsAndThreadCounts) {
 
 TEST(Presets, NoPresetIsTheStandardOne) {
   const Matrix standard = matrix_of("standard");
-  Matrix unnamed = requested_matrix(RunArguments{}, nullptr);
+  Matrix unnamed = requested_matrix(RunArguments{}, nullptr, read_topology());
   unnamed.seed = standard.seed;  // drawn at random for each run
   EXPECT_EQ(Matrix::difference(unnamed, standard), "");
 }
