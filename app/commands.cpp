@@ -46,6 +46,7 @@ int run_command_line(int argc, char** argv) {
   const std::vector<app::Command> commands = {app::add_list(cli),
                                               app::add_eval(cli, invocation),
                                               app::add_run(cli, invocation),
+                                              app::add_plan(cli, invocation),
                                               app::add_report(cli),
                                               app::add_pick(cli),
                                               app::add_compare(cli),

@@ -32,6 +32,7 @@ struct Invocation {
 Command add_list(CLI::App& app);
 Command add_eval(CLI::App& app, const Invocation& invocation);
 Command add_run(CLI::App& app, const Invocation& invocation);
+Command add_plan(CLI::App& app, const Invocation& invocation);
 Command add_report(CLI::App& app);
 Command add_pick(CLI::App& app);
 Command add_compare(CLI::App& app);

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "text.hpp"
+
 namespace ladder {
 
 using nlohmann::json;
@@ -40,6 +42,11 @@ ContextRecord read_context(const JsonReader& in) {
   context.label = run.string_or("label", "");
   context.started = run.string_or("started", "");
   context.status = run.string_or("status", "");
+  if (const auto budget = run.find("budget")) {
+    const auto dropped = budget->at("dropped").strings();
+    context.budget = "--budget " + budget->at("budget").string() + ": " +
+                     (dropped.empty() ? "the matrix fitted as it was" : "dropped " + join(dropped, "; "));
+  }
   if (const auto matrix = in.find("matrix")) context.repetitions = matrix->small_integer_or("repetitions", 0);
   if (const auto warnings = in.find("warnings"))
     for (const auto& warning : warnings->elements()) context.warnings.push_back(read_warning(warning));

@@ -107,6 +107,7 @@ struct ContextRecord {
   bool hypervisor = false;
   std::optional<Topology> topology;    // null in results written before Ladder read it (schema 1 files)
   std::string label, started, status;  // the run's
+  std::string budget;  // "--budget 2m: dropped …", one line; empty when the run was not budgeted
   std::vector<WarningRecord> warnings;
 };
 

@@ -46,8 +46,9 @@ struct Matrix {
   static std::string difference(const Matrix& x, const Matrix& y);
 };
 
-// Presets: quick (a first look and the tests: under 30 s on 2 cores), standard (the default: under
-// 5 minutes on 2 cores) and full (adds 1e9 and more repetitions).
+// Presets: quick (a first look: under 1 minute), standard (the default: under 15 minutes) and full (adds
+// 1e9 and more repetitions). The promises hold by `ladder plan`'s estimate on any machine from 1 to 256
+// hardware threads with the default thread ladder (tests/plan_test.cpp checks the topologies).
 struct Preset {
   std::string name;
   std::vector<std::int64_t> sizes;

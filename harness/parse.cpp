@@ -60,6 +60,36 @@ int parse_count(std::string_view name, std::string_view text) {
   return count;
 }
 
+double parse_duration(std::string_view text) {
+  const auto reject = [&](std::string_view why) {
+    throw InputError("--budget '" + std::string(text) + "' " + std::string(why) +
+                     "; a budget is a positive number with its unit: 90s, 15m, 2h or 1.5h");
+  };
+  if (text.empty()) reject("is empty");
+  double unit = 0;
+  switch (text.back()) {
+    case 's':
+      unit = 1;
+      break;
+    case 'm':
+      unit = 60;
+      break;
+    case 'h':
+      unit = 3600;
+      break;
+    default:
+      reject("has no unit (s, m or h)");
+  }
+  const std::string_view number = text.substr(0, text.size() - 1);
+  double value = 0;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (number.empty() || error != std::errc() || end != number.data() + number.size() || !std::isfinite(value))
+    reject("is not a number of seconds, minutes or hours");
+  if (!(value > 0)) reject("is not above zero");
+  if (value * unit > 366.0 * 24 * 3600) reject("is more than a year");
+  return value * unit;
+}
+
 double parse_real(std::string_view name, std::string_view text) {
   double value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -16,6 +16,10 @@ int parse_threads(std::string_view text);
 // The same for another count, named in the message ("ranks").
 int parse_count(std::string_view name, std::string_view text);
 
+// A duration: "90s", "15m", "2h", "1.5h" (a positive number with its unit: s, m or h). Returns seconds;
+// throws InputError naming the text and the accepted forms.
+double parse_duration(std::string_view text);
+
 // A finite real number such as "0", "-1.5" or "1e-3".
 double parse_real(std::string_view name, std::string_view text);
 

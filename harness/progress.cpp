@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -21,9 +22,10 @@ std::string clock_text(double seconds) {
 
 }  // namespace
 
-Progress::Progress(std::size_t total, std::size_t done)
+Progress::Progress(std::size_t total, std::size_t done, double estimated_seconds)
     : total_(total),
       done_(done),
+      estimated_left_(estimated_seconds),
       start_(std::chrono::steady_clock::now()),
       terminal_(isatty(STDOUT_FILENO)) {}
 
@@ -37,9 +39,10 @@ void Progress::starting(const Cell& cell) {
   std::fflush(stdout);
 }
 
-void Progress::finished(const CellRecord& record) {
+void Progress::finished(const CellRecord& record, double estimated_seconds) {
   ++done_;
-  ++measured_;
+  estimated_left_ = std::max(0.0, estimated_left_ - estimated_seconds);
+  estimated_done_ += estimated_seconds;
   std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + record.name + ": " +
                      std::string(to_string(record.status));
   if (record.measurement) {
@@ -54,7 +57,7 @@ void Progress::finished(const CellRecord& record) {
     line += " — " + record.reason;
   }
   if (terminal_) std::printf("\r\033[K");
-  std::printf("%s  (%s elapsed)\n", line.c_str(), clock_text(elapsed()).c_str());
+  std::printf("%s  (%s elapsed%s)\n", line.c_str(), clock_text(elapsed()).c_str(), remaining().c_str());
   std::fflush(stdout);
 }
 
@@ -67,10 +70,10 @@ double Progress::elapsed() const {
 }
 
 std::string Progress::remaining() const {
-  if (measured_ == 0) return "";
-  return ", about " +
-         clock_text(elapsed() / static_cast<double>(measured_) * static_cast<double>(total_ - done_)) +
-         " left";
+  if (done_ >= total_) return "";
+  // The estimate's error so far, once the finished cells have an estimate worth comparing with.
+  const double scale = estimated_done_ > 1 ? elapsed() / estimated_done_ : 1.0;
+  return ", about " + clock_text(estimated_left_ * scale) + " left";
 }
 
 }  // namespace ladder

@@ -1,4 +1,6 @@
-// The run's progress on the terminal: a bar while a cell runs (only on a terminal), a line when it ends.
+// The run's progress on the terminal: a bar while a cell runs (only on a terminal), a line when it ends,
+// each with the time left: the plan's estimate of the cells still to run (plan.hpp), scaled by how the
+// finished cells' real time compared with their estimate.
 #pragma once
 
 #include <chrono>
@@ -10,15 +12,18 @@ namespace ladder {
 
 class Progress {
  public:
-  Progress(std::size_t total, std::size_t done);
+  // `estimated_seconds`: the plan's estimate of the cells still to run.
+  Progress(std::size_t total, std::size_t done, double estimated_seconds);
   void starting(const Cell& cell);
-  void finished(const CellRecord& record);
+  // `estimated_seconds`: what the plan estimated for this cell.
+  void finished(const CellRecord& record, double estimated_seconds);
   void clear();
 
  private:
   double elapsed() const;
   std::string remaining() const;
-  std::size_t total_, done_, measured_ = 0;
+  std::size_t total_, done_;
+  double estimated_left_, estimated_done_ = 0;
   std::chrono::steady_clock::time_point start_;
   bool terminal_;
 };

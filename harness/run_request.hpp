@@ -29,6 +29,7 @@ struct RunArguments {
   std::optional<std::string> peers;         // "python"
   std::optional<std::string> python_limit;  // n above which pure-Python peers are not attempted
   double cell_timeout = 600;
+  std::optional<std::string> budget;  // --budget: "90s", "15m", "2h" (plan.hpp fits the matrix to it)
   bool instructions = true;  // count each tier's instructions a node under callgrind before the cells
   std::string command_line;
 };

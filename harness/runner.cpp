@@ -9,16 +9,20 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "atomic_file.hpp"
 #include "build_info.hpp"
+#include "calibration.hpp"
 #include "cards.hpp"
 #include "context.hpp"
 #include "distributed.hpp"
 #include "errors.hpp"
 #include "machine_topology.hpp"
 #include "peers.hpp"
+#include "plan.hpp"
 #include "process_stats.hpp"
 #include "profiling.hpp"
 #include "progress.hpp"
@@ -57,28 +61,8 @@ void write_results(const Paths& paths, const Journal& journal, const json& run) 
   write_file_atomically(paths.csv, results_csv(document));
 }
 
-// Why a cell is not attempted (its tier cannot run here, it would not fit in memory, a pure-Python peer
-// would take minutes), or empty when it is.
-std::pair<CellStatus, std::string> not_attempted(const Cell& cell, const Matrix& matrix, double available) {
-  const TierCard& card = find_card(cell.tier);
-  if (const auto reason = unavailable_reason(cell.tier); !reason.empty())
-    return {CellStatus::unavailable, "tier '" + cell.tier + "' cannot run here: " + reason};
-  const double predicted = card.heap_bytes_per_node * static_cast<double>(cell.n);
-  if (available > 0 && predicted > 0.9 * available)
-    return {CellStatus::skipped, "not attempted: it needs about " + format_bytes(predicted) + " (" +
-                                     format_number("%g", card.heap_bytes_per_node) + " bytes a node × " +
-                                     std::to_string(cell.n) + " nodes) and the machine has " +
-                                     format_bytes(available) + " available"};
-  const PeerCard* peer = find_peer(cell.tier);
-  if (peer && peer->size_limit && cell.n > std::min(peer->size_limit, matrix.python_limit))
-    return {CellStatus::skipped, "not attempted: " + peer->language + " at n = " + std::to_string(cell.n) +
-                                     " would take minutes; the limit is " +
-                                     std::to_string(std::min(peer->size_limit, matrix.python_limit)) +
-                                     " nodes (--python-limit)"};
-  return {CellStatus::ok, ""};
-}
-
-json run_header(const RunArguments& args, const Matrix& matrix, const Topology& topology) {
+json run_header(const RunArguments& args, const Matrix& matrix, const Topology& topology,
+                const std::optional<Budgeted>& budget, const std::string& executable) {
   json header = {{"kind", "run"},
                  {"schema_version", results_schema_version},
                  {"started", now_iso()},
@@ -89,11 +73,20 @@ json run_header(const RunArguments& args, const Matrix& matrix, const Topology& 
                  {"matrix", matrix.to_json()},
                  {"context", machine_context(topology)},
                  {"tiers", tier_cards(matrix.tiers)}};
+  if (budget) header["budget"] = budget->to_json();
   if (args.instructions) {
     std::printf("counting instructions a node under callgrind (--no-instructions skips this) …\n");
     std::fflush(stdout);
+    const auto counting = Clock::now();
     header["instructions"] =
         profiling::count_instructions(matrix.tiers, matrix.integrand, matrix.a, matrix.b);
+    std::size_t counted = 0;
+    for (const auto& [id, tier] : header["instructions"].value("tiers", json::object()).items())
+      counted += !tier.contains("unavailable");
+    if (counted > 0)
+      record_instructions(executable, counted,
+                          std::max(1, static_cast<int>(std::thread::hardware_concurrency())),
+                          std::chrono::duration<double>(Clock::now() - counting).count());
   } else {
     header["instructions"] = {{"available", false}, {"reason", "not counted: --no-instructions"}};
   }
@@ -117,6 +110,13 @@ RunOutcome run_matrix(const RunArguments& args) {
 
   const Topology topology = read_topology();
   require_this_system(topology, "ladder run");
+  if (resuming && args.budget)
+    throw InputError(
+        "--resume and --budget do not go together: a resumed run keeps its matrix (a budgeted "
+        "one, as it was fitted when it started)");
+  const std::string executable = executable_path();
+  Calibration calibration = load_calibration(executable);
+  std::optional<Budgeted> budget;
   Journal journal;
   Matrix matrix;
   if (resuming) {
@@ -137,6 +137,12 @@ RunOutcome run_matrix(const RunArguments& args) {
   } else {
     matrix = requested_matrix(args, nullptr, topology);
     matrix.cells();  // checks every tier id before anything is written
+    calibrate(executable, calibration, matrix.tiers, matrix.integrand, args.cell_timeout);
+    if (args.budget) {  // a budget too small is bad input, before anything is written
+      budget = fit_budget(matrix, *args.budget, calibration, plan_settings(args, topology),
+                          thread_reasons(matrix, topology, !args.threads.empty()));
+      matrix = budget->matrix;
+    }
     prepare_directory(paths.dir, false, args.force);
   }
 
@@ -158,8 +164,24 @@ RunOutcome run_matrix(const RunArguments& args) {
     if (!done.insert(record.name).second) throw damaged("comes twice");
   }
   outcome.cells_total = cells.size();
+  if (resuming) calibrate(executable, calibration, matrix.tiers, matrix.integrand, args.cell_timeout);
 
-  const std::string executable = executable_path();
+  // The estimate, before the first cell (and the ETA's base): the cells still to run.
+  std::vector<Cell> remaining;
+  for (const auto& cell : cells)
+    if (!done.count(cell_name(cell))) remaining.push_back(cell);
+  PlanSettings settings = plan_settings(args, topology);
+  settings.instructions = settings.instructions && !resuming;
+  const Estimate estimated = estimate(matrix, remaining, calibration, settings);
+  if (budget) {
+    std::printf("budget %s: %s\n", budget->budget_text.c_str(),
+                budget->dropped.empty() ? "the matrix fits as it is" : "to fit it, dropped:");
+    for (const auto& line : budget->dropped) std::printf("  %s\n", line.c_str());
+  }
+  std::printf("%zu cells; estimated wall time %s\n", remaining.size(), describe(estimated).c_str());
+  std::fflush(stdout);
+  std::map<std::string, double> cell_estimates;
+  for (const auto& planned : estimated.cells) cell_estimates[planned.name] = planned.seconds;
   const cpu_set_t run_cpus = ThreadBinding::run_cpus();
   json run;
   double measured_seconds = 0;
@@ -173,7 +195,7 @@ RunOutcome run_matrix(const RunArguments& args) {
       append_journal(paths.journal, resume);
       journal.resumptions.push_back(resume);
     } else {
-      const json header = run_header(args, matrix, topology);
+      const json header = run_header(args, matrix, topology, budget, executable);
       write_file_atomically(paths.journal, header.dump() + "\n");
       journal.header = header;
     }
@@ -186,6 +208,7 @@ RunOutcome run_matrix(const RunArguments& args) {
            {"status", "running"},
            {"cells_total", cells.size()},
            {"cells_done", done.size()},
+           {"estimated_seconds", estimated.seconds},
            {"cell_timeout_seconds", args.cell_timeout},
            {"worker_cpus", cpu_list(run_cpus)},
            {"hostfile", args.hostfile.empty() ? json(nullptr) : json(args.hostfile)},
@@ -196,11 +219,16 @@ RunOutcome run_matrix(const RunArguments& args) {
            {"interleaving",
             "cells run in a shuffled order (matrix seed); each cell's repetitions run in "
             "its own worker, with Google Benchmark's random interleaving on"}};
+    if (journal.header.contains("budget")) run["budget"] = journal.header.at("budget");
     write_results(paths, journal, run);
 
     catch_interrupts();
-    Progress progress(cells.size(), done.size());
+    Progress progress(cells.size(), done.size(), estimated.seconds - estimated.parts.front().second);
     std::map<std::pair<std::string, std::int64_t>, Reference> references;  // one interval a run
+    // The runner's own time between the cells (results rewritten, journal, references), for the plan.
+    const auto cells_started = Clock::now();
+    double worker_seconds = 0;
+    std::size_t workers = 0;
     for (const auto& cell : cells) {
       if (interrupted()) break;
       const std::string name = cell_name(cell);
@@ -233,17 +261,24 @@ RunOutcome run_matrix(const RunArguments& args) {
         if (record.measurement) measured_seconds += record.measurement->measured_seconds;
         record.worker = worker.worker;
         record.worker.environment = binding.describe();
+        worker_seconds += record.worker.wall_seconds.value_or(0), ++workers;
+        if (record.status == CellStatus::ok && record.worker.wall_seconds)
+          record_cell(executable, cell, matrix, *record.worker.wall_seconds);
       }
       record.finished = now_iso();
       append_journal(paths.journal, record);
       journal.cells.push_back(record);
       done.insert(name);
-      progress.finished(record);
+      progress.finished(record, cell_estimates[name]);
       run["cells_done"] = done.size();
       run["updated"] = now_iso();
       write_results(paths, journal, run);
     }
     progress.clear();
+    if (workers > 0)
+      record_runner(executable,
+                    (std::chrono::duration<double>(Clock::now() - cells_started).count() - worker_seconds) /
+                        static_cast<double>(workers));
 
     const double wall = std::chrono::duration<double>(Clock::now() - started).count();
     outcome.complete = done.size() == cells.size();

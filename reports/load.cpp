@@ -105,6 +105,7 @@ Run load_run(const std::string& where) {
   run.label = file.context.label;
   run.started = file.context.started;
   run.status = file.context.status;
+  run.budget = file.context.budget;
   run.repetitions = file.context.repetitions;
   run.memory_total_bytes = file.context.memory_total_bytes.value_or(0);
   run.hypervisor = file.context.hypervisor;

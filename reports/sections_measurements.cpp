@@ -60,6 +60,9 @@ void trust(Document& doc, const std::vector<Run>& runs) {
                              cvs.empty() ? "–" : percent(cvs.back())});
   }
   doc.push_back(table(machines));
+  for (const auto& run : runs)
+    if (!run.budget.empty())
+      doc.push_back(paragraph("The run on **" + run.machine + "** was budgeted: " + run.budget));
   for (const auto& run : runs) {
     if (run.warnings.empty()) continue;
     doc.push_back(paragraph("Warnings from the run on **" + run.machine + "** (" + run.path + "):"));

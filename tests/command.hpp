@@ -20,7 +20,15 @@ struct Outcome {
   std::string output;
 };
 
+// The calibration cache of `ladder plan` and `ladder run` (harness/calibration.hpp): one for the tests, in
+// the temporary directory, never the user's own.
+inline void use_the_tests_cache() {
+  const std::string cache = (std::filesystem::temp_directory_path() / "ladder-tests-cache").string();
+  setenv("LADDER_CACHE_DIR", cache.c_str(), 0);
+}
+
 inline Outcome run_command(const std::string& program, const std::string& arguments) {
+  use_the_tests_cache();
   const std::string command = program + " " + arguments + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return {-1, "popen failed"};

@@ -1,0 +1,79 @@
+#include "run_options.hpp"
+
+#include <charconv>
+
+#include "errors.hpp"
+
+namespace ladder::app {
+
+RunArguments RunOptions::arguments() const {
+  RunArguments out = args;
+  if (!preset.empty()) out.preset = preset;
+  if (!interval.integrand.empty()) out.integrand = interval.integrand;
+  if (!interval.a.empty()) out.a = interval.a;
+  if (!interval.b.empty()) out.b = interval.b;
+  if (!resume.empty()) out.resume = resume;
+  if (!peers.empty()) out.peers = peers;
+  if (!python_limit.empty()) out.python_limit = python_limit;
+  if (!budget.empty()) out.budget = budget;
+  if (!seed.empty()) {
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(seed.data(), seed.data() + seed.size(), value);
+    if (error != std::errc() || end != seed.data() + seed.size())
+      throw InputError("--seed '" + seed + "' is not a whole number from 0 to 2^64 - 1");
+    out.seed = value;
+  }
+  return out;
+}
+
+void add_run_options(CLI::App* command, RunOptions& options) {
+  RunArguments& args = options.args;
+  command->add_option("--preset", options.preset,
+                      "quick (under 1 minute), standard (the default, under 15 minutes) or full, on any "
+                      "machine up to 256 hardware threads (`ladder plan` estimates)");
+  command->add_option("--tiers", args.tiers, "tier ids, comma-separated (default: every tier)")
+      ->delimiter(',');
+  add_interval_options(command, options.interval);
+  command
+      ->add_option("--n", args.sizes, "node counts, comma-separated: 1e5,1e6 or 2^20 (default: the preset's)")
+      ->delimiter(',');
+  command
+      ->add_option(
+          "--threads", args.threads,
+          "thread counts for the parallel tiers, comma-separated; all (1 to every hardware thread), cores, "
+          "smt "
+          "(default: 1, powers of two, one L3 group, NUMA node and socket, all cores, all hardware threads)")
+      ->delimiter(',');
+  command
+      ->add_option("--ranks", args.ranks,
+                   "MPI ranks for distributed tiers, comma-separated (default 1,2 where they fit the cores)")
+      ->delimiter(',');
+  command->add_option("--peers", options.peers,
+                      "measure the peers of another language in the same run: python");
+  command->add_option("--python-limit", options.python_limit,
+                      "n above which pure-Python peers are not attempted (default 1e7; quick: 1e6)");
+  command
+      ->add_option("--hostfile", args.hostfile,
+                   "MPI hostfile for distributed tiers: one rank per node (see README, on a cluster)")
+      ->check(CLI::ExistingFile);
+  command->add_option("--reps", args.repetitions, "repetitions a cell (default: the preset's, 10 standard)");
+  command->add_option("--min-time", args.min_time,
+                      "seconds a repetition runs at least (default: the preset's)");
+  command->add_option("--budget", options.budget,
+                      "fit the run into this time (90s, 15m, 2h): fewer repetitions and a shorter minimum "
+                      "time down to a floor, then fewer thread counts, then fewer sizes");
+  command->add_option("--seed", options.seed,
+                      "the seed of the cells' shuffled order (default: random, recorded)");
+  command->add_flag("--reproducible", args.reproducible,
+                    "ask parallel tiers that can for the same bits at every thread count");
+  command->add_option("--out", args.out, "output directory (default ./ladder-out); must be new or empty");
+  command->add_option("--resume", options.resume, "finish the interrupted run in this directory");
+  command->add_flag("--force", args.force, "replace the results in a non-empty --out");
+  command->add_option("--label", args.label, "a name for this run, kept in the results");
+  command->add_flag("!--no-instructions", args.instructions,
+                    "skip counting each tier's instructions a node under callgrind (a few seconds a tier)");
+  command->add_option("--cell-timeout", args.cell_timeout,
+                      "seconds a cell may take before it is stopped (600)");
+}
+
+}  // namespace ladder::app

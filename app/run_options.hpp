@@ -1,0 +1,26 @@
+// The options of `ladder run`, declared once: `ladder plan` takes the very same, so the plan is the
+// matrix the run would make.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "commands.hpp"
+#include "run_request.hpp"
+
+namespace ladder::app {
+
+// What the user typed, as declared on a command: the arguments, and the text options that are unset when
+// empty (the preset, or the resumed run, decides them).
+struct RunOptions {
+  RunArguments args;
+  std::string preset, resume, peers, python_limit, seed, budget;
+  IntervalOptions interval;
+  // The arguments with the text options applied; InputError naming a bad --seed.
+  RunArguments arguments() const;
+};
+
+// Declares every option of `ladder run` on `command`, filling `options`.
+void add_run_options(CLI::App* command, RunOptions& options);
+
+}  // namespace ladder::app

@@ -1,0 +1,391 @@
+#include "plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "errors.hpp"
+#include "machine_topology.hpp"
+#include "parse.hpp"
+#include "peers.hpp"
+#include "process_stats.hpp"
+#include "profiling.hpp"
+#include "registry.hpp"
+#include "text.hpp"
+
+namespace ladder {
+
+using nlohmann::json;
+
+std::pair<CellStatus, std::string> not_attempted(const Cell& cell, const Matrix& matrix, double available) {
+  const TierCard& card = find_card(cell.tier);
+  if (const auto reason = unavailable_reason(cell.tier); !reason.empty())
+    return {CellStatus::unavailable, "tier '" + cell.tier + "' cannot run here: " + reason};
+  const double predicted = card.heap_bytes_per_node * static_cast<double>(cell.n);
+  if (available > 0 && predicted > 0.9 * available)
+    return {CellStatus::skipped, "not attempted: it needs about " + format_bytes(predicted) + " (" +
+                                     format_number("%g", card.heap_bytes_per_node) + " bytes a node × " +
+                                     std::to_string(cell.n) + " nodes) and the machine has " +
+                                     format_bytes(available) + " available"};
+  const PeerCard* peer = find_peer(cell.tier);
+  if (peer && peer->size_limit && cell.n > std::min(peer->size_limit, matrix.python_limit))
+    return {CellStatus::skipped, "not attempted: " + peer->language + " at n = " + std::to_string(cell.n) +
+                                     " would take minutes; the limit is " +
+                                     std::to_string(std::min(peer->size_limit, matrix.python_limit)) +
+                                     " nodes (--python-limit)"};
+  return {CellStatus::ok, ""};
+}
+
+PlanSettings plan_settings(const RunArguments& args, const Topology& topology) {
+  PlanSettings settings;
+  settings.instructions = args.instructions && profiling::unavailable_reason().empty();
+  settings.parallel = topology.hardware_threads();
+  settings.available_memory = static_cast<double>(process::available_memory().value_or(0));
+  return settings;
+}
+
+namespace {
+
+// Until a run has measured them here: a tier's two callgrind runs, and the runner's own time a cell (the
+// results rewritten after each), as they took on a 2-core VM, rounded up.
+constexpr double guessed_instructions_seconds_per_tier = 1, guessed_runner_seconds_per_cell = 0.03;
+// A tier the calibration lacks (its worker failed) costs as the slowest calibrated one; with no
+// calibration at all, these.
+constexpr double uncalibrated_seconds_per_node = 1e-8, uncalibrated_worker_seconds = 0.3;
+// The long double sum of the reference runs up to 2^22 nodes; above, Euler–Maclaurin (reference.hpp).
+constexpr std::int64_t reference_sum_limit = std::int64_t{1} << 22;
+
+Calibration::TierCost fallback_cost(const Calibration& calibration) {
+  if (calibration.tiers.empty()) return {uncalibrated_seconds_per_node, uncalibrated_worker_seconds, 0};
+  Calibration::TierCost slowest{0, 0, 0};
+  for (const auto& [key, cost] : calibration.tiers) {
+    slowest.seconds_per_node = std::max(slowest.seconds_per_node, cost.seconds_per_node);
+    slowest.worker_seconds = std::max(slowest.worker_seconds, cost.worker_seconds);
+    slowest.peak_rss_bytes = std::max(slowest.peak_rss_bytes, cost.peak_rss_bytes);
+  }
+  return slowest;
+}
+
+std::string clock_text(double seconds) {
+  const long whole = std::lround(std::ceil(seconds));
+  char text[32];
+  if (whole >= 3600)
+    std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", whole / 3600, whole / 60 % 60, whole % 60);
+  else
+    std::snprintf(text, sizeof text, "%ld:%02ld", whole / 60, whole % 60);
+  return text;
+}
+
+std::string seconds_text(double seconds) {
+  return seconds < 60 ? format_number("%.3g", seconds) + " s" : clock_text(seconds);
+}
+
+}  // namespace
+
+Estimate estimate(const Matrix& matrix, const std::vector<Cell>& cells, const Calibration& calibration,
+                  const PlanSettings& settings) {
+  Estimate result;
+  const Calibration::TierCost fallback = fallback_cost(calibration);
+  double instructions = 0, starts = 0, timed = 0, passes = 0, references = 0, earlier = 0, runner = 0;
+  std::set<std::tuple<std::string, double, double, std::int64_t>> referenced;
+  std::set<std::string> uncalibrated_tiers;
+  for (const auto& cell : cells) {
+    PlannedCell planned;
+    planned.cell = cell;
+    planned.name = cell_name(cell);
+    std::tie(planned.status, planned.reason) = not_attempted(cell, matrix, settings.available_memory);
+    if (planned.status == CellStatus::ok) {
+      const TierCard& card = find_card(cell.tier);
+      const auto found = calibration.tiers.find(tier_key(cell.tier, cell.integrand));
+      const Calibration::TierCost cost = found != calibration.tiers.end() ? found->second : fallback;
+      const int width = card.parallel ? cell.threads * cell.ranks : 1;
+      const double call = cost.seconds_per_node * static_cast<double>(cell.n) / width;
+      planned.parts =
+          cell_parts(call, matrix.repetitions, matrix.min_time, matrix.min_warmup_time, cost.worker_seconds);
+      planned.peak_bytes =
+          cell.ranks * cost.peak_rss_bytes + card.heap_bytes_per_node * static_cast<double>(cell.n);
+      result.peak_bytes = std::max(result.peak_bytes, planned.peak_bytes);
+      if (const auto measured = calibration.cells.find(cell_key(cell, matrix));
+          measured != calibration.cells.end()) {
+        planned.seconds = measured->second;
+        planned.source = "an earlier run here";
+        earlier += planned.seconds;
+      } else {
+        planned.seconds = planned.parts.total();
+        planned.source = found != calibration.tiers.end() ? "calibration" : "not calibrated";
+        if (found == calibration.tiers.end()) uncalibrated_tiers.insert(cell.tier);
+        starts += planned.parts.start + planned.parts.warmup;
+        timed += planned.parts.timed;
+        passes += planned.parts.passes;
+      }
+      runner += calibration.runner_seconds_per_cell.value_or(guessed_runner_seconds_per_cell);
+      if (referenced.insert({cell.integrand, cell.a, cell.b, cell.n}).second && cell.n <= reference_sum_limit)
+        references += calibration.reference_seconds_per_node * static_cast<double>(cell.n);
+    }
+    result.cells.push_back(std::move(planned));
+  }
+  std::stable_sort(result.cells.begin(), result.cells.end(), [&](const PlannedCell& x, const PlannedCell& y) {
+    const auto rank = [&](const std::string& tier) {
+      return std::find(matrix.tiers.begin(), matrix.tiers.end(), tier) - matrix.tiers.begin();
+    };
+    return std::make_tuple(rank(x.cell.tier), x.cell.n, x.cell.threads, x.cell.ranks) <
+           std::make_tuple(rank(y.cell.tier), y.cell.n, y.cell.threads, y.cell.ranks);
+  });
+
+  if (settings.instructions) {
+    std::set<std::string> counted;
+    for (const auto& cell : cells) {
+      const TierCard& card = find_card(cell.tier);
+      if (!find_peer(cell.tier) && !card.distributed && unavailable_reason(cell.tier).empty())
+        counted.insert(cell.tier);
+    }
+    const double rounds = std::ceil(static_cast<double>(counted.size()) / std::max(1, settings.parallel));
+    instructions =
+        rounds * calibration.instructions_seconds_per_tier.value_or(guessed_instructions_seconds_per_tier);
+    if (!calibration.instructions_seconds_per_tier && !counted.empty())
+      result.notes.push_back("instruction counting: " + seconds_text(guessed_instructions_seconds_per_tier) +
+                             " a tier is a guess until a run has counted them on this machine");
+  }
+  result.parts = {{"instruction counting", instructions},
+                  {"process starts, warm-up and iteration sizing", starts},
+                  {"timed repetitions", timed},
+                  {"memory and counter passes", passes},
+                  {"references", references},
+                  {"the runner's own work between cells", runner}};
+  if (earlier > 0) result.parts.push_back({"cells as an earlier run here took them", earlier});
+  for (const auto& [name, seconds] : result.parts) result.seconds += seconds;
+  for (const auto& tier : uncalibrated_tiers) {
+    const auto failed = calibration.failed.find(tier_key(tier, matrix.integrand));
+    result.notes.push_back(
+        "no calibration for '" + tier + "' (" +
+        (failed != calibration.failed.end() ? failed->second : std::string("not measured")) +
+        "): costed as the slowest calibrated tier");
+  }
+  return result;
+}
+
+std::string describe(const Estimate& estimate) {
+  std::vector<std::string> parts;
+  for (const auto& [name, seconds] : estimate.parts)
+    if (seconds > 0) parts.push_back(name + " " + seconds_text(seconds));
+  return "about " + clock_text(estimate.seconds) + " (" + join(parts) + "); peak memory about " +
+         format_bytes(estimate.peak_bytes);
+}
+
+json to_json(const Estimate& estimate) {
+  json cells = json::array();
+  for (const auto& planned : estimate.cells) {
+    json cell = {{"name", planned.name},
+                 {"tier", planned.cell.tier},
+                 {"n", planned.cell.n},
+                 {"threads", planned.cell.threads},
+                 {"status", std::string(to_string(planned.status))},
+                 {"estimated_seconds", planned.seconds},
+                 {"estimated_peak_bytes", planned.peak_bytes}};
+    if (find_card(planned.cell.tier).distributed) cell["ranks"] = planned.cell.ranks;
+    if (!planned.reason.empty()) cell["reason"] = planned.reason;
+    if (!planned.source.empty()) cell["source"] = planned.source;
+    cells.push_back(cell);
+  }
+  json parts = json::object();
+  for (const auto& [name, seconds] : estimate.parts) parts[name] = seconds;
+  return {{"cells", cells},
+          {"estimated_seconds", estimate.seconds},
+          {"estimated_peak_bytes", estimate.peak_bytes},
+          {"parts", parts},
+          {"notes", estimate.notes}};
+}
+
+std::vector<ThreadStep> thread_reasons(const Matrix& matrix, const Topology& topology, bool given) {
+  std::map<int, std::vector<std::string>> ladder;
+  for (const auto& step : thread_ladder(topology)) ladder[step.threads] = step.reasons;
+  std::vector<ThreadStep> steps;
+  for (const int threads : matrix.threads)
+    steps.push_back({threads, given || !ladder.count(threads)
+                                  ? std::vector<std::string>{"given with --threads"}
+                                  : ladder.at(threads)});
+  return steps;
+}
+
+json Budgeted::to_json() const {
+  return {{"budget", budget_text},
+          {"budget_seconds", budget_seconds},
+          {"estimated_seconds_before", unbudgeted_seconds},
+          {"estimated_seconds", estimate.seconds},
+          {"dropped", dropped},
+          {"floor",
+           {{"repetitions", BudgetFloor::repetitions},
+            {"min_time", BudgetFloor::min_time},
+            {"min_warmup_time", BudgetFloor::min_warmup_time}}}};
+}
+
+Budgeted fit_budget(const Matrix& matrix, const std::string& budget_text, const Calibration& calibration,
+                    const PlanSettings& settings, const std::vector<ThreadStep>& threads) {
+  Budgeted fitted;
+  fitted.budget_text = budget_text;
+  fitted.budget_seconds = parse_duration(budget_text);
+  fitted.matrix = matrix;
+  fitted.estimate = estimate(matrix, calibration, settings);
+  fitted.unbudgeted_seconds = fitted.estimate.seconds;
+  const double target = budget_share * fitted.budget_seconds;
+  const auto fits = [&] { return fitted.estimate.seconds <= target; };
+  if (fits()) return fitted;
+
+  Matrix minimal = matrix;
+  minimal.sizes = {matrix.sizes.front()};
+  if (matrix.threads.size() > 2) minimal.threads = {matrix.threads.front(), matrix.threads.back()};
+  minimal.repetitions = 1;
+  minimal.min_time = std::min(matrix.min_time, BudgetFloor::min_time);
+  minimal.min_warmup_time = std::min(matrix.min_warmup_time, BudgetFloor::min_warmup_time);
+  const double least = estimate(minimal, calibration, settings).seconds / budget_share;
+  if (least > fitted.budget_seconds)
+    throw InputError(
+        "--budget " + budget_text + " is too small: one repetition of each tier at the smallest size (n = " +
+        format_count(static_cast<double>(minimal.sizes.front())) + ") needs about " + clock_text(least) +
+        " here (its estimate, with a tenth kept for the estimate's error); give at least " +
+        std::to_string(static_cast<long>(std::ceil(least))) + "s");
+
+  const auto why = [&](double before) {
+    return " (to fit --budget " + budget_text + ": the estimate goes from " + clock_text(before) + " to " +
+           clock_text(fitted.estimate.seconds) + ")";
+  };
+  Matrix& m = fitted.matrix;
+  // 1. Fewer repetitions and a shorter minimum time, down to the floor.
+  {
+    const double before = fitted.estimate.seconds;
+    const int repetitions = m.repetitions;
+    const double min_time = m.min_time;
+    while (!fits() && (m.repetitions > BudgetFloor::repetitions || m.min_time > BudgetFloor::min_time)) {
+      if (m.repetitions > BudgetFloor::repetitions)
+        m.repetitions = std::max(BudgetFloor::repetitions, static_cast<int>(m.repetitions * 0.7));
+      if (m.min_time > BudgetFloor::min_time) m.min_time = std::max(BudgetFloor::min_time, m.min_time * 0.5);
+      m.min_warmup_time =
+          std::min(m.min_warmup_time, std::max(BudgetFloor::min_warmup_time, m.min_time * 0.5));
+      fitted.estimate = estimate(m, calibration, settings);
+    }
+    if (m.repetitions != repetitions || m.min_time != min_time)
+      fitted.dropped.push_back("repetitions " + std::to_string(repetitions) + " → " +
+                               std::to_string(m.repetitions) + ", minimum time a repetition " +
+                               format_seconds(min_time) + " → " + format_seconds(m.min_time) +
+                               " (floor: " + std::to_string(BudgetFloor::repetitions) + " repetitions, " +
+                               format_seconds(BudgetFloor::min_time) + ")" + why(before));
+  }
+  // 2. The intermediate thread counts: the powers of two first, then the topology's own steps, the largest
+  // first; 1 and the most are kept.
+  if (!fits() && m.threads.size() > 2) {
+    const double before = fitted.estimate.seconds;
+    std::vector<std::pair<bool, int>> order;  // (a step of the topology's own, count)
+    for (const auto& step : threads) {
+      if (step.threads == m.threads.front() || step.threads == m.threads.back()) continue;
+      const bool own = std::any_of(step.reasons.begin(), step.reasons.end(),
+                                   [](const std::string& reason) { return reason != "a power of two"; });
+      order.push_back({own, step.threads});
+    }
+    std::sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
+      return x.first != y.first ? !x.first : x.second > y.second;
+    });
+    std::vector<std::string> gone;
+    for (const auto& [own, count] : order) {
+      if (fits()) break;
+      m.threads.erase(std::remove(m.threads.begin(), m.threads.end(), count), m.threads.end());
+      gone.push_back(std::to_string(count));
+      fitted.estimate = estimate(m, calibration, settings);
+    }
+    fitted.dropped.push_back(
+        "thread counts " + join(gone) + " (intermediate; " +
+        join(std::vector<std::string>{std::to_string(m.threads.front()), std::to_string(m.threads.back())},
+             " and ") +
+        " kept)" + why(before));
+  }
+  // 3. The largest sizes; the smallest is kept.
+  if (!fits() && m.sizes.size() > 1) {
+    const double before = fitted.estimate.seconds;
+    std::vector<std::string> gone;
+    while (!fits() && m.sizes.size() > 1) {
+      gone.push_back(format_count(static_cast<double>(m.sizes.back())));
+      m.sizes.pop_back();
+      fitted.estimate = estimate(m, calibration, settings);
+    }
+    fitted.dropped.push_back("sizes n = " + join(gone) + " (the largest; n = " +
+                             format_count(static_cast<double>(m.sizes.front())) + " kept)" + why(before));
+  }
+  // 4. Last, one repetition at the floor's minimum time (the least a run can say anything with).
+  if (!fits()) {
+    const double before = fitted.estimate.seconds;
+    const int repetitions = m.repetitions;
+    m.repetitions = 1;
+    m.min_time = minimal.min_time;
+    m.min_warmup_time = minimal.min_warmup_time;
+    fitted.estimate = estimate(m, calibration, settings);
+    fitted.dropped.push_back("repetitions " + std::to_string(repetitions) +
+                             " → 1, below the floor: the last resort" + why(before));
+  }
+  return fitted;
+}
+
+json Plan::to_json() const {
+  json out = {{"topology", topology.to_json()}, {"topology_line", topology.describe()}};
+  json steps = json::array();
+  for (const auto& step : threads) steps.push_back({{"threads", step.threads}, {"reasons", step.reasons}});
+  out["threads"] = matrix.threads;
+  out["thread_reasons"] = steps;
+  out["matrix"] = matrix.to_json();
+  out.update(ladder::to_json(estimate));
+  if (budget) out["budget"] = budget->to_json();
+  return out;
+}
+
+std::string Plan::text() const {
+  std::string out = "topology: " + topology.describe() + " (" + topology.source + ")\n";
+  out += "thread counts of the parallel tiers:\n";
+  for (const auto& step : threads)
+    out += "  " + std::to_string(step.threads) + ": " + join(step.reasons) + "\n";
+  out += "sizes: ";
+  std::vector<std::string> sizes;
+  for (const auto n : matrix.sizes) sizes.push_back(format_count(static_cast<double>(n)));
+  out += join(sizes) + "; " + std::to_string(matrix.repetitions) + " repetitions of at least " +
+         format_seconds(matrix.min_time) + "\n";
+  if (budget) {
+    out += "budget " + budget->budget_text + ": " +
+           (budget->dropped.empty() ? "the matrix fits as it is\n" : "to fit it, dropped:\n");
+    for (const auto& line : budget->dropped) out += "  " + line + "\n";
+  }
+  std::size_t attempted = 0;
+  out += "cells (" + std::to_string(estimate.cells.size()) + "):\n";
+  for (const auto& cell : estimate.cells) {
+    attempted += cell.status == CellStatus::ok;
+    out += "  " + cell.name + "  " +
+           (cell.status == CellStatus::ok ? seconds_text(cell.seconds) + " (" + cell.source + ")"
+                                          : std::string(to_string(cell.status)) + ": " + cell.reason) +
+           "\n";
+  }
+  out += "estimated wall time: " + describe(estimate) + "\n";
+  for (const auto& note : estimate.notes) out += "note: " + note + "\n";
+  out += std::to_string(attempted) + " of " + std::to_string(estimate.cells.size()) +
+         " cells will be attempted; `ladder run` with the same options runs them\n";
+  return out;
+}
+
+Plan make_plan(const RunArguments& args, const std::string& executable) {
+  Plan plan;
+  plan.topology = read_topology();
+  plan.matrix = requested_matrix(args, nullptr, plan.topology);
+  plan.threads = thread_reasons(plan.matrix, plan.topology, !args.threads.empty());
+  Calibration calibration = load_calibration(executable);
+  calibrate(executable, calibration, plan.matrix.tiers, plan.matrix.integrand, args.cell_timeout);
+  const PlanSettings settings = plan_settings(args, plan.topology);
+  if (args.budget) {
+    plan.budget = fit_budget(plan.matrix, *args.budget, calibration, settings, plan.threads);
+    plan.matrix = plan.budget->matrix;
+    plan.estimate = plan.budget->estimate;
+    plan.threads = thread_reasons(plan.matrix, plan.topology, !args.threads.empty());
+  } else {
+    plan.estimate = estimate(plan.matrix, calibration, settings);
+  }
+  return plan;
+}
+
+}  // namespace ladder
