@@ -30,6 +30,8 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr int calibration_samples = 2;
+// Cells of earlier runs kept at most (the file is rewritten after every cell).
+constexpr std::size_t kept_cells = 4096;
 }  // namespace
 
 CellParts cell_parts(double call_seconds, int repetitions, double min_time, double min_warmup_time,
@@ -241,6 +243,7 @@ void calibrate(const std::string& executable, Calibration& calibration, const st
 
 void record_cell(const std::string& executable, const Cell& cell, const Matrix& matrix, double wall_seconds) {
   Calibration calibration = load_calibration(executable);
+  if (calibration.cells.size() >= kept_cells) calibration.cells.clear();  // bounded: forget, start again
   calibration.cells[cell_key(cell, matrix)] = wall_seconds;
   save_calibration(executable, calibration);
 }

@@ -81,8 +81,8 @@ json run_header(const RunArguments& args, const Matrix& matrix, const Topology& 
     header["instructions"] =
         profiling::count_instructions(matrix.tiers, matrix.integrand, matrix.a, matrix.b);
     std::size_t counted = 0;
-    for (const auto& [id, tier] : header["instructions"].value("tiers", json::object()).items())
-      counted += !tier.contains("unavailable");
+    const json counted_tiers = header["instructions"].value("tiers", json::object());
+    for (const auto& [id, tier] : counted_tiers.items()) counted += !tier.contains("unavailable");
     if (counted > 0)
       record_instructions(executable, counted,
                           std::max(1, static_cast<int>(std::thread::hardware_concurrency())),
