@@ -31,8 +31,8 @@ struct Calibration {
   // Instruction counting under callgrind, a tier, as a run here last took it (wall × parallel ÷ tiers);
   // none before a run has counted here.
   std::optional<double> instructions_seconds_per_tier;
-  // The runner's own time a cell (results rewritten, the journal, the references), as the last run here
-  // took it; none before a run.
+  // The runner's own time a cell (results rewritten, the journal), as the last run here of at least 8
+  // cells took it; none before such a run.
   std::optional<double> runner_seconds_per_cell;
   // Earlier runs here: a cell's worker wall time, by cell_key().
   std::map<std::string, double> cells;

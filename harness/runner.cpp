@@ -225,7 +225,8 @@ RunOutcome run_matrix(const RunArguments& args) {
     catch_interrupts();
     Progress progress(cells.size(), done.size(), estimated.seconds - estimated.parts.front().second);
     std::map<std::pair<std::string, std::int64_t>, Reference> references;  // one interval a run
-    // The runner's own time between the cells (results rewritten, journal, references), for the plan.
+    // The runner's own time between the cells (results rewritten, the journal), for the plan: the run's
+    // time less its workers' and references'.
     const auto cells_started = Clock::now();
     double worker_seconds = 0;
     std::size_t workers = 0;
@@ -247,8 +248,12 @@ RunOutcome run_matrix(const RunArguments& args) {
         const auto limit = static_cast<std::int64_t>(0.9 * available) + (std::int64_t{512} << 20) +
                            (std::int64_t{16} << 20) * cell.threads;
         const auto key = std::make_pair(cell.integrand, cell.n);
-        if (!references.count(key))
+        if (!references.count(key)) {
+          const auto computing = Clock::now();
           references[key] = reference(integrands()[find_integrand(cell.integrand)], {cell.a, cell.b}, cell.n);
+          worker_seconds +=
+              std::chrono::duration<double>(Clock::now() - computing).count();  // not the runner's
+        }
         const ThreadBinding binding = ThreadBinding::for_tier(find_card(cell.tier), run_cpus);
         WorkerOutcome worker =
             run_worker_process(executable, cell, matrix, references.at(key), binding, args.hostfile,
@@ -275,7 +280,7 @@ RunOutcome run_matrix(const RunArguments& args) {
       write_results(paths, journal, run);
     }
     progress.clear();
-    if (workers > 0)
+    if (workers >= 8)  // fewer say little about the runner's time a cell
       record_runner(executable,
                     (std::chrono::duration<double>(Clock::now() - cells_started).count() - worker_seconds) /
                         static_cast<double>(workers));

@@ -270,6 +270,10 @@ std::size_t expected_cells(const std::vector<int>& threads, std::size_t sizes) {
 }
 
 TEST(PlanTopologies, EachFixturesThreadsCellsAndThePresetsPromises) {
+  // Calibrated on this machine, in a cache of its own: the estimate from the calibration alone, not from
+  // what the other tests' runs recorded.
+  TempDir cache;
+  setenv("LADDER_CACHE_DIR", cache.str().c_str(), 1);
   for (const auto& fixture : fixtures) {
     const nlohmann::json standard = plan_json(fixture, "");
     EXPECT_EQ(standard.at("threads").get<std::vector<int>>(), fixture.threads) << fixture.name;
@@ -283,6 +287,7 @@ TEST(PlanTopologies, EachFixturesThreadsCellsAndThePresetsPromises) {
     EXPECT_EQ(quick.at("cells").size(), expected_cells(fixture.threads, 2)) << fixture.name;
     EXPECT_LT(quick.at("estimated_seconds").get<double>(), 60) << fixture.name << ": quick, 1 minute";
   }
+  unsetenv("LADDER_CACHE_DIR");
 }
 
 TEST(PlanTopologies, TheTextSaysWhyEachThreadCountIsThere) {
@@ -339,6 +344,10 @@ TEST(BudgetedRun, DropsWhatItSaysRecordsItAndResumeKeepsTheMatrix) {
       << outcome.output;
   EXPECT_NE(outcome.output.find("3 cells; estimated wall time about 0:3"), std::string::npos)
       << outcome.output;
+  // Each progress line but the last says the time left.
+  const auto first = outcome.output.find("[1/3] ");
+  ASSERT_NE(first, std::string::npos) << outcome.output;
+  EXPECT_NE(outcome.output.find(" left)\n[2/3] ", first), std::string::npos) << outcome.output;
   const nlohmann::json results = read_json(out + "/results.json");
   const auto& context = results.at("context");
   EXPECT_EQ(context.at("matrix").at("sizes"), nlohmann::json({10'000}));
