@@ -240,13 +240,18 @@ Budgeted fit_budget(const Matrix& matrix, const std::string& budget_text, const 
   minimal.repetitions = 1;
   minimal.min_time = std::min(matrix.min_time, BudgetFloor::min_time);
   minimal.min_warmup_time = std::min(matrix.min_warmup_time, BudgetFloor::min_warmup_time);
-  const double least = estimate(minimal, calibration, settings).seconds / budget_share;
-  if (least > fitted.budget_seconds)
+  const Estimate least_estimate = estimate(minimal, calibration, settings);
+  const double least = least_estimate.seconds / budget_share;
+  if (least > fitted.budget_seconds) {
+    const double counting = least_estimate.parts.front().second;  // instruction counting
     throw InputError(
         "--budget " + budget_text + " is too small: one repetition of each tier at the smallest size (n = " +
         format_count(static_cast<double>(minimal.sizes.front())) + ") needs about " + clock_text(least) +
         " here (its estimate, with a tenth kept for the estimate's error); give at least " +
-        std::to_string(static_cast<long>(std::ceil(least))) + "s");
+        std::to_string(static_cast<long>(std::ceil(least))) + "s" +
+        (counting > 0 ? " (--no-instructions saves about " + seconds_text(counting / budget_share) + ")"
+                      : ""));
+  }
 
   const auto why = [&](double before) {
     return " (to fit --budget " + budget_text + ": the estimate goes from " + clock_text(before) + " to " +
