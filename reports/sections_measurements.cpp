@@ -185,7 +185,8 @@ void all_cells(Document& doc, const std::vector<Run>& runs) {
            cell.ok() ? format_seconds(cell.median) : "–",
            cell.ok() ? format_number("%.3g", cell.median * 1e9 / static_cast<double>(cell.n)) : "–",
            cell.ok() ? percent(cell.efficiency()) : "–", cell.ok() ? scientific(cell.rel_error) : "–",
-           cell.ok() ? format_bytes(cell.peak_heap) : "–", placement_text(cell.placement),
+           cell.ok() ? format_bytes(cell.peak_heap) : "–",
+           cell.ok() || cell.placement ? placement_text(cell.placement) : "–",
            cell.ok() ? (cell.oversubscribed ? "oversubscribed" : "") : cell.reason});
   doc.push_back(table(rows));
 }

@@ -415,9 +415,9 @@ std::string line_chart(const Chart& chart) {
       open_svg(chart.id, chart.title, width, notes_top + 16 * static_cast<double>(notes.size()) + 10);
   out += axis(x, true, frame, chart.x.label, chart.x.ticks) +
          axis(y, false, frame, chart.y.label, chart.y.ticks);
-  out += marker_lines;
   if (drawn == 0) out += no_data(frame);
-  return out + plot + legend_group + notes_below(notes, frame.left, notes_top) + "</svg>\n";
+  // The markers over the series, so that their labels read on their halo.
+  return out + plot + marker_lines + legend_group + notes_below(notes, frame.left, notes_top) + "</svg>\n";
 }
 
 std::string bar_chart(const BarChart& chart) {
