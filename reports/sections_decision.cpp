@@ -21,7 +21,7 @@ std::vector<std::string> narrower_bests(const Analysis& analysis) {
     std::string item = row.card->id + " is fastest on " + threads_text(used) + ", fewer than the " +
                        std::to_string(analysis.width) + " this answer is for";
     for (const auto& line : lines)
-      if (line.tier == row.card->id && !line.ranks) item += ": it " + line.verdict;
+      if (line.tier == row.card->id && !line.ranks) item += "; its scaling: " + line.verdict;
     items.push_back(item + ".");
   }
   return items;
