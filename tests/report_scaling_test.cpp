@@ -59,31 +59,31 @@ json big_placement(int threads) {
   return testing::crafted_placement(threads, cores, (cores + 7) / 8, sockets, sockets, threads > 64);
 }
 
-// One machine's results: the parallel tiers at each of `widths` (the first counts of the table above).
-// `placed`: its cells carry placements and its context the topology (2 sockets × 32 × SMT2, or 8 cores).
-fs::path machine(const fs::path& dir, const std::string& host, std::size_t widths, bool placed) {
+enum class Shape { none, eight_cores, two_sockets };  // none: an older file, no topology or placement
+
+// One machine's results: the parallel tiers at each of `widths` (the first counts of the table above), on
+// a machine of `shape`, whose cells carry their placement.
+fs::path machine(const fs::path& dir, const std::string& host, std::size_t widths, Shape shape) {
   json benchmarks = json::array();
   testing::add_cell(benchmarks, {"naive", 0, n, 1, around(10)});
   testing::add_cell(benchmarks, {"xsimd", 6, n, 1, around(1)});
   for (const auto& [tier, seconds] : parallel_seconds)
     for (std::size_t i = 0; i < widths; ++i) {
       testing::CraftedCell cell{tier, tier == "tbb" ? 9 : 8, n, counts[i], around(seconds[i])};
-      if (placed)
-        cell.placement = widths == counts.size()
-                             ? big_placement(counts[i])
-                             : testing::crafted_placement(counts[i], counts[i], 1, 1, 1, false);
+      if (shape == Shape::two_sockets) cell.placement = big_placement(counts[i]);
+      if (shape == Shape::eight_cores)
+        cell.placement = testing::crafted_placement(counts[i], counts[i], 1, 1, 1, false);
       testing::add_cell(benchmarks, cell);
     }
-  json topology = nullptr;
-  if (placed)
-    topology = widths == counts.size() ? testing::crafted_topology(2, 1, 4, 8, 2)   // 2 × 32 × SMT2
-                                       : testing::crafted_topology(1, 1, 1, 8, 1);  // 8 cores
+  const json topology = shape == Shape::two_sockets   ? testing::crafted_topology(2, 1, 4, 8, 2)
+                        : shape == Shape::eight_cores ? testing::crafted_topology(1, 1, 1, 8, 1)
+                                                      : json(nullptr);
   return testing::write_results(dir, testing::crafted_results(host, cards(), benchmarks, 3, topology));
 }
 
-fs::path big(const fs::path& dir) { return machine(dir, "big", counts.size(), true); }
-fs::path small(const fs::path& dir) { return machine(dir, "small", 4, true); }
-fs::path old(const fs::path& dir) { return machine(dir, "old", 4, false); }
+fs::path big(const fs::path& dir) { return machine(dir, "big", counts.size(), Shape::two_sockets); }
+fs::path small(const fs::path& dir) { return machine(dir, "small", 4, Shape::eight_cores); }
+fs::path old(const fs::path& dir) { return machine(dir, "old", 4, Shape::none); }
 
 // The attributes of each element that opens with `opening`, in order: name -> value.
 std::vector<std::map<std::string, std::string>> elements(const std::string& svg, const std::string& opening) {
@@ -336,6 +336,21 @@ TEST(WhichTier, AnswersForTheMachinesWidthAndDiffersBetweenEightAndSixtyFourCore
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
   EXPECT_NE(all_text(build({eight})).find("Answered for 8 threads, the widest measured here"),
             std::string::npos);
+}
+
+TEST(WhichTier, SaysWhenTheRunMeasuredLessThanTheMachinesWidth) {
+  TempDir dir;
+  // The 2-socket machine measured up to 8 threads, then up to its 64 physical cores only.
+  const ladder::report::Run eight = load_run(machine(dir / "eight", "big", 4, Shape::two_sockets).string());
+  EXPECT_EQ(
+      width_text(analyse(eight)),
+      "8 threads, the widest measured here; this machine has 64 cores, 128 hardware threads (2 sockets × "
+      "32 cores × 2 threads, 2 NUMA nodes, 8 L3 groups)");
+  const ladder::report::Run cores = load_run(machine(dir / "cores", "big", 7, Shape::two_sockets).string());
+  EXPECT_EQ(
+      width_text(analyse(cores)),
+      "64 threads, the widest measured here: all 64 physical cores of this machine, not its 128 hardware "
+      "threads (2 sockets × 32 cores × 2 threads, 2 NUMA nodes, 8 L3 groups)");
 }
 
 TEST(WhichTier, PickSaysTheWidthItAnsweredForAndABestOnFewerThreads) {
