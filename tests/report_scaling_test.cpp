@@ -186,6 +186,25 @@ TEST(ScalingCharts, MarkTheL3NumaSocketAndSmtBoundariesAtTheirThreadCounts) {
   }
 }
 
+// The AMD-like fixture: one socket of 4 NUMA nodes × 24 cores, L3 groups of 8, SMT2. Its one socket is the
+// whole machine: no socket mark; and without SMT no SMT mark, all cores being all hardware threads.
+TEST(ScalingCharts, BoundariesOfAnAmdLikeMachineWithAndWithoutSmt) {
+  for (const int smt : {2, 1}) {
+    const Topology topology =
+        Topology::from_json(JsonReader(testing::crafted_topology(1, 4, 3, 8, smt), "topology"));
+    std::vector<std::pair<int, std::string>> marks;
+    for (const auto& boundary : boundaries(topology)) marks.push_back({boundary.threads, boundary.label});
+    const std::vector<std::pair<int, std::string>> expected =
+        smt == 2
+            ? std::vector<std::pair<int, std::string>>{{8, "L3 group"},
+                                                       {24, "NUMA node"},
+                                                       {96, "all cores (SMT past)"},
+                                                       {192, "all hardware threads"}}
+            : std::vector<std::pair<int, std::string>>{{8, "L3 group"}, {24, "NUMA node"}, {96, "all cores"}};
+    EXPECT_EQ(marks, expected) << "SMT " << smt;
+  }
+}
+
 TEST(Scaling, EfficiencyAtEveryStepAndWhereEachTierStopsGaining) {
   TempDir dir;
   const ladder::report::Run run = load_run(big(dir / "big").string());
