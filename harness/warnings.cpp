@@ -85,7 +85,7 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
 
   std::vector<std::string> noisy, spread, loaded, stolen, oversubscribed, failed, skipped, outside_bound,
       one_core, not_identical;
-  const int cpus = logical_cpus();
+  const int cpus = header.at("matrix").at("cpus").small_integer();  // the hardware threads the run had
   for (const auto& record : journal.cells) {
     const std::string& name = record.name;
     const Cell& cell = record.cell;
