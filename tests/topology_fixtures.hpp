@@ -41,22 +41,25 @@ inline std::string interleaved_xml() {
   return std::string(LADDER_FIXTURES_DIR) + "/topology_2x4x2_interleaved.xml";
 }
 
-// Sets one of hwloc's variables for the life of the object and puts the environment back after, so a test
-// that reads a synthetic machine leaves the next test on this one.
-class HwlocVariable {
+// Sets (or, with no value, removes) an environment variable for the life of the object and puts it back
+// after, so a test that reads a synthetic machine leaves the next test on this one.
+class ScopedVariable {
  public:
-  HwlocVariable(const char* name, const std::string& value) : name_(name) {
+  ScopedVariable(const char* name, const std::optional<std::string>& value) : name_(name) {
     if (const char* before = std::getenv(name)) before_ = before;
-    setenv(name, value.c_str(), 1);
+    if (value)
+      setenv(name, value->c_str(), 1);
+    else
+      unsetenv(name);
   }
-  ~HwlocVariable() {
+  ~ScopedVariable() {
     if (before_)
       setenv(name_, before_->c_str(), 1);
     else
       unsetenv(name_);
   }
-  HwlocVariable(const HwlocVariable&) = delete;
-  HwlocVariable& operator=(const HwlocVariable&) = delete;
+  ScopedVariable(const ScopedVariable&) = delete;
+  ScopedVariable& operator=(const ScopedVariable&) = delete;
 
  private:
   const char* name_;
@@ -65,7 +68,7 @@ class HwlocVariable {
 
 // The fixture's topology, read through hwloc as `ladder plan` reads it.
 inline Topology read_fixture(const TopologyFixture& fixture) {
-  const HwlocVariable synthetic("HWLOC_SYNTHETIC", fixture.synthetic);
+  const ScopedVariable synthetic("HWLOC_SYNTHETIC", fixture.synthetic);
   return read_topology();
 }
 

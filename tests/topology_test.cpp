@@ -13,8 +13,11 @@
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "machine_topology.hpp"
+#include "peers.hpp"
+#include "registry.hpp"
 #include "run_request.hpp"
 #include "test_support.hpp"
+#include "thread_binding.hpp"
 #include "topology_fixtures.hpp"
 
 namespace ladder::testing {
@@ -163,7 +166,7 @@ TEST(Placement, OutsideOneToTheHardwareThreadsIsRefused) {
 // the sockets alternate and the SMT siblings are k and k + 8 (topology_fixtures.hpp). The first threads stay
 // on socket 0 (CPUs 0, 2, 4, 6), not on CPUs 0 and 1 of two sockets, and not on CPU 0's sibling 8.
 TEST(Placement, ByOsIndexOnAnXmlMachineNumberedAsLinuxDoes) {
-  const HwlocVariable xml("HWLOC_XMLFILE", interleaved_xml());
+  const ScopedVariable xml("HWLOC_XMLFILE", interleaved_xml());
   const Topology topology = read_topology();
   EXPECT_TRUE(topology.synthetic);
   EXPECT_EQ(topology.source, "HWLOC_XMLFILE=" + interleaved_xml());
@@ -182,7 +185,7 @@ TEST(Placement, ByOsIndexOnAnXmlMachineNumberedAsLinuxDoes) {
 
 TEST(TopologyFromHwloc, AnUnreadableSyntheticOrXmlValueIsNamed) {
   {
-    const HwlocVariable synthetic("HWLOC_SYNTHETIC", "core:banana");
+    const ScopedVariable synthetic("HWLOC_SYNTHETIC", "core:banana");
     try {
       read_topology();
       ADD_FAILURE() << "read a topology from HWLOC_SYNTHETIC=core:banana";
@@ -192,7 +195,7 @@ TEST(TopologyFromHwloc, AnUnreadableSyntheticOrXmlValueIsNamed) {
           << error.what();
     }
   }
-  const HwlocVariable xml("HWLOC_XMLFILE", "/nonexistent/machine.xml");
+  const ScopedVariable xml("HWLOC_XMLFILE", "/nonexistent/machine.xml");
   try {
     read_topology();
     ADD_FAILURE() << "read a topology from a missing XML file";
@@ -315,6 +318,86 @@ TEST(RunOnADescribedMachine, AnUnreadableValueIsBadInput) {
             std::string::npos)
       << run.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "out")) << run.output;
+}
+
+// Each cell's binding, on the two-socket machine: what the worker's mask, OpenMP's places, oneTBB's
+// RunOptions::cpus and the cell's record get, runtime by runtime (thread_binding.hpp).
+cpu_set_t every_cpu(const Topology& topology) {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (const auto& pu : topology.pus) CPU_SET(pu.os_index, &cpus);
+  return cpus;
+}
+
+std::string mask_of(const ThreadBinding& binding) { return cpu_list(binding.cpus); }
+
+Cell cell_of(const std::string& tier, int threads, int ranks = 1) {
+  return {tier, "gauss", 0, 1, 1000, threads, ranks, false};
+}
+
+TEST(CellBinding, OpenMpGetsAnExplicitPlacesListAndTheMask) {
+  const ScopedVariable places("OMP_PLACES", std::nullopt), bind("OMP_PROC_BIND", std::nullopt);
+  const Topology topology = read_fixture(two_sockets);
+  const auto binding = ThreadBinding::for_cell(find_card("openmp"), cell_of("openmp", 4), topology,
+                                               every_cpu(topology), false);
+  EXPECT_EQ(binding.pus, (std::vector<int>{0, 2, 4, 6}));
+  EXPECT_EQ(mask_of(binding), "0,2,4,6");
+  EXPECT_EQ(binding.set, (std::vector<std::string>{"OMP_PROC_BIND=close", "OMP_PLACES={0},{2},{4},{6}"}));
+  EXPECT_EQ(binding.describe().at("OMP_PLACES"), "{0},{2},{4},{6} (set by ladder: the cell's placement)");
+  EXPECT_EQ(binding.worker_cpus(), binding.pus);
+}
+
+TEST(CellBinding, TheUsersOmpPlacesWinsAndTheEntrySaysSo) {
+  const ScopedVariable places("OMP_PLACES", "cores"), bind("OMP_PROC_BIND", std::nullopt);
+  const Topology topology = read_fixture(two_sockets);
+  const auto binding = ThreadBinding::for_cell(find_card("openmp"), cell_of("openmp", 2), topology,
+                                               every_cpu(topology), false);
+  EXPECT_EQ(binding.set, (std::vector<std::string>{"OMP_PROC_BIND=close"}));
+  EXPECT_EQ(mask_of(binding), "0,2");  // the mask still holds OpenMP's places to the cell's CPUs
+  EXPECT_EQ(binding.describe().at("OMP_PLACES"),
+            "cores (from the environment, which wins over the cell's placement)");
+}
+
+TEST(CellBinding, OneTbbAndSerialTiersGetTheirCpusAndTheRecordSaysWhatTheySpan) {
+  const ScopedVariable places("OMP_PLACES", std::nullopt), bind("OMP_PROC_BIND", std::nullopt);
+  const Topology topology = read_fixture(two_sockets);
+  const auto tbb =
+      ThreadBinding::for_cell(find_card("tbb"), cell_of("tbb", 33), topology, every_cpu(topology), false);
+  EXPECT_TRUE(tbb.set.empty());
+  ASSERT_EQ(tbb.worker_cpus().size(), 33u);
+  EXPECT_EQ(tbb.worker_cpus().back(), 64);  // the 33rd thread: the first core of the second socket
+  const auto record = tbb.placement(topology);
+  ASSERT_TRUE(record);
+  EXPECT_EQ(record->cores, 33);
+  EXPECT_EQ(record->l3_groups, 5);
+  EXPECT_EQ(record->numa_nodes, 2);
+  EXPECT_EQ(record->packages, 2);
+  EXPECT_FALSE(record->smt);
+  EXPECT_TRUE(record->crosses_numa());
+
+  const auto naive =
+      ThreadBinding::for_cell(find_card("naive"), cell_of("naive", 1), topology, every_cpu(topology), false);
+  EXPECT_EQ(mask_of(naive), "0");  // allocated and first touched on this CPU's NUMA node
+  EXPECT_FALSE(naive.placement(topology)->crosses_numa());
+}
+
+TEST(CellBinding, MpiIsBoundByTheLauncherAndRecordedWhereItFits) {
+  const auto& all_tiers = tiers();
+  if (std::none_of(all_tiers.begin(), all_tiers.end(),
+                   [](const Tier& tier) { return tier.card.id == "mpi"; }))
+    GTEST_SKIP() << "this build has no mpi tier (MPI was not found when it was built)";
+  const Topology topology = read_fixture(two_sockets);
+  const cpu_set_t all = every_cpu(topology);
+  const auto bound = ThreadBinding::for_cell(find_card("mpi"), cell_of("mpi", 2, 3), topology, all, false);
+  EXPECT_TRUE(bound.by_launcher);
+  EXPECT_EQ(mask_of(bound), cpu_list(all));  // the launcher starts with every CPU and binds the ranks itself
+  EXPECT_TRUE(bound.worker_cpus().empty());
+  EXPECT_EQ(bound.pus, placement(topology, 6));
+  const auto on_hosts = ThreadBinding::for_cell(find_card("mpi"), cell_of("mpi", 2, 3), topology, all, true);
+  EXPECT_FALSE(on_hosts.placement(topology));
+  const auto oversubscribed =
+      ThreadBinding::for_cell(find_card("mpi"), cell_of("mpi", 64, 3), topology, all, false);
+  EXPECT_FALSE(oversubscribed.placement(topology));
 }
 
 }  // namespace
