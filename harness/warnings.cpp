@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "build_info.hpp"
-#include "context.hpp"
 #include "json_reader.hpp"
 #include "peers.hpp"
 #include "results.hpp"
@@ -127,7 +126,7 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
   found.about_cells("steal", "cells that lost over 2 % of the machine's CPU time to the hypervisor", stolen);
   found.about_cells("threads over cores",
                     "oversubscribed cells: more threads (× ranks) than the machine's " +
-                        std::to_string(cpus) + " logical CPUs",
+                        std::to_string(cpus) + " hardware threads",
                     oversubscribed);
   found.about_cells("outside the rounding bound",
                     "results further from the exact midpoint sum than rounding explains: a bug?",

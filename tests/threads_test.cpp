@@ -297,12 +297,10 @@ TEST(ThreadsTest, ARunRecordsEachCellsPlacementAndItsThreadsKeepToIt) {
   if (here.hardware_threads() < 2)
     GTEST_SKIP() << "this process may use one CPU (" << here.describe() << "): nothing to place apart";
   TempDir dir;
-  const Outcome outcome = run_command(LADDER_BINARY,
-                                      "run --tiers openmp,tbb,stdpar,naive --n 1e6 --threads 2 --reps 2 "
-                                      "--min-time 0.01 --no-instructions --out " +
-                                          dir.str() + "/out");
+  const auto [outcome, results] = run_and_read(
+      LADDER_BINARY, "--tiers openmp,tbb,stdpar,naive --n 1e6 --threads 2 --reps 2 --min-time 0.01",
+      dir / "out");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
-  const auto results = read_json(dir / "out/results.json");
   int checked = 0;
   for (const auto& entry : results.at("benchmarks")) {
     if (entry.value("aggregate_name", "") != "median") continue;
