@@ -190,9 +190,12 @@ RunOutcome run_matrix(const RunArguments& args) {
            {"worker_cpus", cpu_list(run_cpus)},
            {"hostfile", args.hostfile.empty() ? json(nullptr) : json(args.hostfile)},
            {"thread_binding",
-            "OpenMP tiers: OMP_PROC_BIND=close, OMP_PLACES=cores unless the environment sets them (each "
-            "cell's environment is in its entry); oneTBB tiers: a task_arena of the requested size, threads "
-            "not pinned; every worker starts with all of worker_cpus"},
+            "each cell's threads are placed compactly (one a core: an L3 group, then its NUMA node, then its "
+            "socket; SMT siblings only past the physical cores) and its worker starts with exactly those "
+            "CPUs (the entry's placement); OpenMP tiers: OMP_PROC_BIND=close and OMP_PLACES listing them, "
+            "unless the environment sets them (each cell's environment is in its entry); oneTBB tiers (tbb, "
+            "tbb-tuned, stdpar): arena slot i pinned to the i-th; mpi: the launcher binds each rank to its "
+            "cores, the launcher starting with all of worker_cpus"},
            {"interleaving",
             "cells run in a shuffled order (matrix seed); each cell's repetitions run in "
             "its own worker, with Google Benchmark's random interleaving on"}};
@@ -221,7 +224,8 @@ RunOutcome run_matrix(const RunArguments& args) {
         const auto key = std::make_pair(cell.integrand, cell.n);
         if (!references.count(key))
           references[key] = reference(integrands()[find_integrand(cell.integrand)], {cell.a, cell.b}, cell.n);
-        const ThreadBinding binding = ThreadBinding::for_tier(find_card(cell.tier), run_cpus);
+        const ThreadBinding binding =
+            ThreadBinding::for_cell(find_card(cell.tier), cell, topology, run_cpus, !args.hostfile.empty());
         WorkerOutcome worker =
             run_worker_process(executable, cell, matrix, references.at(key), binding, args.hostfile,
                                paths.work + "/cell-" + std::to_string(getpid()) + ".json", args.cell_timeout,
@@ -233,6 +237,7 @@ RunOutcome run_matrix(const RunArguments& args) {
         if (record.measurement) measured_seconds += record.measurement->measured_seconds;
         record.worker = worker.worker;
         record.worker.environment = binding.describe();
+        record.placement = binding.placement(topology);
       }
       record.finished = now_iso();
       append_journal(paths.journal, record);

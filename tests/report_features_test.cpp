@@ -176,7 +176,7 @@ Journal journal_of_two_cells() {
                     {"started", "2026-11-30T00:00:00Z"},
                     {"label", "crafted"},
                     {"preset", "quick"},
-                    {"matrix", {{"repetitions", 3}}},
+                    {"matrix", {{"repetitions", 3}, {"cpus", 2}}},
                     {"context", {{"host_name", "crafted"}}},
                     {"tiers", json::array()}};
   const auto record = [](const std::string& tier, int threads, std::vector<Repetition> repetitions,
