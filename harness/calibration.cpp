@@ -15,6 +15,7 @@
 
 #include "atomic_file.hpp"
 #include "build_info.hpp"
+#include "machine_topology.hpp"
 #include "peers.hpp"
 #include "process_stats.hpp"
 #include "reference.hpp"
@@ -206,6 +207,7 @@ void calibrate(const std::string& executable, Calibration& calibration, const st
   const std::string result_file =
       (fs::temp_directory_path() / ("ladder-calibration-" + std::to_string(getpid()) + ".json")).string();
   const cpu_set_t cpus = ThreadBinding::run_cpus();
+  const Topology here = read_topology();  // this machine's: hwloc's variables are set aside
   const auto available = process::available_memory().value_or(std::int64_t{4} << 30);
   const std::int64_t memory_limit = std::min(std::int64_t{2} << 30, available / 2);
   for (const auto& tier : missing) {
@@ -213,9 +215,9 @@ void calibrate(const std::string& executable, Calibration& calibration, const st
     const Cell cell{tier, integrand, 0, 1, calibration_n, 1, 1, false};
     // The faster of two workers: the estimate is for a machine not busy with other work.
     for (int sample = 0; sample < calibration_samples; ++sample) {
-      const WorkerOutcome outcome =
-          run_worker_process(executable, cell, settings, ref, ThreadBinding::for_tier(find_card(tier), cpus),
-                             "", result_file, std::min(timeout, 10.0), memory_limit);
+      const WorkerOutcome outcome = run_worker_process(
+          executable, cell, settings, ref, ThreadBinding::for_cell(find_card(tier), cell, here, cpus, false),
+          "", result_file, std::min(timeout, 10.0), memory_limit);
       if (outcome.interrupted) break;
       if (outcome.status != CellStatus::ok || !outcome.measurement || !outcome.worker.wall_seconds) {
         calibration.tiers.erase(tier_key(tier, integrand));

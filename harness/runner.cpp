@@ -213,9 +213,12 @@ RunOutcome run_matrix(const RunArguments& args) {
            {"worker_cpus", cpu_list(run_cpus)},
            {"hostfile", args.hostfile.empty() ? json(nullptr) : json(args.hostfile)},
            {"thread_binding",
-            "OpenMP tiers: OMP_PROC_BIND=close, OMP_PLACES=cores unless the environment sets them (each "
-            "cell's environment is in its entry); oneTBB tiers: a task_arena of the requested size, threads "
-            "not pinned; every worker starts with all of worker_cpus"},
+            "each cell's threads are placed compactly (one a core: an L3 group, then its NUMA node, then its "
+            "socket; SMT siblings only past the physical cores) and its worker starts with exactly those "
+            "CPUs (the entry's placement); OpenMP tiers: OMP_PROC_BIND=close and OMP_PLACES listing them, "
+            "unless the environment sets them (each cell's environment is in its entry); oneTBB tiers (tbb, "
+            "tbb-tuned, stdpar): arena slot i pinned to the i-th; mpi: the launcher binds each rank to its "
+            "cores, the launcher starting with all of worker_cpus"},
            {"interleaving",
             "cells run in a shuffled order (matrix seed); each cell's repetitions run in "
             "its own worker, with Google Benchmark's random interleaving on"}};
@@ -254,7 +257,8 @@ RunOutcome run_matrix(const RunArguments& args) {
           worker_seconds +=
               std::chrono::duration<double>(Clock::now() - computing).count();  // not the runner's
         }
-        const ThreadBinding binding = ThreadBinding::for_tier(find_card(cell.tier), run_cpus);
+        const ThreadBinding binding =
+            ThreadBinding::for_cell(find_card(cell.tier), cell, topology, run_cpus, !args.hostfile.empty());
         WorkerOutcome worker =
             run_worker_process(executable, cell, matrix, references.at(key), binding, args.hostfile,
                                paths.work + "/cell-" + std::to_string(getpid()) + ".json", args.cell_timeout,
@@ -266,6 +270,7 @@ RunOutcome run_matrix(const RunArguments& args) {
         if (record.measurement) measured_seconds += record.measurement->measured_seconds;
         record.worker = worker.worker;
         record.worker.environment = binding.describe();
+        record.placement = binding.placement(topology);
         worker_seconds += record.worker.wall_seconds.value_or(0), ++workers;
         if (record.status == CellStatus::ok && record.worker.wall_seconds)
           record_cell(executable, cell, matrix, *record.worker.wall_seconds);

@@ -24,11 +24,29 @@ cpu_set_t ThreadBinding::run_cpus() {
   return cpus;
 }
 
-ThreadBinding ThreadBinding::for_tier(const TierCard& card, const cpu_set_t& cpus) {
-  ThreadBinding binding{cpus, {}, {}};
+ThreadBinding ThreadBinding::for_cell(const TierCard& card, const Cell& cell, const Topology& topology,
+                                      const cpu_set_t& run_cpus, bool hostfile) {
+  ThreadBinding binding{run_cpus, {}, card.distributed, {}, {}};
+  // Not placed: the ranks on a hostfile's nodes (the launcher places them there), or more threads than
+  // this machine's hardware threads (oversubscribed: nothing is bound).
+  const int threads = cell.threads * (card.distributed ? cell.ranks : 1);
+  if (!(card.distributed && hostfile) && threads <= topology.hardware_threads())
+    binding.pus = ladder::placement(topology, threads);
+  if (!binding.pus.empty() && !binding.by_launcher) {
+    CPU_ZERO(&binding.cpus);
+    for (const int pu : binding.pus) CPU_SET(pu, &binding.cpus);
+  }
+  const bool explicit_places = !binding.pus.empty() && !binding.by_launcher;
   for (const auto& variable : card.environment) {
     const auto name = variable.substr(0, variable.find('='));
-    if (!std::getenv(name.c_str())) binding.set.push_back(variable);
+    if (std::getenv(name.c_str())) continue;  // the user's environment wins
+    if (name == "OMP_PLACES" && explicit_places) {
+      std::vector<std::string> places;
+      for (const int pu : binding.pus) places.push_back("{" + std::to_string(pu) + "}");
+      binding.set.push_back("OMP_PLACES=" + join(places, ","));
+    } else {
+      binding.set.push_back(variable);
+    }
   }
   const bool openmp = std::any_of(card.environment.begin(), card.environment.end(),
                                   [](const std::string& variable) { return variable.rfind("OMP_", 0) == 0; });
@@ -46,16 +64,29 @@ void ThreadBinding::apply() const {
 
 json ThreadBinding::describe() const {
   json environment = json::object();
+  const bool placed = !by_launcher && !pus.empty();
   for (const auto& variable : set) {
     const auto equals = variable.find('=');
-    environment[variable.substr(0, equals)] = variable.substr(equals + 1) + " (set by ladder)";
+    const auto name = variable.substr(0, equals);
+    environment[name] =
+        variable.substr(equals + 1) +
+        (name == "OMP_PLACES" && placed ? " (set by ladder: the cell's placement)" : " (set by ladder)");
   }
   for (const char* name : {"OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS", "OMP_WAIT_POLICY"})
     if (const char* value = std::getenv(name); value && !environment.contains(name))
-      environment[name] = std::find(unset.begin(), unset.end(), name) != unset.end()
-                              ? std::string(value) + " (removed: this tier does not use OpenMP)"
-                              : std::string(value) + " (from the environment)";
+      environment[name] =
+          std::find(unset.begin(), unset.end(), name) != unset.end()
+              ? std::string(value) + " (removed: this tier does not use OpenMP)"
+              : std::string(value) + (placed && std::string(name).rfind("OMP_P", 0) == 0
+                                          ? " (from the environment, which wins over the cell's placement)"
+                                          : " (from the environment)");
   return environment;
+}
+
+std::optional<Placement> ThreadBinding::placement(const Topology& topology) const {
+  if (pus.empty()) return std::nullopt;
+  const Span spans = span(topology, pus);
+  return Placement{pus, spans.cores, spans.l3_groups, spans.numa_nodes, spans.packages, spans.shares_cores};
 }
 
 std::string cpu_list(const cpu_set_t& cpus) {

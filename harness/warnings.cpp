@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "build_info.hpp"
-#include "context.hpp"
 #include "json_reader.hpp"
 #include "peers.hpp"
 #include "results.hpp"
@@ -85,7 +84,7 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
 
   std::vector<std::string> noisy, spread, loaded, stolen, oversubscribed, failed, skipped, outside_bound,
       one_core, not_identical;
-  const int cpus = logical_cpus();
+  const int cpus = header.at("matrix").at("cpus").small_integer();  // the hardware threads the run had
   for (const auto& record : journal.cells) {
     const std::string& name = record.name;
     const Cell& cell = record.cell;
@@ -127,7 +126,7 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
   found.about_cells("steal", "cells that lost over 2 % of the machine's CPU time to the hypervisor", stolen);
   found.about_cells("threads over cores",
                     "oversubscribed cells: more threads (× ranks) than the machine's " +
-                        std::to_string(cpus) + " logical CPUs",
+                        std::to_string(cpus) + " hardware threads",
                     oversubscribed);
   found.about_cells("outside the rounding bound",
                     "results further from the exact midpoint sum than rounding explains: a bug?",

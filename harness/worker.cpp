@@ -118,11 +118,14 @@ Memory memory_of_one_call(const std::function<double(std::int64_t)>& call, std::
 
 }  // namespace
 
-Measurement measure_cell(const Cell& cell, const Matrix& settings, const std::optional<Reference>& computed) {
+Measurement measure_cell(const Cell& cell, const Matrix& settings, const std::optional<Reference>& computed,
+                         const std::vector<int>& cpus) {
   const Tier& tier = find_tier(cell.tier);
   const std::size_t integrand = find_integrand(cell.integrand);
   const Interval ab{cell.a, cell.b};
-  const RunOptions options{cell.threads, cell.reproducible};
+  // The tiers whose runtime cannot be told where its threads go (oneTBB's) pin them to these; the others
+  // are held by the worker's mask and OMP_PLACES (thread_binding.hpp).
+  const RunOptions options{cell.threads, cell.reproducible, cpus};
   if (const auto reason = unavailable_reason(tier); !reason.empty())
     throw Unavailable("tier '" + tier.card.id + "' cannot run on this machine: " + reason);
 
@@ -250,7 +253,10 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
     const Matrix settings = Matrix::from_json(JsonReader(spec, "spec").at("matrix"));
     std::optional<Reference> computed;
     if (spec.contains("reference")) computed = reference_from_text(spec.at("reference").get<std::string>());
-    outcome = measure_cell(cell, settings, computed);
+    std::vector<int> cpus;  // the cell's placement, one PU a thread; absent or empty: not pinned
+    if (const auto placed = JsonReader(spec, "spec").find("cpus"))
+      for (const auto& cpu : placed->elements()) cpus.push_back(cpu.small_integer());
+    outcome = measure_cell(cell, settings, computed, cpus);
     outcome["status"] = CellStatus::ok;
   } catch (const std::bad_alloc&) {
     rlimit limit{};

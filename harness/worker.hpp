@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "matrix.hpp"
 #include "measurement.hpp"
@@ -20,8 +21,10 @@ namespace ladder {
 // Measures one cell with the matrix's repetitions and minimum times: the timing runs, the statistics, the
 // errors and the memory figures. Throws what the kernel throws.
 // The references may come computed (`ladder run` computes them once per size); else they are computed here.
+// cpus: where the harness placed the cell's threads, one a thread (RunOptions::cpus); empty: not pinned.
 Measurement measure_cell(const Cell& cell, const Matrix& settings,
-                         const std::optional<Reference>& computed = std::nullopt);
+                         const std::optional<Reference>& computed = std::nullopt,
+                         const std::vector<int>& cpus = {});
 
 // The hidden subcommand: reads the cell and the settings as JSON, writes the measurement (or the reason
 // it failed) to result_file, atomically. Returns the process's exit code.

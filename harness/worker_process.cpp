@@ -84,11 +84,13 @@ WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell
                                  std::int64_t memory_limit) {
   const TierCard& card = find_card(cell.tier);
   const PeerCard* peer = find_peer(cell.tier);
-  const std::string spec = json{{"cell", cell},
-                                {"matrix", matrix.to_json()},
-                                {"reference", to_text(ref)},
-                                {"rounding_bound", rounding_bound(card, ref, cell.n, cell.threads)}}
-                               .dump();
+  const std::string spec = json{
+      {"cell", cell},
+      {"matrix", matrix.to_json()},
+      {"reference", to_text(ref)},
+      {"rounding_bound", rounding_bound(card, ref, cell.n, cell.threads)},
+      {"cpus",
+       binding.worker_cpus()}}.dump();
   // A distributed tier's worker starts once per rank, under the MPI launcher; a peer's is its own program.
   std::vector<std::string> command;
   if (card.distributed)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 
 #include "report.hpp"
@@ -46,11 +47,14 @@ Cost maintenance_cost(const Card& card) {
 
 namespace {
 
-// The fastest measured cell of a tier at n (over threads and ranks).
-const Cell* best_cell(const Run& run, const std::string& tier, std::int64_t n) {
+// The fastest measured cell of a tier at n (over threads and ranks), at most `width` threads × ranks.
+const Cell* best_cell(const Run& run, const std::string& tier, std::int64_t n,
+                      int width = std::numeric_limits<int>::max()) {
   const Cell* best = nullptr;
   for (const auto& cell : run.cells)
-    if (cell.tier == tier && cell.n == n && cell.ok() && (!best || cell.median < best->median)) best = &cell;
+    if (cell.tier == tier && cell.n == n && cell.ok() && cell.threads * cell.ranks <= width &&
+        (!best || cell.median < best->median))
+      best = &cell;
   return best;
 }
 
@@ -74,6 +78,37 @@ std::int64_t default_size(const Run& run) {
 
 }  // namespace
 
+int widest_measured(const Run& run, std::int64_t n) {
+  int widest = 1;
+  for (const auto& cell : run.cells)
+    if (cell.n == n && cell.ok()) widest = std::max(widest, cell.threads * cell.ranks);
+  return widest;
+}
+
+std::string width_text(const Analysis& analysis) {
+  const Run& run = *analysis.run;
+  const auto threads = [](int count) {
+    return std::to_string(count) + (count == 1 ? " thread" : " threads");
+  };
+  const int widest = widest_measured(run, analysis.n);
+  std::string text = threads(analysis.width) + (analysis.width < widest
+                                                    ? " (as asked; " + threads(widest) + " were measured)"
+                                                    : ", the widest measured here");
+  if (!run.topology)
+    return text + "; the machine reported " + std::to_string(run.cpus) +
+           " logical CPUs (its topology was not recorded)";
+  const Topology& topology = *run.topology;
+  const int hardware = topology.hardware_threads();
+  const std::string shape = " (" + topology.describe() + ")";
+  const std::string hardware_threads = std::to_string(hardware) + " hardware threads";
+  if (analysis.width >= hardware) return text + ": all " + hardware_threads + " of this machine" + shape;
+  if (analysis.width == topology.cores)
+    return text + ": all " + std::to_string(topology.cores) + " physical cores of this machine, not its " +
+           hardware_threads + shape;
+  return text + "; this machine has " + std::to_string(topology.cores) + " cores, " + hardware_threads +
+         shape;
+}
+
 std::optional<std::int64_t> pays_from(const Run& run, const std::string& tier, const std::string& other) {
   std::optional<std::int64_t> from;
   for (const auto n : run.sizes()) {
@@ -89,10 +124,13 @@ std::optional<std::int64_t> pays_from(const Run& run, const std::string& tier, c
   return from;
 }
 
-Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_peers) {
+Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_peers,
+                 std::optional<int> width) {
   Analysis analysis;
   analysis.run = &run;
   analysis.n = size.value_or(default_size(run));
+  analysis.width =
+      std::min(widest_measured(run, analysis.n), width.value_or(std::numeric_limits<int>::max()));
   std::vector<const Card*> cards;
   for (const auto& card : run.cards) cards.push_back(&card);
   std::sort(cards.begin(), cards.end(), [](const Card* x, const Card* y) { return x->rung < y->rung; });
@@ -101,7 +139,7 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
   double fastest = 0;
   const Row* below = nullptr;
   for (const Card* card : cards) {
-    const Cell* cell = best_cell(run, card->id, analysis.n);
+    const Cell* cell = best_cell(run, card->id, analysis.n, analysis.width);
     if (!cell) {
       for (const auto& each : run.cells)
         if (each.tier == card->id && each.n == analysis.n && !each.ok()) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "scaling.hpp"
 #include "svg.hpp"
 
 namespace ladder::report {
@@ -66,51 +67,96 @@ Chart speedup_chart(const Analysis& analysis, std::size_t machine) {
   return {chart.id, svg::bar_chart(chart)};
 }
 
+namespace {
+
+// A log₂ axis: ticks at the powers of two from the one at or below `lowest` up to `most`, and at `most`
+// itself where it is not one and sits far enough from the power below to be read apart.
+std::vector<double> doubling_ticks(double lowest, double most) {
+  std::vector<double> ticks;
+  for (double power = std::exp2(std::floor(std::log2(std::max(lowest, 1e-6)))); power <= most; power *= 2)
+    ticks.push_back(power);
+  if (most > ticks.back() * 1.25) ticks.push_back(most);
+  return ticks;
+}
+
+// The thread axis of both scaling charts, with the machine's boundaries marked on it.
+void thread_axis(svg::Chart& chart, const Run& run, const std::vector<TierScaling>& lines) {
+  double most = 1;
+  for (const auto& line : lines) most = std::max(most, static_cast<double>(line.steps.back().count));
+  chart.x = {"threads (ranks for an mpi ranks line), log₂ scale", true, std::nullopt, std::nullopt,
+             doubling_ticks(1, most)};
+  if (!run.topology) {
+    chart.notes.push_back("Topology not recorded in this results file: no L3, NUMA, socket or SMT marks.");
+    return;
+  }
+  for (const auto& boundary : boundaries(*run.topology))
+    chart.markers.push_back({static_cast<double>(boundary.threads), boundary.label});
+  chart.notes.push_back("Dotted lines: the most threads one L3 group, NUMA node or socket holds; all cores.");
+}
+
+// A tier's line, each point labelled with its speedup and efficiency, a diamond where it stops gaining.
+svg::Series scaling_series(const TierScaling& line, bool efficiency) {
+  svg::Series series{line.series, {}};
+  const std::string unit = line.ranks ? " ranks" : " threads";
+  for (const auto& step : line.steps) {
+    svg::Point point{static_cast<double>(step.count), efficiency ? 100 * step.efficiency : step.speedup,
+                     line.series + " at " + std::to_string(step.count) + unit + ": " + times(step.speedup) +
+                         ", " + percent(step.efficiency) + " parallel efficiency" +
+                         (step.cell->oversubscribed ? " (oversubscribed)" : "")};
+    if (line.stops_gaining == step.count) point.mark = line.series + " " + line.verdict;
+    series.points.push_back(point);
+  }
+  return series;
+}
+
+std::string scaling_title(const std::string& what, const Analysis& analysis) {
+  return what + " at n = " + format_count(static_cast<double>(analysis.n)) + " — " + analysis.run->machine;
+}
+
+}  // namespace
+
 Chart scaling_chart(const Analysis& analysis, std::size_t machine) {
   const Run& run = *analysis.run;
-  svg::Chart chart{
-      "scaling" + suffix(machine),
-      "Thread scaling at n = " + format_count(static_cast<double>(analysis.n)) + " — " + run.machine,
-      {"threads (ranks for mpi ranks)", false},
-      {"speedup against 1 thread", false},
-      {}};
-  int most = 1;
-  for (const auto& card : run.cards) {
-    if (!card.parallel) continue;
-    for (const bool ranks : {false, true}) {
-      if (ranks && !card.distributed) continue;
-      const Cell* one = nullptr;
-      std::vector<const Cell*> line;
-      for (const auto& cell : run.cells) {
-        if (cell.tier != card.id || cell.n != analysis.n || !cell.ok()) continue;
-        if (ranks ? cell.threads != 1 : cell.ranks != 1) continue;
-        if (cell.threads == 1 && cell.ranks == 1) one = &cell;
-        line.push_back(&cell);
-      }
-      if (!one || line.size() < 2) continue;
-      std::sort(line.begin(), line.end(), [&](const Cell* x, const Cell* y) {
-        return (ranks ? x->ranks : x->threads) < (ranks ? y->ranks : y->threads);
-      });
-      svg::Series series{card.distributed ? card.id + (ranks ? " ranks" : " threads") : card.id, {}};
-      for (const Cell* cell : line) {
-        const int count = ranks ? cell->ranks : cell->threads;
-        most = std::max(most, count);
-        const double speedup = one->median / cell->median;
-        series.points.push_back({static_cast<double>(count), speedup,
-                                 series.name + " at " + std::to_string(count) + ": " + times(speedup) + ", " +
-                                     percent(speedup / count) + " parallel efficiency" +
-                                     (cell->oversubscribed ? " (oversubscribed)" : "")});
-      }
-      const auto& last = series.points.back();
-      chart.notes.push_back(series.name + ": " + times(last.y) + " on " + format_number("%.0f", last.x) +
-                            ", efficiency " + percent(last.y / last.x));
-      chart.series.push_back(std::move(series));
+  const auto lines = thread_scaling(run, analysis.n);
+  svg::Chart chart{"scaling" + suffix(machine), scaling_title("Thread scaling", analysis), {}, {}, {}};
+  thread_axis(chart, run, lines);
+  double most = 1, fastest = 1, slowest = 1;
+  for (const auto& line : lines) {
+    chart.series.push_back(scaling_series(line, false));
+    for (const auto& step : line.steps) {
+      fastest = std::max(fastest, step.speedup);
+      slowest = std::min(slowest, step.speedup);
     }
+    const auto& last = line.steps.back();
+    most = std::max(most, static_cast<double>(last.count));
+    chart.notes.push_back(line.series + ": " + times(last.speedup) + " on " + std::to_string(last.count) +
+                          ", efficiency " + percent(last.efficiency) + "; " + line.verdict);
   }
-  chart.series.push_back({"ideal",
-                          {{1, 1}, {static_cast<double>(most), static_cast<double>(most)}},
-                          svg::Style::dashed,
-                          "#999999"});
+  chart.y = {"speedup against 1 thread (×), log₂ scale", true, std::nullopt, std::nullopt,
+             doubling_ticks(slowest, std::max(most, fastest))};
+  // Both axes log₂: ideal scaling (speedup = threads) is the straight diagonal.
+  chart.series.push_back({"ideal", {{1, 1}, {most, most}}, svg::Style::dashed, "#999999"});
+  chart.notes.push_back("◇ where a tier stops gaining: its last step that added at least " +
+                        percent(gain_fraction) + " of the ideal rise,");
+  chart.notes.push_back("with two measured counts past it that did not (the report's scaling section).");
+  return {chart.id, svg::line_chart(chart)};
+}
+
+Chart efficiency_chart(const Analysis& analysis, std::size_t machine) {
+  const Run& run = *analysis.run;
+  const auto lines = thread_scaling(run, analysis.n);
+  svg::Chart chart{
+      "efficiency" + suffix(machine), scaling_title("Parallel efficiency", analysis), {}, {}, {}};
+  thread_axis(chart, run, lines);
+  double highest = 100, most = 1;
+  for (const auto& line : lines) {
+    chart.series.push_back(scaling_series(line, true));
+    for (const auto& step : line.steps) highest = std::max(highest, 100 * step.efficiency);
+    most = std::max(most, static_cast<double>(line.steps.back().count));
+  }
+  chart.y = {"parallel efficiency (% of ideal: speedup ÷ threads)", false, 0.0, 1.05 * highest};
+  chart.series.push_back({"ideal (100 %)", {{1, 100}, {most, 100}}, svg::Style::dashed, "#999999"});
+  chart.notes.push_back("◇ where a tier stops gaining (as in the thread-scaling chart).");
   return {chart.id, svg::line_chart(chart)};
 }
 

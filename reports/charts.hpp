@@ -11,7 +11,10 @@
 namespace ladder::report {
 
 Chart speedup_chart(const Analysis& analysis, std::size_t machine);
+// Speedup and parallel efficiency against threads, on a log₂ thread axis with the machine's L3, NUMA,
+// socket and SMT boundaries marked and a diamond where each tier stops gaining (scaling.hpp).
 Chart scaling_chart(const Analysis& analysis, std::size_t machine);
+Chart efficiency_chart(const Analysis& analysis, std::size_t machine);
 Chart pareto_chart(const Analysis& analysis, std::size_t machine);
 Chart memory_chart(const Run& run, std::size_t machine);
 Chart error_chart(const Run& run, std::size_t machine);

@@ -110,6 +110,7 @@ Run load_run(const std::string& where) {
   run.memory_total_bytes = file.context.memory_total_bytes.value_or(0);
   run.hypervisor = file.context.hypervisor;
   run.build = file.context.compiler + " " + file.context.common_flags;
+  run.topology = file.context.topology;
   for (const auto& warning : file.context.warnings) run.warnings.push_back(warning_text(warning));
   for (const auto& record : file.tiers) run.cards.push_back(card_of(record));
 
@@ -150,6 +151,7 @@ Run load_run(const std::string& where) {
       cells.push_back(cell_of(entry));
       cell = &cells.back();
     }
+    if (!cell->placement) cell->placement = entry.placement;
     if (!cell->ok()) continue;
     if (entry.run_type == "iteration") {
       cell->repetitions.push_back(seconds(entry.real_time));

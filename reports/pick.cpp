@@ -90,6 +90,8 @@ int pick(const std::string& results, const PickConstraints& constraints) {
 
   std::printf("results: %s (%s, %s), n = %lld\n", run.path.c_str(), run.machine.c_str(), run.cpu.c_str(),
               static_cast<long long>(n));
+  const Analysis at_width = analyse(run, n, constraints.include_peers, constraints.threads);
+  std::printf("answered for: %s\n", width_text(at_width).c_str());
   if (candidates.empty() || !candidates[0].ruled_out.empty()) {
     std::printf("\nno tier meets the constraints:\n");
     for (const auto& candidate : candidates)
@@ -98,6 +100,9 @@ int pick(const std::string& results, const PickConstraints& constraints) {
   }
   const Candidate& best = candidates[0];
   std::printf("\npick: %s\n", describe(best).c_str());
+  if (const int used = best.cell->threads * best.cell->ranks; best.card->parallel && used < at_width.width)
+    std::printf("note: %s is fastest on %d threads, fewer than the %d this answer is for\n",
+                best.card->id.c_str(), used, at_width.width);
   if (candidates.size() > 1 && candidates[1].ruled_out.empty()) {
     const Candidate& second = candidates[1];
     std::printf(

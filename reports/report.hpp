@@ -32,6 +32,9 @@ struct Cell {
   std::string counters_unavailable;
   // Resident memory and CPU time over one call (seconds from its start), when the run sampled them.
   std::vector<double> timeline_seconds, timeline_rss, timeline_cpu;
+  // Where its threads ran (cores, L3 groups, NUMA nodes, sockets); absent in files written before Ladder
+  // placed them.
+  std::optional<Placement> placement;
 
   bool ok() const { return status == CellStatus::ok; }
   double efficiency() const { return median > 0 ? cpu_median / (median * threads) : 0; }
@@ -56,6 +59,8 @@ struct Run {
   double memory_total_bytes = 0;  // 0: not known
   bool hypervisor = false;
   std::string build;  // the compiler and the common flags
+  // The machine's shape as hwloc saw it; absent in files written before Ladder read it.
+  std::optional<Topology> topology;
   std::vector<Card> cards;
   std::vector<Cell> cells;
   std::vector<std::string> warnings;  // "kind: message (N cells)"
@@ -98,7 +103,10 @@ struct Row {
 
 struct Analysis {
   const Run* run = nullptr;
-  std::int64_t n = 0;                        // the size the table and the answer are about
+  std::int64_t n = 0;  // the size the table and the answer are about
+  // The threads × ranks the answer is for: the widest measured at n, or the width asked for when that is
+  // narrower. Each tier competes with its fastest cell at most this wide.
+  int width = 1;
   std::vector<Row> rows;                     // rung order, tiers with a measured cell at n
   std::vector<const Cell*> unmeasured;       // cells at n that did not run, with their reasons
   const Row* best_peer = nullptr;            // the fastest peer, when peers ran
@@ -110,7 +118,16 @@ struct Analysis {
 
 // n: the size to decide at (default: the largest n at which most tiers were measured).
 // Peers are on the ladder but recommended only with include_peers (`ladder pick --include-peers`).
-Analysis analyse(const Run& run, std::optional<std::int64_t> n = std::nullopt, bool include_peers = false);
+// width: answer for at most this many threads × ranks (default: the widest measured at n).
+Analysis analyse(const Run& run, std::optional<std::int64_t> n = std::nullopt, bool include_peers = false,
+                 std::optional<int> width = std::nullopt);
+
+// The widest threads × ranks measured at n (1 when nothing was).
+int widest_measured(const Run& run, std::int64_t n);
+
+// The width an analysis answers for, in words, against the machine's own: "128 threads, the widest
+// measured here: all 128 hardware threads of this machine (2 sockets × 32 cores × 2 threads, …)".
+std::string width_text(const Analysis& analysis);
 
 // The smallest measured n from which `tier` is faster than `other` at every larger measured n (each at its
 // best configuration); empty when it never is.

@@ -18,22 +18,26 @@ Document build(const std::vector<Run>& runs) {
                 ". Every number comes from the results files listed below."));
   answer(doc, analyses);
   trust(doc, runs);
+  topologies(doc, runs);
   ladder_table(doc, analyses, runs.size() > 1);
   for (const auto& analysis : analyses) where_the_time_goes(doc, analysis, runs.size() > 1);
   costs(doc, runs.front());
   doc.push_back(heading(2, "Charts"));
-  std::vector<Chart> speedups, scalings, paretos, memories, timelines, cpu_timelines, errors;
+  std::vector<Chart> speedups, scalings, efficiencies, paretos, memories, timelines, cpu_timelines, errors;
   for (std::size_t i = 0; i < analyses.size(); ++i) {
     speedups.push_back(speedup_chart(analyses[i], i));
     scalings.push_back(scaling_chart(analyses[i], i));
+    efficiencies.push_back(efficiency_chart(analyses[i], i));
     paretos.push_back(pareto_chart(analyses[i], i));
     memories.push_back(memory_chart(runs[i], i));
     timelines.push_back(timeline_chart(runs[i], i));
     cpu_timelines.push_back(cpu_timeline_chart(runs[i], i));
     errors.push_back(error_chart(runs[i], i));
   }
-  for (auto* group : {&speedups, &scalings, &paretos, &memories, &timelines, &cpu_timelines, &errors})
+  for (auto* group :
+       {&speedups, &scalings, &efficiencies, &paretos, &memories, &timelines, &cpu_timelines, &errors})
     doc.push_back(charts(*group));
+  scaling(doc, analyses);
   which(doc, analyses);
   all_cells(doc, runs);
   std::vector<std::string> sources;

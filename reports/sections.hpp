@@ -1,6 +1,7 @@
 // The report's sections, in the order build() puts them: each appends its headings, paragraphs, tables and
 // charts to the document. sections_decision.cpp holds what to choose (the answer, the costs, which tier);
-// sections_measurements.cpp what was measured (the machines, the ladder, where the time goes, every cell).
+// sections_measurements.cpp what was measured (the machines, the ladder, where the time goes, every cell);
+// sections_scaling.cpp the machines' shape (the topology line, the thread-scaling table).
 #pragma once
 
 #include <vector>
@@ -15,9 +16,11 @@ Document build(const std::vector<Run>& runs);
 
 void answer(Document& doc, const std::vector<Analysis>& analyses);
 void trust(Document& doc, const std::vector<Run>& runs);
+void topologies(Document& doc, const std::vector<Run>& runs);
 void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool several);
 void where_the_time_goes(Document& doc, const Analysis& analysis, bool several);
 void costs(Document& doc, const Run& run);
+void scaling(Document& doc, const std::vector<Analysis>& analyses);
 void which(Document& doc, const std::vector<Analysis>& analyses);
 void all_cells(Document& doc, const std::vector<Run>& runs);
 

@@ -1,10 +1,58 @@
 // The sections on what to choose: the answer, what each tier costs to keep, and which tier for whom.
 #include <algorithm>
+#include <set>
 #include <utility>
 
+#include "scaling.hpp"
 #include "sections.hpp"
 
 namespace ladder::report {
+namespace {
+
+std::string threads_text(int count) { return std::to_string(count) + (count == 1 ? " thread" : " threads"); }
+
+// The tiers whose best cell is narrower than the width the answer is for, and why, from their scaling.
+std::vector<std::string> narrower_bests(const Analysis& analysis) {
+  std::vector<std::string> items;
+  const auto lines = thread_scaling(*analysis.run, analysis.n);
+  for (const auto& row : analysis.rows) {
+    const int used = row.cell->threads * row.cell->ranks;
+    if (!row.card->parallel || row.card->peer || used >= analysis.width) continue;
+    std::string item = row.card->id + " is fastest on " + threads_text(used) + ", fewer than the " +
+                       std::to_string(analysis.width) + " this answer is for";
+    for (const auto& line : lines)
+      if (line.tier == row.card->id && !line.ranks) item += "; its scaling: " + line.verdict;
+    items.push_back(item + ".");
+  }
+  return items;
+}
+
+// The recommendation at each measured width, runs of the same answer joined: "1–4 threads: xsimd; …".
+std::string by_width(const Analysis& analysis) {
+  std::set<int> widths;
+  for (const auto& cell : analysis.run->cells)
+    if (cell.n == analysis.n && cell.ok() && cell.threads * cell.ranks <= analysis.width)
+      widths.insert(cell.threads * cell.ranks);
+  std::vector<std::pair<std::pair<int, int>, std::string>> runs;  // (from, to) -> tier
+  for (const int width : widths) {
+    const Analysis narrower = analyse(*analysis.run, analysis.n, false, width);
+    const std::string tier = narrower.recommended ? narrower.recommended->card->id : "none";
+    if (!runs.empty() && runs.back().second == tier)
+      runs.back().first.second = width;
+    else
+      runs.push_back({{width, width}, tier});
+  }
+  if (widths.size() < 2) return "";
+  std::string text;
+  for (const auto& [range, tier] : runs)
+    text += (text.empty() ? "" : "; ") +
+            (range.first == range.second ? threads_text(range.first)
+                                         : std::to_string(range.first) + "–" + threads_text(range.second)) +
+            ": **" + tier + "**";
+  return text;
+}
+
+}  // namespace
 
 void answer(Document& doc, const std::vector<Analysis>& analyses) {
   doc.push_back(heading(2, "The answer"));
@@ -15,7 +63,8 @@ void answer(Document& doc, const std::vector<Analysis>& analyses) {
       items.push_back(item + analysis.why);
       continue;
     }
-    item += "use **" + analysis.recommended->card->id + "**. " + analysis.why;
+    item += "use **" + analysis.recommended->card->id + "**. " + analysis.why + " Answered for " +
+            width_text(analysis) + ".";
     if (analysis.cheaper) {
       const Row& cheaper = *analysis.cheaper;
       item += " The runner-up that costs less: **" + cheaper.card->id + "** (cost " +
@@ -64,9 +113,12 @@ void which(Document& doc, const std::vector<Analysis>& analyses) {
       if (row.pareto)
         frontier += (frontier.empty() ? "" : ", ") + row.card->id + " (cost " +
                     format_number("%.1f", row.cost.score) + ")";
-    items.push_back("On **" + run.machine +
-                    "** the Pareto-optimal tiers at n = " + format_count(static_cast<double>(analysis.n)) +
+    items.push_back("On **" + run.machine + "**, answered for " + width_text(analysis) +
+                    ": the Pareto-optimal tiers at n = " + format_count(static_cast<double>(analysis.n)) +
                     " are " + frontier + ": for any other, one of these is faster for no more upkeep.");
+    for (auto& item : narrower_bests(analysis)) items.push_back(std::move(item));
+    if (const std::string widths = by_width(analysis); !widths.empty())
+      items.push_back("The recommendation on a share of this machine (each width measured): " + widths + ".");
     if (analysis.best_peer) {
       const Row& best = *analysis.best_peer;
       std::string cross = "Python against C++: the fastest Python peer, " + best.card->id + ", takes " +

@@ -2,6 +2,7 @@
 // where the time goes, and every cell.
 #include <algorithm>
 
+#include "scaling.hpp"
 #include "sections.hpp"
 
 namespace ladder::report {
@@ -177,7 +178,7 @@ void where_the_time_goes(Document& doc, const Analysis& analysis, bool several) 
 void all_cells(Document& doc, const std::vector<Run>& runs) {
   doc.push_back(heading(2, "Every cell"));
   Table rows{{"machine", "tier", "n", "threads", "ranks", "status", "median", "ns/node", "CPU/(wall·threads)",
-              "rel. error", "peak heap", "note"},
+              "rel. error", "peak heap", "placement", "note"},
              {}};
   for (const auto& run : runs)
     for (const auto& cell : run.cells)
@@ -188,6 +189,7 @@ void all_cells(Document& doc, const std::vector<Run>& runs) {
            cell.ok() ? format_number("%.3g", cell.median * 1e9 / static_cast<double>(cell.n)) : "–",
            cell.ok() ? percent(cell.efficiency()) : "–", cell.ok() ? scientific(cell.rel_error) : "–",
            cell.ok() ? format_bytes(cell.peak_heap) : "–",
+           cell.ok() || cell.placement ? placement_text(cell.placement) : "–",
            cell.ok() ? (cell.oversubscribed ? "oversubscribed" : "") : cell.reason});
   doc.push_back(table(rows));
 }

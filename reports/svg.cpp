@@ -177,7 +177,13 @@ Ticks log_ticks(Range range) {
   return ticks.values.size() >= 2 ? ticks : linear_ticks(range);
 }
 
-Ticks ticks_for(const Scale& scale) { return scale.log ? log_ticks(scale.range) : linear_ticks(scale.range); }
+Ticks ticks_for(const Scale& scale, const std::vector<double>& wanted) {
+  if (wanted.empty()) return scale.log ? log_ticks(scale.range) : linear_ticks(scale.range);
+  Ticks ticks{{}, 4};
+  for (const double value : wanted)
+    if (plottable(value, scale.log) && scale.contains(value)) ticks.values.push_back(value);
+  return ticks;
+}
 
 struct Frame {  // the plot area, in pixels
   double left, top, right, bottom;
@@ -194,9 +200,10 @@ std::string open_svg(std::string_view id, std::string_view title, double width, 
 }
 
 // Grid lines and labelled ticks across the frame, the axis line and its label.
-std::string axis(const Scale& scale, bool horizontal, const Frame& frame, std::string_view label) {
+std::string axis(const Scale& scale, bool horizontal, const Frame& frame, std::string_view label,
+                 const std::vector<double>& wanted_ticks = {}) {
   std::string out = std::string("<g class=\"axis ") + (horizontal ? "x" : "y") + "\" fill=\"#333\">\n";
-  const Ticks ticks = ticks_for(scale);
+  const Ticks ticks = ticks_for(scale, wanted_ticks);
   for (double value : ticks.values) {
     const double at = scale.at(value);
     const std::string tick_label = compact(value, ticks.significant);
@@ -246,6 +253,37 @@ std::string_view left_out_because(const Point& point, const Scale& x, const Scal
   return {};
 }
 
+// A diamond around a marked point, in the series' colour, its mark as its tooltip.
+std::string mark(const Point& point, double x, double y, std::string_view stroke) {
+  return "<rect class=\"mark\"" + attribute("data-mark", point.mark) + " x=\"" + px(x - 6) + "\" y=\"" +
+         px(y - 6) + "\" width=\"12\" height=\"12\" transform=\"rotate(45 " + px(x) + " " + px(y) +
+         ")\" fill=\"none\" stroke=\"" + std::string(stroke) + "\" stroke-width=\"2\"><title>" +
+         escape(point.mark) + "</title></rect>\n";
+}
+
+// Vertical lines at the markers within the x axis' range, each labelled along it from the top; `left_out`
+// counts the others.
+std::string markers_group(const std::vector<Marker>& markers, const Scale& x, const Frame& frame,
+                          int& left_out) {
+  std::string out = "<g class=\"markers\" fill=\"#555\" font-size=\"11\">\n";
+  for (const auto& marker : markers) {
+    if (!plottable(marker.x, x.log) || !x.contains(marker.x)) {
+      ++left_out;
+      continue;
+    }
+    const double at = x.at(marker.x);
+    out += "<g class=\"marker\"" + attribute("data-marker", marker.label) +
+           attribute("data-x", chars(marker.x, std::chars_format::general)) + ">\n";
+    out += "<line x1=\"" + px(at) + "\" y1=\"" + px(frame.top) + "\" x2=\"" + px(at) + "\" y2=\"" +
+           px(frame.bottom) + "\" stroke=\"#888\" stroke-dasharray=\"2 3\"/>\n";
+    out +=
+        text(at - 3, frame.top + 4, marker.label,
+             " text-anchor=\"end\" transform=\"rotate(-90 " + px(at - 3) + " " + px(frame.top + 4) + ")\"");
+    out += "</g>\n";
+  }
+  return out + "</g>\n";
+}
+
 // A series' <g>: a line through each run of drawable points (a point left out breaks the line rather than
 // bridging the gap) and the markers, each with its tooltip.
 std::string series_group(const Series& series, std::string_view colour, const Scale& x, const Scale& y,
@@ -287,6 +325,10 @@ std::string series_group(const Series& series, std::string_view colour, const Sc
       out += "<circle cx=\"" + px(drawn_point.x) + "\" cy=\"" + px(drawn_point.y) +
              "\" r=\"3.5\" stroke=\"#fff\"><title>" + escape(tooltip) + "</title></circle>\n";
     }
+  for (const auto& run : runs)
+    for (const auto& drawn_point : run)
+      if (!drawn_point.point->mark.empty())
+        out += mark(*drawn_point.point, drawn_point.x, drawn_point.y, stroke);
   return out + "</g>\n";
 }
 
@@ -360,14 +402,22 @@ std::string line_chart(const Chart& chart) {
   for (const auto& [why, count] : left_out)
     notes.push_back(std::to_string(count) + (count == 1 ? " point" : " points") +
                     " left out: " + std::string(why));
+  int markers_left_out = 0;
+  const std::string marker_lines =
+      chart.markers.empty() ? "" : markers_group(chart.markers, x, frame, markers_left_out);
+  if (markers_left_out > 0)
+    notes.push_back(std::to_string(markers_left_out) + (markers_left_out == 1 ? " marker" : " markers") +
+                    " left out: outside the axis range");
 
   double notes_top = height + 8;
   const std::string legend_group = legend(chart.series, colours, frame, notes_top);
   std::string out =
       open_svg(chart.id, chart.title, width, notes_top + 16 * static_cast<double>(notes.size()) + 10);
-  out += axis(x, true, frame, chart.x.label) + axis(y, false, frame, chart.y.label);
+  out += axis(x, true, frame, chart.x.label, chart.x.ticks) +
+         axis(y, false, frame, chart.y.label, chart.y.ticks);
   if (drawn == 0) out += no_data(frame);
-  return out + plot + legend_group + notes_below(notes, frame.left, notes_top) + "</svg>\n";
+  // The markers over the series, so that their labels read on their halo.
+  return out + plot + marker_lines + legend_group + notes_below(notes, frame.left, notes_top) + "</svg>\n";
 }
 
 std::string bar_chart(const BarChart& chart) {

@@ -23,6 +23,7 @@ std::string escape(std::string_view text);
 struct Point {
   double x = 0, y = 0;
   std::string label{};  // a tooltip (<title>) on the point; empty: "SERIES: x, y"
+  std::string mark{};   // non-empty: a diamond around the point (<rect class="mark" data-mark="MARK">)
 };
 enum class Style { line, markers, line_and_markers, dashed };
 // color: "#rgb" or "#rrggbb" (with or without alpha) or a CSS colour name; empty (or anything else): the
@@ -37,6 +38,13 @@ struct Axis {
   std::string label{};
   bool log = false;
   std::optional<double> min{}, max{};  // from the data, padded a little, where not given
+  std::vector<double> ticks{};         // where given, the ticks (those in range) instead of the automatic
+};
+// A vertical line across the plot at x, labelled along it from the top: <g class="marker"
+// data-marker="LABEL" data-x="X">. One outside the x axis' range is left out, and a note says so.
+struct Marker {
+  double x = 0;
+  std::string label{};
 };
 struct Chart {
   std::string id{};  // the <svg>'s id and data-chart attribute
@@ -45,6 +53,7 @@ struct Chart {
   std::vector<Series> series{};
   std::vector<std::string> notes{};  // short lines printed under the plot area
   int width = 720, height = 420;     // the plot with its axes; the legend and notes add rows below
+  std::vector<Marker> markers{};
 };
 // A line/scatter chart: linear or log axes (log: decades with 1-2-5 or power-of-ten ticks), a legend,
 // each series in <g class="series" data-series="NAME">, each point a <circle> (for markers) with <title>.

@@ -54,6 +54,20 @@ inline void write_text(const std::filesystem::path& path, const std::string& tex
   out << text;
 }
 
+// `program run OPTIONS --no-instructions --out OUT`: its outcome, and the results.json it wrote (null when
+// none).
+struct RunResults {
+  Outcome outcome;
+  nlohmann::json results;
+};
+inline RunResults run_and_read(const std::string& program, const std::string& options,
+                               const std::filesystem::path& out) {
+  RunResults run{run_command(program, "run " + options + " --no-instructions --out " + out.string()),
+                 nullptr};
+  if (std::filesystem::exists(out / "results.json")) run.results = read_json(out / "results.json");
+  return run;
+}
+
 // A fresh directory under the system's temporary directory, removed afterwards.
 class TempDir {
  public:

@@ -11,7 +11,9 @@
 
 namespace ladder::testing {
 
-// A run's first journal line: `repetitions` a cell, started on host "here", no hypervisor, an idle machine.
+// A run's first journal line: `repetitions` a cell, started on host "here" with 96 hardware threads
+// (crafted_cpus), no hypervisor, an idle machine.
+constexpr int crafted_cpus = 96;
 inline nlohmann::json crafted_header(int repetitions = 10) {
   return {{"kind", "run"},
           {"schema_version", results_schema_version},
@@ -19,7 +21,7 @@ inline nlohmann::json crafted_header(int repetitions = 10) {
           {"label", "crafted"},
           {"preset", "standard"},
           {"load_average_before", {0.1, 0.1, 0.1}},
-          {"matrix", {{"repetitions", repetitions}}},
+          {"matrix", {{"repetitions", repetitions}, {"cpus", crafted_cpus}}},
           {"context", {{"host_name", "here"}, {"hypervisor", {{"present", false}}}}},
           {"tiers", nlohmann::json::array()}};
 }

@@ -40,6 +40,7 @@ struct CraftedCell {
   int threads = 1;
   std::vector<double> seconds;
   double rel_error = 1e-15;
+  nlohmann::json placement = nullptr;  // crafted_placement(…); null: not recorded, as in older files
 };
 
 // Three repetitions around `seconds`, its median.
@@ -58,25 +59,26 @@ inline std::string cell_name(const CraftedCell& cell) {
 // The cell's entries as the harness writes them: one a repetition, then the aggregates.
 inline void add_cell(nlohmann::json& benchmarks, const CraftedCell& cell) {
   const std::string name = cell_name(cell);
-  const nlohmann::json common = {{"cell", name},
-                                 {"tier", cell.tier},
-                                 {"rung", cell.rung},
-                                 {"integrand", "gauss"},
-                                 {"n", cell.n},
-                                 {"threads", cell.threads},
-                                 {"ranks", 1},
-                                 {"status", "ok"},
-                                 {"name", name},
-                                 {"rel_error", cell.rel_error},
-                                 {"rounding_error", cell.rel_error / 2},
-                                 {"exact", 0.7468},
-                                 {"midpoint", 0.7468},
-                                 {"rounding_bound", 1e-16},
-                                 {"peak_heap_bytes", 0},
-                                 {"peak_rss_bytes", 1 << 20},
-                                 {"minor_faults", 0},
-                                 {"major_faults", 0},
-                                 {"allocations", 0}};
+  nlohmann::json common = {{"cell", name},
+                           {"tier", cell.tier},
+                           {"rung", cell.rung},
+                           {"integrand", "gauss"},
+                           {"n", cell.n},
+                           {"threads", cell.threads},
+                           {"ranks", 1},
+                           {"status", "ok"},
+                           {"name", name},
+                           {"rel_error", cell.rel_error},
+                           {"rounding_error", cell.rel_error / 2},
+                           {"exact", 0.7468},
+                           {"midpoint", 0.7468},
+                           {"rounding_bound", 1e-16},
+                           {"peak_heap_bytes", 0},
+                           {"peak_rss_bytes", 1 << 20},
+                           {"minor_faults", 0},
+                           {"major_faults", 0},
+                           {"allocations", 0}};
+  if (!cell.placement.is_null()) common["placement"] = cell.placement;
   for (const double seconds : cell.seconds) {
     nlohmann::json entry = common;
     entry.update({{"run_type", "iteration"},
@@ -96,20 +98,59 @@ inline void add_cell(nlohmann::json& benchmarks, const CraftedCell& cell) {
   }
 }
 
-// A whole results document of one machine.
+// A machine's shape as results.json carries it (context.topology): `packages` sockets of `numa` NUMA nodes
+// of `l3` L3 groups of `cores` cores of `pus` hardware threads each. The PUs in hwloc's logical order,
+// numbered as Linux numbers them: every core's first thread, then every core's second.
+inline nlohmann::json crafted_topology(int packages, int numa, int l3, int cores, int pus) {
+  const int all_cores = packages * numa * l3 * cores;
+  nlohmann::json all = nlohmann::json::array();
+  for (int core = 0; core < all_cores; ++core)
+    for (int pu = 0; pu < pus; ++pu)
+      all.push_back({{"os_index", core + pu * all_cores},
+                     {"core", core},
+                     {"l3", core / cores},
+                     {"numa", core / (cores * l3)},
+                     {"package", core / (cores * l3 * numa)}});
+  return {{"summary", "crafted"},
+          {"source", "this machine"},
+          {"synthetic", false},
+          {"packages", packages},
+          {"numa_nodes", packages * numa},
+          {"l3_groups", packages * numa * l3},
+          {"cores", all_cores},
+          {"hardware_threads", all_cores * pus},
+          {"pus", all}};
+}
+
+// Where a cell's threads ran, as results.json carries it (the PUs: the first `threads` OS indices).
+inline nlohmann::json crafted_placement(int threads, int cores, int l3_groups, int numa_nodes, int packages,
+                                        bool smt) {
+  std::vector<int> pus;
+  for (int pu = 0; pu < threads; ++pu) pus.push_back(pu);
+  return {
+      {"pus", pus},           {"cores", cores}, {"l3_groups", l3_groups},        {"numa_nodes", numa_nodes},
+      {"packages", packages}, {"smt", smt},     {"crosses_numa", numa_nodes > 1}};
+}
+
+// A whole results document of one machine; with a topology (crafted_topology), its hardware threads are
+// the logical CPUs.
 inline nlohmann::json crafted_results(const std::string& host, const nlohmann::json& cards,
-                                      const nlohmann::json& benchmarks, int repetitions = 3) {
-  return {{"schema_version", 1},
-          {"context",
-           {{"host_name", host},
-            {"cpu_model", "a test CPU"},
-            {"logical_cpus", 2},
-            {"simd", {{"kernels_use", "avx2"}}},
-            {"matrix", {{"repetitions", repetitions}}},
-            {"warnings", nlohmann::json::array()},
-            {"run", {{"label", host}, {"status", "complete"}, {"started", "2026-11-30T00:00:00Z"}}}}},
-          {"tiers", cards},
-          {"benchmarks", benchmarks}};
+                                      const nlohmann::json& benchmarks, int repetitions = 3,
+                                      const nlohmann::json& topology = nullptr) {
+  nlohmann::json document = {
+      {"schema_version", 1},
+      {"context",
+       {{"host_name", host},
+        {"cpu_model", "a test CPU"},
+        {"logical_cpus", topology.is_null() ? 2 : topology.at("hardware_threads").get<int>()},
+        {"simd", {{"kernels_use", "avx2"}}},
+        {"matrix", {{"repetitions", repetitions}}},
+        {"warnings", nlohmann::json::array()},
+        {"run", {{"label", host}, {"status", "complete"}, {"started", "2026-11-30T00:00:00Z"}}}}},
+      {"tiers", cards},
+      {"benchmarks", benchmarks}};
+  if (!topology.is_null()) document["context"]["topology"] = topology;
+  return document;
 }
 
 // DIR/results.json holding `document`; returns DIR.

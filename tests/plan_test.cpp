@@ -15,25 +15,25 @@
 #include "errors.hpp"
 #include "parse.hpp"
 #include "registry.hpp"
+#include "topology_fixtures.hpp"
 
 namespace ladder::testing {
 namespace {
 
-// The issue's fixtures (tests/topology_fixtures.hpp holds them once merged), and a 256-thread machine.
+// The issue's machines (topology_fixtures.hpp) with the default ladder the issue gives, worked out by
+// hand, and a 256-thread one: 2 sockets × 64 cores × SMT2.
 struct Fixture {
   const char* name;
   const char* synthetic;
-  std::vector<int> threads;  // the default ladder the issue gives, worked out by hand
+  std::vector<int> threads;
 };
 const std::vector<Fixture> fixtures = {
-    {"1 core", "core:1 pu:1", {1}},
-    {"2 cores", "core:2 pu:1", {1, 2}},
-    {"12 cores", "core:12 pu:1", {1, 2, 4, 8, 12}},
-    {"16 cores, no SMT", "core:16 pu:1", {1, 2, 4, 8, 16}},
-    {"2 sockets × 32 cores × SMT2", "package:2 numa:1 l3:4 core:8 pu:2", {1, 2, 4, 8, 16, 32, 64, 128}},
-    {"AMD-like, 4 NUMA × 24 cores, L3 of 8",
-     "package:1 numa:4 l3:3 core:8 pu:2",
-     {1, 2, 4, 8, 16, 24, 32, 64, 96, 192}},
+    {one_core.name, one_core.synthetic, {1}},
+    {two_cores.name, two_cores.synthetic, {1, 2}},
+    {twelve_cores.name, twelve_cores.synthetic, {1, 2, 4, 8, 12}},
+    {sixteen_cores.name, sixteen_cores.synthetic, {1, 2, 4, 8, 16}},
+    {two_sockets.name, two_sockets.synthetic, {1, 2, 4, 8, 16, 32, 64, 128}},
+    {amd_like.name, amd_like.synthetic, {1, 2, 4, 8, 16, 24, 32, 64, 96, 192}},
     {"256 hardware threads", "package:2 core:64 pu:2", {1, 2, 4, 8, 16, 32, 64, 128, 256}},
 };
 

@@ -102,8 +102,9 @@ TEST(WhichTier, NamesTheFrontierWherePythonCrossesAndWhatEachStepBuys) {
   TempDir dir;
   const report::Run run = load_run(ladder_with_peers(dir / "run", false).string());
   const std::vector<std::string> expected = {
-      "On **crafted** the Pareto-optimal tiers at n = 1e6 are naive (cost 2.0), eigen (cost 3.9), tbb (cost "
-      "7.4): for any other, one of these is faster for no more upkeep.",
+      "On **crafted**, answered for 1 thread, the widest measured here; the machine reported 2 logical CPUs "
+      "(its topology was not recorded): the Pareto-optimal tiers at n = 1e6 are naive (cost 2.0), eigen "
+      "(cost 3.9), tbb (cost 7.4): for any other, one of these is faster for no more upkeep.",
       "Python against C++: the fastest Python peer, numpy, takes 500 ms (cost 4.0); the staircases cross at "
       "eigen (rung 4, cost 3.9), the lowest C++ rung faster than every peer; the fastest C++ tier, tbb, is "
       "2000× py-list and 10× numpy.",
@@ -175,7 +176,7 @@ Journal journal_of_two_cells() {
                     {"started", "2026-11-30T00:00:00Z"},
                     {"label", "crafted"},
                     {"preset", "quick"},
-                    {"matrix", {{"repetitions", 3}}},
+                    {"matrix", {{"repetitions", 3}, {"cpus", 2}}},
                     {"context", {{"host_name", "crafted"}}},
                     {"tiers", json::array()}};
   const auto record = [](const std::string& tier, int threads, std::vector<Repetition> repetitions,

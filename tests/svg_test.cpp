@@ -282,6 +282,63 @@ TEST(SvgLineChart, NonFinitePointsAreLeftOutWithANoteAndNoNumberIsNaN) {
     EXPECT_EQ(label.find("nan"), std::string::npos);
 }
 
+// The scaling charts' boundaries (L3 group, NUMA node, socket, SMT): a dotted vertical line at each x
+// within the axis, labelled along it; one outside the range is left out, and a note says so.
+TEST(SvgLineChart, MarkersAreVerticalLinesAtTheirXLabelledAndEscaped) {
+  Chart chart{.id = "marks", .title = "Marks", .x = {.label = "threads", .log = true}};
+  chart.series.push_back(series_of("s", {{1, 1}, {4, 3}, {16, 8}}));
+  chart.markers = {{.x = 4, .label = hostile}, {.x = 1000, .label = "beyond"}};
+  const std::string svg = line_chart(chart);
+  expect_sound(svg);
+  EXPECT_EQ(count(svg, "<g class=\"marker\""), 1);
+  const std::string marker = group(svg, "<g class=\"marker\"");
+  EXPECT_NE(marker.find(" data-x=\"4\""), std::string::npos) << marker;
+  EXPECT_NE(marker.find(" data-marker=\"&lt;script&gt;alert("), std::string::npos) << marker;
+  static const std::regex line_x("<line x1=\"([^\"]*)\" y1=\"([^\"]*)\" x2=\"([^\"]*)\" y2=\"([^\"]*)\"");
+  std::smatch line;
+  ASSERT_TRUE(std::regex_search(marker, line, line_x)) << marker;
+  static const std::regex circle_x("<circle cx=\"([^\"]*)\"");
+  const std::string points = group(svg, "<g class=\"series\"");
+  std::vector<std::string> xs;
+  for (std::sregex_iterator it(points.begin(), points.end(), circle_x), end; it != end; ++it)
+    xs.push_back((*it)[1]);
+  ASSERT_EQ(xs.size(), 3u);
+  EXPECT_EQ(line[1], xs[1]) << "the line stands where the point at x = 4 stands";
+  EXPECT_EQ(line[3], line[1]) << "vertical";
+  EXPECT_EQ(line[2], "40");
+  EXPECT_EQ(line[4], "376") << "across the plot, top to bottom";
+  EXPECT_NE(svg.find("1 marker left out: outside the axis range"), std::string::npos);
+  EXPECT_EQ(svg.find("beyond"), std::string::npos);
+}
+
+TEST(SvgLineChart, GivenTicksReplaceTheAutomaticOnesWithinTheRange) {
+  Chart chart{
+      .id = "ticks", .title = "Ticks", .x = {.label = "threads", .log = true, .ticks = {1, 2, 4, 8, 16, 32}}};
+  chart.series.push_back(series_of("s", {{1, 1}, {16, 8}}));
+  const auto labels = texts(group(line_chart(chart), "<g class=\"axis x\""));
+  EXPECT_EQ(labels, (std::vector<std::string>{"1", "2", "4", "8", "16", "threads"})) << "32 is off the axis";
+}
+
+TEST(SvgLineChart, AMarkedPointGetsADiamondCentredOnItWithItsMarkAsTooltip) {
+  Chart chart{.id = "mark", .title = "Mark"};
+  chart.series.push_back(series_of("s", {{1, 1}, {2, 3}, {3, 4}}));
+  chart.series[0].points[1].mark = hostile;
+  const std::string svg = line_chart(chart);
+  expect_sound(svg);
+  const std::string series = group(svg, "<g class=\"series\"");
+  EXPECT_EQ(count(series, "<rect class=\"mark\""), 1);
+  EXPECT_EQ(count(series, "<circle"), 3) << "the diamond is no extra data point";
+  static const std::regex circle("<circle cx=\"([^\"]*)\" cy=\"([^\"]*)\"");
+  std::vector<std::pair<std::string, std::string>> centres;
+  for (std::sregex_iterator it(series.begin(), series.end(), circle), end; it != end; ++it)
+    centres.push_back({(*it)[1], (*it)[2]});
+  ASSERT_EQ(centres.size(), 3u);
+  EXPECT_NE(series.find("transform=\"rotate(45 " + centres[1].first + " " + centres[1].second + ")\""),
+            std::string::npos)
+      << series;
+  EXPECT_NE(series.find(" data-mark=\"&lt;script&gt;alert("), std::string::npos);
+}
+
 TEST(SvgLineChart, PointsOutsideAGivenRangeAreLeftOutWithANote) {
   Chart chart{.id = "range", .title = "Range", .x = {.label = "x", .min = 0, .max = 10}};
   chart.series.push_back(series_of("s", {{-1, 1}, {5, 2}, {11, 3}}));
@@ -474,8 +531,13 @@ TEST(SvgWellFormedness, TheHandCheckCatchesWhatItShould) {
 // A real XML parser, where the machine has one (Debian's libxml2-utils).
 TEST(SvgWellFormedness, XmllintAcceptsEveryKindOfChart) {
   if (std::system("command -v xmllint >/dev/null 2>&1") != 0) GTEST_SKIP() << "xmllint is not installed";
-  Chart chart{.id = "lint", .title = hostile, .x = {.label = "x", .log = true}, .y = {.label = hostile}};
+  Chart chart{.id = "lint",
+              .title = hostile,
+              .x = {.label = "x", .log = true, .ticks = {1, 10, 100}},
+              .y = {.label = hostile},
+              .markers = {{.x = 10, .label = hostile}}};
   chart.series.push_back(series_of(hostile, {{1, 1}, {10, 0}, {100, std::nan("")}}));
+  chart.series[0].points[0].mark = hostile;
   BarChart bars{
       .id = "lint-bars", .title = hostile, .value_label = hostile, .bars = {{.label = hostile, .value = 2}}};
   int index = 0;

@@ -14,9 +14,11 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <ranges>
+#include <sstream>
 #include <thread>
 
 #include "command.hpp"
+#include "machine_topology.hpp"
 #include "test_support.hpp"
 
 namespace ladder::testing {
@@ -188,6 +190,134 @@ TEST(ThreadsTest, ARunStartedUnderOmpProcBindStillGivesEveryParallelTierItsCores
   }
   EXPECT_EQ(checked, 3);
   std::filesystem::remove_all(dir);
+}
+
+// Pinning: where each thread was allowed to run and where it last ran, read from /proc/self/task/TID.
+struct PinnedThread {
+  long id = 0;
+  double cpu_nanoseconds = 0;  // during the call
+  std::string allowed;         // Cpus_allowed_list, e.g. "1" or "0-1"
+  int last_cpu = -1;           // the CPU it last ran on (field 39 of its stat)
+};
+
+std::string allowed_cpus(long thread) {
+  std::ifstream status("/proc/self/task/" + std::to_string(thread) + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Cpus_allowed_list:", 0) == 0) {
+      std::string list = line.substr(line.find(':') + 1);
+      return list.erase(0, list.find_first_not_of(" \t"));
+    }
+  return "";
+}
+
+int last_cpu(long thread) {
+  std::ifstream stat("/proc/self/task/" + std::to_string(thread) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  std::istringstream fields(text.substr(text.rfind(')') + 2));  // after the command name, from field 3 on
+  std::string field;
+  for (int index = 3; index <= 39 && fields >> field; ++index)
+    if (index == 39) return std::stoi(field);
+  return -1;
+}
+
+// The threads that did a fair part (a twentieth or more) of the work of call(n), busiest first, for an n
+// that takes a quarter of a second of CPU or so; the calling thread's own mask is put back afterwards.
+template <class Call>
+std::vector<PinnedThread> threads_that_worked(Call call) {
+  cpu_set_t own;
+  sched_getaffinity(0, sizeof own, &own);
+  const ThreadUse use = thread_use(call);  // finds the n, and warms the runtime up
+  const auto before = cpu_time_per_thread();
+  call(use.n);
+  std::vector<PinnedThread> worked;
+  double total = 0;
+  for (const auto& [thread, time] : cpu_time_per_thread()) {
+    const double spent = time - (before.count(thread) ? before.at(thread) : 0.0);
+    total += spent;
+    worked.push_back({thread, spent, allowed_cpus(thread), last_cpu(thread)});
+  }
+  sched_setaffinity(0, sizeof own, &own);
+  std::erase_if(worked, [&](const PinnedThread& thread) { return thread.cpu_nanoseconds < total / 20; });
+  std::sort(worked.begin(), worked.end(),
+            [](const auto& a, const auto& b) { return a.cpu_nanoseconds > b.cpu_nanoseconds; });
+  return worked;
+}
+
+std::string describe(const std::vector<PinnedThread>& threads) {
+  std::string text;
+  for (const auto& thread : threads)
+    text += " [thread " + std::to_string(thread.id) + ": " + std::to_string(thread.cpu_nanoseconds / 1e6) +
+            " ms, allowed " + thread.allowed + ", last on CPU " + std::to_string(thread.last_cpu) + "]";
+  return text;
+}
+
+// The check: oneTBB's threads pinned to distinct cores. Each tier on oneTBB is called in-process
+// with two threads and the first two PUs of the compact placement, as the worker calls it; every thread
+// that did work must be allowed exactly one CPU, have run there, and the two busiest must be on different
+// CPUs. Without the pinning (tbb_pinning.hpp) oneTBB's threads are allowed every CPU of the process.
+TEST(ThreadsTest, TbbTiersPinTheirThreadsToDistinctCores) {
+  if (!two_cores()) GTEST_SKIP() << "this machine has one core: two threads cannot be on distinct cores";
+  const Topology here = read_topology();
+  if (here.hardware_threads() < 2)
+    GTEST_SKIP() << "this process may use one CPU (" << here.describe() << "): nothing to pin apart";
+  const std::vector<int> cpus = placement(here, 2);
+  for (const char* id : {"tbb", "tbb-tuned", "stdpar"}) {
+    const Tier& tier = find_tier(id);
+    auto worked = threads_that_worked([&](std::int64_t n) {
+      integrate(tier, 0, {0.0, 1.0}, n, {2, false, cpus});
+    });
+    // A scheduler on a busy machine may leave the second thread asleep for a whole call: try again.
+    for (int attempt = 1; attempt < 5 && worked.size() < 2; ++attempt)
+      worked = threads_that_worked([&](std::int64_t n) {
+        integrate(tier, 0, {0.0, 1.0}, n, {2, false, cpus});
+      });
+    ASSERT_GE(worked.size(), 2u) << id << ": fewer than two threads worked:" << describe(worked);
+    for (const auto& thread : worked) {
+      const bool on_a_placed_cpu =
+          thread.allowed == std::to_string(cpus[0]) || thread.allowed == std::to_string(cpus[1]);
+      EXPECT_TRUE(on_a_placed_cpu) << id << ": a thread that worked is allowed CPUs " << thread.allowed
+                                   << ", not one of " << cpus[0] << " and " << cpus[1] << ":"
+                                   << describe(worked);
+      if (on_a_placed_cpu) {
+        EXPECT_EQ(std::to_string(thread.last_cpu), thread.allowed) << id << ":" << describe(worked);
+      }
+    }
+    EXPECT_NE(worked[0].allowed, worked[1].allowed)
+        << id << ": the two busiest threads share a CPU:" << describe(worked);
+  }
+}
+
+// The same seen from a run: each cell's Placement is the compact placement of its thread count, and every
+// thread of its worker is allowed exactly one of those CPUs, each CPU taken by one thread (the workers'
+// Cpus_allowed_list, recorded after the call while the runtime's threads are alive). naive, a serial tier,
+// runs on the first PU: its node vector is allocated and first touched there.
+TEST(ThreadsTest, ARunRecordsEachCellsPlacementAndItsThreadsKeepToIt) {
+  if (!two_cores()) GTEST_SKIP() << "this machine has one core: two threads cannot be placed apart";
+  const Topology here = read_topology();
+  if (here.hardware_threads() < 2)
+    GTEST_SKIP() << "this process may use one CPU (" << here.describe() << "): nothing to place apart";
+  TempDir dir;
+  const auto [outcome, results] = run_and_read(
+      LADDER_BINARY, "--tiers openmp,tbb,stdpar,naive --n 1e6 --threads 2 --reps 2 --min-time 0.01",
+      dir / "out");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  int checked = 0;
+  for (const auto& entry : results.at("benchmarks")) {
+    if (entry.value("aggregate_name", "") != "median") continue;
+    ++checked;
+    const int threads = entry.at("threads").get<int>();
+    const std::vector<int> pus = placement(here, threads);
+    const auto& placed = entry.at("placement");
+    EXPECT_EQ(placed.at("pus").get<std::vector<int>>(), pus) << entry.at("cell");
+    EXPECT_EQ(placed.at("cores").get<int>(), threads) << entry.at("cell");
+    EXPECT_EQ(placed.at("smt"), false) << entry.at("cell");
+    std::vector<std::string> expected, seen = entry.at("thread_placement").at("per_thread");
+    for (const int pu : pus) expected.push_back(std::to_string(pu));
+    std::sort(expected.begin(), expected.end());
+    std::sort(seen.begin(), seen.end());
+    EXPECT_EQ(seen, expected) << entry.at("cell") << ": each thread's allowed CPUs, against the placement";
+  }
+  EXPECT_EQ(checked, 4);
 }
 
 }  // namespace

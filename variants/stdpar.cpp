@@ -1,7 +1,8 @@
 // Rung 10 — stdpar: the std-algorithms rung with one argument more. std::execution::par_unseq lets the
 // standard library run transform_reduce on every core (libstdc++ does it with oneTBB underneath); the
-// task_arena caps the threads. No pragma, no SIMD code — and no SIMD exp either: the cheapest way onto all
-// cores, not the fastest. The index iterator is the one trap: see counting_iterator.hpp.
+// task_arena caps the threads, pinned as on tbb (tbb_pinning.hpp). No pragma, no SIMD code — and no SIMD exp
+// either: the cheapest way onto all cores, not the fastest. The index iterator is the one trap: see
+// counting_iterator.hpp.
 #include <tbb/task_arena.h>
 
 #include <cstdint>
@@ -10,15 +11,17 @@
 #include <numeric>
 
 #include "counting_iterator.hpp"
+#include "tbb_pinning.hpp"
 #include "tier.hpp"
 
 namespace {
 
 template <class F>
-double integrate(F f, ladder::Interval ab, std::int64_t n, int threads) {
+double integrate(F f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions& options) {
   const double step = (ab.b - ab.a) / static_cast<double>(n);
   const ladder::CountingIterator first(0), last(n);
-  tbb::task_arena arena(threads);
+  tbb::task_arena arena(options.threads);
+  const ladder::PinThreads pin(arena, options.cpus);  // thread i on cpus[i], when the caller placed them
   const double sum = arena.execute([&] {
     return std::transform_reduce(
         std::execution::par_unseq, first, last, 0.0, std::plus<>{},
@@ -32,7 +35,8 @@ const ladder::Registration registration{
      .rung = 10,
      .summary = "std::transform_reduce with std::execution::par_unseq (libstdc++ on oneTBB)",
      .libraries = {"oneTBB (libstdc++ parallel backend)"},
-     .concepts = {"standard algorithms", "execution policies", "iterator categories", "task arenas"},
+     .concepts = {"standard algorithms", "execution policies", "iterator categories", "task arenas",
+                  "pinning threads with a task_scheduler_observer"},
      .learning_time = ladder::LearningTime::hours,
      .parallel = true,
      .reproducible = ladder::Reproducible::never,
@@ -42,7 +46,7 @@ const ladder::Registration registration{
              "asks for SIMD only under -fopenmp-simd, and exp has no vector version without -ffast-math "
              "(the build's disassembly shows a scalar loop calling exp)"},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions& options) {
-      return integrate(f, ab, n, options.threads);
+      return integrate(f, ab, n, options);
     }};
 
 }  // namespace

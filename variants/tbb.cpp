@@ -1,8 +1,9 @@
 // Rung 9 — tbb: the xsimd kernel on every core through oneTBB's task scheduler. parallel_reduce splits the
 // index range recursively, runs the kernel on the pieces and joins the partial sums as a tree; the
-// task_arena caps the threads. Splitting follows the load, so the sum's order — and its last bits — vary
-// from run to run; parallel_deterministic_reduce splits the same way every time and gives the same bits
-// at every thread count, for a little lost balance.
+// task_arena caps the threads, and an observer pins each of them to the CPU the harness placed it on
+// (tbb_pinning.hpp): oneTBB itself never pins. Splitting follows the load, so the sum's order — and its last
+// bits — vary from run to run; parallel_deterministic_reduce splits the same way every time and gives the
+// same bits at every thread count, for a little lost balance.
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 #include <tbb/task_arena.h>
@@ -11,6 +12,7 @@
 #include <functional>
 
 #include "simd_kernel.hpp"
+#include "tbb_pinning.hpp"
 #include "tier.hpp"
 
 namespace {
@@ -26,6 +28,7 @@ double integrate(F f, ladder::Interval ab, std::int64_t n, const ladder::RunOpti
   };
 
   tbb::task_arena arena(options.threads);
+  const ladder::PinThreads pin(arena, options.cpus);  // thread i on cpus[i], when the caller placed them
   const double sum = arena.execute([&] {
     return options.reproducible ? tbb::parallel_deterministic_reduce(nodes, 0.0, partial_sum, std::plus<>{})
                                 : tbb::parallel_reduce(nodes, 0.0, partial_sum, std::plus<>{});
@@ -44,7 +47,8 @@ const ladder::Registration registration{
      .rung = 9,
      .summary = "oneTBB parallel_reduce over the xsimd kernel (deterministic reduce on request)",
      .libraries = {"xsimd 8.1", "oneTBB"},
-     .concepts = {"SIMD batch types", "task-parallel runtime", "parallel reduction trees", "task arenas"},
+     .concepts = {"SIMD batch types", "task-parallel runtime", "parallel reduction trees", "task arenas",
+                  "pinning threads with a task_scheduler_observer"},
      .learning_time = ladder::LearningTime::days,
      .parallel = true,
      .reproducible = ladder::Reproducible::on_request,

@@ -1,7 +1,7 @@
 // Rung 15 — tbb-tuned: the tbb tier's driver over the tuned-exp kernel. parallel_reduce splits the nodes
 // into tasks and joins their partial sums as a tree; each task runs the xsimd kernel with the
 // hand-written exp (tuned_exp.hpp). parallel_deterministic_reduce, on request, gives the same bits at
-// every thread count.
+// every thread count. The arena's threads are pinned as on tbb (tbb_pinning.hpp).
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 #include <tbb/task_arena.h>
@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "simd_kernel.hpp"
+#include "tbb_pinning.hpp"
 #include "tier.hpp"
 #include "tuned_exp.hpp"
 
@@ -27,6 +28,7 @@ double integrate(F f, ladder::Interval ab, std::int64_t n, const ladder::RunOpti
   };
 
   tbb::task_arena arena(options.threads);
+  const ladder::PinThreads pin(arena, options.cpus);  // thread i on cpus[i], when the caller placed them
   const double sum = arena.execute([&] {
     return options.reproducible ? tbb::parallel_deterministic_reduce(nodes, 0.0, partial_sum, std::plus<>{})
                                 : tbb::parallel_reduce(nodes, 0.0, partial_sum, std::plus<>{});
@@ -46,8 +48,9 @@ const ladder::Registration registration{
      .summary = "oneTBB parallel_reduce over the tuned-exp kernel (gauss); the other integrands as on tbb",
      .libraries = {"xsimd 8.1", "oneTBB"},
      .concepts = {"SIMD batch types", "task-parallel runtime", "parallel reduction trees", "task arenas",
-                  "range reduction", "polynomial evaluation schemes", "IEEE 754 bit manipulation",
-                  "ulp error analysis", "AVX-512 intrinsics"},
+                  "pinning threads with a task_scheduler_observer", "range reduction",
+                  "polynomial evaluation schemes", "IEEE 754 bit manipulation", "ulp error analysis",
+                  "AVX-512 intrinsics"},
      .learning_time = ladder::LearningTime::days,
      .parallel = true,
      .reproducible = ladder::Reproducible::on_request,

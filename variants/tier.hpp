@@ -30,6 +30,10 @@ struct RunOptions {
   // Parallel tiers that can trade speed for a result that is bit-identical at every thread count do so
   // when this is set (see the card's `reproducible`).
   bool reproducible = false;
+  // The CPUs the harness placed the threads on, one a thread in the order the threads take them (thread
+  // or arena slot i runs on cpus[i]); empty: not pinned. A tier whose runtime has no pinning setting of
+  // its own pins with it (the oneTBB tiers, tbb_pinning.hpp); OpenMP's tiers get OMP_PLACES instead.
+  std::vector<int> cpus{};
 };
 
 enum class LearningTime { minutes, hours, days };
