@@ -4,8 +4,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "text.hpp"
-
 namespace ladder {
 
 using nlohmann::json;
@@ -42,11 +40,7 @@ ContextRecord read_context(const JsonReader& in) {
   context.label = run.string_or("label", "");
   context.started = run.string_or("started", "");
   context.status = run.string_or("status", "");
-  if (const auto budget = run.find("budget")) {
-    const auto dropped = budget->at("dropped").strings();
-    context.budget = "--budget " + budget->at("budget").string() + ": " +
-                     (dropped.empty() ? "the matrix fitted as it was" : "dropped " + join(dropped, "; "));
-  }
+  if (const auto budget = run.find("budget")) context.budget = read_budget_record(*budget);
   if (const auto matrix = in.find("matrix")) context.repetitions = matrix->small_integer_or("repetitions", 0);
   if (const auto warnings = in.find("warnings"))
     for (const auto& warning : warnings->elements()) context.warnings.push_back(read_warning(warning));
@@ -59,6 +53,32 @@ void to_json(json& out, const VectorizationRecord& entry) {
   out = {{"build", entry.build},   {"linked", entry.linked},
          {"status", entry.status}, {"register_bits", entry.register_bits},
          {"lanes", entry.lanes},   {"evidence", entry.evidence}};
+}
+
+void to_json(json& out, const BudgetRecord& budget) {
+  out = {{"budget", budget.text},
+         {"budget_seconds", budget.seconds},
+         {"estimated_seconds_before", budget.estimated_seconds_before},
+         {"estimated_seconds", budget.estimated_seconds},
+         {"dropped", budget.dropped},
+         {"floor",
+          {{"repetitions", budget.floor.repetitions},
+           {"min_time", budget.floor.min_time},
+           {"min_warmup_time", budget.floor.min_warmup_time}}}};
+}
+
+BudgetRecord read_budget_record(const JsonReader& in) {
+  BudgetRecord budget;
+  budget.text = in.at("budget").string();
+  budget.seconds = in.at("budget_seconds").number();
+  budget.estimated_seconds_before = in.at("estimated_seconds_before").number();
+  budget.estimated_seconds = in.at("estimated_seconds").number();
+  budget.dropped = in.at("dropped").strings();
+  const JsonReader floor = in.at("floor");
+  budget.floor.repetitions = floor.at("repetitions").small_integer();
+  budget.floor.min_time = floor.at("min_time").number();
+  budget.floor.min_warmup_time = floor.at("min_warmup_time").number();
+  return budget;
 }
 
 void to_json(json& out, const CardRecord& card) {

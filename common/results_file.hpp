@@ -99,6 +99,22 @@ struct WarningRecord {
 };
 void to_json(nlohmann::json& out, const WarningRecord& warning);
 
+// How a run was fitted to --budget (harness/plan.hpp's fit_budget), as its context.run.budget carries it.
+struct BudgetRecord {
+  std::string text;                     // as typed: "2m"
+  double seconds = 0;                   // the budget
+  double estimated_seconds_before = 0;  // the matrix's estimate before it was fitted
+  double estimated_seconds = 0;         // the fitted matrix's
+  std::vector<std::string> dropped;     // what was cut, in order, each with why; empty when it fitted
+  struct Floor {  // what the repetitions and minimum times come down to before anything is dropped
+    int repetitions = 0;
+    double min_time = 0, min_warmup_time = 0;
+  } floor;
+};
+void to_json(nlohmann::json& out, const BudgetRecord& budget);
+// Checked: a missing or mistyped field is a SchemaError naming it ("context.run.budget.dropped: …").
+BudgetRecord read_budget_record(const JsonReader& in);
+
 // What the reports read of the context: the machine, the build, the run.
 struct ContextRecord {
   std::string host_name, cpu_model, kernels_use, compiler, common_flags;
@@ -107,7 +123,7 @@ struct ContextRecord {
   bool hypervisor = false;
   std::optional<Topology> topology;    // null in results written before Ladder read it (schema 1 files)
   std::string label, started, status;  // the run's
-  std::string budget;  // "--budget 2m: dropped …", one line; empty when the run was not budgeted
+  std::optional<BudgetRecord> budget;  // absent when the run was not budgeted
   std::vector<WarningRecord> warnings;
 };
 

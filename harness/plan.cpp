@@ -14,6 +14,7 @@
 #include "process_stats.hpp"
 #include "profiling.hpp"
 #include "registry.hpp"
+#include "results_file.hpp"
 #include "text.hpp"
 
 namespace ladder {
@@ -211,15 +212,13 @@ std::vector<ThreadStep> thread_reasons(const Matrix& matrix, const Topology& top
 }
 
 json Budgeted::to_json() const {
-  return {{"budget", budget_text},
-          {"budget_seconds", budget_seconds},
-          {"estimated_seconds_before", unbudgeted_seconds},
-          {"estimated_seconds", estimate.seconds},
-          {"dropped", dropped},
-          {"floor",
-           {{"repetitions", BudgetFloor::repetitions},
-            {"min_time", BudgetFloor::min_time},
-            {"min_warmup_time", BudgetFloor::min_warmup_time}}}};
+  const BudgetRecord record{budget_text,
+                            budget_seconds,
+                            unbudgeted_seconds,
+                            estimate.seconds,
+                            dropped,
+                            {BudgetFloor::repetitions, BudgetFloor::min_time, BudgetFloor::min_warmup_time}};
+  return record;
 }
 
 Budgeted fit_budget(const Matrix& matrix, const std::string& budget_text, const Calibration& calibration,

@@ -54,7 +54,7 @@ struct Run {
   std::string path;     // where it was read from
   std::string machine;  // the host name
   std::string cpu, label, started, status, instruction_set;
-  std::string budget;  // how the run was fitted to --budget, one line; empty when it was not
+  std::optional<BudgetRecord> budget;  // how the run was fitted to --budget; absent when it was not
   int cpus = 1, repetitions = 0;
   double memory_total_bytes = 0;  // 0: not known
   bool hypervisor = false;

@@ -35,6 +35,12 @@ std::string report_vector_text(const Card& card, const std::string& build) {
   return text.empty() ? "–" : text;
 }
 
+// How a run was fitted to --budget, one line: "--budget 2m: dropped repetitions 10 → 3 (…); …".
+std::string budget_text(const BudgetRecord& budget) {
+  return "--budget " + budget.text + ": " +
+         (budget.dropped.empty() ? "the matrix fitted as it was" : "dropped " + join(budget.dropped, "; "));
+}
+
 // IPC where the machine counted, else why not.
 std::string counters_text(const Cell& cell) {
   if (cell.ipc) return "IPC " + format_number("%.2f", *cell.ipc);
@@ -62,8 +68,9 @@ void trust(Document& doc, const std::vector<Run>& runs) {
   }
   doc.push_back(table(machines));
   for (const auto& run : runs)
-    if (!run.budget.empty())
-      doc.push_back(paragraph("The run on **" + run.machine + "** was budgeted: " + run.budget));
+    if (run.budget)
+      doc.push_back(
+          paragraph("The run on **" + run.machine + "** was budgeted: " + budget_text(*run.budget)));
   for (const auto& run : runs) {
     if (run.warnings.empty()) continue;
     doc.push_back(paragraph("Warnings from the run on **" + run.machine + "** (" + run.path + "):"));
