@@ -62,9 +62,14 @@ std::string verdict(const CellComparison& comparison);
 // slow average to no change.
 double geometric_mean(const std::vector<double>& ratios);
 
+// What differs in where the two runs' threads ran, each a sentence for compare to print before its table:
+// a run with no topology recorded (written before Ladder placed threads), two machines' shapes, cells whose
+// threads were placed differently (old against new). Empty when both were placed alike.
+std::vector<std::string> placement_notes(const Run& before, const Run& after);
+
 // Prints, for each cell in both runs, the ratio of medians, the U test's p-value and a verdict; the
-// geometric mean of the ratios. Returns 1 when --fail-above is given and some cell is significantly slower
-// by more than it, else 0.
+// geometric mean of the ratios; first, a note for each placement_notes. Returns 1 when --fail-above is given
+// and some cell is significantly slower by more than it, else 0.
 int compare(const std::string& old_results, const std::string& new_results, const CompareOptions& options);
 
 }  // namespace ladder::report

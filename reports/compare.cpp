@@ -7,6 +7,7 @@
 #include "choose.hpp"
 #include "errors.hpp"
 #include "report.hpp"
+#include "scaling.hpp"
 #include "text.hpp"
 
 namespace ladder::report {
@@ -112,6 +113,41 @@ double geometric_mean(const std::vector<double>& ratios) {
   return std::exp(log_sum / static_cast<double>(ratios.size()));
 }
 
+std::vector<std::string> placement_notes(const Run& before, const Run& after) {
+  if (before.topology.has_value() != after.topology.has_value()) {
+    const Run& unplaced = before.topology ? after : before;
+    // Its cells have no placement either: a note for each would say the same again.
+    return {std::string(before.topology ? "the new run" : "the old run") + " (" + unplaced.path +
+            ") has no topology or placement recorded (written before Ladder pinned threads): a difference "
+            "may be the placement, not the code"};
+  }
+  std::vector<std::string> notes;
+  if (before.topology && before.topology->describe() != after.topology->describe())
+    notes.push_back("the machines differ: " + before.topology->describe() + " against " +
+                    after.topology->describe() + ": a difference may be the machine's shape, not the code");
+
+  std::map<std::string, const Cell*> old_cells;
+  for (const auto& cell : before.cells)
+    if (cell.ok()) old_cells[cell.name] = &cell;
+  std::vector<std::string> moved;  // "name (old placement against new)"
+  for (const auto& cell : after.cells) {
+    if (!cell.ok() || !old_cells.count(cell.name)) continue;
+    // Compared as worded: the same span on other hardware threads of one shape runs alike.
+    const std::string old_place = placement_text(old_cells.at(cell.name)->placement);
+    const std::string new_place = placement_text(cell.placement);
+    if (old_place != new_place) moved.push_back(cell.name + " (" + old_place + " against " + new_place + ")");
+  }
+  constexpr std::size_t shown = 3;
+  if (const std::size_t count = moved.size(); count > 0) {
+    moved.resize(std::min(count, shown));
+    notes.push_back(std::to_string(count) + (count == 1 ? " cell's" : " cells'") +
+                    " threads were placed differently, old against new: " + join(moved, "; ") +
+                    (count > shown ? "; and " + std::to_string(count - shown) + " more" : "") +
+                    ": a difference there may be the placement, not the code");
+  }
+  return notes;
+}
+
 int compare(const std::string& old_results, const std::string& new_results, const CompareOptions& options) {
   const Run before = load_run(old_results);
   const Run after = load_run(new_results);
@@ -123,8 +159,10 @@ int compare(const std::string& old_results, const std::string& new_results, cons
   for (const auto& cell : before.cells)
     if (cell.ok()) old_cells[cell.name] = &cell;
 
-  std::printf("old: %s (%s)\nnew: %s (%s)\n\n", before.path.c_str(), before.machine.c_str(),
-              after.path.c_str(), after.machine.c_str());
+  std::printf("old: %s (%s)\nnew: %s (%s)\n", before.path.c_str(), before.machine.c_str(), after.path.c_str(),
+              after.machine.c_str());
+  for (const auto& note : placement_notes(before, after)) std::printf("note: %s\n", note.c_str());
+  std::printf("\n");
   std::printf("%-44s %11s %11s %8s %9s  %s\n", "cell", "old median", "new median", "new/old", "p", "verdict");
   std::vector<double> ratios;
   int slower = 0, faster = 0, too_few = 0;

@@ -215,17 +215,25 @@ TEST(CompareSummary, TheMeanOfTheRatiosIsGeometric) {
 }
 
 // `ladder compare` on two results files made here: a cell twice as slow, one twice as fast, one unchanged.
+// With a topology, the machine's shape is recorded and each cell's placement with it: the serial cells on one
+// core, tbb's two threads on `tbb_placement`. Without, neither is, as in files written before Ladder placed
+// threads.
 fs::path crafted(const fs::path& dir, const std::string& host, double naive, double xsimd,
-                 const std::vector<double>& repetitions) {
+                 const std::vector<double>& repetitions, const json& topology = nullptr,
+                 const json& tbb_placement = nullptr) {
+  const json one_core = topology.is_null() ? json() : testing::crafted_placement(1, 1, 1, 1, 1, false);
   json benchmarks = json::array();
-  testing::add_cell(benchmarks, CraftedCell{"naive", 0, 1000000, 1, scaled(repetitions, naive)});
-  testing::add_cell(benchmarks, CraftedCell{"xsimd", 6, 1000000, 1, scaled(repetitions, xsimd)});
-  testing::add_cell(benchmarks, CraftedCell{"tbb", 9, 1000000, 2, scaled(repetitions, 0.05)});
+  testing::add_cell(benchmarks,
+                    CraftedCell{"naive", 0, 1000000, 1, scaled(repetitions, naive), 1e-15, one_core});
+  testing::add_cell(benchmarks,
+                    CraftedCell{"xsimd", 6, 1000000, 1, scaled(repetitions, xsimd), 1e-15, one_core});
+  testing::add_cell(benchmarks,
+                    CraftedCell{"tbb", 9, 1000000, 2, scaled(repetitions, 0.05), 1e-15, tbb_placement});
   const json cards = json::array({testing::crafted_card("naive", 0, {}, false, "minutes", 27),
                                   testing::crafted_card("xsimd", 6, {"xsimd"}, false, "days", 60),
                                   testing::crafted_card("tbb", 9, {"oneTBB"}, true, "days", 80)});
   return testing::write_results(
-      dir, testing::crafted_results(host, cards, benchmarks, static_cast<int>(repetitions.size())));
+      dir, testing::crafted_results(host, cards, benchmarks, static_cast<int>(repetitions.size()), topology));
 }
 
 testing::Outcome compare(const std::string& arguments) {
@@ -287,6 +295,101 @@ TEST(CompareCommand, RefusesRunsOfTwoMachinesUnlessAsked) {
   const auto across = compare("--across-machines " + old_run + " " + other);
   EXPECT_EQ(across.exit_code, 0) << across.output;
   expect_says(across, "3 cells in both: 0 significantly faster, 0 significantly slower");
+}
+
+// The shapes and placements of the placement tests: one socket of 4 cores × 2 threads, and two sockets of 2
+// cores; tbb's two threads on two cores, or on the two threads of one core.
+const json four_cores_smt = testing::crafted_topology(1, 1, 1, 4, 2);
+const json two_sockets = testing::crafted_topology(2, 1, 1, 2, 1);
+const json two_cores = testing::crafted_placement(2, 2, 1, 1, 1, false);
+const json one_core_smt = testing::crafted_placement(2, 1, 1, 1, 1, true);
+
+// The compare output's notes, one a line.
+std::vector<std::string> notes_in(const std::string& output) {
+  std::vector<std::string> notes;
+  for (auto at = output.find("note: "); at != std::string::npos; at = output.find("note: ", at + 1))
+    notes.push_back(output.substr(at, output.find('\n', at) - at));
+  return notes;
+}
+
+TEST(ComparePlacement, SaysNothingWhenBothRunsWerePlacedAlike) {
+  TempDir dir;
+  const std::string old_run =
+      crafted(dir / "old", "crafted", 1.0, 0.1, ten, four_cores_smt, two_cores).string();
+  const std::string new_run =
+      crafted(dir / "new", "crafted", 2.0, 0.05, ten, four_cores_smt, two_cores).string();
+  const auto outcome = compare(old_run + " " + new_run);
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
+  EXPECT_EQ(notes_in(outcome.output), std::vector<std::string>{}) << outcome.output;
+  expect_says(outcome, "3 cells in both");
+
+  // Neither recorded (both written before Ladder placed threads): alike too.
+  const std::string old_unplaced = crafted(dir / "old-unplaced", "crafted", 1.0, 0.1, ten).string();
+  const std::string new_unplaced = crafted(dir / "new-unplaced", "crafted", 2.0, 0.05, ten).string();
+  const auto unplaced = compare(old_unplaced + " " + new_unplaced);
+  EXPECT_EQ(notes_in(unplaced.output), std::vector<std::string>{}) << unplaced.output;
+}
+
+TEST(ComparePlacement, NotesARunWrittenBeforeLadderPlacedThreads) {
+  TempDir dir;
+  const fs::path unplaced = crafted(dir / "unplaced", "crafted", 1.0, 0.1, ten);
+  const fs::path placed = crafted(dir / "placed", "crafted", 2.0, 0.05, ten, four_cores_smt, two_cores);
+  const std::string says =
+      " (" + (unplaced / "results.json").string() +
+      ") has no topology or placement recorded (written before Ladder pinned threads): a "
+      "difference may be the placement, not the code";
+
+  const auto old_unplaced = compare(unplaced.string() + " " + placed.string());
+  EXPECT_EQ(old_unplaced.exit_code, 0) << old_unplaced.output;
+  EXPECT_EQ(notes_in(old_unplaced.output), std::vector<std::string>{"note: the old run" + says})
+      << "one note, not one a cell as well\n"
+      << old_unplaced.output;
+  expect_says(old_unplaced, "3 cells in both");
+
+  const auto new_unplaced = compare(placed.string() + " " + unplaced.string());
+  EXPECT_EQ(notes_in(new_unplaced.output), std::vector<std::string>{"note: the new run" + says})
+      << new_unplaced.output;
+}
+
+TEST(ComparePlacement, NotesMachinesOfDifferentShapes) {
+  TempDir dir;
+  const std::string old_run =
+      crafted(dir / "old", "crafted", 1.0, 0.1, ten, four_cores_smt, two_cores).string();
+  const std::string new_run =
+      crafted(dir / "new", "crafted", 2.0, 0.05, ten, two_sockets, two_cores).string();
+  const auto outcome = compare(old_run + " " + new_run);
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
+  EXPECT_EQ(notes_in(outcome.output),
+            std::vector<std::string>{
+                "note: the machines differ: 1 socket, 4 cores × 2 threads, 1 NUMA node, 1 L3 group against 2 "
+                "sockets × 2 cores, 2 NUMA nodes, 2 L3 groups: a difference may be the machine's shape, not "
+                "the code"})
+      << outcome.output;
+}
+
+TEST(ComparePlacement, NotesCellsWhoseThreadsWerePlacedDifferently) {
+  TempDir dir;
+  const std::string old_run =
+      crafted(dir / "old", "crafted", 1.0, 0.1, ten, four_cores_smt, two_cores).string();
+  const std::string smt =
+      crafted(dir / "smt", "crafted", 2.0, 0.05, ten, four_cores_smt, one_core_smt).string();
+  const auto moved = compare(old_run + " " + smt);
+  EXPECT_EQ(
+      notes_in(moved.output),
+      std::vector<std::string>{"note: 1 cell's threads were placed differently, old against new: "
+                               "tbb/gauss/n:1000000/threads:2 (1 NUMA node: 2 cores, 1 L3 group, 1 socket "
+                               "against 1 NUMA node: 1 core, 1 L3 group, 1 socket; SMT shared): a "
+                               "difference there may be the placement, not the code"})
+      << moved.output;
+
+  // The same machine recorded on both sides, tbb's placement on one only.
+  const std::string unrecorded =
+      crafted(dir / "unrecorded", "crafted", 2.0, 0.05, ten, four_cores_smt).string();
+  const auto missing = compare(old_run + " " + unrecorded);
+  expect_says(
+      missing,
+      "note: 1 cell's threads were placed differently, old against new: tbb/gauss/n:1000000/threads:2 "
+      "(1 NUMA node: 2 cores, 1 L3 group, 1 socket against not recorded)");
 }
 
 // A malformed results file: an error naming the file and the field, exit 2, and no comparison printed
