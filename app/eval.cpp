@@ -69,7 +69,8 @@ void evaluate(const EvalArguments& args) {
   // so no rank fails alone and leaves the others waiting). Rank 0 prints; the others make its calls.
   if (tier.card.distributed && !distributed::launched()) {
     const int ranks = args.ranks.empty() ? 1 : parse_count("ranks", args.ranks);
-    std::vector<std::string> command = distributed::launch_command(ranks, threads, logical_cpus());
+    std::vector<std::string> command =
+        distributed::launch_command(ranks, threads, logical_cpus(), {}, physical_cores());
     command.insert(command.end(), args.command_line.begin(), args.command_line.end());
     std::vector<char*> arguments;
     for (auto& argument : command) arguments.push_back(argument.data());

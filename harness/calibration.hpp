@@ -1,7 +1,7 @@
 // What a cell costs on this machine, for `ladder plan`'s estimate and `ladder run --budget`: a short
-// calibration (each tier once at a small n on 1 thread, in a worker process as `ladder run` starts it, a
-// few seconds in all) and the wall time of every cell an earlier run measured here. Kept in a cache file
-// per build and machine, in $LADDER_CACHE_DIR, else $XDG_CACHE_HOME/ladder, else ~/.cache/ladder.
+// calibration (each tier twice at a small n, the faster kept on 1 thread, in a worker process as `ladder run`
+// starts it, a few seconds in all) and the wall time of every cell an earlier run measured here. Kept in a
+// cache file per build and machine, in $LADDER_CACHE_DIR, else $XDG_CACHE_HOME/ladder, else ~/.cache/ladder.
 #pragma once
 
 #include <map>

@@ -21,7 +21,8 @@ bool built() { return true; }
 std::string launcher() { return mpi::launcher(); }
 bool launched() { return mpi::launched(); }
 
-std::vector<std::string> launch_command(int ranks, int threads, int cpus, const std::string& hostfile) {
+std::vector<std::string> launch_command(int ranks, int threads, int cpus, const std::string& hostfile,
+                                        int cores) {
   std::vector<std::string> command = {launcher(), "-np", std::to_string(ranks)};
   if (geteuid() == 0) command.push_back("--allow-run-as-root");
   if (!hostfile.empty()) {
@@ -29,6 +30,9 @@ std::vector<std::string> launch_command(int ranks, int threads, int cpus, const 
                                    "ppr:1:node:PE=" + std::to_string(threads), "--bind-to", "core"});
   } else if (oversubscribed(ranks, threads, cpus)) {
     command.insert(command.end(), {"--oversubscribe", "--bind-to", "none"});
+  } else if (cores > 0 && ranks * threads > cores) {
+    command.insert(command.end(), {"--use-hwthread-cpus", "--map-by", "slot:PE=" + std::to_string(threads),
+                                   "--bind-to", "hwthread"});
   } else {
     command.insert(command.end(), {"--map-by", "slot:PE=" + std::to_string(threads), "--bind-to", "core"});
   }
@@ -81,7 +85,7 @@ void finish() { mpi::finish(); }
 bool built() { return false; }
 std::string launcher() { return {}; }
 bool launched() { return false; }
-std::vector<std::string> launch_command(int, int, int, const std::string&) { return {}; }
+std::vector<std::string> launch_command(int, int, int, const std::string&, int) { return {}; }
 int rank() { return 0; }
 int size() { return 1; }
 void announce(std::int64_t) {}

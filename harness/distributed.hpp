@@ -20,11 +20,14 @@ std::string launcher();
 // Whether this process was started by the launcher (Open MPI sets OMPI_COMM_WORLD_SIZE).
 bool launched();
 
-// The launcher's command for `ranks` processes of `threads` threads each on a machine of `cpus` CPUs:
-// each rank bound to its own `threads` cores, or, when ranks × threads exceed the CPUs, oversubscribed and
-// unbound. With a hostfile (a cluster), one rank per node, bound to `threads` cores there. As root, Open
-// MPI must be told that it is allowed.
-std::vector<std::string> launch_command(int ranks, int threads, int cpus, const std::string& hostfile = {});
+// The launcher's command for `ranks` processes of `threads` threads each on a machine of `cpus` hardware
+// threads and `cores` physical cores (0: as many as cpus): each rank bound to its own `threads` cores; past
+// the physical cores, to `threads` hardware threads (Open MPI counts PE= in cores unless told to use
+// hardware threads, and finds "no available cpus" otherwise); when ranks × threads exceed the hardware
+// threads, oversubscribed and unbound. With a hostfile (a cluster), one rank per node, bound to `threads`
+// cores there. As root, Open MPI must be told that it is allowed.
+std::vector<std::string> launch_command(int ranks, int threads, int cpus, const std::string& hostfile = {},
+                                        int cores = 0);
 bool oversubscribed(int ranks, int threads, int cpus);
 
 // This process's rank and the number of ranks (MPI is started first if it is not yet: mpi::start).

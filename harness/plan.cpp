@@ -45,10 +45,17 @@ PlanSettings plan_settings(const RunArguments& args, const Topology& topology) {
   settings.instructions = args.instructions && profiling::unavailable_reason().empty();
   settings.parallel = topology.hardware_threads();
   settings.available_memory = static_cast<double>(process::available_memory().value_or(0));
+  settings.described = topology.synthetic;
   return settings;
 }
 
 namespace {
+
+std::vector<std::string> kept_threads(const std::vector<int>& threads) {
+  std::vector<std::string> texts;
+  for (const int count : threads) texts.push_back(std::to_string(count));
+  return texts;
+}
 
 // Until a run has measured them here: a tier's two callgrind runs, and the runner's own time a cell (the
 // results rewritten after each), as they took on a 2-core VM, rounded up.
@@ -109,7 +116,8 @@ Estimate estimate(const Matrix& matrix, const std::vector<Cell>& cells, const Ca
       planned.peak_bytes =
           cell.ranks * cost.peak_rss_bytes + card.heap_bytes_per_node * static_cast<double>(cell.n);
       result.peak_bytes = std::max(result.peak_bytes, planned.peak_bytes);
-      if (const auto measured = calibration.cells.find(cell_key(cell, matrix));
+      if (const auto measured =
+              settings.described ? calibration.cells.end() : calibration.cells.find(cell_key(cell, matrix));
           measured != calibration.cells.end()) {
         planned.seconds = measured->second;
         planned.source = "an earlier run here";
@@ -165,6 +173,11 @@ Estimate estimate(const Matrix& matrix, const std::vector<Cell>& cells, const Ca
         (failed != calibration.failed.end() ? failed->second : std::string("not measured")) +
         "): costed as the slowest calibrated tier");
   }
+  if (settings.described)
+    result.notes.push_back(
+        "planned for a described machine with this machine's calibration: a call's time is this machine's "
+        "per core, scaled ideally to the threads; which tiers can run and what fits in memory are this "
+        "machine's too");
   return result;
 }
 
@@ -294,15 +307,19 @@ Budgeted fit_budget(const Matrix& matrix, const std::string& budget_text, const 
     std::vector<std::string> gone;
     for (const auto& [own, count] : order) {
       if (fits()) break;
+      const Matrix kept = m;
       m.threads.erase(std::remove(m.threads.begin(), m.threads.end(), count), m.threads.end());
+      const Estimate without = estimate(m, calibration, settings);
+      if (!(without.seconds < fitted.estimate.seconds)) {  // no cell ran at it: dropping it saves nothing
+        m = kept;
+        continue;
+      }
       gone.push_back(std::to_string(count));
-      fitted.estimate = estimate(m, calibration, settings);
+      fitted.estimate = without;
     }
-    fitted.dropped.push_back(
-        "thread counts " + join(gone) + " (intermediate; " +
-        join(std::vector<std::string>{std::to_string(m.threads.front()), std::to_string(m.threads.back())},
-             " and ") +
-        " kept)" + why(before));
+    if (!gone.empty())
+      fitted.dropped.push_back("thread counts " + join(gone) + " (intermediate; " +
+                               join(kept_threads(m.threads)) + " kept)" + why(before));
   }
   // 3. The largest sizes; the smallest is kept.
   if (!fits() && m.sizes.size() > 1) {
@@ -313,8 +330,10 @@ Budgeted fit_budget(const Matrix& matrix, const std::string& budget_text, const 
       m.sizes.pop_back();
       fitted.estimate = estimate(m, calibration, settings);
     }
-    fitted.dropped.push_back("sizes n = " + join(gone) + " (the largest; n = " +
-                             format_count(static_cast<double>(m.sizes.front())) + " kept)" + why(before));
+    std::vector<std::string> kept;
+    for (const auto size : m.sizes) kept.push_back(format_count(static_cast<double>(size)));
+    fitted.dropped.push_back("sizes n = " + join(gone) + " (the largest; n = " + join(kept) + " kept)" +
+                             why(before));
   }
   // 4. Last, one repetition at the floor's minimum time (the least a run can say anything with).
   if (!fits()) {
@@ -377,6 +396,7 @@ Plan make_plan(const RunArguments& args, const std::string& executable) {
   Plan plan;
   plan.topology = read_topology();
   plan.matrix = requested_matrix(args, nullptr, plan.topology);
+  if (args.budget) parse_duration(*args.budget);  // bad input is refused before the calibration runs
   plan.threads = thread_reasons(plan.matrix, plan.topology, !args.threads.empty());
   Calibration calibration = load_calibration(executable);
   calibrate(executable, calibration, plan.matrix.tiers, plan.matrix.integrand, args.cell_timeout);

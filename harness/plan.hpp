@@ -30,6 +30,9 @@ struct PlanSettings {
   bool instructions = true;     // counted under callgrind before the cells (and possible in this build)
   int parallel = 1;             // hardware threads the instruction counting shares out its tiers to
   double available_memory = 0;  // bytes; 0 when unknown (nothing is skipped for memory)
+  // Planning for a machine that is only described (HWLOC_SYNTHETIC, HWLOC_XMLFILE): earlier runs here say
+  // nothing about its cells, and which tiers can run and what fits in memory are this machine's.
+  bool described = false;
 };
 // For `args` on a machine of this topology: its --no-instructions, the profiling build's availability,
 // the topology's hardware threads, this machine's available memory.

@@ -21,6 +21,7 @@
 #include "distributed.hpp"
 #include "errors.hpp"
 #include "machine_topology.hpp"
+#include "parse.hpp"
 #include "peers.hpp"
 #include "plan.hpp"
 #include "process_stats.hpp"
@@ -136,7 +137,8 @@ RunOutcome run_matrix(const RunArguments& args) {
     journal = read_journal(paths.journal, true);
   } else {
     matrix = requested_matrix(args, nullptr, topology);
-    matrix.cells();  // checks every tier id before anything is written
+    matrix.cells();                                 // checks every tier id before anything is written
+    if (args.budget) parse_duration(*args.budget);  // refused before the calibration runs
     calibrate(executable, calibration, matrix.tiers, matrix.integrand, args.cell_timeout);
     if (args.budget) {  // a budget too small is bad input, before anything is written
       budget = fit_budget(matrix, *args.budget, calibration, plan_settings(args, topology),

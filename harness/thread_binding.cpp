@@ -26,7 +26,7 @@ cpu_set_t ThreadBinding::run_cpus() {
 
 ThreadBinding ThreadBinding::for_cell(const TierCard& card, const Cell& cell, const Topology& topology,
                                       const cpu_set_t& run_cpus, bool hostfile) {
-  ThreadBinding binding{run_cpus, {}, card.distributed, {}, {}};
+  ThreadBinding binding{run_cpus, {}, card.distributed, topology.cores, {}, {}};
   // Not placed: the ranks on a hostfile's nodes (the launcher places them there), or more threads than
   // this machine's hardware threads (oversubscribed: nothing is bound).
   const int threads = cell.threads * (card.distributed ? cell.ranks : 1);
@@ -84,7 +84,7 @@ json ThreadBinding::describe() const {
 }
 
 std::optional<Placement> ThreadBinding::placement(const Topology& topology) const {
-  if (pus.empty()) return std::nullopt;
+  if (pus.empty() || by_launcher) return std::nullopt;  // the launcher's binding is not Ladder's to record
   const Span spans = span(topology, pus);
   return Placement{pus, spans.cores, spans.l3_groups, spans.numa_nodes, spans.packages, spans.shares_cores};
 }

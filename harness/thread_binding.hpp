@@ -27,10 +27,10 @@ namespace ladder {
 // - the Python peers' own thread pools (numexpr, numba) float within the cell's PUs: Ladder does not pin
 //   threads inside another language's runtime;
 // - mpi: the MPI launcher binds each rank to its cores (distributed.cpp: --map-by slot:PE=threads
-//   --bind-to core, cores in hwloc's logical order, the order placement() takes them), and OpenMP's
-//   OMP_PLACES=cores places the rank's threads on them; the launcher itself starts with all the run's CPUs.
-//   The cell records placement(ranks × threads) as where the launcher puts them; oversubscribed or on a
-//   hostfile's nodes it binds nothing here, and the cell records no placement.
+//   --bind-to core; past the physical cores, hardware threads), and OpenMP's OMP_PLACES=cores places the
+//   rank's threads on them; the launcher itself starts with all the run's CPUs. Open MPI chooses the cores
+//   from the whole machine, not from the run's mask, so the cell records no Placement: its
+//   thread_placement (each thread's allowed CPUs, read in rank 0) is the record of where it ran.
 // A cell with more threads than the machine's hardware threads (only with --hostfile) is not placed.
 //
 // Two traps are avoided here as well:
@@ -44,7 +44,8 @@ namespace ladder {
 struct ThreadBinding {
   cpu_set_t cpus;            // the worker's affinity mask
   std::vector<int> pus;      // the cell's placement, in the order its threads take them; empty: none
-  bool by_launcher = false;  // mpi: the launcher binds the ranks to `pus`; the worker's mask is the run's
+  bool by_launcher = false;  // mpi: the launcher binds the ranks; the worker's mask is the run's
+  int cores = 0;             // the machine's physical cores, for the launcher's binding
   std::vector<std::string> set, unset;
 
   // Every CPU the run may use: the union of OpenMP's places, or the mask the run started with.

@@ -2,6 +2,7 @@
 // at the end of a run.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,30 @@ using nlohmann::json;
 
 std::string percent(double fraction) { return format_number("%.1f %%", fraction * 100); }
 std::string fixed(double value) { return format_number("%.2f", value); }
+
+std::string join_numbers(const std::vector<int>& numbers) {
+  std::vector<std::string> texts;
+  for (const int number : numbers) texts.push_back(std::to_string(number));
+  return join(texts, ",");
+}
+
+// The CPUs a placed cell's threads were allowed (the worker's record, read while they were alive) that are
+// not in its placement, "3,5"; empty when they kept to it or when either record is missing.
+std::string outside_placement(const CellRecord& record) {
+  if (!record.placement || !record.measurement || !record.measurement->memory.thread_placement) return {};
+  const auto& seen = *record.measurement->memory.thread_placement;
+  if (!seen.contains("union_of_cpus") || !seen.at("union_of_cpus").is_string()) return {};
+  const auto& placed = record.placement->pus;
+  std::vector<int> outside;
+  const std::string allowed = seen.at("union_of_cpus").get<std::string>();
+  for (std::size_t start = 0; start < allowed.size();) {
+    const std::size_t comma = std::min(allowed.find(',', start), allowed.size());
+    const int cpu = std::atoi(allowed.substr(start, comma - start).c_str());
+    if (std::find(placed.begin(), placed.end(), cpu) == placed.end()) outside.push_back(cpu);
+    start = comma + 1;
+  }
+  return join_numbers(outside);
+}
 
 class Warnings {
  public:
@@ -83,7 +108,7 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
                                                "' where it started: its cells measured different machines");
 
   std::vector<std::string> noisy, spread, loaded, stolen, oversubscribed, failed, skipped, outside_bound,
-      one_core, not_identical;
+      one_core, not_identical, unpinned;
   const int cpus = header.at("matrix").at("cpus").small_integer();  // the hardware threads the run had
   for (const auto& record : journal.cells) {
     const std::string& name = record.name;
@@ -115,6 +140,9 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
       one_core.push_back(name + " (CPU/wall " + fixed(cores_used) + ")");
     if (card.reproducible == Reproducible::always && !measurement.bit_identical)
       not_identical.push_back(name);
+    if (const auto outside = outside_placement(record); !outside.empty())
+      unpinned.push_back(name + " (ran on CPUs " + outside + ", placed on " +
+                         join_numbers(record.placement->pus) + ")");
   }
   found.about_cells("failed cells", "cells that did not finish (each with its reason)", failed);
   found.about_cells("skipped cells", "cells not attempted (each with its reason)", skipped);
@@ -135,6 +163,10 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
                     "parallel cells whose CPU time barely exceeds their wall time: a silent fallback "
                     "to one thread?",
                     one_core);
+  found.about_cells("not pinned as placed",
+                    "cells whose threads were allowed CPUs outside the cell's placement: the pinning failed, "
+                    "and the cell measured another placement than its entry says",
+                    unpinned);
   found.about_cells("not bit-identical",
                     "tiers that promise the same bits gave different results across "
                     "repetitions",

@@ -94,7 +94,7 @@ WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell
   // A distributed tier's worker starts once per rank, under the MPI launcher; a peer's is its own program.
   std::vector<std::string> command;
   if (card.distributed)
-    command = distributed::launch_command(cell.ranks, cell.threads, matrix.cpus, hostfile);
+    command = distributed::launch_command(cell.ranks, cell.threads, matrix.cpus, hostfile, binding.cores);
   if (peer) {
     command = {"/usr/bin/env", python_interpreter(), peer->runner};
   } else {

@@ -49,10 +49,10 @@ void judge(TierScaling& line) {
     line.verdict =
         "still gaining at " + counted(knee, unit.substr(0, unit.size() - 1), unit) + " (the most measured)";
   } else if (!unclear.empty()) {
-    line.verdict = "unclear past " + std::to_string(knee) + " " + unit + ": the rise at " + unclear +
-                   " is within the repetitions' spread";
+    line.verdict = "unclear past " + counted(knee, unit.substr(0, unit.size() - 1), unit) + ": the rise at " +
+                   unclear + " is within the repetitions' spread";
   } else if (past == 1) {
-    line.verdict = "may stop gaining at " + std::to_string(knee) + " " + unit + ": only " +
+    line.verdict = "may stop gaining at " + counted(knee, unit.substr(0, unit.size() - 1), unit) + ": only " +
                    std::to_string(steps.back().count) + " was measured past it, too few to tell";
   } else {
     line.stops_gaining = knee;

@@ -54,6 +54,17 @@ TEST_F(LaunchCommand, WithinTheCpusEachRankIsBoundToItsOwnThreadsCores) {
             expected(4, {"--map-by", "slot:PE=1", "--bind-to", "core"}));
 }
 
+// Open MPI counts PE= in cores: on an SMT machine, 1 rank of all its hardware threads would find "no
+// available cpus" unless told to count hardware threads.
+TEST_F(LaunchCommand, PastThePhysicalCoresEachRankIsBoundToHardwareThreads) {
+  EXPECT_EQ(distributed::launch_command(1, 4, 4, {}, 2),
+            expected(1, {"--use-hwthread-cpus", "--map-by", "slot:PE=4", "--bind-to", "hwthread"}));
+  EXPECT_EQ(distributed::launch_command(2, 1, 4, {}, 2),
+            expected(2, {"--map-by", "slot:PE=1", "--bind-to", "core"}));  // within the cores: cores
+  EXPECT_EQ(distributed::launch_command(3, 2, 4, {}, 2),
+            expected(3, {"--oversubscribe", "--bind-to", "none"}));
+}
+
 TEST_F(LaunchCommand, PastTheCpusRanksAreOversubscribedAndUnbound) {
   EXPECT_FALSE(distributed::oversubscribed(2, 2, 4));  // exactly the CPUs: not oversubscribed
   EXPECT_TRUE(distributed::oversubscribed(3, 2, 4));

@@ -219,14 +219,28 @@ TEST(Budget, ThenTheIntermediateThreadCountsPowersOfTwoFirstThenTheLargestSizes)
   ASSERT_EQ(fitted.dropped.size(), 3u) << ::testing::PrintToString(fitted.dropped);
   EXPECT_EQ(fitted.matrix.repetitions, BudgetFloor::repetitions);
   EXPECT_EQ(fitted.matrix.min_time, BudgetFloor::min_time);
-  EXPECT_NE(fitted.dropped[1].find("thread counts 8, 4, 2, 12 (intermediate; 1 and 16 kept)"),
-            std::string::npos)
+  EXPECT_NE(fitted.dropped[1].find("thread counts 8, 4, 2, 12 (intermediate; 1, 16 kept)"), std::string::npos)
       << fitted.dropped[1];
   EXPECT_EQ(fitted.matrix.threads, (std::vector<int>{1, 16}));
-  EXPECT_NE(fitted.dropped[2].find("sizes n = 1e7 (the largest; n = 1e5 kept)"), std::string::npos)
+  EXPECT_NE(fitted.dropped[2].find("sizes n = 1e7 (the largest; n = 1e5, 1e6 kept)"), std::string::npos)
       << fitted.dropped[2];
   EXPECT_EQ(fitted.matrix.sizes, (std::vector<std::int64_t>{100'000, 1'000'000}));
   EXPECT_LE(fitted.estimate.seconds, budget_share * 5.5);
+}
+
+// A thread count no cell runs at (only serial tiers here) costs nothing: dropping it would not be a step
+// towards the budget, so it is neither dropped nor said to be.
+TEST(Budget, DropsOnlyWhatLowersTheEstimate) {
+  Matrix matrix = crafted_matrix();
+  matrix.tiers = {"naive"};
+  matrix.threads = {1, 2, 4, 8, 12};
+  matrix.sizes = {100'000, 1'000'000, 10'000'000};
+  Calibration calibration = crafted_calibration();
+  calibration.tiers[tier_key("naive", "gauss")].worker_seconds = 1;
+  const Budgeted fitted = fit_budget(matrix, "3s", calibration, no_instructions(), steps_of(matrix));
+  for (const auto& line : fitted.dropped) EXPECT_EQ(line.find("thread counts"), std::string::npos) << line;
+  EXPECT_EQ(fitted.matrix.threads, matrix.threads);
+  EXPECT_LT(fitted.matrix.sizes.size(), matrix.sizes.size());
 }
 
 TEST(Budget, TooSmallForOneRepetitionOfEachTierAtTheSmallestSizeNamesTheMinimum) {

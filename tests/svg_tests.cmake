@@ -5,7 +5,7 @@ target_include_directories(ladder_svg_tests PRIVATE ${PROJECT_SOURCE_DIR}/report
 target_link_libraries(ladder_svg_tests PRIVATE GTest::gtest_main)
 # Where xmllint is missing (Debian's libxml2-utils, which scripts/install-deps.sh installs), its test calls
 # GTEST_SKIP with the reason, and ctest lists it as skipped: gtest_discover_tests sets SKIP_REGULAR_EXPRESSION.
-gtest_discover_tests(ladder_svg_tests DISCOVERY_TIMEOUT 60)
+gtest_discover_tests(ladder_svg_tests DISCOVERY_TIMEOUT 60 PROPERTIES ENVIRONMENT ${LADDER_TEST_ENVIRONMENT})
 
 # The headless-browser check of an HTML report (browser_check.py) on a sample page made with svg.cpp: once
 # where it must pass, then on three pages where it must fail, each for the reason named. Where Chromium is

@@ -103,6 +103,22 @@ TEST(Warnings, OtherWorkOverAQuarterCoreDuringACellIsNamedAndAFifthIsNot) {
   EXPECT_EQ(find_kind(found, "load during the run"), nullptr) << kinds(found);
 }
 
+// A placed cell whose threads were allowed CPUs outside its placement measured another placement than its
+// entry says (a pinning that failed, a launcher that bound elsewhere).
+TEST(Warnings, ThreadsAllowedCpusOutsideTheirPlacementAreNotPinnedAsPlaced) {
+  auto cells = clean_cells();
+  cells[1].placement = Placement{{0, 1}, 2, 1, 1, 1, false};
+  cells[1].measurement->memory.thread_placement = nlohmann::json{{"union_of_cpus", "0,1"}};
+  auto found = warnings_of(crafted_journal(cells));
+  EXPECT_EQ(find_kind(found, "not pinned as placed"), nullptr) << kinds(found);
+  cells[1].measurement->memory.thread_placement = nlohmann::json{{"union_of_cpus", "0,1,3,12"}};
+  expect_cells(warnings_of(crafted_journal(cells)), "not pinned as placed",
+               {cells[1].name + " (ran on CPUs 3,12, placed on 0,1)"});
+  cells[1].placement.reset();  // nothing placed (mpi, a hostfile): nothing to hold it to
+  found = warnings_of(crafted_journal(cells));
+  EXPECT_EQ(find_kind(found, "not pinned as placed"), nullptr) << kinds(found);
+}
+
 TEST(Warnings, StealOverTwoPercentIsNamedAndOneAndAHalfIsNot) {
   auto cells = clean_cells();
   cells[0].worker.steal_fraction = 0.03;
