@@ -11,6 +11,16 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
   return joined;
 }
 
+std::string join_numbers(const std::vector<int>& numbers, std::string_view separator) {
+  std::vector<std::string> texts;
+  for (const int number : numbers) texts.push_back(std::to_string(number));
+  return join(texts, separator);
+}
+
+std::string counted(int count, std::string_view one, std::string_view many) {
+  return std::to_string(count) + " " + std::string(count == 1 ? one : many);
+}
+
 std::string format_number(const char* pattern, double value) {
   char text[96];
   std::snprintf(text, sizeof text, pattern, value);

@@ -9,6 +9,9 @@
 namespace ladder {
 
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
+std::string join_numbers(const std::vector<int>& numbers, std::string_view separator = ", ");
+// "1 core", "3 cores": the count and the word that goes with it.
+std::string counted(int count, std::string_view one, std::string_view many);
 
 std::string format_number(const char* pattern, double value);  // printf's way, one number
 std::string format_seconds(double seconds);                    // 1.23 s, 45.6 ms, 789 µs, 12 ns

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "errors.hpp"
+#include "text.hpp"
 
 namespace ladder {
 
@@ -19,10 +20,6 @@ int cores_where(const Topology& topology, InGroup in_group) {
   for (const auto& pu : topology.pus)
     if (in_group(pu)) cores.insert(pu.core);
   return static_cast<int>(cores.size());
-}
-
-std::string counted(int count, const std::string& one, const std::string& many) {
-  return std::to_string(count) + " " + (count == 1 ? one : many);
 }
 
 }  // namespace

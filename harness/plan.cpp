@@ -51,12 +51,6 @@ PlanSettings plan_settings(const RunArguments& args, const Topology& topology) {
 
 namespace {
 
-std::vector<std::string> kept_threads(const std::vector<int>& threads) {
-  std::vector<std::string> texts;
-  for (const int count : threads) texts.push_back(std::to_string(count));
-  return texts;
-}
-
 // Until a run has measured them here: a tier's two callgrind runs, and the runner's own time a cell (the
 // results rewritten after each), as they took on a 2-core VM, rounded up.
 constexpr double guessed_instructions_seconds_per_tier = 1, guessed_runner_seconds_per_cell = 0.03;
@@ -318,8 +312,8 @@ Budgeted fit_budget(const Matrix& matrix, const std::string& budget_text, const 
       fitted.estimate = without;
     }
     if (!gone.empty())
-      fitted.dropped.push_back("thread counts " + join(gone) + " (intermediate; " +
-                               join(kept_threads(m.threads)) + " kept)" + why(before));
+      fitted.dropped.push_back("thread counts " + join(gone) + " (intermediate; " + join_numbers(m.threads) +
+                               " kept)" + why(before));
   }
   // 3. The largest sizes; the smallest is kept.
   if (!fits() && m.sizes.size() > 1) {
@@ -392,23 +386,26 @@ std::string Plan::text() const {
   return out;
 }
 
+std::optional<Budgeted> calibrate_and_fit(Matrix& matrix, const RunArguments& args, const Topology& topology,
+                                          Calibration& calibration, const std::string& executable) {
+  if (args.budget) parse_duration(*args.budget);  // bad input is refused before the calibration runs
+  calibrate(executable, calibration, matrix.tiers, matrix.integrand, args.cell_timeout);
+  if (!args.budget) return std::nullopt;
+  Budgeted fitted = fit_budget(matrix, *args.budget, calibration, plan_settings(args, topology),
+                               thread_reasons(matrix, topology, !args.threads.empty()));
+  matrix = fitted.matrix;
+  return fitted;
+}
+
 Plan make_plan(const RunArguments& args, const std::string& executable) {
   Plan plan;
   plan.topology = read_topology();
   plan.matrix = requested_matrix(args, nullptr, plan.topology);
-  if (args.budget) parse_duration(*args.budget);  // bad input is refused before the calibration runs
-  plan.threads = thread_reasons(plan.matrix, plan.topology, !args.threads.empty());
   Calibration calibration = load_calibration(executable);
-  calibrate(executable, calibration, plan.matrix.tiers, plan.matrix.integrand, args.cell_timeout);
-  const PlanSettings settings = plan_settings(args, plan.topology);
-  if (args.budget) {
-    plan.budget = fit_budget(plan.matrix, *args.budget, calibration, settings, plan.threads);
-    plan.matrix = plan.budget->matrix;
-    plan.estimate = plan.budget->estimate;
-    plan.threads = thread_reasons(plan.matrix, plan.topology, !args.threads.empty());
-  } else {
-    plan.estimate = estimate(plan.matrix, calibration, settings);
-  }
+  plan.budget = calibrate_and_fit(plan.matrix, args, plan.topology, calibration, executable);
+  plan.threads = thread_reasons(plan.matrix, plan.topology, !args.threads.empty());
+  plan.estimate = plan.budget ? plan.budget->estimate
+                              : estimate(plan.matrix, calibration, plan_settings(args, plan.topology));
   return plan;
 }
 

@@ -97,6 +97,12 @@ struct Budgeted {
 Budgeted fit_budget(const Matrix& matrix, const std::string& budget_text, const Calibration& calibration,
                     const PlanSettings& settings, const std::vector<ThreadStep>& threads);
 
+// A new run's matrix as `ladder run` and `ladder plan` both make it: a --budget that does not parse is
+// refused first, the calibration then measures what it lacks, and the matrix is fitted to the budget when
+// one is given (InputError when it is too small). Returns the fit, or nullopt without a budget.
+std::optional<Budgeted> calibrate_and_fit(Matrix& matrix, const RunArguments& args, const Topology& topology,
+                                          Calibration& calibration, const std::string& executable);
+
 // Everything `ladder plan` shows, made as `ladder run` would make its matrix: the topology (read_topology:
 // HWLOC_SYNTHETIC and HWLOC_XMLFILE describe another machine), the matrix, the reasons for its thread
 // counts, the calibration (measured first where it lacks a tier) and the estimate, fitted to --budget

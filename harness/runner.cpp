@@ -21,7 +21,6 @@
 #include "distributed.hpp"
 #include "errors.hpp"
 #include "machine_topology.hpp"
-#include "parse.hpp"
 #include "peers.hpp"
 #include "plan.hpp"
 #include "process_stats.hpp"
@@ -137,14 +136,9 @@ RunOutcome run_matrix(const RunArguments& args) {
     journal = read_journal(paths.journal, true);
   } else {
     matrix = requested_matrix(args, nullptr, topology);
-    matrix.cells();                                 // checks every tier id before anything is written
-    if (args.budget) parse_duration(*args.budget);  // refused before the calibration runs
-    calibrate(executable, calibration, matrix.tiers, matrix.integrand, args.cell_timeout);
-    if (args.budget) {  // a budget too small is bad input, before anything is written
-      budget = fit_budget(matrix, *args.budget, calibration, plan_settings(args, topology),
-                          thread_reasons(matrix, topology, !args.threads.empty()));
-      matrix = budget->matrix;
-    }
+    matrix.cells();  // checks every tier id before anything is written
+    // A budget too small is bad input, refused before anything is written.
+    budget = calibrate_and_fit(matrix, args, topology, calibration, executable);
     prepare_directory(paths.dir, false, args.force);
   }
 

@@ -20,12 +20,6 @@ using nlohmann::json;
 std::string percent(double fraction) { return format_number("%.1f %%", fraction * 100); }
 std::string fixed(double value) { return format_number("%.2f", value); }
 
-std::string join_numbers(const std::vector<int>& numbers) {
-  std::vector<std::string> texts;
-  for (const int number : numbers) texts.push_back(std::to_string(number));
-  return join(texts, ",");
-}
-
 // The CPUs a placed cell's threads were allowed (the worker's record, read while they were alive) that are
 // not in its placement, "3,5"; empty when they kept to it or when either record is missing.
 std::string outside_placement(const CellRecord& record) {
@@ -41,7 +35,7 @@ std::string outside_placement(const CellRecord& record) {
     if (std::find(placed.begin(), placed.end(), cpu) == placed.end()) outside.push_back(cpu);
     start = comma + 1;
   }
-  return join_numbers(outside);
+  return join_numbers(outside, ",");
 }
 
 class Warnings {
@@ -142,7 +136,7 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
       not_identical.push_back(name);
     if (const auto outside = outside_placement(record); !outside.empty())
       unpinned.push_back(name + " (ran on CPUs " + outside + ", placed on " +
-                         join_numbers(record.placement->pus) + ")");
+                         join_numbers(record.placement->pus, ",") + ")");
   }
   found.about_cells("failed cells", "cells that did not finish (each with its reason)", failed);
   found.about_cells("skipped cells", "cells not attempted (each with its reason)", skipped);

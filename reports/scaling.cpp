@@ -8,10 +8,6 @@
 namespace ladder::report {
 namespace {
 
-std::string counted(int count, const std::string& one, const std::string& many) {
-  return std::to_string(count) + " " + (count == 1 ? one : many);
-}
-
 // The repetitions' range of a cell, in seconds (its median where it has none).
 std::pair<double, double> spread(const Cell& cell) {
   if (cell.repetitions.empty()) return {cell.median, cell.median};
