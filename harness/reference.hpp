@@ -29,6 +29,16 @@ struct Reference {
 
 Reference reference(const IntegrandInfo& integrand, Interval ab, std::int64_t n);
 
+// f′ and f‴ at one end of the interval: what the Euler–Maclaurin terms need.
+struct EndDerivatives {
+  long double first = 0, third = 0;
+};
+
+// The midpoint sum M_n by the expansion above, from the exact integral and the derivatives at a and b
+// (closed forms for the built-in integrands; reference_library.hpp computes them for any callable).
+long double euler_maclaurin_midpoint(long double exact, Interval ab, std::int64_t n, EndDerivatives at_a,
+                                     EndDerivatives at_b);
+
 // A reference as text that keeps every bit of its long doubles (for the worker processes of `ladder run`,
 // which get the references computed once per size instead of once per cell), and back.
 std::string to_text(const Reference& ref);

@@ -14,6 +14,7 @@ packages=(
   libtbb-dev                                                # tbb and stdpar tiers
   libopenmpi-dev openmpi-bin                                # mpi tier and its launcher (mpirun)
   libhwloc-dev                                              # the machine's topology (sockets, NUMA, L3, cores)
+  libboost-dev libboost-math-dev                            # Boost.Math: references without an antiderivative
   libcli11-dev nlohmann-json3-dev                           # command line, JSON output
   clang-format                                              # the format check in the tests
   valgrind binutils                                         # instruction counts, ladder profile; objdump
