@@ -1,8 +1,10 @@
 // The Boost.Math references (reference_library.hpp) against the built-in integrands' closed forms: the
 // quadrature against the antiderivatives, autodiff against the hand-written derivatives, and the
 // Euler–Maclaurin midpoint sum built from each. Issue 16 asks for agreement within 1e-18 relative in long
-// double (whose unit roundoff is 2^-64 ≈ 5.4e-20); the largest gap measured here was 9.1e-20 (the
-// integral of gauss over [0.3, 2.7]).
+// double (whose unit roundoff is 2^-64 ≈ 5.4e-20), and every case here reaches it. Measured (GCC 12, Boost
+// 1.74): integrals and Euler–Maclaurin sums within 2.2e-19 (poly over [2.5, −1.5], where the closed form's
+// antiderivative values cancel), derivatives within 1.3e-19, error estimates at most 1.6e-26 of ∫|f|; across
+// the kink below the estimate is 2.9e-9, for an actual error of 2.5e-9.
 #include "reference_library.hpp"
 
 #include <gtest/gtest.h>
