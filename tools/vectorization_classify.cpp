@@ -203,9 +203,9 @@ std::string short_name(const std::string& name) {
 }
 
 // The functions of one integrand's kernel: those whose name mentions it, the registration lambda for it
-// (whose mangled name the demangler cannot read: it is the integrand's position in the lambda's
-// numbering), those referring to a symbol that mentions it (naive's lambda builds a std::function of
-// it), and the functions of this object they call, which must not mention another integrand.
+// (whose mangled name the demangler cannot read, but which names the integrand), those referring to a symbol
+// that mentions it (naive's lambda builds a std::function of it), and the functions of this object they call,
+// which must not mention another integrand.
 std::vector<const Function*> kernel_functions(const std::vector<Function>& functions,
                                               const std::string& integrand,
                                               const std::vector<std::string>& other_integrands) {
@@ -216,26 +216,10 @@ std::vector<const Function*> kernel_functions(const std::vector<Function>& funct
     });
   };
   auto registration_lambda_for_integrand = [&](const std::string& name) {
-    // …kernels_for_all_integrands…EJNS_5GaussENS_2PiE…EEE…NUlS4_lS7_E_4_FUN…: lambda #k of the pack
-    // expansion is the kernel of the k-th integrand (E_ is #0, E0_ #1, E1_ #2, …).
-    if (name.rfind("_Z", 0) != 0 || name.find("kernels_for_all_integrands") == std::string::npos)
-      return false;
-    const auto pack = name.find("EJ");
-    const auto lambda = name.rfind("Ul");
-    if (pack == std::string::npos || lambda == std::string::npos) return false;
-    static const std::regex type_name(R"(N?S_(\d+)([A-Za-z_]\w*?)E)");
-    std::vector<std::string> integrands;
-    const std::string pack_text = name.substr(pack + 2, lambda - pack - 2);
-    for (std::sregex_iterator it(pack_text.begin(), pack_text.end(), type_name), end; it != end; ++it) {
-      const auto length = std::stoul((*it)[1].str());
-      integrands.push_back((*it)[2].str().substr(0, length));
-    }
-    static const std::regex discriminator(R"(E(\d*)_)");
-    std::smatch match;
-    const std::string after = name.substr(lambda);
-    if (!std::regex_search(after, match, discriminator)) return false;
-    const std::size_t index = match[1].str().empty() ? 0 : std::stoul(match[1].str()) + 1;
-    return index < integrands.size() && integrands[index] == integrand;
+    // …Registration10add_kernelI…NS_5GaussEEEv…: the lambda Registration::add_kernel<Kernel, F> makes for
+    // one integrand F (ladder::Gauss here; a user integrand at global scope is 8LogAtanE, say).
+    return name.rfind("_Z", 0) == 0 && name.find("add_kernelI") != std::string::npos &&
+           name.find(std::to_string(integrand.size()) + integrand + "E") != std::string::npos;
   };
 
   std::map<std::string, const Function*> by_name;

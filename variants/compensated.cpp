@@ -39,9 +39,10 @@ const ladder::Registration registration{
      .libraries = {"xsimd 8.1"},
      .concepts = {"SIMD batch types", "compensated summation", "floating-point error"},
      .learning_time = ladder::LearningTime::days,
+     .evaluates = ladder::Evaluates::simd_batches,
      .summation = "SIMD lanes within 4096-node blocks, block sums compensated (Neumaier)",
      .summation_depth = block_depth},
-    [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
+    [](ladder::simd::Integrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       return integrate(f, ab, n);
     }};
 

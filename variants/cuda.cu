@@ -59,6 +59,10 @@ void check(cudaError_t status) {
     throw std::runtime_error(std::string("CUDA error: ") + cudaGetErrorString(status));
 }
 
+// The built-in integrands are compiled for the device too (LADDER_HOST_DEVICE); user integrands are not.
+template <class F>
+concept DeviceIntegrand = ladder::IntegrandBuild<F>::device.compiles;
+
 int blocks_for(std::int64_t n) {
   return static_cast<int>(std::min<std::int64_t>(max_blocks, (n + block_threads - 1) / block_threads));
 }
@@ -123,11 +127,12 @@ const ladder::Registration registration{
      .concepts = {"GPU kernels and launch configuration", "grid-stride loops", "block reductions (CUB)",
                   "device memory", "host and device functions", "CUDA error checking"},
      .learning_time = ladder::LearningTime::days,
+     .evaluates = ladder::Evaluates::device,
      .reproducible = ladder::Reproducible::always,
      .summation = "a sum per GPU thread over a grid-stride loop, block sums by CUB, then one block over them",
      .summation_depth = tree_depth,
      .unavailable = unavailable},
-    [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
+    [](DeviceIntegrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       return integrate(f, ab, n);
     }};
 

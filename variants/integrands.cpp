@@ -2,17 +2,21 @@
 // tiers call through them, and from there the compiler cannot inline the integrand back in.
 #include "integrands.hpp"
 
-namespace ladder {
+#include <vector>
 
-template <class F>
-const ScalarFunction& type_erased(F) {
-  static const ScalarFunction function = [](double x) { return F{}(x); };
-  return function;
+namespace ladder {
+namespace {
+
+template <class... Fs>
+std::vector<ScalarFunction> all_type_erased(IntegrandList<Fs...>) {
+  return {ScalarFunction([](double x) { return Fs{}(x); })...};
 }
 
-template const ScalarFunction& type_erased(Gauss);
-template const ScalarFunction& type_erased(Pi);
-template const ScalarFunction& type_erased(Sine);
-template const ScalarFunction& type_erased(Poly);
+}  // namespace
+
+const ScalarFunction& type_erased_at(std::size_t index) {
+  static const std::vector<ScalarFunction> functions = all_type_erased(AllIntegrands{});
+  return functions.at(index);
+}
 
 }  // namespace ladder

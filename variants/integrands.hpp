@@ -12,6 +12,9 @@
 #include <functional>
 #include <numbers>
 #include <string_view>
+#include <type_traits>
+
+#include "ladder/integrand.hpp"
 
 // The cuda tier runs the same integrands on the GPU: under nvcc their call operators are compiled for the
 // host and the device; every other compiler sees nothing.
@@ -27,7 +30,7 @@ struct Gauss {
   static constexpr std::string_view name = "gauss";
   static constexpr std::string_view formula = "exp(-x^2)";
   template <class T>
-  LADDER_HOST_DEVICE auto operator()(T x) const {
+  LADDER_HOST_DEVICE auto operator()(const T& x) const {
     using std::exp;
     return exp(-x * x);
   }
@@ -43,7 +46,7 @@ struct Pi {
   static constexpr std::string_view name = "pi";
   static constexpr std::string_view formula = "4/(1+x^2)";
   template <class T>
-  LADDER_HOST_DEVICE auto operator()(T x) const {
+  LADDER_HOST_DEVICE auto operator()(const T& x) const {
     return 4.0 / (1.0 + x * x);
   }
   static long double antiderivative(long double x) { return 4 * std::atan(x); }
@@ -59,7 +62,7 @@ struct Sine {
   static constexpr std::string_view name = "sin";
   static constexpr std::string_view formula = "sin(x)";
   template <class T>
-  LADDER_HOST_DEVICE auto operator()(T x) const {
+  LADDER_HOST_DEVICE auto operator()(const T& x) const {
     using std::sin;
     return sin(x);
   }
@@ -76,7 +79,7 @@ struct Poly {
   static constexpr std::string_view name = "poly";
   static constexpr std::string_view formula = "x^3 - 2x^2 + 3x + 1";
   template <class T>
-  LADDER_HOST_DEVICE auto operator()(T x) const {
+  LADDER_HOST_DEVICE auto operator()(const T& x) const {
     return ((x - 2.0) * x + 3.0) * x + 1.0;
   }
   static long double antiderivative(long double x) { return ((((x / 4 - 2.0L / 3) * x) + 1.5L) * x + 1) * x; }
@@ -91,13 +94,65 @@ struct Poly {
 template <class... Integrands>
 struct IntegrandList {};
 
+using BuiltInIntegrands = IntegrandList<Gauss, Pi, Sine, Poly>;
+
+template <class F, class... Fs>
+constexpr bool is_built_in(IntegrandList<Fs...>) {
+  return (std::is_same_v<F, Fs> || ...);
+}
+
+// What the build found out about an integrand: whether it compiles for each kind of argument a tier or a
+// reference calls it with, and if not, the first line of the compiler's message. The built-in integrands
+// compile for all; a user integrand's record is written by cmake/user_integrands.cmake.
+struct Probe {
+  bool compiles = true;
+  std::string_view error{};
+};
+template <class F>
+struct IntegrandBuild {
+  static constexpr std::string_view source = "built-in";
+  static constexpr Probe simd{}, array{}, wide{}, autodiff{}, device{};
+};
+
+}  // namespace ladder
+
+// The user integrands of this build (integrands/, examples/integrands/, -DLADDER_USER_INTEGRANDS), each with
+// its IntegrandBuild record, and the list UserIntegrands.
+#include "ladder_user_integrands.hpp"
+
+namespace ladder {
+
+template <class... Fs, class... Gs>
+IntegrandList<Fs..., Gs...> concatenate(IntegrandList<Fs...>, IntegrandList<Gs...>);
+
 // Every integrand every tier is built for; the first is the default.
-using AllIntegrands = IntegrandList<Gauss, Pi, Sine, Poly>;
+using AllIntegrands = decltype(concatenate(BuiltInIntegrands{}, UserIntegrands{}));
+
+template <class... Fs>
+consteval bool names_are_distinct(IntegrandList<Fs...>) {
+  const std::string_view names[] = {Fs::name...};
+  for (std::size_t i = 0; i < sizeof...(Fs); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (names[i] == names[j]) return false;
+  return true;
+}
+static_assert(names_are_distinct(AllIntegrands{}), "two integrands have the same name");
 
 // The same integrand behind a std::function, built in another translation unit so the compiler cannot see
 // through it: the cost of that indirection is what the std::function tiers exhibit.
 using ScalarFunction = std::function<double(double)>;
+const ScalarFunction& type_erased_at(std::size_t index);  // by the integrand's place in AllIntegrands
+
+template <class F, class... Fs>
+consteval std::size_t index_in(IntegrandList<Fs...>) {
+  std::size_t index = 0;
+  ((std::is_same_v<F, Fs> ? false : (++index, true)) && ...);
+  return index;
+}
+
 template <class F>
-const ScalarFunction& type_erased(F integrand);
+const ScalarFunction& type_erased(F) {
+  return type_erased_at(index_in<F>(AllIntegrands{}));
+}
 
 }  // namespace ladder

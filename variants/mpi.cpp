@@ -86,6 +86,7 @@ const ladder::Registration registration{
      .concepts = {"distributed memory", "SPMD programs", "collective reductions", "launchers and hostfiles",
                   "OpenMP reductions", "SIMD batch types"},
      .learning_time = ladder::LearningTime::days,
+     .evaluates = ladder::Evaluates::simd_batches,
      .parallel = true,
      .reproducible = ladder::Reproducible::never,
      .summation = "SIMD lanes within blocks, blocks per thread, threads by the OpenMP runtime, ranks in "
@@ -94,8 +95,7 @@ const ladder::Registration registration{
      .environment = {"OMP_PROC_BIND=close", "OMP_PLACES=cores"},
      .distributed = true,
      .unavailable = ladder::mpi::missing_launcher},
-    [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions& options) {
-      return integrate(f, ab, n, options.threads);
-    }};
+    [](ladder::simd::Integrand auto f, ladder::Interval ab, std::int64_t n,
+       const ladder::RunOptions& options) { return integrate(f, ab, n, options.threads); }};
 
 }  // namespace

@@ -35,14 +35,14 @@ const ladder::Registration registration{
      .libraries = {"xsimd 8.1", "OpenMP (libgomp)"},
      .concepts = {"SIMD batch types", "OpenMP reductions", "static scheduling", "data races"},
      .learning_time = ladder::LearningTime::days,
+     .evaluates = ladder::Evaluates::simd_batches,
      .parallel = true,
      .reproducible = ladder::Reproducible::never,
      .summation = "SIMD lanes within 65536-node blocks, blocks in order per thread, threads combined "
                   "by the runtime",
      .summation_depth = blocks_depth,
      .environment = {"OMP_PROC_BIND=close", "OMP_PLACES=cores"}},
-    [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions& options) {
-      return integrate(f, ab, n, options.threads);
-    }};
+    [](ladder::simd::Integrand auto f, ladder::Interval ab, std::int64_t n,
+       const ladder::RunOptions& options) { return integrate(f, ab, n, options.threads); }};
 
 }  // namespace

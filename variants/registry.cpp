@@ -12,11 +12,32 @@ std::vector<Tier>& registered() {
   return tiers;
 }
 
+// What an integrand gives, and null for what it leaves out.
+template <class F>
+IntegrandInfo describe() {
+  IntegrandInfo info;
+  info.name = std::string(F::name);
+  info.source = std::string(IntegrandBuild<F>::source);
+  if constexpr (requires { F::formula; }) info.formula = std::string(F::formula);
+  info.value = [](long double x) -> long double { return F{}(x); };
+  if constexpr (HasAntiderivative<F>)
+    info.antiderivative = [](long double x) -> long double { return F::antiderivative(x); };
+  if constexpr (requires(long double x) { F::derivative1(x) + F::derivative3(x) + F::magnitude(x); }) {
+    info.derivative1 = [](long double x) -> long double { return F::derivative1(x); };
+    info.derivative3 = [](long double x) -> long double { return F::derivative3(x); };
+    info.magnitude = [](long double x) -> long double { return F::magnitude(x); };
+  }
+  using Build = IntegrandBuild<F>;
+  info.simd = Build::simd;
+  info.array = Build::array;
+  info.wide = Build::wide;
+  info.autodiff = Build::autodiff;
+  return info;
+}
+
 template <class... Fs>
 std::vector<IntegrandInfo> describe(IntegrandList<Fs...>) {
-  return {IntegrandInfo{std::string(Fs::name), std::string(Fs::formula),
-                        [](long double x) -> long double { return Fs{}(x); }, &Fs::antiderivative,
-                        &Fs::derivative1, &Fs::derivative3, &Fs::magnitude}...};
+  return {describe<Fs>()...};
 }
 
 std::string_view file_name(std::string_view path) {
@@ -26,7 +47,8 @@ std::string_view file_name(std::string_view path) {
 
 }  // namespace
 
-void register_tier(TierCard card, std::vector<Kernel> kernels, std::string_view file) {
+void register_tier(TierCard card, std::vector<Kernel> kernels, std::vector<std::string> unsupported,
+                   std::string_view file) {
   card.source_file = std::string(file_name(file));
   for (const auto& source : tier_sources()) {
     if (source.file != card.source_file) continue;
@@ -36,7 +58,7 @@ void register_tier(TierCard card, std::vector<Kernel> kernels, std::string_view 
     card.flags = source.flags;
   }
   auto& tiers = registered();
-  tiers.push_back({std::move(card), std::move(kernels)});
+  tiers.push_back({std::move(card), std::move(kernels), std::move(unsupported)});
   std::stable_sort(tiers.begin(), tiers.end(),
                    [](const Tier& x, const Tier& y) { return x.card.rung < y.card.rung; });
 }
@@ -84,6 +106,10 @@ std::string unavailable_reason(const Tier& tier) {
   return tier.card.unavailable ? tier.card.unavailable() : std::string();
 }
 
+std::string unsupported_reason(const Tier& tier, std::size_t integrand) {
+  return integrand < tier.unsupported.size() ? tier.unsupported[integrand] : std::string();
+}
+
 double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int64_t n,
                  const RunOptions& options) {
   if (n < 1 || n > max_nodes)
@@ -104,6 +130,9 @@ double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int6
     throw InputError("integrand index " + std::to_string(integrand) + " is out of range");
   if (const auto reason = unavailable_reason(tier); !reason.empty())
     throw Unavailable("tier '" + tier.card.id + "' cannot run on this machine: " + reason);
+  if (!tier.kernels[integrand])
+    throw Unavailable("tier '" + tier.card.id + "' cannot run integrand '" + integrands()[integrand].name +
+                      "': it " + unsupported_reason(tier, integrand));
   return tier.kernels[integrand](ab, n, options);
 }
 
@@ -115,6 +144,20 @@ std::string_view to_string(LearningTime time) {
       return "hours";
     case LearningTime::days:
       return "days";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(Evaluates evaluates) {
+  switch (evaluates) {
+    case Evaluates::scalars:
+      return "doubles";
+    case Evaluates::simd_batches:
+      return "xsimd batches";
+    case Evaluates::arrays:
+      return "Eigen arrays";
+    case Evaluates::device:
+      return "GPU device code";
   }
   return "unknown";
 }

@@ -15,15 +15,20 @@
 
 namespace ladder {
 
-// What the references know about an integrand, in long double (see integrands.hpp).
+// What the references know about an integrand, in long double (see integrands.hpp). A user integrand gives
+// its function and perhaps an antiderivative; what it leaves out is null, and the references take it from
+// Boost.Math instead (harness/reference_library.hpp).
 struct IntegrandInfo {
   std::string name;
-  std::string formula;
-  long double (*value)(long double x);
-  long double (*antiderivative)(long double x);
-  long double (*derivative1)(long double x);
-  long double (*derivative3)(long double x);
-  long double (*magnitude)(long double x);
+  std::string formula;  // empty unless the integrand gives one
+  std::string source;   // "built-in", or the header it came from
+  long double (*value)(long double x) = nullptr;
+  long double (*antiderivative)(long double x) = nullptr;
+  long double (*derivative1)(long double x) = nullptr;
+  long double (*derivative3)(long double x) = nullptr;
+  long double (*magnitude)(long double x) = nullptr;
+  // What the build found out about it (IntegrandBuild): whether it compiles for each kind of argument.
+  Probe simd{}, array{}, wide{}, autodiff{};
 };
 
 const std::vector<Tier>& tiers();  // by rung
@@ -37,13 +42,15 @@ std::string reproducible_tier_ids();
 
 // Why the tier cannot run here, or empty when it can.
 std::string unavailable_reason(const Tier& tier);
+// Why the tier cannot run this integrand (it does not compile for what the tier calls it with), or empty.
+std::string unsupported_reason(const Tier& tier, std::size_t integrand);
 
 // The largest n accepted: indices stay far from the int64 limit in every tier's arithmetic.
 constexpr std::int64_t max_nodes = std::int64_t{1} << 62;
 
 // Checks the inputs (n in [1, 2^62], finite a and b, threads ≥ 1 and 1 for serial tiers, reproducibility
 // only from a tier that can give it) and runs the tier's kernel; throws InputError naming the bad value,
-// or Unavailable when the tier cannot run on this machine.
+// or Unavailable when the tier cannot run on this machine or cannot run this integrand.
 double integrate(const Tier& tier, std::size_t integrand, Interval ab, std::int64_t n,
                  const RunOptions& options);
 

@@ -5,13 +5,24 @@
 
 #include <array>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <xsimd/xsimd.hpp>
+
+#include "integrands.hpp"
 
 namespace ladder::simd {
 
 using Batch = xsimd::batch<double>;
 constexpr std::int64_t width = Batch::size;
+
+// What the kernel needs of an integrand: it takes a batch of nodes and gives a batch of values. The build
+// compiled each integrand for batches first (IntegrandBuild): one that does not compile, say because it
+// calls a scalar-only library or branches on x, leaves this kernel's tiers unavailable for it.
+template <class F>
+concept Integrand = IntegrandBuild<F>::simd.compiles&& requires(const F& f, const Batch& x) {
+  { f(x) } -> std::convertible_to<Batch>;
+};
 
 // Four independent partial sums: the exp of one batch overlaps the adds of the others, and the rounding
 // of a long sum is spread over 4 × width lanes instead of one chain.

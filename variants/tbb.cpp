@@ -50,12 +50,12 @@ const ladder::Registration registration{
      .concepts = {"SIMD batch types", "task-parallel runtime", "parallel reduction trees", "task arenas",
                   "pinning threads with a task_scheduler_observer"},
      .learning_time = ladder::LearningTime::days,
+     .evaluates = ladder::Evaluates::simd_batches,
      .parallel = true,
      .reproducible = ladder::Reproducible::on_request,
      .summation = "SIMD lanes within each task's range, partial sums joined as a tree",
      .summation_depth = tree_depth},
-    [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions& options) {
-      return integrate(f, ab, n, options);
-    }};
+    [](ladder::simd::Integrand auto f, ladder::Interval ab, std::int64_t n,
+       const ladder::RunOptions& options) { return integrate(f, ab, n, options); }};
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <source_location>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "integrands.hpp"
@@ -38,6 +39,11 @@ struct RunOptions {
 
 enum class LearningTime { minutes, hours, days };
 
+// What the kernel calls the integrand with: one double at a time, xsimd batches, Eigen arrays, or (on the
+// GPU) doubles in device code. An integrand that does not compile for it leaves the tier unavailable for
+// that integrand (IntegrandBuild in integrands.hpp).
+enum class Evaluates { scalars, simd_batches, arrays, device };
+
 // Whether the same inputs give the same bits at every thread count.
 enum class Reproducible { always, on_request, never };
 
@@ -48,6 +54,7 @@ struct TierCard {
   std::vector<std::string> libraries{};  // what a maintainer must install and keep current
   std::vector<std::string> concepts{};   // what a maintainer must understand
   LearningTime learning_time = LearningTime::minutes;
+  Evaluates evaluates = Evaluates::scalars;
   bool parallel = false;  // takes RunOptions::threads; serial tiers accept threads = 1 only
   Reproducible reproducible = Reproducible::always;
   // How the terms are summed, in words, and the longest chain of rounded additions any term passes
@@ -89,25 +96,58 @@ using Kernel = double (*)(Interval ab, std::int64_t n, const RunOptions& options
 
 struct Tier {
   TierCard card;
-  std::vector<Kernel> kernels;  // one per integrand, in the order of integrand_names()
+  std::vector<Kernel> kernels;  // one per integrand, in the order of integrand_names(); null: cannot run it
+  std::vector<std::string> unsupported;  // why not, for each null kernel (else empty)
 };
 
-void register_tier(TierCard card, std::vector<Kernel> kernels, std::string_view file);
+void register_tier(TierCard card, std::vector<Kernel> kernels, std::vector<std::string> unsupported,
+                   std::string_view file);
+
+std::string_view to_string(Evaluates evaluates);
+
+// Why an integrand cannot be called with what a tier's kernel takes: the build's probe, or the call
+// operator's own constraints.
+template <class F>
+std::string unsupported_reason(Evaluates evaluates) {
+  const Probe probe = evaluates == Evaluates::simd_batches ? IntegrandBuild<F>::simd
+                      : evaluates == Evaluates::arrays     ? IntegrandBuild<F>::array
+                      : evaluates == Evaluates::device     ? IntegrandBuild<F>::device
+                                                           : Probe{};
+  const std::string what(to_string(evaluates));
+  if (!probe.compiles) return "does not work on " + what + ": " + std::string(probe.error);
+  return "its call operator does not take " + what;
+}
 
 // The static object a tier file defines to register itself.
 struct Registration {
   template <class GenericKernel>
   Registration(TierCard card, GenericKernel, std::source_location where = std::source_location::current()) {
-    register_tier(std::move(card), kernels_for_all_integrands<GenericKernel>(AllIntegrands{}),
-                  where.file_name());
+    std::vector<Kernel> kernels;
+    std::vector<std::string> unsupported;
+    add_kernels<GenericKernel>(AllIntegrands{}, card.evaluates, kernels, unsupported);
+    register_tier(std::move(card), std::move(kernels), std::move(unsupported), where.file_name());
   }
 
  private:
+  // The kernel for each integrand its constraints accept (a `requires` check: nothing is instantiated for
+  // the others), a null kernel and the reason for the rest.
   template <class GenericKernel, class... Integrands>
-  static std::vector<Kernel> kernels_for_all_integrands(IntegrandList<Integrands...>) {
-    return {[](Interval ab, std::int64_t n, const RunOptions& options) {
-      return GenericKernel{}(Integrands{}, ab, n, options);
-    }...};
+  static void add_kernels(IntegrandList<Integrands...>, Evaluates evaluates, std::vector<Kernel>& kernels,
+                          std::vector<std::string>& unsupported) {
+    (add_kernel<GenericKernel, Integrands>(evaluates, kernels, unsupported), ...);
+  }
+  template <class GenericKernel, class F>
+  static void add_kernel(Evaluates evaluates, std::vector<Kernel>& kernels,
+                         std::vector<std::string>& unsupported) {
+    if constexpr (std::is_invocable_v<GenericKernel, F, Interval, std::int64_t, const RunOptions&>) {
+      kernels.push_back([](Interval ab, std::int64_t n, const RunOptions& options) -> double {
+        return GenericKernel{}(F{}, ab, n, options);
+      });
+      unsupported.emplace_back();
+    } else {
+      kernels.push_back(nullptr);
+      unsupported.push_back(unsupported_reason<F>(evaluates));
+    }
   }
 };
 

@@ -39,7 +39,8 @@ inline constexpr double max_ulp_error = 1.2;
 
 // For the cards of the tiers built on it. tests/tuned_exp_test.cpp checks the second half: bit for bit.
 inline constexpr const char* integrands_note =
-    "gauss calls exp and gets this one; pi, sin and poly call no exp and run exactly as on the xsimd tier";
+    "gauss calls exp and gets this one; pi, sin and poly call no exp and run exactly as on the xsimd tier, "
+    "and so do user integrands";
 
 namespace constants {
 
@@ -210,11 +211,12 @@ struct TunedBatch {
 };
 
 // A generic integrand → the callable simd::block_sum takes: batches go through TunedBatch, and the loop's
-// scalar remainder stays on double (and std::exp), as in the xsimd tier.
+// scalar remainder stays on double (and std::exp), as in the xsimd tier. TunedBatch has the operations the
+// built-in integrands use and no more, so a user integrand runs as on the xsimd tier.
 template <class Integrand>
 auto with_tuned_exp(Integrand f) {
   return [f](auto x) {
-    if constexpr (std::is_same_v<decltype(x), double>)
+    if constexpr (std::is_same_v<decltype(x), double> || !is_built_in<Integrand>(BuiltInIntegrands{}))
       return f(x);
     else
       return f(TunedBatch(x)).value;

@@ -27,9 +27,10 @@ const ladder::Registration registration{
      .libraries = {"xsimd 8.1"},
      .concepts = {"SIMD batch types", "vector math functions", "loop remainders"},
      .learning_time = ladder::LearningTime::days,
+     .evaluates = ladder::Evaluates::simd_batches,
      .summation = "4 × width SIMD lanes, then a horizontal add",
      .summation_depth = lanes_depth},
-    [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
+    [](ladder::simd::Integrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       return integrate(f, ab, n);
     }};
 

@@ -43,7 +43,8 @@ concept NamedIntegrand = requires {
 };
 
 template <class F>
-concept ScalarIntegrand = std::is_default_constructible_v<F> && requires(const F& f, double x, long double y) {
+concept ScalarIntegrand = std::is_default_constructible_v<F> &&
+    requires(const F& f, double x, long double y) {
   { f(x) } -> std::convertible_to<double>;
   { f(y) } -> std::convertible_to<long double>;
 };
@@ -55,14 +56,16 @@ concept HasAntiderivative = requires(long double x) {
 
 }  // namespace ladder
 
-#define LADDER_INTEGRAND(Type)                                                                                \
-  static_assert(::ladder::NamedIntegrand<Type>,                                                              \
-                "LADDER_INTEGRAND(" #Type "): needs `static constexpr std::string_view name = \"…\";`");   \
-  static_assert(::ladder::valid_integrand_name(Type::name),                                                  \
-                "LADDER_INTEGRAND(" #Type "): its name must be 1 to 40 characters of a-z, 0-9 and '-', "     \
-                "starting with a letter");                                                                   \
-  static_assert(::ladder::ScalarIntegrand<Type>,                                                             \
-                "LADDER_INTEGRAND(" #Type "): needs a const call operator that takes a double and a long "   \
-                "double (template <class T> T operator()(const T& x) const)");                               \
-  template <>                                                                                                \
-  inline constexpr bool ::ladder::registered_integrand<Type> = true
+#define LADDER_INTEGRAND(Type)                                                                           \
+  static_assert(::ladder::NamedIntegrand<Type>,                                                          \
+                "LADDER_INTEGRAND(" #Type "): needs `static constexpr std::string_view name = \"…\";`"); \
+  static_assert(::ladder::valid_integrand_name(Type::name),                                              \
+                "LADDER_INTEGRAND(" #Type                                                                \
+                "): its name must be 1 to 40 characters of a-z, 0-9 and '-', "                           \
+                "starting with a letter");                                                               \
+  static_assert(::ladder::ScalarIntegrand<Type>,                                                         \
+                "LADDER_INTEGRAND(" #Type                                                                \
+                "): needs a const call operator that takes a double and a long "                         \
+                "double (template <class T> T operator()(const T& x) const)");                           \
+  template <>                                                                                            \
+  inline constexpr bool ladder::registered_integrand<Type> = true

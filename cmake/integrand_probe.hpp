@@ -1,0 +1,45 @@
+// The run-time half of a capability probe (cmake/user_integrands.cmake): the probe has compiled an integrand
+// for one kind of argument; this checks that it also computes the same function there. A branch on a
+// comparison of SIMD batches compiles with AVX-512 (the lane mask converts to an integer) and quietly takes
+// one path for all lanes: compiling alone would not catch it.
+//
+// The probe file defines `std::vector<double> evaluate(const std::vector<double>& xs)` for its argument
+// type, includes this file and the integrand's header, and main() calls check(evaluate, "what").
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace ladder::probe {
+
+// 96 points: 64 across [-4, 4] and 32 across [0, 1], in a shuffled order, so that the lanes of one batch
+// hold points far apart (on both sides of any branch).
+inline std::vector<double> points() {
+  std::vector<double> xs;
+  for (int k = 0; k < 64; ++k) xs.push_back(-4.0 + 8.0 * ((k * 37) % 64 + 0.5) / 64);
+  for (int k = 0; k < 32; ++k) xs.push_back(((k * 13) % 32 + 0.5) / 32);
+  return xs;
+}
+
+template <class Scalar, class Evaluate>
+int check(Scalar scalar, Evaluate evaluate, const char* what) {
+  const std::vector<double> xs = points();
+  const std::vector<double> values = evaluate(xs);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const double expected = scalar(xs[i]);
+    if (!std::isfinite(expected)) continue;  // outside the function's domain
+    const double got = values[i];
+    if (std::isfinite(got) &&
+        std::fabs(got - expected) <= 1e-9 * std::fmax(std::fabs(got), std::fabs(expected)) + 1e-300)
+      continue;
+    std::printf(
+        "error: its value on %s at x = %.17g is %.17g, but on a double %.17g (a branch such as `if (x < c)` "
+        "takes one path for all lanes of a batch: use select)\n",
+        what, xs[i], got, expected);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace ladder::probe

@@ -1,0 +1,194 @@
+# User integrands: headers that follow the contract of variants/ladder/integrand.hpp, built into every tier.
+# They come from three places, in this order:
+#   integrands/*.hpp                 the repository's folder for a team's own integrands
+#   examples/integrands/*.hpp        the shipped examples (-DLADDER_EXAMPLE_INTEGRANDS=OFF leaves them out)
+#   -DLADDER_USER_INTEGRANDS=a.hpp;b.hpp   headers anywhere else (absolute, or relative to the repository)
+#
+# Each integrand is compiled alone here, at configure time, before any tier sees it:
+#   - for double and long double, with the project's warnings: the contract. A header that fails stops the
+#     configuration with the compiler's message and the header's name, not a template backtrace in a tier;
+#   - for xsimd batches, Eigen arrays, cpp_bin_float_quad and Boost autodiff's fvar: what it can do. A failed
+#     probe is not an error: the tiers (or references) that need it are unavailable for that integrand, and
+#     the first line of the compiler's message is kept as the reason.
+# The results go to generated/ladder_user_integrands.hpp: the headers, their IntegrandBuild<F> records and
+# the list UserIntegrands (variants/integrands.hpp). Editing a header reruns all of this.
+option(LADDER_EXAMPLE_INTEGRANDS "Build the example integrands of examples/integrands into every tier" ON)
+set(LADDER_USER_INTEGRANDS "" CACHE STRING
+    "User integrand headers outside integrands/, ;-separated (absolute, or relative to the repository)")
+
+function(ladder_user_integrands output)
+  file(GLOB own CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/integrands/*.hpp)
+  set(examples)
+  if(LADDER_EXAMPLE_INTEGRANDS)
+    file(GLOB examples CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/examples/integrands/*.hpp)
+  endif()
+  set(given)
+  foreach(header IN LISTS LADDER_USER_INTEGRANDS)
+    cmake_path(ABSOLUTE_PATH header BASE_DIRECTORY ${PROJECT_SOURCE_DIR} NORMALIZE OUTPUT_VARIABLE path)
+    if(NOT EXISTS "${path}" OR IS_DIRECTORY "${path}")
+      message(FATAL_ERROR "LADDER_USER_INTEGRANDS: '${header}' is not a header file (looked for ${path}); "
+                          "give header files, absolute or relative to ${PROJECT_SOURCE_DIR}, separated by ';'")
+    endif()
+    list(APPEND given "${path}")
+  endforeach()
+  set(headers ${own} ${examples} ${given})
+  list(REMOVE_DUPLICATES headers)
+
+  # What a probe includes first (as the tiers do), and how it evaluates the integrand at many points with
+  # that kind of argument (cmake/integrand_probe.hpp compares the values with those on doubles).
+  set(probe_simd_include "<xsimd/xsimd.hpp>")
+  set(probe_simd_what "xsimd batches")
+  set(probe_simd_evaluate [=[
+  using Batch = xsimd::batch<double>;
+  std::vector<double> out(xs.size());
+  for (std::size_t i = 0; i + Batch::size <= xs.size(); i += Batch::size)
+    f(Batch::load_unaligned(xs.data() + i)).store_unaligned(out.data() + i);]=])
+  set(probe_array_include "<Eigen/Core>")
+  set(probe_array_what "Eigen arrays")
+  set(probe_array_evaluate [=[
+  const Eigen::ArrayXd nodes = Eigen::Map<const Eigen::ArrayXd>(xs.data(), Eigen::Index(xs.size()));
+  const Eigen::ArrayXd values = f(nodes);
+  std::vector<double> out(values.data(), values.data() + values.size());]=])
+  set(probe_wide_include "<boost/multiprecision/cpp_bin_float.hpp>")
+  set(probe_wide_what "cpp_bin_float_quad")
+  set(probe_wide_evaluate [=[
+  std::vector<double> out;
+  for (double x : xs) out.push_back(static_cast<double>(f(boost::multiprecision::cpp_bin_float_quad(x))));]=])
+  set(probe_autodiff_include "<boost/math/differentiation/autodiff.hpp>")
+  set(probe_autodiff_what "Boost autodiff's fvar")
+  set(probe_autodiff_evaluate [=[
+  std::vector<double> out;
+  for (double x : xs)
+    out.push_back(static_cast<double>(f(boost::math::differentiation::make_fvar<long double, 3>(x)).derivative(0)));]=])
+  set(capabilities simd array wide autodiff)
+
+  get_target_property(eigen_dirs Eigen3::Eigen INTERFACE_INCLUDE_DIRECTORIES)
+  set(include_flags -I${PROJECT_SOURCE_DIR}/variants)
+  foreach(dir IN LISTS eigen_dirs xsimd_include_dirs Boost_INCLUDE_DIRS)
+    if(NOT dir IN_LIST CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)  # -isystem /usr/include breaks <cmath>
+      list(APPEND include_flags -isystem ${dir})
+    endif()
+  endforeach()
+  set(compile ${CMAKE_CXX_COMPILER} -std=c++20 -march=${LADDER_ARCH} -O1 ${LADDER_WARNINGS} ${include_flags}
+              -I${PROJECT_SOURCE_DIR}/cmake)
+  list(JOIN compile " " compile_line)
+
+  set(probes ${CMAKE_CURRENT_BINARY_DIR}/integrand_probes)
+  file(MAKE_DIRECTORY ${probes})
+  set(script "")
+  set(types)
+  set(sources)
+  set(index 0)
+  foreach(header IN LISTS headers)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${header})
+    file(STRINGS ${header} lines REGEX "^[ \t]*LADDER_INTEGRAND[ \t]*\\(")
+    set(names)
+    foreach(line IN LISTS lines)
+      if(NOT line MATCHES "LADDER_INTEGRAND[ \t]*\\([ \t]*([A-Za-z_:][A-Za-z0-9_:]*)[ \t]*\\)")
+        message(FATAL_ERROR "${header}: cannot read the struct's name from '${line}'; "
+                            "write LADDER_INTEGRAND(StructName); on a line of its own")
+      endif()
+      list(APPEND names ${CMAKE_MATCH_1})
+    endforeach()
+    if(NOT names)
+      message(FATAL_ERROR "${header} registers no integrand: it needs a line LADDER_INTEGRAND(StructName); "
+                          "see variants/ladder/integrand.hpp")
+    endif()
+    # The contract, for the whole header: double and long double, with the project's warnings.
+    set(scalar "#include \"${header}\"\n")
+    foreach(name IN LISTS names)
+      string(APPEND scalar "double probe_${index}(double x) { return ${name}{}(x); }\n"
+                           "long double probe_${index}(long double x) { return ${name}{}(x); }\n")
+      foreach(capability IN LISTS capabilities)
+        set(probe ${index}_${capability})
+        # A probe whose header, integrand and compile line are unchanged since the last configuration keeps
+        # its result.
+        file(MD5 ${header} header_hash)
+        string(MD5 stamp "${header_hash} ${name} ${compile_line} ${probe_${capability}_evaluate}")
+        if(EXISTS ${probes}/${probe}.stamp AND EXISTS ${probes}/${probe}.rc)
+          file(READ ${probes}/${probe}.stamp old_stamp)
+          if(old_stamp STREQUAL stamp)
+            continue()
+          endif()
+        endif()
+        file(WRITE ${probes}/${probe}.stamp "${stamp}")
+        file(REMOVE ${probes}/${probe}.rc)
+        file(WRITE ${probes}/${probe}.cpp
+             "#include ${probe_${capability}_include}\n#include \"${header}\"\n#include \"integrand_probe.hpp\"\n"
+             "std::vector<double> evaluate(const std::vector<double>& xs) {\n  const ${name} f{};\n"
+             "${probe_${capability}_evaluate}\n  return out;\n}\n"
+             "int main() {\n  return ladder::probe::check([](double x) { return ${name}{}(x); }, evaluate, "
+             "\"${probe_${capability}_what}\");\n}\n")
+        string(APPEND script "(${compile_line} ${probe}.cpp -o ${probe} > ${probe}.log 2>&1 && ./${probe} >> "
+                             "${probe}.log 2>&1; echo $? > ${probe}.rc) &\n")
+      endforeach()
+      list(APPEND types ${name})
+      list(APPEND sources ${header})
+      math(EXPR index "${index} + 1")
+    endforeach()
+    file(WRITE ${probes}/scalar.cpp "${scalar}")
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env LC_ALL=C ${compile} -fsyntax-only scalar.cpp WORKING_DIRECTORY ${probes} RESULT_VARIABLE failed
+                    OUTPUT_VARIABLE out ERROR_VARIABLE out)
+    if(failed)
+      message(FATAL_ERROR "The integrand header ${header} does not compile for double and long double with "
+                          "the project's warnings (-Wall -Wextra -Werror), so no tier can use it:\n${out}")
+    endif()
+  endforeach()
+  if(NOT script STREQUAL "")
+    message(STATUS "User integrands: ${types}; compiling each for SIMD batches, Eigen arrays, "
+                   "cpp_bin_float_quad and autodiff")
+    file(WRITE ${probes}/capabilities.sh "cd '${probes}'\nexport LC_ALL=C\n${script}wait\n")
+    execute_process(COMMAND sh ${probes}/capabilities.sh)
+  endif()
+
+  # The generated header: the headers, then each integrand's record, then the list.
+  set(text "// Written by cmake/user_integrands.cmake for this build: do not edit.\n#pragma once\n\n")
+  foreach(header IN LISTS headers)
+    string(APPEND text "#include \"${header}\"\n")
+  endforeach()
+  string(APPEND text "\nnamespace ladder {\n")
+  set(listed)
+  set(index 0)
+  foreach(name IN ZIP_LISTS types sources)
+    set(name ${name_0})
+    cmake_path(IS_PREFIX PROJECT_SOURCE_DIR "${name_1}" NORMALIZE inside)
+    set(shown "${name_1}")
+    if(inside)
+      cmake_path(RELATIVE_PATH shown BASE_DIRECTORY ${PROJECT_SOURCE_DIR})
+    endif()
+    string(APPEND text "\ntemplate <>\nstruct IntegrandBuild<::${name}> {\n"
+                       "  static constexpr std::string_view source = \"${shown}\";\n")
+    foreach(capability IN LISTS capabilities)
+      file(READ ${probes}/${index}_${capability}.rc rc)
+      string(STRIP "${rc}" rc)
+      set(reason "")
+      if(NOT rc STREQUAL "0")
+        # The first line the compiler flagged, without its directories.
+        file(STRINGS ${probes}/${index}_${capability}.log flagged REGEX "(error|warning): " LIMIT_COUNT 1)
+        string(REGEX REPLACE "^[^:]*/" "" reason "${flagged}")
+        string(REPLACE "\\;" ";" reason "${reason}")
+        string(REGEX REPLACE "^error: " "" reason "${reason}")
+        string(LENGTH "${reason}" length)
+        if(length GREATER 300)
+          string(SUBSTRING "${reason}" 0 300 reason)
+          string(APPEND reason " …")
+        endif()
+        if(reason STREQUAL "")
+          set(reason "the compiler exited with status ${rc}")
+        endif()
+      endif()
+      set(ok true)
+      if(NOT rc STREQUAL "0")
+        set(ok false)
+      endif()
+      string(APPEND text "  static constexpr Probe ${capability}{${ok}, R\"ladder(${reason})ladder\"};\n")
+    endforeach()
+    string(APPEND text "  static constexpr Probe device{false, \"user integrands are compiled for the host only\"};\n};\n")
+    list(APPEND listed "::${name}")
+    math(EXPR index "${index} + 1")
+  endforeach()
+  list(JOIN listed ", " listed)
+  string(APPEND text "\nusing UserIntegrands = IntegrandList<${listed}>;\n\n}  // namespace ladder\n")
+  file(WRITE ${output}.new "${text}")
+  configure_file(${output}.new ${output} COPYONLY)  # rewritten only when it changed
+endfunction()
