@@ -8,10 +8,10 @@
 // references); Eigen 3.4's core arrays have no erfc, so the eigen tier is unavailable for this one.
 //
 // What the ladder shows here: vectorized erfc is not vectorized exp. xsimd 8.1's double erfc is within
-// 8 ulps of the true Φ on [0, 1] and 30 on [−3, 0], but from |argument| ≥ 2.2 (x below −3.11) it switches
-// to a rational fit good to about 4e-12 relative (34 000 ulps at x = −3.11; glibc's erfc stays under 15
-// ulps there). On an interval reaching that far, a SIMD tier's rounding error exceeds its bound because of
-// the library, not the summation, and Ladder's reference check says so.
+// 8 ulps of the true Φ on [0, 1] and 31 on [−3, 0], but from |argument| ≥ 2.2 (x below −3.11) it switches
+// to a rational fit good to about 4e-12 relative (34 000 ulps at x = −3.11; through glibc's erfc, Φ stays
+// under 15 ulps there). On an interval reaching that far, a SIMD tier's rounding error exceeds its bound
+// because of the library, not the summation, and Ladder's reference check says so.
 #pragma once
 
 #include "ladder/integrand.hpp"
