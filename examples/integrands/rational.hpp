@@ -20,7 +20,6 @@ struct Rational {
 
   template <class T>
   T operator()(const T& x) const {
-    // Constants written as doubles (6.0, not 6): xsimd's batch<double> mixes only with double scalars.
     const T numerator = (x + 6.0) * x + 12.0;
     const T denominator = (x - 6.0) * x + 12.0;
     return numerator / denominator;
