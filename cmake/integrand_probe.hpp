@@ -22,23 +22,29 @@ inline std::vector<double> points() {
   return xs;
 }
 
+// Prints "ulps: U", the largest difference from the double values in units of their last place (the
+// tiers' rounding bound for this integrand allows for it), or an error and returns 1.
 template <class Scalar, class Evaluate>
 int check(Scalar scalar, Evaluate evaluate, const char* what) {
   const std::vector<double> xs = points();
   const std::vector<double> values = evaluate(xs);
+  double ulps = 0;
   for (std::size_t i = 0; i < xs.size(); ++i) {
     const double expected = scalar(xs[i]);
     if (!std::isfinite(expected)) continue;  // outside the function's domain
-    const double got = values[i];
-    if (std::isfinite(got) &&
-        std::fabs(got - expected) <= 1e-9 * std::fmax(std::fabs(got), std::fabs(expected)) + 1e-300)
+    const double got = values[i], difference = std::fabs(got - expected);
+    if (std::isfinite(got) && difference <= 1e-9 * std::fmax(std::fabs(got), std::fabs(expected)) + 1e-300) {
+      const double ulp = std::nextafter(std::fabs(expected), INFINITY) - std::fabs(expected);
+      ulps = std::fmax(ulps, difference / ulp);
       continue;
+    }
     std::printf(
         "error: its value on %s at x = %.17g is %.17g, but on a double %.17g (a branch such as `if (x < c)` "
         "takes one path for all lanes of a batch: use select)\n",
         what, xs[i], got, expected);
     return 1;
   }
+  std::printf("ulps: %.3g\n", ulps);
   return 0;
 }
 

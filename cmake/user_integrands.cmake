@@ -16,6 +16,32 @@ option(LADDER_EXAMPLE_INTEGRANDS "Build the example integrands of examples/integ
 set(LADDER_USER_INTEGRANDS "" CACHE STRING
     "User integrand headers outside integrands/, ;-separated (absolute, or relative to the repository)")
 
+# Writes one capability probe of one integrand, unless an identical one ran before (same header, integrand
+# and compile line), and adds its command to the script run in parallel below.
+macro(ladder_probe probe header name capability)
+  file(MD5 ${header} header_hash)
+  string(MD5 stamp "${header_hash} ${name} ${compile_line} ${probe_${capability}_evaluate}")
+  set(stale TRUE)
+  if(EXISTS ${probes}/${probe}.stamp AND EXISTS ${probes}/${probe}.rc)
+    file(READ ${probes}/${probe}.stamp old_stamp)
+    if(old_stamp STREQUAL stamp)
+      set(stale FALSE)
+    endif()
+  endif()
+  if(stale)
+    file(WRITE ${probes}/${probe}.stamp "${stamp}")
+    file(REMOVE ${probes}/${probe}.rc)
+    file(WRITE ${probes}/${probe}.cpp
+         "#include ${probe_${capability}_include}\n#include \"${header}\"\n#include \"integrand_probe.hpp\"\n"
+         "std::vector<double> evaluate(const std::vector<double>& xs) {\n  const ${name} f{};\n"
+         "${probe_${capability}_evaluate}\n  return out;\n}\n"
+         "int main() {\n  return ladder::probe::check([](double x) { return ${name}{}(x); }, evaluate, "
+         "\"${probe_${capability}_what}\");\n}\n")
+    string(APPEND script "(${compile_line} ${probe}.cpp -o ${probe} > ${probe}.log 2>&1 && ./${probe} >> "
+                         "${probe}.log 2>&1; echo $? > ${probe}.rc) &\n")
+  endif()
+endmacro()
+
 function(ladder_user_integrands output)
   file(GLOB own CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/integrands/*.hpp)
   set(examples)
@@ -33,6 +59,12 @@ function(ladder_user_integrands output)
   endforeach()
   set(headers ${own} ${examples} ${given})
   list(REMOVE_DUPLICATES headers)
+  if(NOT headers)
+    file(WRITE ${output}.new "// Written by cmake/user_integrands.cmake: no user integrands in this build.\n#pragma once\n\n"
+         "namespace ladder {\nusing UserIntegrands = IntegrandList<>;\n}  // namespace ladder\n")
+    configure_file(${output}.new ${output} COPYONLY)
+    return()
+  endif()
 
   # What a probe includes first (as the tiers do), and how it evaluates the integrand at many points with
   # that kind of argument (cmake/integrand_probe.hpp compares the values with those on doubles).
@@ -75,6 +107,12 @@ function(ladder_user_integrands output)
 
   set(probes ${CMAKE_CURRENT_BINARY_DIR}/integrand_probes)
   file(MAKE_DIRECTORY ${probes})
+  # A control integrand every probe must pass: if one fails, the probe is broken (a compiler or library
+  # problem), not the user's header, and the configuration stops instead of leaving tiers out quietly.
+  file(WRITE ${probes}/control.hpp.new "#include \"ladder/integrand.hpp\"\nstruct ProbeControl {\n"
+       "  static constexpr std::string_view name = \"probe-control\";\n"
+       "  template <class T> T operator()(const T& x) const { using std::exp; return x * exp(x) + 1.0; }\n};\n")
+  configure_file(${probes}/control.hpp.new ${probes}/control.hpp COPYONLY)
   set(script "")
   set(types)
   set(sources)
@@ -100,27 +138,7 @@ function(ladder_user_integrands output)
       string(APPEND scalar "double probe_${index}(double x) { return ${name}{}(x); }\n"
                            "long double probe_${index}(long double x) { return ${name}{}(x); }\n")
       foreach(capability IN LISTS capabilities)
-        set(probe ${index}_${capability})
-        # A probe whose header, integrand and compile line are unchanged since the last configuration keeps
-        # its result.
-        file(MD5 ${header} header_hash)
-        string(MD5 stamp "${header_hash} ${name} ${compile_line} ${probe_${capability}_evaluate}")
-        if(EXISTS ${probes}/${probe}.stamp AND EXISTS ${probes}/${probe}.rc)
-          file(READ ${probes}/${probe}.stamp old_stamp)
-          if(old_stamp STREQUAL stamp)
-            continue()
-          endif()
-        endif()
-        file(WRITE ${probes}/${probe}.stamp "${stamp}")
-        file(REMOVE ${probes}/${probe}.rc)
-        file(WRITE ${probes}/${probe}.cpp
-             "#include ${probe_${capability}_include}\n#include \"${header}\"\n#include \"integrand_probe.hpp\"\n"
-             "std::vector<double> evaluate(const std::vector<double>& xs) {\n  const ${name} f{};\n"
-             "${probe_${capability}_evaluate}\n  return out;\n}\n"
-             "int main() {\n  return ladder::probe::check([](double x) { return ${name}{}(x); }, evaluate, "
-             "\"${probe_${capability}_what}\");\n}\n")
-        string(APPEND script "(${compile_line} ${probe}.cpp -o ${probe} > ${probe}.log 2>&1 && ./${probe} >> "
-                             "${probe}.log 2>&1; echo $? > ${probe}.rc) &\n")
+        ladder_probe(${index}_${capability} ${header} ${name} ${capability})
       endforeach()
       list(APPEND types ${name})
       list(APPEND sources ${header})
@@ -134,12 +152,24 @@ function(ladder_user_integrands output)
                           "the project's warnings (-Wall -Wextra -Werror), so no tier can use it:\n${out}")
     endif()
   endforeach()
+  foreach(capability IN LISTS capabilities)
+    ladder_probe(control_${capability} ${probes}/control.hpp ProbeControl ${capability})
+  endforeach()
   if(NOT script STREQUAL "")
     message(STATUS "User integrands: ${types}; compiling each for SIMD batches, Eigen arrays, "
                    "cpp_bin_float_quad and autodiff")
     file(WRITE ${probes}/capabilities.sh "cd '${probes}'\nexport LC_ALL=C\n${script}wait\n")
     execute_process(COMMAND sh ${probes}/capabilities.sh)
   endif()
+  foreach(capability IN LISTS capabilities)
+    file(READ ${probes}/control_${capability}.rc rc)
+    if(NOT rc STREQUAL "0\n")
+      file(READ ${probes}/control_${capability}.log log)
+      file(REMOVE ${probes}/control_${capability}.stamp)
+      message(FATAL_ERROR "The integrand probe for ${probe_${capability}_what} fails on a control integrand "
+                          "(${probes}/control_${capability}.cpp), so it cannot judge user integrands:\n${log}")
+    endif()
+  endforeach()
 
   # The generated header: the headers, then each integrand's record, then the list.
   set(text "// Written by cmake/user_integrands.cmake for this build: do not edit.\n#pragma once\n\n")
@@ -188,12 +218,16 @@ function(ladder_user_integrands output)
         endif()
       endif()
       set(ok true)
+      set(ulps 0)
       if(NOT rc STREQUAL "0")
         set(ok false)
+      else()
+        file(STRINGS ${probes}/${index}_${capability}.log measured REGEX "^ulps: ")
+        string(REGEX REPLACE "^ulps: " "" ulps "${measured}")
       endif()
-      string(APPEND text "  static constexpr Probe ${capability}{${ok}, R\"ladder(${reason})ladder\"};\n")
+      string(APPEND text "  static constexpr Probe ${capability}{${ok}, R\"ladder(${reason})ladder\", ${ulps}};\n")
     endforeach()
-    string(APPEND text "  static constexpr Probe device{false, \"user integrands are compiled for the host only\"};\n};\n")
+    string(APPEND text "  static constexpr Probe device{false, \"user integrands are compiled for the host only\", 0};\n};\n")
     list(APPEND listed "::${name}")
     math(EXPR index "${index} + 1")
   endforeach()
