@@ -119,5 +119,68 @@ TEST(Cards, SimdTiersNameTheKernelTheyShare) {
             (std::vector<std::string>{"counting_iterator.hpp", "tbb_pinning.hpp"}));
 }
 
+
+// What a tier calls the integrand with (its card) decides which integrands it runs: exactly those that work
+// on that kind of argument (the build's probes), each of the others with the probe's reason. A tier whose
+// card and kernel disagree (a constrained kernel on a card that says doubles, say) fails here.
+TEST(Cards, ATierRunsExactlyTheIntegrandsThatWorkOnWhatItCallsThemWith) {
+  for (const auto& tier : tiers()) {
+    for (std::size_t i = 0; i < integrands().size(); ++i) {
+      const auto& integrand = integrands()[i];
+      SCOPED_TRACE(tier.card.id + " on " + integrand.name);
+      Probe probe{};
+      switch (tier.card.evaluates) {
+        case Evaluates::scalars:
+          break;
+        case Evaluates::simd_batches:
+          probe = integrand.simd;
+          break;
+        case Evaluates::arrays:
+          probe = integrand.array;
+          break;
+        case Evaluates::device:
+          probe.compiles = integrand.source == "built-in";
+          break;
+      }
+      EXPECT_EQ(tier.kernels.at(i) != nullptr, probe.compiles);
+      const std::string reason = unsupported_reason(tier, i);
+      EXPECT_EQ(reason.empty(), probe.compiles) << reason;
+      if (!probe.compiles && tier.card.evaluates != Evaluates::device) {
+        EXPECT_NE(reason.find(std::string(to_string(tier.card.evaluates))), std::string::npos) << reason;
+        EXPECT_NE(reason.find(std::string(probe.error)), std::string::npos) << reason;
+      }
+    }
+  }
+}
+
+// The shipped example written with a plain `if` does not work on SIMD batches or Eigen arrays: those tiers
+// are unavailable for it, with the reason, and every tier that calls it on doubles runs it.
+TEST(Cards, TheBranchingExampleRunsOnTheScalarTiersOnly) {
+  const std::size_t branch = find_integrand("piecewise-branch");
+  std::vector<std::string> scalar, refused;
+  for (const auto& tier : tiers()) {
+    const bool runs = tier.kernels.at(branch) != nullptr;
+    if (tier.card.evaluates == Evaluates::scalars) {
+      EXPECT_TRUE(runs) << tier.card.id;
+      scalar.push_back(tier.card.id);
+    } else {
+      EXPECT_FALSE(runs) << tier.card.id;
+      refused.push_back(tier.card.id);
+      EXPECT_THROW(integrate(tier, branch, {0, 1}, 1000, {}), Unavailable) << tier.card.id;
+    }
+  }
+  for (const char* id : {"naive", "streaming", "inlined", "std-algorithms", "autovec", "stdpar"})
+    EXPECT_NE(std::find(scalar.begin(), scalar.end(), id), scalar.end())
+        << id << " does not call f on doubles";
+  for (const char* id : {"eigen", "xsimd", "compensated", "openmp", "tbb", "tuned-exp"})
+    EXPECT_NE(std::find(refused.begin(), refused.end(), id), refused.end()) << id << " runs piecewise-branch";
+  // With AVX-512 the branch compiles (a lane mask converts to an integer) and the probe's values catch it;
+  // with AVX2 it does not compile: either way the reason points at the fix or at the header's line.
+  const std::string reason = unsupported_reason(find_tier("xsimd"), branch);
+  EXPECT_TRUE(reason.find("use select") != std::string::npos ||
+              reason.find("piecewise.hpp") != std::string::npos)
+      << reason;
+}
+
 }  // namespace
 }  // namespace ladder
