@@ -119,7 +119,6 @@ TEST(Cards, SimdTiersNameTheKernelTheyShare) {
             (std::vector<std::string>{"counting_iterator.hpp", "tbb_pinning.hpp"}));
 }
 
-
 // What a tier calls the integrand with (its card) decides which integrands it runs: exactly those that work
 // on that kind of argument (the build's probes), each of the others with the probe's reason. A tier whose
 // card and kernel disagree (a constrained kernel on a card that says doubles, say) fails here.

@@ -12,6 +12,10 @@ declare -A may_see=(
   [app]="app harness reports variants common"
   [tools]="tools"
 )
+# Headers the build writes, and the layer whose include path holds them.
+declare -A generated=(
+  [ladder_user_integrands.hpp]="variants"  # cmake/user_integrands.cmake: the user integrands of this build
+)
 status=0
 for layer in "${!may_see[@]}"; do
   [ -d "$layer" ] || continue
@@ -19,6 +23,7 @@ for layer in "${!may_see[@]}"; do
     found=""
     for folder in ${may_see[$layer]}; do
       [ -f "$folder/$header" ] && found=$folder
+      [ "${generated[$header]:-}" = "$folder" ] && found=$folder
     done
     # Headers the build generates (build_info.hpp's definitions, the vectorization table) are declared in
     # harness/ and variants/ and found there.
