@@ -20,17 +20,20 @@ int tiers_measured(const Run& run, std::int64_t n) {
   return static_cast<int>(tiers.size());
 }
 
-// Of the sizes measured for every integrand, the one with the most tiers measured (summed over the
-// integrands), the largest of those: analyse's default for one integrand, over all of them.
+// Of the sizes measured for every integrand (that has a measured cell at all), the one with the most tiers
+// measured, summed over the integrands, the largest of those: analyse's default for one, over all of them.
 std::optional<std::int64_t> common_size(const std::vector<Run>& runs) {
+  std::set<std::int64_t> sizes;
+  for (const auto& run : runs)
+    for (const auto n : run.sizes()) sizes.insert(n);
   std::optional<std::int64_t> chosen;
   int most = -1;
-  for (const auto n : runs.front().sizes()) {
+  for (const auto n : sizes) {
     int count = 0;
     bool everywhere = true;
     for (const auto& run : runs) {
       const int tiers = tiers_measured(run, n);
-      everywhere = everywhere && tiers > 0;
+      everywhere = everywhere && (tiers > 0 || run.sizes().empty());
       count += tiers;
     }
     if (everywhere && count >= most) most = count, chosen = n;

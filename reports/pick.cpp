@@ -154,7 +154,14 @@ int pick(const std::string& results, const PickConstraints& constraints) {
   int code = 0;
   for (const auto& name : names) {
     std::printf("\n== %s ==\n", name.c_str());
-    code = std::max(code, pick_one(integrand_run(run, name), constraints, n, name));
+    const Run only = integrand_run(run, name);
+    if (only.sizes().empty()) {  // every tier failed or was unavailable for it: the others still get answers
+      std::printf("no cell of %s was measured: no tier to pick (`ladder report` lists each cell and why)\n",
+                  name.c_str());
+      code = 1;
+      continue;
+    }
+    code = std::max(code, pick_one(only, constraints, n, name));
   }
   return code;
 }

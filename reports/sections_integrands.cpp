@@ -25,11 +25,14 @@ std::string provenance(const Run& run, const IntegrandAnswers& answers) {
     }
   const std::string repetitions =
       fewest == most ? std::to_string(most) : std::to_string(fewest) + "–" + std::to_string(most);
-  return std::string(answers.n ? "At n = " + format_count(static_cast<double>(*answers.n)) +
-                                     ", the size measured for every integrand at which the most tiers were"
-                               : "Each integrand at its own size (no size was measured for all of them)") +
-         ", the pick is the report's: the cheapest tier within 10 % of the fastest. Speedup over naive: "
-         "naive's median on 1 thread over the pick's median at its fastest threads × ranks; medians of " +
+  return std::string(answers.n
+                         ? "At n = " + format_count(static_cast<double>(*answers.n)) +
+                               " (of the sizes measured for every integrand, the one with the most tiers)"
+                         : "Each integrand at its own size (no size was measured for all of them)") +
+         ", each integrand's pick by the report's rule: the cheapest tier within 10 % of the fastest. "
+         "Speedup "
+         "over naive: naive's median on 1 thread over the pick's median at its fastest threads × ranks; "
+         "medians of " +
          repetitions + " repetitions, from " + run.path + ".";
 }
 

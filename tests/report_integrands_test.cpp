@@ -233,7 +233,10 @@ TEST(IntegrandAnswers, ShareTheSizeMeasuredForEveryIntegrand) {
   ASSERT_EQ(answers.n, std::optional<std::int64_t>(1000000)) << "the largest n measured for both";
   for (const auto& analysis : answers.analyses) EXPECT_EQ(analysis.n, 1000000);
   const std::string md = report_md(dir / "run");
-  EXPECT_TRUE(has(md, "At n = 1e6, the size measured for every integrand")) << md.substr(0, 3000);
+  EXPECT_TRUE(has(md,
+                  "At n = 1e6 (of the sizes measured for every integrand, the one with the most tiers), each "
+                  "integrand's pick by the report's rule"))
+      << md.substr(0, 3000);
   EXPECT_TRUE(has(md, "The ladder at n = 1e6")) << "the detailed sections at the same size";
 }
 
@@ -323,6 +326,32 @@ TEST(IntegrandReport, ASingleIntegrandFileIsReportedAsBefore) {
     EXPECT_TRUE(has(md, "| machine | tier | n | threads |")) << "no integrand column";
     EXPECT_TRUE(has(md, "On **crafted**: use **tbb**"));
   }
+}
+
+// three_integrands() and one-over-x, whose every cell failed (non-finite at a node).
+json with_nothing_measured() {
+  json document = three_integrands();
+  for (const auto& [tier, rung] : std::vector<std::pair<std::string, int>>{{"naive", 0}, {"autovec", 2}})
+    testing::add_cell_not_run(document["benchmarks"], {tier, rung, 1000000, 1, {}, 0, nullptr, "one-over-x"},
+                              "failed", "the result is not finite: f(0) is inf");
+  return document;
+}
+
+TEST(IntegrandAnswers, AnIntegrandWithNothingMeasuredIsSaidSoAndTheOthersStillAnswered) {
+  TempDir dir;
+  const fs::path path = write(dir / "run", with_nothing_measured());
+  const ladder::report::Run run = load_run(path.string());
+  const IntegrandAnswers answers = answer_each_integrand(run);
+  EXPECT_EQ(answers.n, std::optional<std::int64_t>(1000000)) << "still a size for the integrands measured";
+  const std::string md = report_md(path);
+  EXPECT_TRUE(has(md, "| one-over-x | not recorded | none | – | no tier was measured at n = 1000000 |"))
+      << md.substr(0, 3000);
+  EXPECT_TRUE(
+      has(md, "| piecewise-branch | examples/integrands/piecewise_branch.hpp | **autovec** | 1.25× |"));
+  const auto all = ladder("pick " + path.string());
+  EXPECT_EQ(all.exit_code, 1) << all.output;
+  EXPECT_TRUE(has(all.output, "== one-over-x ==\nno cell of one-over-x was measured")) << all.output;
+  EXPECT_TRUE(has(all.output, "pick: autovec (1 thread)")) << all.output;
 }
 
 testing::Outcome pick(const fs::path& run, const std::string& options) {
