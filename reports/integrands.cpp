@@ -85,18 +85,25 @@ std::vector<std::pair<std::string, std::string>> unavailable_tiers(const Run& al
   std::sort(cards.begin(), cards.end(), [](const Card* x, const Card* y) { return x->rung < y->rung; });
   const Integrand* recorded = all.integrand(integrand);
   for (const Card* card : cards) {
-    std::string reason;
-    bool ran = false;
+    std::string reason, recorded_reason;
+    bool ran = false, ran_another = false;
     for (const auto& cell : all.cells) {
-      if (cell.tier != card->id || cell.integrand != integrand) continue;
+      if (cell.tier != card->id) continue;
+      if (cell.integrand != integrand) {
+        ran_another = ran_another || cell.ok();
+        continue;
+      }
       ran = ran || cell.ok();
       if (cell.status == CellStatus::unavailable && reason.empty()) reason = cell.reason;
     }
-    // A tier the run did not try for it, that the context says cannot run it.
-    if (reason.empty() && !ran && recorded)
+    if (recorded)
       for (const auto& [tier, why] : recorded->unsupported)
-        if (tier == card->id) reason = why;
-    if (!reason.empty() && !ran) found.emplace_back(card->id, reason);
+        if (tier == card->id) recorded_reason = why;
+    // A tier that runs no integrand here (no GPU, say) says nothing about this one, unless the context
+    // records that it cannot run this integrand.
+    if (ran || (!ran_another && recorded_reason.empty())) continue;
+    if (reason.empty()) reason = recorded_reason;  // not tried for it: the context says why
+    if (!reason.empty()) found.emplace_back(card->id, reason);
   }
   return found;
 }

@@ -60,8 +60,8 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
       candidate.ruled_out = format_number("costs %.1f", candidate.cost.score) +
                             format_number(" (--max-cost %g)", *constraints.max_cost);
     std::string why_not = "was not measured at n = " + std::to_string(n);
-    if (const Integrand* recorded =
-            run.integrand(integrand))  // a tier not tried for it: the context says why
+    // A tier not tried for it: the context says why.
+    if (const Integrand* recorded = run.integrand(integrand))
       for (const auto& [tier, reason] : recorded->unsupported)
         if (tier == card.id) why_not = "unavailable: " + reason;
     for (const auto& cell : run.cells) {

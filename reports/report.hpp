@@ -185,8 +185,10 @@ IntegrandAnswers answer_each_integrand(const Run& run, std::optional<std::int64_
 std::vector<std::string> integrand_differences(const Run& all, const IntegrandAnswers& answers,
                                                double spread = 2);
 
-// The tiers of the run that cannot run `integrand` and did not, each with the reason: an unavailable cell's,
-// or, for a tier the run did not try for it, the context's (context.integrands[].unsupported).
+// The tiers of the run that cannot run `integrand`, each with the reason: a tier with no measured cell of it,
+// that ran another integrand or that the context records as unable to run it (context.integrands[]
+// .unsupported); the reason an unavailable cell's, else the context's. A tier that ran no integrand (no
+// GPU on the machine, say) is no answer about this one.
 std::vector<std::pair<std::string, std::string>> unavailable_tiers(const Run& all,
                                                                    const std::string& integrand);
 

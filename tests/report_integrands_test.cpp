@@ -41,14 +41,15 @@ const std::string eigen_cdf_reason =
     "Eigen 3.4 core arrays have no erfc (it is in <unsupported/Eigen/SpecialFunctions>)";
 const std::string cdf_note = "the quadrature's error estimate (3e-12) is too large for the h² law";
 
-// Costs: naive 2.0, autovec 2.1, eigen 3.9, xsimd 5.6, tbb 7.4.
+// Costs: naive 2.0, autovec 2.1, eigen 3.9, xsimd 5.6, tbb 7.4; cuda never runs here (no GPU).
 json cards() {
   using testing::crafted_card;
   return json::array({crafted_card("naive", 0, {}, false, "minutes", 27),
                       crafted_card("autovec", 2, {}, false, "minutes", 30),
                       crafted_card("eigen", 4, {"Eigen 3.4"}, false, "hours", 33),
                       crafted_card("xsimd", 6, {"xsimd 8.1"}, false, "days", 60),
-                      crafted_card("tbb", 9, {"xsimd 8.1", "oneTBB"}, true, "days", 80)});
+                      crafted_card("tbb", 9, {"xsimd 8.1", "oneTBB"}, true, "days", 80),
+                      crafted_card("cuda", 12, {"CUDA"}, true, "days", 90)});
 }
 
 json integrands_context() {
@@ -104,6 +105,10 @@ json three_integrands() {
                             tbb_reason);
   testing::add_cell_not_run(benchmarks, {"eigen", 4, n, 1, {}, 0, nullptr, "normal-cdf"}, "unavailable",
                             eigen_cdf_reason);
+  // No GPU here: unavailable for every integrand, which is no difference between them.
+  for (const std::string integrand : {"gauss", "piecewise-branch", "normal-cdf"})
+    testing::add_cell_not_run(benchmarks, {"cuda", 12, n, 1, {}, 0, nullptr, integrand}, "unavailable",
+                              "no CUDA device on this machine");
   json document = testing::crafted_results("crafted", cards(), benchmarks);
   document["context"]["integrands"] = integrands_context();
   return document;
