@@ -14,7 +14,7 @@ namespace ladder::app {
 Command add_report(CLI::App& app) {
   struct Options {
     std::vector<std::string> inputs;
-    std::string out;
+    std::string out, integrand;
   };
   auto options = std::make_shared<Options>();
   auto* report_command = app.add_subcommand(
@@ -24,6 +24,9 @@ Command add_report(CLI::App& app) {
                    "run directories (or results.json files); several: one a machine")
       ->required();
   report_command->add_option("--out", options->out, "where to write it (default: the first run's directory)");
+  report_command->add_option("--integrand", options->integrand,
+                             "with several integrands in a run: each gets its answer, and the detailed "
+                             "sections are about this one (default: the first in the run)");
   return {report_command, [options] {
             std::vector<report::Run> runs;
             for (const auto& input : options->inputs) runs.push_back(report::load_run(input));
@@ -32,7 +35,7 @@ Command add_report(CLI::App& app) {
                                     : std::filesystem::is_directory(first)
                                         ? first
                                         : std::filesystem::path(first).parent_path().string();
-            for (const auto& file : report::write_report(runs, out.empty() ? "." : out))
+            for (const auto& file : report::write_report(runs, out.empty() ? "." : out, options->integrand))
               std::printf("wrote %s\n", file.c_str());
             return 0;
           }};
@@ -58,6 +61,9 @@ Command add_pick(CLI::App& app) {
   pick->add_option("--without", options->constraints.without,
                    "libraries you will not take on, comma-separated")
       ->delimiter(',');
+  pick->add_option("--integrand", options->constraints.integrand,
+                   "answer for this integrand of the file; without it, a file of several integrands is "
+                   "answered for each in turn (exit 1 when some has no tier that meets the constraints)");
   return {pick, [options] {
             if (!options->n.empty()) options->constraints.n = parse_size(options->n);
             return report::pick(options->input, options->constraints);

@@ -16,10 +16,14 @@ struct PickConstraints {
   std::optional<std::int64_t> n;
   std::vector<std::string> without;  // libraries the team will not take on (matched case-insensitively)
   bool include_peers = false;        // the Python peers may win too: staying in Python is an answer
+  std::string integrand;             // answer for this integrand only; empty: for each in the file
 };
 
 // Prints the fastest tier that meets the constraints, why, and the runner-up, or, when none does, the
-// constraint that rules out each tier. Returns 0 when a tier was found, 1 when none meets them.
+// constraint that rules out each tier. Returns 0 when a tier was found, 1 when none meets them. A file of
+// several integrands is answered for each in turn (returning 1 when some has no tier), at the size the
+// report's answer for each integrand shares, unless --integrand names one; a name the file does not hold
+// is an InputError naming it and the integrands it holds.
 int pick(const std::string& results, const PickConstraints& constraints);
 
 struct CompareOptions {

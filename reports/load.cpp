@@ -1,9 +1,13 @@
 // Reading a results file, strictly: a report must never be made from a file it misunderstands. The file
 // is read into the typed schema (common/results_file.hpp), which checks every field; here its entries
 // become one Cell a cell, with the repetitions and the statistics gathered.
+#include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "errors.hpp"
+#include "json_reader.hpp"
 #include "report.hpp"
 #include "results_file.hpp"
 #include "text.hpp"
@@ -74,6 +78,46 @@ void add_median(Cell& cell, const BenchmarkEntry& entry) {
   }
 }
 
+// What a benchmark entry says of its reference, when it says anything.
+struct ReferenceNotes {
+  std::vector<std::string> notes;
+  std::string exact_method;
+  std::optional<double> exact_error_estimate;
+};
+
+// The integrands (context.integrands) and each entry's reference notes. The typed schema
+// (common/results_file.hpp) does not carry them yet, so they are read here, with the same checks, from the
+// file read_results_file has already accepted; both are optional (older files have neither).
+// TODO(merge): read them from ResultsFile once common/results_file carries its integrand record.
+void read_integrand_fields(const std::string& path, std::vector<Integrand>& integrands,
+                           std::vector<ReferenceNotes>& notes) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json document = parse_json(text.str(), path);
+  const JsonReader root(document);
+  if (const auto recorded = root.at("context").find("integrands"); recorded && !recorded->is_null())
+    for (const auto& each : recorded->elements()) {
+      Integrand integrand{each.at("name").string(),
+                          each.string_or("formula", ""),
+                          each.string_or("source", ""),
+                          each.boolean_or("antiderivative", false),
+                          {}};
+      if (const auto unsupported = each.find("unsupported"); unsupported && !unsupported->is_null())
+        for (const auto& [tier, reason] : unsupported->members())
+          integrand.unsupported.emplace_back(tier, reason.string());
+      integrands.push_back(std::move(integrand));
+    }
+  for (const auto& entry : root.at("benchmarks").elements()) {
+    ReferenceNotes entry_notes;
+    if (const auto listed = entry.find("reference_notes"); listed && !listed->is_null())
+      entry_notes.notes = listed->strings();
+    entry_notes.exact_method = entry.optional_string("exact_method").value_or("");
+    entry_notes.exact_error_estimate = entry.optional_number("exact_error_estimate");
+    notes.push_back(std::move(entry_notes));
+  }
+}
+
 }  // namespace
 
 const Card* Run::card(const std::string& tier) const {
@@ -87,6 +131,19 @@ std::vector<std::int64_t> Run::sizes() const {
   for (const auto& cell : cells)
     if (cell.ok()) all.insert(cell.n);
   return {all.begin(), all.end()};
+}
+
+std::vector<std::string> Run::integrand_names() const {
+  std::vector<std::string> names;
+  for (const auto& cell : cells)
+    if (std::find(names.begin(), names.end(), cell.integrand) == names.end()) names.push_back(cell.integrand);
+  return names;
+}
+
+const Integrand* Run::integrand(const std::string& name) const {
+  for (const auto& each : integrands)
+    if (each.name == name) return &each;
+  return nullptr;
 }
 
 Run load_run(const std::string& where) {
@@ -136,13 +193,21 @@ Run load_run(const std::string& where) {
     run.instructions_unavailable = instructions.reason;
   }
 
+  std::vector<ReferenceNotes> notes;
+  try {
+    read_integrand_fields(path, run.integrands, notes);
+  } catch (const SchemaError& problem) {
+    throw reject(problem.what());
+  }
+
   std::vector<Cell> cells;  // in the order they appear
   auto find = [&](const std::string& name) -> Cell* {
     for (auto& cell : cells)
       if (cell.name == name) return &cell;
     return nullptr;
   };
-  for (const auto& entry : file.benchmarks) {
+  for (std::size_t index = 0; index < file.benchmarks.size(); ++index) {
+    const BenchmarkEntry& entry = file.benchmarks[index];
     Cell* cell = find(entry.cell);
     if (!cell) {
       if (!run.card(entry.coordinates.tier))
@@ -152,6 +217,15 @@ Run load_run(const std::string& where) {
       cell = &cells.back();
     }
     if (!cell->placement) cell->placement = entry.placement;
+    {  // the same document: one ReferenceNotes an entry
+      const ReferenceNotes& reference = notes.at(index);
+      for (const auto& note : reference.notes)
+        if (std::find(cell->reference_notes.begin(), cell->reference_notes.end(), note) ==
+            cell->reference_notes.end())
+          cell->reference_notes.push_back(note);
+      if (cell->exact_method.empty()) cell->exact_method = reference.exact_method;
+      if (!cell->exact_error_estimate) cell->exact_error_estimate = reference.exact_error_estimate;
+    }
     if (!cell->ok()) continue;
     if (entry.run_type == "iteration") {
       cell->repetitions.push_back(seconds(entry.real_time));

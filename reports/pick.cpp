@@ -34,18 +34,18 @@ std::string describe(const Candidate& candidate) {
          format_bytes(cell.peak_heap) + ", cost " + format_number("%.1f", candidate.cost.score);
 }
 
-}  // namespace
-
-int pick(const std::string& results, const PickConstraints& constraints) {
-  const Run run = load_run(results);
+// One integrand's answer (run: its cells only); n: the size asked for, or the one the report answers at.
+int pick_one(const Run& run, const PickConstraints& constraints, std::optional<std::int64_t> size,
+             const std::string& integrand) {
   const auto sizes = run.sizes();
   if (sizes.empty()) throw InputError("results '" + run.path + "' hold no measured cell");
-  const std::int64_t n = constraints.n.value_or(analyse(run).n);
+  const std::int64_t n = size.value_or(analyse(run).n);
   if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) {
     std::string measured;
-    for (const auto size : sizes) measured += (measured.empty() ? "" : ", ") + std::to_string(size);
-    throw InputError("--n " + std::to_string(n) + " was not measured in '" + run.path +
-                     "'; measured: " + measured);
+    for (const auto each : sizes) measured += (measured.empty() ? "" : ", ") + std::to_string(each);
+    throw InputError("--n " + std::to_string(n) + " was not measured in '" + run.path + "'" +
+                     (integrand.empty() ? "" : " for integrand '" + integrand + "'") +
+                     "; measured: " + measured);
   }
 
   std::vector<Candidate> candidates;
@@ -60,6 +60,10 @@ int pick(const std::string& results, const PickConstraints& constraints) {
       candidate.ruled_out = format_number("costs %.1f", candidate.cost.score) +
                             format_number(" (--max-cost %g)", *constraints.max_cost);
     std::string why_not = "was not measured at n = " + std::to_string(n);
+    // A tier not tried for it: the context says why.
+    if (const Integrand* recorded = run.integrand(integrand))
+      for (const auto& [tier, reason] : recorded->unsupported)
+        if (tier == card.id) why_not = "unavailable: " + reason;
     for (const auto& cell : run.cells) {
       if (cell.tier != card.id || cell.n != n) continue;
       if (!cell.ok()) {
@@ -90,6 +94,11 @@ int pick(const std::string& results, const PickConstraints& constraints) {
 
   std::printf("results: %s (%s, %s), n = %lld\n", run.path.c_str(), run.machine.c_str(), run.cpu.c_str(),
               static_cast<long long>(n));
+  if (!integrand.empty()) {
+    const Integrand* recorded = run.integrand(integrand);
+    std::printf("integrand: %s (%s)\n", integrand.c_str(),
+                recorded && !recorded->source.empty() ? recorded->source.c_str() : "source not recorded");
+  }
   const Analysis at_width = analyse(run, n, constraints.include_peers, constraints.threads);
   std::printf("answered for: %s\n", width_text(at_width).c_str());
   if (candidates.empty() || !candidates[0].ruled_out.empty()) {
@@ -100,6 +109,7 @@ int pick(const std::string& results, const PickConstraints& constraints) {
   }
   const Candidate& best = candidates[0];
   std::printf("\npick: %s\n", describe(best).c_str());
+  for (const auto& note : best.cell->reference_notes) std::printf("reference note: %s\n", note.c_str());
   if (const int used = best.cell->threads * best.cell->ranks; best.card->parallel && used < at_width.width)
     std::printf("note: %s is fastest on %d threads, fewer than the %d this answer is for\n",
                 best.card->id.c_str(), used, at_width.width);
@@ -124,6 +134,36 @@ int pick(const std::string& results, const PickConstraints& constraints) {
       std::printf("  %-16s %s\n", candidate->card->id.c_str(), candidate->ruled_out.c_str());
   }
   return 0;
+}
+
+}  // namespace
+
+int pick(const std::string& results, const PickConstraints& constraints) {
+  const Run run = load_run(results);
+  const auto names = run.integrand_names();
+  if (!constraints.integrand.empty()) check_integrand(run, constraints.integrand, "--integrand");
+  if (names.size() < 2) return pick_one(run, constraints, constraints.n, constraints.integrand);
+  // At the size the report's answer for each integrand is at, so the two agree.
+  const std::optional<std::int64_t> n = constraints.n ? constraints.n : answer_each_integrand(run).n;
+  if (!constraints.integrand.empty())
+    return pick_one(integrand_run(run, constraints.integrand), constraints, n, constraints.integrand);
+  std::string all;
+  for (const auto& name : names) all += (all.empty() ? "" : ", ") + name;
+  std::printf("%zu integrands in this file (%s): an answer for each; --integrand NAME answers for one\n",
+              names.size(), all.c_str());
+  int code = 0;
+  for (const auto& name : names) {
+    std::printf("\n== %s ==\n", name.c_str());
+    const Run only = integrand_run(run, name);
+    if (only.sizes().empty()) {  // every tier failed or was unavailable for it: the others still get answers
+      std::printf("no cell of %s was measured: no tier to pick (`ladder report` lists each cell and why)\n",
+                  name.c_str());
+      code = 1;
+      continue;
+    }
+    code = std::max(code, pick_one(only, constraints, n, name));
+  }
+  return code;
 }
 
 }  // namespace ladder::report

@@ -9,9 +9,10 @@
 
 namespace ladder::report {
 
-std::vector<std::string> write_report(const std::vector<Run>& runs, const std::string& out_dir) {
+std::vector<std::string> write_report(const std::vector<Run>& runs, const std::string& out_dir,
+                                      const std::string& integrand) {
   namespace fs = std::filesystem;
-  const Document doc = build(runs);
+  const Document doc = build(runs, integrand);
   std::vector<std::pair<std::string, std::string>> files;
   const std::string md = to_markdown(doc, files);
   files.push_back({"report.md", md});

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "measurement.hpp"
@@ -35,6 +36,11 @@ struct Cell {
   // Where its threads ran (cores, L3 groups, NUMA nodes, sockets); absent in files written before Ladder
   // placed them.
   std::optional<Placement> placement;
+  // What the reference could not vouch for (a non-finite value at a node, a quadrature error estimate too
+  // large for the h² law), how the exact integral was found and its error estimate; absent in older files.
+  std::vector<std::string> reference_notes;
+  std::string exact_method;
+  std::optional<double> exact_error_estimate;
 
   bool ok() const { return status == CellStatus::ok; }
   double efficiency() const { return median > 0 ? cpu_median / (median * threads) : 0; }
@@ -48,6 +54,15 @@ struct Card : CardRecord {
   std::optional<double> instructions_per_node{};
   std::string instructions_unavailable{};
   std::string accuracy{};  // a tier's own accuracy claim, e.g. a hand-written exp's measured ulp error
+};
+
+// An integrand as the run's context records it (context.integrands; absent in files written before Ladder
+// took user integrands): its formula (may be empty), where it came from ("built-in" or a header's path),
+// whether it gives its antiderivative, and the tiers that cannot run it, each with why.
+struct Integrand {
+  std::string name, formula, source;
+  bool antiderivative = false;
+  std::vector<std::pair<std::string, std::string>> unsupported;  // tier id, reason
 };
 
 struct Run {
@@ -67,9 +82,13 @@ struct Run {
   // How the instructions a node were counted ("callgrind (valgrind-3.19.0) on -march=x86-64-v3, gauss, …"),
   // or why they were not ("unavailable: …").
   std::string instructions_method, instructions_unavailable;
+  std::vector<Integrand> integrands;  // context.integrands; empty in older files
 
   const Card* card(const std::string& tier) const;
   std::vector<std::int64_t> sizes() const;  // the n with at least one measured cell, ascending
+  // The integrands its cells are of, in the order they first appear.
+  std::vector<std::string> integrand_names() const;
+  const Integrand* integrand(const std::string& name) const;  // from the context; null when not recorded
 };
 
 // Reads DIR/results.json, or the file itself; throws InputError naming the file and what is wrong with it
@@ -133,7 +152,50 @@ std::string width_text(const Analysis& analysis);
 // best configuration); empty when it never is.
 std::optional<std::int64_t> pays_from(const Run& run, const std::string& tier, const std::string& other);
 
-// Writes report.md, report.html and charts/*.svg into out_dir; returns the paths written.
-std::vector<std::string> write_report(const std::vector<Run>& runs, const std::string& out_dir);
+// The run as it is for one integrand: only its cells (the cards and the machine as they are).
+Run integrand_run(const Run& run, const std::string& integrand);
+// Throws InputError when `integrand` has no cell in the run, naming it and the integrands the run has.
+void check_integrand(const Run& run, const std::string& integrand, const std::string& option);
+
+// The answer for each integrand of one run (integrand_run), all at one size where they can be.
+struct IntegrandAnswers {
+  std::vector<Run> runs;  // one an integrand, in integrand_names order
+  std::vector<Analysis> analyses;
+  // The size every answer is at: of the sizes measured for every integrand, the one at which the most
+  // tiers were measured (the largest of those), as analyse chooses for one; nullopt when no size is common
+  // to all, and each integrand is answered at its own.
+  std::optional<std::int64_t> n;
+
+  // The analyses point into `runs`: a move keeps them valid (the vector's elements stay where they are), a
+  // copy would not.
+  IntegrandAnswers() = default;
+  IntegrandAnswers(IntegrandAnswers&&) = default;
+  IntegrandAnswers& operator=(IntegrandAnswers&&) = default;
+  IntegrandAnswers(const IntegrandAnswers&) = delete;
+  IntegrandAnswers& operator=(const IntegrandAnswers&) = delete;
+};
+// n: the size to answer at (default: as above); include_peers and width as for analyse.
+IntegrandAnswers answer_each_integrand(const Run& run, std::optional<std::int64_t> n = std::nullopt,
+                                       bool include_peers = false, std::optional<int> width = std::nullopt);
+
+// Where the per-integrand answers differ, each a sentence from the numbers: a different pick, a tier that
+// cannot run an integrand (with the reason), a tier whose speedup over naive differs by `spread` or more
+// between integrands. Empty when nothing differs.
+// `all`: the run the answers were made from (its unavailable cells, its context's integrands).
+std::vector<std::string> integrand_differences(const Run& all, const IntegrandAnswers& answers,
+                                               double spread = 2);
+
+// The tiers of the run that cannot run `integrand`, each with the reason: a tier with no measured cell of it,
+// that ran another integrand or that the context records as unable to run it (context.integrands[]
+// .unsupported); the reason an unavailable cell's, else the context's. A tier that ran no integrand (no
+// GPU on the machine, say) is no answer about this one.
+std::vector<std::pair<std::string, std::string>> unavailable_tiers(const Run& all,
+                                                                   const std::string& integrand);
+
+// Writes report.md, report.html and charts/*.svg into out_dir; returns the paths written. With several
+// integrands in a run, the answer is per integrand, and the detailed sections are about `integrand` (the
+// first in the run when empty).
+std::vector<std::string> write_report(const std::vector<Run>& runs, const std::string& out_dir,
+                                      const std::string& integrand = "");
 
 }  // namespace ladder::report

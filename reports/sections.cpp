@@ -5,9 +5,26 @@
 
 namespace ladder::report {
 
-Document build(const std::vector<Run>& runs) {
+Document build(const std::vector<Run>& all_runs, const std::string& integrand) {
+  // The detailed sections read one integrand's cells: the analysis of a run of several would compare one
+  // integrand's cells with another's.
+  std::vector<Run> runs;
+  std::vector<std::string> focus;
+  bool several_integrands = false;
+  for (const auto& run : all_runs) {
+    const auto names = run.integrand_names();
+    several_integrands = several_integrands || names.size() > 1;
+    if (!integrand.empty()) check_integrand(run, integrand, "--integrand");
+    focus.push_back(!integrand.empty() ? integrand : names.empty() ? "" : names.front());
+    runs.push_back(names.size() > 1 ? integrand_run(run, focus.back()) : run);
+  }
   std::vector<Analysis> analyses;
-  for (const auto& run : runs) analyses.push_back(analyse(run));
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    // At the size the per-integrand answers share, so the two answers agree.
+    const auto names = all_runs[i].integrand_names();
+    analyses.push_back(names.size() > 1 ? analyse(runs[i], answer_each_integrand(all_runs[i]).n)
+                                        : analyse(runs[i]));
+  }
   Document doc;
   std::string title = "Ladder report";
   if (runs.size() == 1 && !runs[0].label.empty()) title += ": " + runs[0].label;
@@ -16,6 +33,7 @@ Document build(const std::vector<Run>& runs) {
       paragraph("How far to optimize the midpoint rule, and what each step costs to keep — measured on " +
                 std::to_string(runs.size()) + (runs.size() == 1 ? " machine" : " machines") +
                 ". Every number comes from the results files listed below."));
+  if (several_integrands) integrand_answers(doc, all_runs, focus);
   answer(doc, analyses);
   trust(doc, runs);
   topologies(doc, runs);
@@ -39,7 +57,7 @@ Document build(const std::vector<Run>& runs) {
     doc.push_back(charts(*group));
   scaling(doc, analyses);
   which(doc, analyses);
-  all_cells(doc, runs);
+  all_cells(doc, all_runs);
   std::vector<std::string> sources;
   for (const auto& run : runs) sources.push_back(run.path + " (" + run.machine + ", " + run.started + ")");
   doc.push_back(heading(2, "Sources"));

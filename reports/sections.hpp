@@ -4,6 +4,7 @@
 // sections_scaling.cpp the machines' shape (the topology line, the thread-scaling table).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "document.hpp"
@@ -11,8 +12,13 @@
 
 namespace ladder::report {
 
-// The whole report, one machine a run.
-Document build(const std::vector<Run>& runs);
+// The whole report, one machine a run. A run with several integrands is answered for each; the sections
+// after that answer are about `integrand` (each run's first when empty).
+Document build(const std::vector<Run>& runs, const std::string& integrand = "");
+
+// The answer for each integrand of each run that holds several, and where the answers differ; focus: the
+// integrand the later sections are about, one a run.
+void integrand_answers(Document& doc, const std::vector<Run>& runs, const std::vector<std::string>& focus);
 
 void answer(Document& doc, const std::vector<Analysis>& analyses);
 void trust(Document& doc, const std::vector<Run>& runs);

@@ -184,11 +184,17 @@ void where_the_time_goes(Document& doc, const Analysis& analysis, bool several) 
 
 void all_cells(Document& doc, const std::vector<Run>& runs) {
   doc.push_back(heading(2, "Every cell"));
+  // The integrand gets a column when some run holds several.
+  bool integrands = false;
+  for (const auto& run : runs) integrands = integrands || run.integrand_names().size() > 1;
   Table rows{{"machine", "tier", "n", "threads", "ranks", "status", "median", "ns/node", "CPU/(wall·threads)",
               "rel. error", "peak heap", "placement", "note"},
              {}};
+  if (integrands) rows.header.insert(rows.header.begin() + 2, "integrand");
   for (const auto& run : runs)
-    for (const auto& cell : run.cells)
+    for (const auto& cell : run.cells) {
+      std::string note = cell.ok() ? (cell.oversubscribed ? "oversubscribed" : "") : cell.reason;
+      for (const auto& reference : cell.reference_notes) note += (note.empty() ? "" : "; ") + reference;
       rows.rows.push_back(
           {run.machine, cell.tier, format_count(static_cast<double>(cell.n)), std::to_string(cell.threads),
            std::to_string(cell.ranks), std::string(to_string(cell.status)),
@@ -196,8 +202,9 @@ void all_cells(Document& doc, const std::vector<Run>& runs) {
            cell.ok() ? format_number("%.3g", cell.median * 1e9 / static_cast<double>(cell.n)) : "–",
            cell.ok() ? percent(cell.efficiency()) : "–", cell.ok() ? scientific(cell.rel_error) : "–",
            cell.ok() ? format_bytes(cell.peak_heap) : "–",
-           cell.ok() || cell.placement ? placement_text(cell.placement) : "–",
-           cell.ok() ? (cell.oversubscribed ? "oversubscribed" : "") : cell.reason});
+           cell.ok() || cell.placement ? placement_text(cell.placement) : "–", note});
+      if (integrands) rows.rows.back().insert(rows.rows.back().begin() + 2, cell.integrand);
+    }
   doc.push_back(table(rows));
 }
 

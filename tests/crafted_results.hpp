@@ -41,6 +41,8 @@ struct CraftedCell {
   std::vector<double> seconds;
   double rel_error = 1e-15;
   nlohmann::json placement = nullptr;  // crafted_placement(…); null: not recorded, as in older files
+  std::string integrand = "gauss";
+  nlohmann::json extra = nlohmann::json::object();  // more fields on every entry (reference_notes, …)
 };
 
 // Three repetitions around `seconds`, its median.
@@ -53,32 +55,39 @@ inline double median_of(std::vector<double> values) {
 }
 
 inline std::string cell_name(const CraftedCell& cell) {
-  return cell.tier + "/gauss/n:" + std::to_string(cell.n) + "/threads:" + std::to_string(cell.threads);
+  return cell.tier + "/" + cell.integrand + "/n:" + std::to_string(cell.n) +
+         "/threads:" + std::to_string(cell.threads);
+}
+
+// What every entry of a cell carries: its name, coordinates and status.
+inline nlohmann::json cell_fields(const CraftedCell& cell, const std::string& status) {
+  const std::string name = cell_name(cell);
+  return {{"cell", name},
+          {"name", name},
+          {"tier", cell.tier},
+          {"rung", cell.rung},
+          {"integrand", cell.integrand},
+          {"n", cell.n},
+          {"threads", cell.threads},
+          {"ranks", 1},
+          {"status", status}};
 }
 
 // The cell's entries as the harness writes them: one a repetition, then the aggregates.
 inline void add_cell(nlohmann::json& benchmarks, const CraftedCell& cell) {
-  const std::string name = cell_name(cell);
-  nlohmann::json common = {{"cell", name},
-                           {"tier", cell.tier},
-                           {"rung", cell.rung},
-                           {"integrand", "gauss"},
-                           {"n", cell.n},
-                           {"threads", cell.threads},
-                           {"ranks", 1},
-                           {"status", "ok"},
-                           {"name", name},
-                           {"rel_error", cell.rel_error},
-                           {"rounding_error", cell.rel_error / 2},
-                           {"exact", 0.7468},
-                           {"midpoint", 0.7468},
-                           {"rounding_bound", 1e-16},
-                           {"peak_heap_bytes", 0},
-                           {"peak_rss_bytes", 1 << 20},
-                           {"minor_faults", 0},
-                           {"major_faults", 0},
-                           {"allocations", 0}};
+  nlohmann::json common = cell_fields(cell, "ok");
+  common.update({{"rel_error", cell.rel_error},
+                 {"rounding_error", cell.rel_error / 2},
+                 {"exact", 0.7468},
+                 {"midpoint", 0.7468},
+                 {"rounding_bound", 1e-16},
+                 {"peak_heap_bytes", 0},
+                 {"peak_rss_bytes", 1 << 20},
+                 {"minor_faults", 0},
+                 {"major_faults", 0},
+                 {"allocations", 0}});
   if (!cell.placement.is_null()) common["placement"] = cell.placement;
+  common.update(cell.extra);
   for (const double seconds : cell.seconds) {
     nlohmann::json entry = common;
     entry.update({{"run_type", "iteration"},
@@ -96,6 +105,20 @@ inline void add_cell(nlohmann::json& benchmarks, const CraftedCell& cell) {
                   {"cpu_time", median * cell.threads * 1e9}});
     benchmarks.push_back(entry);
   }
+}
+
+// A cell that did not run, as the harness writes it: one entry with its status and why (a tier that cannot
+// run an integrand is "unavailable", with the reason).
+inline void add_cell_not_run(nlohmann::json& benchmarks, const CraftedCell& cell, const std::string& status,
+                             const std::string& reason) {
+  nlohmann::json entry = cell_fields(cell, status);
+  entry.update({{"run_type", "iteration"},
+                {"reason", reason},
+                {"error_occurred", true},
+                {"error_message", reason},
+                {"real_time", 0},
+                {"cpu_time", 0}});
+  benchmarks.push_back(entry);
 }
 
 // A machine's shape as results.json carries it (context.topology): `packages` sockets of `numa` NUMA nodes

@@ -1,0 +1,188 @@
+// The answer for each integrand of a run: the same recommendation analyse makes for one, on each
+// integrand's own cells, at one size for all where there is one; and where the answers differ, in
+// sentences computed from the numbers.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "document.hpp"
+#include "errors.hpp"
+#include "report.hpp"
+
+namespace ladder::report {
+namespace {
+
+// The tiers with a measured cell at n.
+int tiers_measured(const Run& run, std::int64_t n) {
+  std::set<std::string> tiers;
+  for (const auto& cell : run.cells)
+    if (cell.ok() && cell.n == n) tiers.insert(cell.tier);
+  return static_cast<int>(tiers.size());
+}
+
+// Of the sizes measured for every integrand (that has a measured cell at all), the one with the most tiers
+// measured, summed over the integrands, the largest of those: analyse's default for one, over all of them.
+std::optional<std::int64_t> common_size(const std::vector<Run>& runs) {
+  std::set<std::int64_t> sizes;
+  for (const auto& run : runs)
+    for (const auto n : run.sizes()) sizes.insert(n);
+  std::optional<std::int64_t> chosen;
+  int most = -1;
+  for (const auto n : sizes) {
+    int count = 0;
+    bool everywhere = true;
+    for (const auto& run : runs) {
+      const int tiers = tiers_measured(run, n);
+      everywhere = everywhere && (tiers > 0 || run.sizes().empty());
+      count += tiers;
+    }
+    if (everywhere && count >= most) most = count, chosen = n;
+  }
+  return chosen;
+}
+
+std::string names_text(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+const Row* row_of(const Analysis& analysis, const std::string& tier) {
+  for (const auto& row : analysis.rows)
+    if (row.card->id == tier) return &row;
+  return nullptr;
+}
+
+std::string name_of(const Analysis& analysis) { return analysis.run->integrand_names().front(); }
+
+// " at n = 1e6" when the integrands were answered at their own sizes, else nothing (the section says it).
+std::string size_suffix(const IntegrandAnswers& answers, const Analysis& analysis) {
+  return answers.n ? "" : " at n = " + format_count(static_cast<double>(analysis.n));
+}
+
+}  // namespace
+
+Run integrand_run(const Run& run, const std::string& integrand) {
+  Run only = run;
+  only.cells.clear();
+  for (const auto& cell : run.cells)
+    if (cell.integrand == integrand) only.cells.push_back(cell);
+  return only;
+}
+
+void check_integrand(const Run& run, const std::string& integrand, const std::string& option) {
+  const auto names = run.integrand_names();
+  if (std::find(names.begin(), names.end(), integrand) == names.end())
+    throw InputError(option + " '" + integrand + "' is not an integrand of '" + run.path +
+                     "'; it holds: " + names_text(names));
+}
+
+std::vector<std::pair<std::string, std::string>> unavailable_tiers(const Run& all,
+                                                                   const std::string& integrand) {
+  std::vector<std::pair<std::string, std::string>> found;
+  std::vector<const Card*> cards;
+  for (const auto& card : all.cards) cards.push_back(&card);
+  std::sort(cards.begin(), cards.end(), [](const Card* x, const Card* y) { return x->rung < y->rung; });
+  const Integrand* recorded = all.integrand(integrand);
+  for (const Card* card : cards) {
+    std::string reason, recorded_reason;
+    bool ran = false, ran_another = false;
+    for (const auto& cell : all.cells) {
+      if (cell.tier != card->id) continue;
+      if (cell.integrand != integrand) {
+        ran_another = ran_another || cell.ok();
+        continue;
+      }
+      ran = ran || cell.ok();
+      if (cell.status == CellStatus::unavailable && reason.empty()) reason = cell.reason;
+    }
+    if (recorded)
+      for (const auto& [tier, why] : recorded->unsupported)
+        if (tier == card->id) recorded_reason = why;
+    // A tier that runs no integrand here (no GPU, say) says nothing about this one, unless the context
+    // records that it cannot run this integrand.
+    if (ran || (!ran_another && recorded_reason.empty())) continue;
+    if (reason.empty()) reason = recorded_reason;  // not tried for it: the context says why
+    if (!reason.empty()) found.emplace_back(card->id, reason);
+  }
+  return found;
+}
+
+IntegrandAnswers answer_each_integrand(const Run& run, std::optional<std::int64_t> n, bool include_peers,
+                                       std::optional<int> width) {
+  IntegrandAnswers answers;
+  for (const auto& name : run.integrand_names()) answers.runs.push_back(integrand_run(run, name));
+  if (answers.runs.empty()) return answers;
+  answers.n = n ? n : common_size(answers.runs);
+  for (const auto& each : answers.runs)
+    answers.analyses.push_back(analyse(each, answers.n, include_peers, width));
+  return answers;
+}
+
+std::vector<std::string> integrand_differences(const Run& all, const IntegrandAnswers& answers,
+                                               double spread) {
+  std::vector<std::string> sentences;
+  const auto& analyses = answers.analyses;
+
+  // A different pick.
+  std::set<std::string> picks;
+  for (const auto& analysis : analyses)
+    picks.insert(analysis.recommended ? analysis.recommended->card->id : "");
+  if (picks.size() > 1) {
+    std::string text = "The pick differs: ";
+    for (std::size_t i = 0; i < analyses.size(); ++i) {
+      const Row* pick = analyses[i].recommended;
+      text += (i ? ", " : "") +
+              (pick ? "**" + pick->card->id + "**" +
+                          (pick->speedup ? " (" + times(*pick->speedup) + " naive)" : std::string())
+                    : std::string("no tier")) +
+              " for " + name_of(analyses[i]) + size_suffix(answers, analyses[i]);
+    }
+    sentences.push_back(text + ".");
+  }
+
+  // A tier that cannot run an integrand: the reason, what runs it fastest instead, and the tier elsewhere.
+  for (const auto& analysis : analyses) {
+    const std::string integrand = name_of(analysis);
+    for (const auto& [tier, reason] : unavailable_tiers(all, integrand)) {
+      // The sentence names the tier and the integrand already: the reason's own naming of them goes.
+      const std::string named = "tier '" + tier + "' cannot run integrand '" + integrand + "': ";
+      const std::string why = reason.rfind(named, 0) == 0 ? reason.substr(named.size()) : reason;
+      std::string text = "For **" + integrand + "**, " + tier + " is unavailable (" + why + ")";
+      const Row* fastest = nullptr;
+      for (const auto& row : analysis.rows)
+        if (!row.card->peer && (!fastest || row.cell->median < fastest->cell->median)) fastest = &row;
+      if (fastest && fastest->speedup)
+        text += "; the fastest tier that runs it is " + fastest->card->id + " at " +
+                times(*fastest->speedup) + " naive" + size_suffix(answers, analysis);
+      std::string elsewhere;
+      for (const auto& other : analyses)
+        if (const Row* row = row_of(other, tier); row && row->speedup && &other != &analysis)
+          elsewhere += (elsewhere.empty() ? "" : ", ") + times(*row->speedup) + " for " + name_of(other) +
+                       size_suffix(answers, other);
+      if (!elsewhere.empty()) text += ", against " + tier + "'s " + elsewhere;
+      sentences.push_back(text + ".");
+    }
+  }
+
+  // A tier whose speedup over naive differs by `spread` or more between integrands.
+  std::vector<const Card*> cards;
+  for (const auto& card : all.cards) cards.push_back(&card);
+  std::sort(cards.begin(), cards.end(), [](const Card* x, const Card* y) { return x->rung < y->rung; });
+  for (const Card* card : cards) {
+    std::vector<std::pair<double, std::string>> speedups;  // speedup, "for gauss"
+    for (const auto& analysis : analyses)
+      if (const Row* row = row_of(analysis, card->id); row && row->speedup)
+        speedups.emplace_back(*row->speedup, name_of(analysis) + size_suffix(answers, analysis));
+    if (speedups.size() < 2) continue;
+    const auto [low, high] = std::minmax_element(speedups.begin(), speedups.end());
+    if (high->first < spread * low->first) continue;
+    std::string text = card->id + " over naive: ";
+    for (std::size_t i = 0; i < speedups.size(); ++i)
+      text += (i ? ", " : "") + times(speedups[i].first) + " for " + speedups[i].second;
+    sentences.push_back(text + " (" + times(high->first / low->first) + " apart).");
+  }
+  return sentences;
+}
+
+}  // namespace ladder::report
