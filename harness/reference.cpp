@@ -49,8 +49,8 @@ Reference reference(const IntegrandInfo& f, Interval ab, std::int64_t n) {
   // integrand that leaves out its antiderivative or derivatives has no reference here yet.
   if (!f.antiderivative || !f.derivative1 || !f.derivative3 || !f.magnitude)
     throw std::runtime_error("integrand '" + f.name +
-                             "' gives no antiderivative and derivatives, and this "
-                             "build has no library reference yet");
+                             "' leaves out its antiderivative or derivatives, and this build has no library "
+                             "reference yet");
   Reference ref;
   const long double a = ab.a, b = ab.b;
   ref.exact = f.antiderivative(b) - f.antiderivative(a);
