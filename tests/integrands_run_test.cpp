@@ -29,6 +29,8 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 using namespace ladder;
+using ladder::testing::lines_of;
+using ladder::testing::medians;
 using ladder::testing::Outcome;
 using ladder::testing::read_json;
 using ladder::testing::read_text;
@@ -41,22 +43,6 @@ Outcome ladder_command(const std::string& arguments) {
 }
 
 const char* few_repetitions = "--reps 2 --min-time 0.005";
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-// The median aggregate (or the errored entry) of every cell, by cell name.
-std::map<std::string, json> cells_of(const json& results) {
-  std::map<std::string, json> cells;
-  for (const auto& entry : results.at("benchmarks"))
-    if (entry.value("aggregate_name", "") == "median" || entry.value("error_occurred", false))
-      cells[entry.at("cell")] = entry;
-  return cells;
-}
 
 // The journal's cell records, by cell name.
 std::map<std::string, json> journaled_cells(const fs::path& journal) {
@@ -205,7 +191,7 @@ TEST(IntegrandRun, TwoIntegrandsGetTheirCellsReferencesAndContext) {
   ASSERT_EQ(run.outcome.exit_code, 0) << run.outcome.output;
   const json& context = run.results.at("context");
   EXPECT_EQ(context.at("matrix").at("integrands"), (json{"gauss", "pi"}));
-  const auto cells = cells_of(run.results);
+  const auto cells = medians(run.results);
   const std::map<std::string, long double> exact = {
       {"gauss", std::sqrt(std::numbers::pi_v<long double>) / 2 * std::erf(1.0L)},
       {"pi", std::numbers::pi_v<long double>}};
@@ -250,7 +236,7 @@ TEST(IntegrandRun, ATierThatCannotRunAnIntegrandIsUnavailableWithItsReasonAndNoW
       "--tiers xsimd --integrand gauss,piecewise-branch --n 1e4,2e4 " + std::string(few_repetitions),
       dir / "out");
   ASSERT_EQ(run.outcome.exit_code, 0) << "unavailable is no failure\n" << run.outcome.output;
-  const auto cells = cells_of(run.results);
+  const auto cells = medians(run.results);
   const auto journal = journaled_cells(dir / "out/journal.jsonl");
   for (const char* n : {"10000", "20000"}) {
     const std::string name = std::string("xsimd/piecewise-branch/n:") + n + "/threads:1";
@@ -342,7 +328,7 @@ TEST(IntegrandRun, ARunJournaledWithOneIntegrandResumes) {
   EXPECT_NE(resumed.output.find("1 cells"), std::string::npos) << "one cell left\n" << resumed.output;
   const json results = read_json(dir / "out/results.json");
   EXPECT_EQ(results.at("context").at("run").at("status"), "complete");
-  const auto cells = cells_of(results);
+  const auto cells = medians(results);
   EXPECT_EQ(cells.size(), 3u);
   ASSERT_TRUE(cells.count(removed));
   EXPECT_EQ(cells.at(removed).at("status"), "ok");
