@@ -354,6 +354,16 @@ TEST(IntegrandRecords, ReadBackAsWrittenAndDamageIsNamed) {
   EXPECT_EQ(read.antiderivative, written.antiderivative);
   EXPECT_EQ(read.unsupported, written.unsupported);
   for (const char* field : {"name", "formula", "source", "antiderivative", "unsupported"}) {
+    json missing = record;
+    missing.erase(field);
+    try {
+      read_integrand_record(JsonReader(missing, "context.integrands[0]"));
+      ADD_FAILURE() << field << " left out";
+    } catch (const SchemaError& error) {
+      EXPECT_NE(std::string(error.what()).find(std::string("context.integrands[0] has no '") + field),
+                std::string::npos)
+          << error.what();
+    }
     json damaged = record;
     damaged[field] = 7;
     try {
