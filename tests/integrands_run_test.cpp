@@ -20,6 +20,7 @@
 #include "command.hpp"
 #include "json_reader.hpp"
 #include "matrix.hpp"
+#include "peers.hpp"
 #include "plan.hpp"
 #include "registry.hpp"
 #include "results_file.hpp"
@@ -145,6 +146,31 @@ TEST(IntegrandMatrix, AMatrixJournaledWithOneIntegrandReadsAsAListOfOne) {
               std::string::npos)
         << error.what();
   }
+}
+
+// The Python peers write out the built-in integrands again (scripts/peers/peers.py): a user integrand's
+// cells on a peer are unavailable, with why, before a worker starts.
+TEST(IntegrandMatrix, APythonPeerRunsTheBuiltInIntegrandsOnly) {
+  if (!has_example("rational"))
+    GTEST_SKIP() << "this build has no example integrands (-DLADDER_EXAMPLE_INTEGRANDS=OFF)";
+  try {
+    load_peers("python");
+  } catch (const InputError& error) {
+    GTEST_SKIP() << "the Python peers cannot be listed here: " << error.what();
+  }
+  ASSERT_FALSE(loaded_peers().empty());
+  const std::string peer = loaded_peers().front().card.id;
+  EXPECT_EQ(unsupported_reason(peer, "gauss"), "");
+  EXPECT_EQ(unsupported_reason(peer, "poly"), "");
+  const std::string reason = unsupported_reason(peer, "rational");
+  EXPECT_NE(reason.find("built-in integrands only (gauss, pi, sin, poly)"), std::string::npos) << reason;
+  Matrix matrix;
+  matrix.tiers = {peer};
+  matrix.integrands = {"rational"};
+  const Cell cell{peer, "rational", 0, 1, 1000, 1, 1, false};
+  EXPECT_EQ(not_attempted(cell, matrix, 0),
+            std::make_pair(CellStatus::unavailable,
+                           "tier '" + peer + "' cannot run integrand 'rational': it " + reason));
 }
 
 // The plan costs each integrand by its own calibration: a function that costs 10× gauss a node makes its
