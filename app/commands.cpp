@@ -12,9 +12,11 @@
 namespace ladder {
 namespace app {
 
-void add_interval_options(CLI::App* command, IntervalOptions& options) {
+void add_interval_options(CLI::App* command, IntervalOptions& options, bool several) {
   command->add_option("--integrand", options.integrand,
-                      "integrand: " + integrand_names() + " (default gauss)");
+                      several ? "integrands, comma-separated (a name given twice runs once): " +
+                                    integrand_names() + " (default gauss; `ladder list --integrands`)"
+                              : "integrand: " + integrand_names() + " (default gauss)");
   command->add_option("--a", options.a, "left end of the interval (default 0)");
   command->add_option("--b", options.b, "right end of the interval (default 1)");
 }

@@ -44,7 +44,8 @@ Command add_worker(CLI::App& app);  // hidden: one cell, started by `ladder run`
 struct IntervalOptions {
   std::string integrand, a, b;
 };
-void add_interval_options(CLI::App* command, IntervalOptions& options);
+// `several`: --integrand takes a comma-separated list (`ladder run`, `ladder plan`), else one name.
+void add_interval_options(CLI::App* command, IntervalOptions& options, bool several = false);
 // The integrand's index in the registry (the default when not given), and the interval ([0, 1] when not
 // given); InputError naming a bad value.
 std::size_t integrand_index(const IntervalOptions& options);

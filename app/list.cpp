@@ -1,4 +1,4 @@
-// `ladder list`: the ladder, every tier's card.
+// `ladder list`: the ladder, every tier's card; `ladder list --integrands`: every integrand of the build.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -7,6 +7,7 @@
 #include "build_info.hpp"
 #include "cards.hpp"
 #include "commands.hpp"
+#include "context.hpp"
 #include "registry.hpp"
 #include "text.hpp"
 #include "vectorization.hpp"
@@ -73,18 +74,103 @@ void print_list(bool as_json, bool ids_only) {
       build.instruction_set.c_str(), build.simd_width);
 }
 
+// Where an integrand's references come from: the exact integral, and f′ and f‴ at the ends (the
+// Euler–Maclaurin terms of the midpoint sum above 2^22 nodes), as the build's probes found them.
+struct ReferenceSources {
+  std::string integral, derivatives;
+};
+ReferenceSources reference_sources(const IntegrandInfo& integrand) {
+  ReferenceSources sources;
+  if (integrand.antiderivative)
+    sources.integral = "its antiderivative";
+  else if (integrand.wide.compiles)
+    sources.integral = "Boost.Math tanh-sinh quadrature in cpp_bin_float_quad";
+  else
+    sources.integral = "Boost.Math quadrature, not in cpp_bin_float_quad (it does not work on it: " +
+                       std::string(integrand.wide.error) + ")";
+  if (integrand.derivative1 && integrand.derivative3)
+    sources.derivatives = "closed form";
+  else if (integrand.autodiff.compiles)
+    sources.derivatives = "Boost.Math autodiff";
+  else
+    sources.derivatives =
+        "finite differences (it does not work on autodiff's fvar: " + std::string(integrand.autodiff.error) +
+        ")";
+  return sources;
+}
+
+// Every integrand: its name, formula, source, antiderivative, where its references come from, the tiers
+// that can run it, and why each other one cannot.
+void print_integrands(bool as_json, bool names_only) {
+  if (names_only) {
+    for (const auto& integrand : integrands()) std::printf("%s\n", integrand.name.c_str());
+    return;
+  }
+  std::vector<std::string> names, ids;
+  for (const auto& integrand : integrands()) names.push_back(integrand.name);
+  for (const auto& tier : tiers()) ids.push_back(tier.card.id);
+  const std::vector<IntegrandRecord> records = integrand_records(names, ids);
+  nlohmann::json all = nlohmann::json::array();
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const IntegrandRecord& record = records[i];
+    const ReferenceSources sources = reference_sources(integrands()[i]);
+    std::vector<std::string> runs_in;
+    for (const auto& id : ids)
+      if (!record.unsupported.count(id)) runs_in.push_back(id);
+    if (as_json) {
+      nlohmann::json entry = record;
+      entry["references"] = {{"integral", sources.integral}, {"end_derivatives", sources.derivatives}};
+      entry["tiers"] = runs_in;
+      all.push_back(entry);
+      continue;
+    }
+    std::printf("%s%s\n", record.name.c_str(), record.formula.empty() ? "" : ("  " + record.formula).c_str());
+    std::printf("  from %s; antiderivative %s\n", record.source.c_str(),
+                record.antiderivative ? "given" : "not given");
+    std::printf("  references: the integral from %s; f' and f''' at the ends: %s\n", sources.integral.c_str(),
+                sources.derivatives.c_str());
+    if (record.unsupported.empty()) {
+      std::printf("  runs in every tier (%zu)\n", ids.size());
+      continue;
+    }
+    std::printf("  runs in %zu of %zu tiers: %s\n", runs_in.size(), ids.size(),
+                runs_in.empty() ? "none" : join(runs_in).c_str());
+    // One line a reason, with the tiers it keeps out (in the ladder's order): most share one.
+    std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
+    for (const auto& id : ids) {
+      const auto found = record.unsupported.find(id);
+      if (found == record.unsupported.end()) continue;
+      auto same = std::find_if(reasons.begin(), reasons.end(),
+                               [&](const auto& reason) { return reason.first == found->second; });
+      if (same == reasons.end()) same = reasons.insert(reasons.end(), {found->second, {}});
+      same->second.push_back(id);
+    }
+    std::printf("  cannot run in:\n");
+    for (const auto& [reason, kept_out] : reasons)
+      std::printf("    %s: it %s\n", join(kept_out).c_str(), reason.c_str());
+  }
+  if (as_json) std::cout << all.dump(2) << "\n";
+}
+
 }  // namespace
 
 Command add_list(CLI::App& app) {
   struct Options {
-    bool json = false, ids = false;
+    bool json = false, ids = false, integrands = false;
   };
   auto options = std::make_shared<Options>();
-  auto* list = app.add_subcommand("list", "the ladder: every tier's card");
-  list->add_flag("--json", options->json, "the cards as a JSON array");
-  list->add_flag("--ids", options->ids, "the tier ids only, one a line (for scripts)");
+  auto* list = app.add_subcommand("list", "the ladder: every tier's card (--integrands: every integrand)");
+  list->add_flag("--json", options->json, "the cards (or the integrands) as a JSON array");
+  list->add_flag("--ids", options->ids,
+                 "the tier ids (or the integrand names) only, one a line (for scripts)");
+  list->add_flag("--integrands", options->integrands,
+                 "every integrand of this build: where it came from, whether it gives an antiderivative, "
+                 "where its references come from, and which tiers can run it");
   return {list, [options] {
-            print_list(options->json, options->ids);
+            if (options->integrands)
+              print_integrands(options->json, options->ids);
+            else
+              print_list(options->json, options->ids);
             return 0;
           }};
 }

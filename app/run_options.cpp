@@ -33,7 +33,7 @@ void add_run_options(CLI::App* command, RunOptions& options) {
                       "machine up to 256 hardware threads (`ladder plan` estimates)");
   command->add_option("--tiers", args.tiers, "tier ids, comma-separated (default: every tier)")
       ->delimiter(',');
-  add_interval_options(command, options.interval);
+  add_interval_options(command, options.interval, true);
   command
       ->add_option("--n", args.sizes, "node counts, comma-separated: 1e5,1e6 or 2^20 (default: the preset's)")
       ->delimiter(',');

@@ -44,6 +44,9 @@ ContextRecord read_context(const JsonReader& in) {
   if (const auto matrix = in.find("matrix")) context.repetitions = matrix->small_integer_or("repetitions", 0);
   if (const auto warnings = in.find("warnings"))
     for (const auto& warning : warnings->elements()) context.warnings.push_back(read_warning(warning));
+  if (const auto integrands = in.find("integrands"))
+    for (const auto& integrand : integrands->elements())
+      context.integrands.push_back(read_integrand_record(integrand));
   return context;
 }
 
@@ -79,6 +82,25 @@ BudgetRecord read_budget_record(const JsonReader& in) {
   budget.floor.min_time = floor.at("min_time").number();
   budget.floor.min_warmup_time = floor.at("min_warmup_time").number();
   return budget;
+}
+
+void to_json(json& out, const IntegrandRecord& integrand) {
+  out = {{"name", integrand.name},
+         {"formula", integrand.formula},
+         {"source", integrand.source},
+         {"antiderivative", integrand.antiderivative},
+         {"unsupported", integrand.unsupported}};
+}
+
+IntegrandRecord read_integrand_record(const JsonReader& in) {
+  IntegrandRecord integrand;
+  integrand.name = in.at("name").string();
+  integrand.formula = in.at("formula").string();
+  integrand.source = in.at("source").string();
+  integrand.antiderivative = in.at("antiderivative").boolean();
+  for (const auto& [tier, reason] : in.at("unsupported").members())
+    integrand.unsupported[tier] = reason.string();
+  return integrand;
 }
 
 void to_json(json& out, const CardRecord& card) {

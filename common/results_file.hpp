@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -115,6 +116,21 @@ void to_json(nlohmann::json& out, const BudgetRecord& budget);
 // Checked: a missing or mistyped field is a SchemaError naming it ("context.run.budget.dropped: …").
 BudgetRecord read_budget_record(const JsonReader& in);
 
+// An integrand of a run, as its context.integrands carries it (one entry an integrand of the matrix):
+// {"name", "formula", "source", "antiderivative": bool, "unsupported": {"<tier id>": "<reason>", …}}.
+struct IntegrandRecord {
+  std::string name;
+  std::string formula;          // empty unless the integrand gives one
+  std::string source;           // "built-in", or the header it came from
+  bool antiderivative = false;  // given by the integrand (else the exact integral is Boost.Math's quadrature)
+  // The run's tiers that cannot run it, each with why: a phrase that follows "it" ("does not work on xsimd
+  // batches: …").
+  std::map<std::string, std::string> unsupported;
+};
+void to_json(nlohmann::json& out, const IntegrandRecord& integrand);
+// Checked: a missing or mistyped field is a SchemaError naming it ("context.integrands[1].source: …").
+IntegrandRecord read_integrand_record(const JsonReader& in);
+
 // What the reports read of the context: the machine, the build, the run.
 struct ContextRecord {
   std::string host_name, cpu_model, kernels_use, compiler, common_flags;
@@ -125,6 +141,7 @@ struct ContextRecord {
   std::string label, started, status;  // the run's
   std::optional<BudgetRecord> budget;  // absent when the run was not budgeted
   std::vector<WarningRecord> warnings;
+  std::vector<IntegrandRecord> integrands;  // the matrix's; empty in results written before Ladder kept them
 };
 
 struct ResultsFile {

@@ -49,7 +49,7 @@ CellParts cell_parts(double call_seconds, int repetitions, double min_time, doub
 }
 
 json Calibration::to_json() const {
-  json out = {{"reference_seconds_per_node", reference_seconds_per_node},
+  json out = {{"reference_seconds_per_node", reference_seconds_per_node},  // by integrand
               {"tiers", json::object()},
               {"cells", cells},
               {"failed", failed}};
@@ -68,7 +68,9 @@ Calibration Calibration::from_json(const json& in) {
   const auto number = [](const json& value, double fallback) {
     return value.is_number() ? value.get<double>() : fallback;
   };
-  calibration.reference_seconds_per_node = number(in.value("reference_seconds_per_node", json()), 0);
+  if (in.contains("reference_seconds_per_node") && in["reference_seconds_per_node"].is_object())
+    for (const auto& [integrand, seconds] : in["reference_seconds_per_node"].items())
+      if (seconds.is_number()) calibration.reference_seconds_per_node[integrand] = seconds.get<double>();
   if (in.contains("instructions_seconds_per_tier") && in["instructions_seconds_per_tier"].is_number())
     calibration.instructions_seconds_per_tier = in["instructions_seconds_per_tier"].get<double>();
   if (in.contains("runner_seconds_per_cell") && in["runner_seconds_per_cell"].is_number())
@@ -153,7 +155,8 @@ std::vector<std::string> uncalibrated(const Calibration& calibration, const std:
   std::vector<std::string> missing;
   for (const auto& tier : tiers)
     if (!calibration.tiers.count(tier_key(tier, integrand)) &&
-        !calibration.failed.count(tier_key(tier, integrand)) && unavailable_reason(tier).empty())
+        !calibration.failed.count(tier_key(tier, integrand)) && unavailable_reason(tier).empty() &&
+        unsupported_reason(tier, integrand).empty())
       missing.push_back(tier);
   return missing;
 }
@@ -181,31 +184,31 @@ class HwlocVariablesAside {
   std::vector<std::pair<std::string, std::string>> saved_;
 };
 
-}  // namespace
-
-void calibrate(const std::string& executable, Calibration& calibration, const std::vector<std::string>& tiers,
-               const std::string& integrand, double timeout) {
+// One integrand: its reference at calibration_n (timed: the run computes one for each size), then each
+// tier that lacks a cost with it, in workers.
+void calibrate_integrand(const std::string& executable, Calibration& calibration,
+                         const std::vector<std::string>& tiers, const std::string& integrand, double timeout,
+                         const std::string& result_file) {
   const std::vector<std::string> missing = uncalibrated(calibration, tiers, integrand);
-  if (missing.empty() && calibration.reference_seconds_per_node > 0) return;
-  std::fprintf(
-      stderr,
-      "calibrating: %zu tier%s once at n = %s on 1 thread (once per build and machine, kept in %s) …\n",
-      missing.size(), missing.size() == 1 ? "" : "s", format_count(calibration_n).c_str(),
-      cache_directory().c_str());
-  const HwlocVariablesAside aside;
-  const auto started = std::chrono::steady_clock::now();
-  const Reference ref = reference(integrands()[find_integrand(integrand)], {0, 1}, calibration_n);
-  calibration.reference_seconds_per_node =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() / calibration_n;
+  if (missing.empty() && calibration.reference_seconds_per_node.count(integrand)) return;
+  Reference ref;
+  try {
+    const auto started = std::chrono::steady_clock::now();
+    ref = reference(integrands()[find_integrand(integrand)], {0, 1}, calibration_n);
+    calibration.reference_seconds_per_node[integrand] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() / calibration_n;
+  } catch (const std::exception& failure) {  // no reference, no worker: each tier is left uncalibrated
+    for (const auto& tier : missing)
+      calibration.failed[tier_key(tier, integrand)] = std::string("no reference: ") + failure.what();
+    return;
+  }
 
   Matrix settings;
-  settings.integrand = integrand;
+  settings.integrands = {integrand};
   settings.repetitions = 1;
   settings.min_time = 0.01;
   settings.min_warmup_time = 0.005;
   settings.cpus = 1;
-  const std::string result_file =
-      (fs::temp_directory_path() / ("ladder-calibration-" + std::to_string(getpid()) + ".json")).string();
   const cpu_set_t cpus = ThreadBinding::run_cpus();
   const Topology here = read_topology();  // this machine's: hwloc's variables are set aside
   const auto available = process::available_memory().value_or(std::int64_t{4} << 30);
@@ -236,6 +239,31 @@ void calibrate(const std::string& executable, Calibration& calibration, const st
         kept->second.worker_seconds = std::min(kept->second.worker_seconds, cost.worker_seconds);
       }
     }
+    if (interrupted()) break;
+  }
+}
+
+}  // namespace
+
+void calibrate(const std::string& executable, Calibration& calibration, const std::vector<std::string>& tiers,
+               const std::vector<std::string>& integrands, double timeout) {
+  std::size_t pairs = 0;
+  for (const auto& integrand : integrands) pairs += uncalibrated(calibration, tiers, integrand).size();
+  const bool references_known = std::all_of(
+      integrands.begin(), integrands.end(),
+      [&](const std::string& integrand) { return calibration.reference_seconds_per_node.count(integrand); });
+  if (pairs == 0 && references_known) return;
+  std::fprintf(
+      stderr,
+      "calibrating: %zu tier%s%s once at n = %s on 1 thread (once per build and machine, kept in %s) "
+      "…\n",
+      pairs, pairs == 1 ? "" : "s", integrands.size() > 1 ? " × integrand" : "",
+      format_count(calibration_n).c_str(), cache_directory().c_str());
+  const HwlocVariablesAside aside;
+  const std::string result_file =
+      (fs::temp_directory_path() / ("ladder-calibration-" + std::to_string(getpid()) + ".json")).string();
+  for (const auto& integrand : integrands) {
+    calibrate_integrand(executable, calibration, tiers, integrand, timeout, result_file);
     if (interrupted()) break;
   }
   std::error_code error;

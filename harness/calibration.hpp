@@ -26,8 +26,9 @@ struct Calibration {
   std::map<std::string, TierCost> tiers;
   // The tiers whose calibration worker failed (crashed, timed out, …), with why: not tried again.
   std::map<std::string, std::string> failed;
-  // The long double midpoint sum of the reference (n ≤ 2^22; above, Euler–Maclaurin costs nothing).
-  double reference_seconds_per_node = 0;
+  // The long double midpoint sum of the reference (n ≤ 2^22; above, Euler–Maclaurin costs nothing), a
+  // node, by integrand: a user integrand's reference may cost far more than gauss's.
+  std::map<std::string, double> reference_seconds_per_node;
   // Instruction counting under callgrind, a tier, as a run here last took it (wall × parallel ÷ tiers);
   // none before a run has counted here.
   std::optional<double> instructions_seconds_per_tier;
@@ -74,15 +75,15 @@ Calibration load_calibration(const std::string& executable);
 // Writes it atomically; a cache that cannot be written is no error (returns false).
 bool save_calibration(const std::string& executable, const Calibration& calibration);
 
-// The tiers (of `tiers`, with `integrand`) the calibration lacks and that can run here.
+// The tiers (of `tiers`, with `integrand`) the calibration lacks and that can run here and run it.
 std::vector<std::string> uncalibrated(const Calibration& calibration, const std::vector<std::string>& tiers,
                                       const std::string& integrand);
-// Measures those tiers, each in two workers of `executable` (the faster kept) at calibration_n on 1
-// thread (stopped after
-// `timeout` seconds, or at 2 GiB), and the reference, then saves the calibration. Prints one line (to
-// stderr) while it works. A tier whose worker fails goes into `failed`.
+// Measures those tiers with each of `integrands`, each pair in two workers of `executable` (the faster
+// kept) at calibration_n on 1 thread (stopped after `timeout` seconds, or at 2 GiB), and each integrand's
+// reference, then saves the calibration. Prints one line (to stderr) while it works. A pair whose worker
+// fails, or whose integrand has no reference, goes into `failed`.
 void calibrate(const std::string& executable, Calibration& calibration, const std::vector<std::string>& tiers,
-               const std::string& integrand, double timeout = 10);
+               const std::vector<std::string>& integrands, double timeout = 10);
 
 // A finished cell's worker wall time, and the instruction counting's, into the cache (the plan prefers
 // them). Never throws.

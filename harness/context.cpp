@@ -20,6 +20,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include "build_info.hpp"
+#include "matrix.hpp"
 #include "process_stats.hpp"
 #include "registry.hpp"
 #include "vectorization.hpp"
@@ -247,6 +248,20 @@ json machine_context(const Topology& topology) {
       {"parallel_environment", parallel_environment()},
       {"ladder_version", build.ladder_version},
   };
+}
+
+std::vector<IntegrandRecord> integrand_records(const std::vector<std::string>& integrands,
+                                               const std::vector<std::string>& tiers) {
+  std::vector<IntegrandRecord> records;
+  for (const auto& name : integrands) {
+    const IntegrandInfo& info = ladder::integrands()[find_integrand(name)];
+    IntegrandRecord record{info.name, info.formula, info.source, info.antiderivative != nullptr, {}};
+    for (const auto& tier : tiers)
+      if (auto reason = unsupported_reason(tier, name); !reason.empty())
+        record.unsupported[tier] = std::move(reason);
+    records.push_back(std::move(record));
+  }
+  return records;
 }
 
 }  // namespace ladder

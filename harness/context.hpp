@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "results_file.hpp"
 #include "tier.hpp"
 #include "topology.hpp"
 
@@ -16,6 +17,11 @@ namespace ladder {
 // versions, OpenMP/TBB environment, hardware counters, and the topology the run was planned on. Readings that
 // are not available say so and why.
 nlohmann::json machine_context(const Topology& topology);
+
+// The integrands of a run, for its context: each one's name, formula, source and whether it gives an
+// antiderivative, and why each of `tiers` (C++ tiers or loaded peers) that cannot run it cannot.
+std::vector<IntegrandRecord> integrand_records(const std::vector<std::string>& integrands,
+                                               const std::vector<std::string>& tiers);
 
 // The 1-, 5- and 15-minute load averages.
 nlohmann::json load_average();

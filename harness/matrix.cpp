@@ -5,6 +5,7 @@
 
 #include "errors.hpp"
 #include "peers.hpp"
+#include "registry.hpp"
 #include "text.hpp"
 
 namespace ladder {
@@ -20,22 +21,23 @@ std::vector<Cell> Matrix::cells() const {
   std::vector<Cell> all;
   for (const auto& id : tiers) {
     const TierCard& card = find_card(id);
-    for (const auto n : sizes) {
-      if (!card.parallel) {
-        all.push_back({id, integrand, a, b, n, 1, 1, false});
-        continue;
-      }
-      const bool reproducible_here = reproducible && card.reproducible != Reproducible::never;
-      for (const int count : threads) {
-        if (!card.distributed) {
-          all.push_back({id, integrand, a, b, n, count, 1, reproducible_here});
+    const bool reproducible_here = card.parallel && reproducible && card.reproducible != Reproducible::never;
+    for (const auto& integrand : integrands)
+      for (const auto n : sizes) {
+        if (!card.parallel) {
+          all.push_back({id, integrand, a, b, n, 1, 1, false});
           continue;
         }
-        for (const int processes : ranks)
-          if (ranks_given || processes * count <= cpus)
-            all.push_back({id, integrand, a, b, n, count, processes, reproducible_here});
+        for (const int count : threads) {
+          if (!card.distributed) {
+            all.push_back({id, integrand, a, b, n, count, 1, reproducible_here});
+            continue;
+          }
+          for (const int processes : ranks)
+            if (ranks_given || processes * count <= cpus)
+              all.push_back({id, integrand, a, b, n, count, processes, reproducible_here});
+        }
       }
-    }
   }
   std::mt19937_64 order(seed);
   std::shuffle(all.begin(), all.end(), order);
@@ -44,7 +46,7 @@ std::vector<Cell> Matrix::cells() const {
 
 nlohmann::json Matrix::to_json() const {
   return {{"tiers", tiers},
-          {"integrand", integrand},
+          {"integrands", integrands},
           {"a", a},
           {"b", b},
           {"sizes", sizes},
@@ -64,7 +66,12 @@ nlohmann::json Matrix::to_json() const {
 Matrix Matrix::from_json(const JsonReader& in) {
   Matrix matrix;
   matrix.tiers = in.at("tiers").strings();
-  matrix.integrand = in.at("integrand").string();
+  if (const auto several = in.find("integrands")) {
+    matrix.integrands = several->strings();
+    if (matrix.integrands.empty()) several->fail("expected at least one integrand, found none");
+  } else {
+    matrix.integrands = {in.at("integrand").string()};  // a run from before integrands were a dimension
+  }
   matrix.a = in.at("a").number();
   matrix.b = in.at("b").number();
   for (const auto& size : in.at("sizes").elements()) matrix.sizes.push_back(size.integer());
@@ -92,6 +99,44 @@ std::string Matrix::difference(const Matrix& x, const Matrix& y) {
     if (!right.contains(key) || right.at(key) != value)
       return key + ": " + value.dump() + " against " + (right.contains(key) ? right.at(key).dump() : "none");
   return {};
+}
+
+namespace {
+
+std::string built_in_names() {
+  std::vector<std::string> names;
+  for (const auto& integrand : integrands())
+    if (integrand.source == "built-in") names.push_back(integrand.name);
+  return join(names);
+}
+
+}  // namespace
+
+std::string unsupported_reason(std::string_view tier, std::string_view integrand) {
+  const std::size_t index = find_integrand(integrand);
+  if (find_peer(tier))  // scripts/peers/peers.py writes out the built-in integrands, no others
+    return integrands()[index].source == "built-in"
+               ? std::string()
+               : "is a Python peer: it has the built-in integrands only (" + built_in_names() +
+                     "), written out again in scripts/peers/peers.py";
+  return unsupported_reason(find_tier(tier), index);
+}
+
+std::vector<std::string> parse_integrands(const std::string& list) {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string name = list.substr(start, comma - start);
+    if (name.empty())
+      throw InputError("--integrand '" + list +
+                       "' has an empty name; give names separated by commas: " + integrand_names());
+    const std::string& known = integrands()[find_integrand(name)].name;  // throws, listing the known ones
+    if (std::find(names.begin(), names.end(), known) == names.end()) names.push_back(known);
+    if (comma == list.size()) break;
+    start = comma + 1;
+  }
+  return names;
 }
 
 namespace {

@@ -1,10 +1,11 @@
-// The benchmark matrix: what a run measures (tiers × sizes × threads for one integrand and interval), how
+// The benchmark matrix: what a run measures (tiers × integrands × sizes × threads on one interval), how
 // hard it measures (repetitions, minimum time a repetition), and the cells it expands into.
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "measurement.hpp"
@@ -17,7 +18,7 @@ std::string cell_name(const Cell& cell);
 
 struct Matrix {
   std::vector<std::string> tiers;
-  std::string integrand;
+  std::vector<std::string> integrands;  // in the order given; a run before issue 16 had one ("integrand")
   double a = 0, b = 1;
   std::vector<std::int64_t> sizes;
   std::vector<int> threads;      // for parallel tiers; serial tiers run on 1
@@ -40,11 +41,20 @@ struct Matrix {
   std::vector<Cell> cells() const;
 
   nlohmann::json to_json() const;
-  // Checked: a damaged journal's matrix is a SchemaError naming the field.
+  // Checked: a damaged journal's matrix is a SchemaError naming the field. A matrix written before
+  // integrands were a dimension has one `integrand`: it reads as a list of one.
   static Matrix from_json(const JsonReader& in);
   // The first setting in which two matrices differ, in words; empty when they are the same matrix.
   static std::string difference(const Matrix& x, const Matrix& y);
 };
+
+// Why the tier (a C++ tier or a loaded peer) cannot run the integrand, as a phrase that follows "it"
+// ("does not work on xsimd batches: …"), or empty when it can. Unknown names are an InputError.
+std::string unsupported_reason(std::string_view tier, std::string_view integrand);
+
+// The integrands --integrand names, comma-separated ("gauss,normal-cdf"): each checked (an unknown name is
+// an InputError listing the known ones), in the order given, a name given twice kept once.
+std::vector<std::string> parse_integrands(const std::string& list);
 
 // Presets: quick (a first look: under 1 minute), standard (the default: under 15 minutes) and full (adds
 // 1e9 and more repetitions). The promises hold by `ladder plan`'s estimate on any machine from 1 to 256

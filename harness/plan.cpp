@@ -25,6 +25,9 @@ std::pair<CellStatus, std::string> not_attempted(const Cell& cell, const Matrix&
   const TierCard& card = find_card(cell.tier);
   if (const auto reason = unavailable_reason(cell.tier); !reason.empty())
     return {CellStatus::unavailable, "tier '" + cell.tier + "' cannot run here: " + reason};
+  if (const auto reason = unsupported_reason(cell.tier, cell.integrand); !reason.empty())
+    return {CellStatus::unavailable,
+            "tier '" + cell.tier + "' cannot run integrand '" + cell.integrand + "': it " + reason};
   const double predicted = card.heap_bytes_per_node * static_cast<double>(cell.n);
   if (available > 0 && predicted > 0.9 * available)
     return {CellStatus::skipped, "not attempted: it needs about " + format_bytes(predicted) + " (" +
@@ -71,6 +74,17 @@ Calibration::TierCost fallback_cost(const Calibration& calibration) {
   return slowest;
 }
 
+// The reference's cost a node for an integrand: its calibration's, else the dearest calibrated one's.
+double reference_cost(const Calibration& calibration, const std::string& integrand) {
+  if (const auto found = calibration.reference_seconds_per_node.find(integrand);
+      found != calibration.reference_seconds_per_node.end())
+    return found->second;
+  double dearest = 0;
+  for (const auto& [name, seconds] : calibration.reference_seconds_per_node)
+    dearest = std::max(dearest, seconds);
+  return dearest;
+}
+
 std::string clock_text(double seconds) {
   const long whole = std::lround(std::ceil(seconds));
   char text[32];
@@ -93,7 +107,7 @@ Estimate estimate(const Matrix& matrix, const std::vector<Cell>& cells, const Ca
   const Calibration::TierCost fallback = fallback_cost(calibration);
   double instructions = 0, starts = 0, timed = 0, passes = 0, references = 0, earlier = 0, runner = 0;
   std::set<std::tuple<std::string, double, double, std::int64_t>> referenced;
-  std::set<std::string> uncalibrated_tiers;
+  std::set<std::pair<std::string, std::string>> uncalibrated_tiers;  // tier, integrand
   for (const auto& cell : cells) {
     PlannedCell planned;
     planned.cell = cell;
@@ -119,14 +133,14 @@ Estimate estimate(const Matrix& matrix, const std::vector<Cell>& cells, const Ca
       } else {
         planned.seconds = planned.parts.total();
         planned.source = found != calibration.tiers.end() ? "calibration" : "not calibrated";
-        if (found == calibration.tiers.end()) uncalibrated_tiers.insert(cell.tier);
+        if (found == calibration.tiers.end()) uncalibrated_tiers.insert({cell.tier, cell.integrand});
         starts += planned.parts.start + planned.parts.warmup;
         timed += planned.parts.timed;
         passes += planned.parts.passes;
       }
       runner += calibration.runner_seconds_per_cell.value_or(guessed_runner_seconds_per_cell);
       if (referenced.insert({cell.integrand, cell.a, cell.b, cell.n}).second && cell.n <= reference_sum_limit)
-        references += calibration.reference_seconds_per_node * static_cast<double>(cell.n);
+        references += reference_cost(calibration, cell.integrand) * static_cast<double>(cell.n);
     }
     result.cells.push_back(std::move(planned));
   }
@@ -134,16 +148,22 @@ Estimate estimate(const Matrix& matrix, const std::vector<Cell>& cells, const Ca
     const auto rank = [&](const std::string& tier) {
       return std::find(matrix.tiers.begin(), matrix.tiers.end(), tier) - matrix.tiers.begin();
     };
-    return std::make_tuple(rank(x.cell.tier), x.cell.n, x.cell.threads, x.cell.ranks) <
-           std::make_tuple(rank(y.cell.tier), y.cell.n, y.cell.threads, y.cell.ranks);
+    const auto place = [&](const std::string& integrand) {
+      return std::find(matrix.integrands.begin(), matrix.integrands.end(), integrand) -
+             matrix.integrands.begin();
+    };
+    return std::make_tuple(rank(x.cell.tier), place(x.cell.integrand), x.cell.n, x.cell.threads,
+                           x.cell.ranks) < std::make_tuple(rank(y.cell.tier), place(y.cell.integrand),
+                                                           y.cell.n, y.cell.threads, y.cell.ranks);
   });
 
-  if (settings.instructions) {
-    std::set<std::string> counted;
+  if (settings.instructions) {  // each tier with each integrand it can run
+    std::set<std::pair<std::string, std::string>> counted;
     for (const auto& cell : cells) {
       const TierCard& card = find_card(cell.tier);
-      if (!find_peer(cell.tier) && !card.distributed && unavailable_reason(cell.tier).empty())
-        counted.insert(cell.tier);
+      if (!find_peer(cell.tier) && !card.distributed && unavailable_reason(cell.tier).empty() &&
+          unsupported_reason(cell.tier, cell.integrand).empty())
+        counted.insert({cell.tier, cell.integrand});
     }
     const double rounds = std::ceil(static_cast<double>(counted.size()) / std::max(1, settings.parallel));
     instructions =
@@ -160,10 +180,11 @@ Estimate estimate(const Matrix& matrix, const std::vector<Cell>& cells, const Ca
                   {"the runner's own work between cells", runner}};
   if (earlier > 0) result.parts.push_back({"cells as an earlier run here took them", earlier});
   for (const auto& [name, seconds] : result.parts) result.seconds += seconds;
-  for (const auto& tier : uncalibrated_tiers) {
-    const auto failed = calibration.failed.find(tier_key(tier, matrix.integrand));
+  for (const auto& [tier, integrand] : uncalibrated_tiers) {
+    const auto failed = calibration.failed.find(tier_key(tier, integrand));
     result.notes.push_back(
-        "no calibration for '" + tier + "' (" +
+        "no calibration for '" + tier + "'" +
+        (matrix.integrands.size() > 1 ? " with '" + integrand + "'" : std::string()) + " (" +
         (failed != calibration.failed.end() ? failed->second : std::string("not measured")) +
         "): costed as the slowest calibrated tier");
   }
@@ -188,6 +209,7 @@ json to_json(const Estimate& estimate) {
   for (const auto& planned : estimate.cells) {
     json cell = {{"name", planned.name},
                  {"tier", planned.cell.tier},
+                 {"integrand", planned.cell.integrand},
                  {"n", planned.cell.n},
                  {"threads", planned.cell.threads},
                  {"status", std::string(to_string(planned.status))},
@@ -360,6 +382,7 @@ std::string Plan::text() const {
   out += "thread counts of the parallel tiers:\n";
   for (const auto& step : threads)
     out += "  " + std::to_string(step.threads) + ": " + join(step.reasons) + "\n";
+  out += "integrands: " + join(matrix.integrands) + "\n";
   out += "sizes: ";
   std::vector<std::string> sizes;
   for (const auto n : matrix.sizes) sizes.push_back(format_count(static_cast<double>(n)));
@@ -389,7 +412,7 @@ std::string Plan::text() const {
 std::optional<Budgeted> calibrate_and_fit(Matrix& matrix, const RunArguments& args, const Topology& topology,
                                           Calibration& calibration, const std::string& executable) {
   if (args.budget) parse_duration(*args.budget);  // bad input is refused before the calibration runs
-  calibrate(executable, calibration, matrix.tiers, matrix.integrand, args.cell_timeout);
+  calibrate(executable, calibration, matrix.tiers, matrix.integrands, args.cell_timeout);
   if (!args.budget) return std::nullopt;
   Budgeted fitted = fit_budget(matrix, *args.budget, calibration, plan_settings(args, topology),
                                thread_reasons(matrix, topology, !args.threads.empty()));

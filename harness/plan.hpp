@@ -2,10 +2,11 @@
 // with its predicted wall time, the run's wall time in parts, its peak memory; and --budget, which cuts a
 // matrix until its estimate fits a duration, saying what it dropped and why.
 //
-// A cell's time is the calibration's (calibration.hpp: each tier once at a small n on 1 thread) scaled by
-// n and ideal threading (a parallel tier's call takes 1/threads of the serial one), put through Google
-// Benchmark's warm-up, iteration sizing and repetitions (cell_parts), plus the worker's own cost. A cell an
-// earlier run measured here, with the same repetitions and minimum times, takes what it took then.
+// A cell's time is the calibration's (calibration.hpp: each tier with each integrand once at a small n on
+// 1 thread) scaled by n and ideal threading (a parallel tier's call takes 1/threads of the serial one), put
+// through Google Benchmark's warm-up, iteration sizing and repetitions (cell_parts), plus the worker's own
+// cost. A cell an earlier run measured here, with the same repetitions and minimum times, takes what it
+// took then.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -21,8 +22,8 @@
 
 namespace ladder {
 
-// Why a cell is not attempted (its tier cannot run here, it would not fit in `available` bytes of memory, a
-// pure-Python peer would take minutes), or {ok, ""} when it is.
+// Why a cell is not attempted (its tier cannot run here, or cannot run its integrand, it would not fit in
+// `available` bytes of memory, a pure-Python peer would take minutes), or {ok, ""} when it is.
 std::pair<CellStatus, std::string> not_attempted(const Cell& cell, const Matrix& matrix, double available);
 
 // What the estimate needs besides the matrix and the calibration.
@@ -50,7 +51,7 @@ struct PlannedCell {
 };
 
 struct Estimate {
-  std::vector<PlannedCell> cells;                     // in the matrix's order of tiers, sizes, threads
+  std::vector<PlannedCell> cells;  // in the matrix's order of tiers, integrands, sizes, threads
   std::vector<std::pair<std::string, double>> parts;  // the run's wall time, part by part
   double seconds = 0;
   double peak_bytes = 0;

@@ -237,6 +237,11 @@ json count_instructions(const std::vector<std::string>& tiers, const std::string
                std::string(tier.card.distributed ? "started by an MPI launcher" : "not a CPU tier") + ")"}};
       continue;
     }
+    if (const auto reason = unsupported_reason(tier, find_integrand(integrand)); !reason.empty()) {
+      result["tiers"][id] = {
+          {"unavailable", "unavailable: it cannot run integrand '" + integrand + "': it " + reason}};
+      continue;
+    }
     if (pending.size() >= parallel) {
       collect(pending.front());
       pending.erase(pending.begin());

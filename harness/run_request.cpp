@@ -23,7 +23,7 @@ Matrix requested_matrix(const RunArguments& args, const Matrix* resumed, const T
     for (const auto& tier : tiers()) matrix.tiers.push_back(tier.card.id);
     for (const auto& peer : loaded_peers()) matrix.tiers.push_back(peer.card.id);
     matrix.python_limit = preset.python_limit;
-    matrix.integrand = integrands().front().name;
+    matrix.integrands = {integrands().front().name};
     matrix.sizes = preset.sizes;
     for (const auto& step : thread_ladder(topology)) matrix.threads.push_back(step.threads);
     matrix.repetitions = preset.repetitions;
@@ -47,7 +47,7 @@ Matrix requested_matrix(const RunArguments& args, const Matrix* resumed, const T
   }
   matrix.peers = peers;
   if (args.python_limit) matrix.python_limit = parse_size(*args.python_limit);
-  if (args.integrand) matrix.integrand = integrands()[find_integrand(*args.integrand)].name;
+  if (args.integrand) matrix.integrands = parse_integrands(*args.integrand);
   if (args.a) matrix.a = parse_real("a", *args.a);
   if (args.b) matrix.b = parse_real("b", *args.b);
   if (!args.sizes.empty()) {

@@ -16,7 +16,8 @@ namespace ladder {
 struct RunArguments {
   std::optional<std::string> preset;
   std::vector<std::string> tiers, sizes, threads, ranks;
-  std::optional<std::string> integrand, a, b;
+  std::optional<std::string> integrand;  // --integrand: one name or several, comma-separated
+  std::optional<std::string> a, b;
   std::optional<int> repetitions;
   std::optional<double> min_time;
   std::optional<std::uint64_t> seed;

@@ -73,16 +73,27 @@ json run_header(const RunArguments& args, const Matrix& matrix, const Topology& 
                  {"matrix", matrix.to_json()},
                  {"context", machine_context(topology)},
                  {"tiers", tier_cards(matrix.tiers)}};
+  header["context"]["integrands"] = integrand_records(matrix.integrands, matrix.tiers);
   if (budget) header["budget"] = budget->to_json();
   if (args.instructions) {
-    std::printf("counting instructions a node under callgrind (--no-instructions skips this) …\n");
+    std::printf("counting instructions a node under callgrind%s (--no-instructions skips this) …\n",
+                matrix.integrands.size() > 1 ? ", with each integrand" : "");
     std::fflush(stdout);
     const auto counting = Clock::now();
-    header["instructions"] =
-        profiling::count_instructions(matrix.tiers, matrix.integrand, matrix.a, matrix.b);
+    // The first integrand's counts where a report has always read them, and every integrand's (the first
+    // again) in by_integrand.
+    json by_integrand = json::object();
     std::size_t counted = 0;
-    const json counted_tiers = header["instructions"].value("tiers", json::object());
-    for (const auto& [id, tier] : counted_tiers.items()) counted += !tier.contains("unavailable");
+    for (const auto& integrand : matrix.integrands) {
+      json counts = profiling::count_instructions(matrix.tiers, integrand, matrix.a, matrix.b);
+      const json counted_tiers = counts.value("tiers", json::object());
+      for (const auto& [id, tier] : counted_tiers.items()) counted += !tier.contains("unavailable");
+      by_integrand[integrand] = std::move(counts);
+      if (!by_integrand[integrand].value("available", false)) break;  // no valgrind: the same for every one
+    }
+    header["instructions"] = by_integrand[matrix.integrands.front()];
+    if (header["instructions"].value("available", false))
+      header["instructions"]["by_integrand"] = by_integrand;
     if (counted > 0)
       record_instructions(executable, counted,
                           std::max(1, static_cast<int>(std::thread::hardware_concurrency())),
@@ -160,7 +171,7 @@ RunOutcome run_matrix(const RunArguments& args) {
     if (!done.insert(record.name).second) throw damaged("comes twice");
   }
   outcome.cells_total = cells.size();
-  if (resuming) calibrate(executable, calibration, matrix.tiers, matrix.integrand, args.cell_timeout);
+  if (resuming) calibrate(executable, calibration, matrix.tiers, matrix.integrands, args.cell_timeout);
 
   // The estimate, before the first cell (and the ETA's base): the cells still to run.
   std::vector<Cell> remaining;
@@ -223,7 +234,8 @@ RunOutcome run_matrix(const RunArguments& args) {
 
     catch_interrupts();
     Progress progress(cells.size(), done.size(), estimated.seconds - estimated.parts.front().second);
-    std::map<std::pair<std::string, std::int64_t>, Reference> references;  // one interval a run
+    std::map<std::pair<std::string, std::int64_t>, Reference> references;      // one interval a run
+    std::map<std::pair<std::string, std::int64_t>, std::string> no_reference;  // why, where one failed
     // The runner's own time between the cells (results rewritten, the journal), for the plan: the run's
     // time less its workers' and references'.
     const auto cells_started = Clock::now();
@@ -239,20 +251,27 @@ RunOutcome run_matrix(const RunArguments& args) {
       record.rung = find_card(cell.tier).rung;
       record.oversubscribed = distributed::oversubscribed(cell.ranks, cell.threads, matrix.cpus);
       const auto available = static_cast<double>(process::available_memory().value_or(0));
-      const auto [status, reason] = not_attempted(cell, matrix, available);
-      if (!reason.empty()) {
-        record.status = status, record.reason = reason;
+      const auto key = std::make_pair(cell.integrand, cell.n);
+      auto verdict = not_attempted(cell, matrix, available);
+      if (verdict.second.empty() && !references.count(key) && !no_reference.count(key)) {
+        const auto computing = Clock::now();
+        try {
+          references[key] = reference(integrands()[find_integrand(cell.integrand)], {cell.a, cell.b}, cell.n);
+        } catch (const std::exception& failure) {  // nothing to judge a result by: the worker is not started
+          no_reference[key] = "no reference for integrand '" + cell.integrand +
+                              "' at n = " + std::to_string(cell.n) + ": " + failure.what();
+        }
+        worker_seconds +=
+            std::chrono::duration<double>(Clock::now() - computing).count();  // not the runner's
+      }
+      if (verdict.second.empty() && no_reference.count(key))
+        verdict = {CellStatus::failed, no_reference.at(key)};
+      if (!verdict.second.empty()) {
+        record.status = verdict.first, record.reason = verdict.second;
       } else {
         progress.starting(cell);
         const auto limit = static_cast<std::int64_t>(0.9 * available) + (std::int64_t{512} << 20) +
                            (std::int64_t{16} << 20) * cell.threads;
-        const auto key = std::make_pair(cell.integrand, cell.n);
-        if (!references.count(key)) {
-          const auto computing = Clock::now();
-          references[key] = reference(integrands()[find_integrand(cell.integrand)], {cell.a, cell.b}, cell.n);
-          worker_seconds +=
-              std::chrono::duration<double>(Clock::now() - computing).count();  // not the runner's
-        }
         const ThreadBinding binding =
             ThreadBinding::for_cell(find_card(cell.tier), cell, topology, run_cpus, !args.hostfile.empty());
         WorkerOutcome worker =

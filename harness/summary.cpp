@@ -12,13 +12,34 @@
 namespace ladder {
 
 void print_summary(const Journal& journal, const nlohmann::json& run, const Paths& paths) {
-  std::printf("\n%-16s %12s %7s %5s  %-13s %11s %11s %10s %11s\n", "tier", "n", "threads", "ranks", "status",
-              "median", "ns/node", "rel error", "peak heap");
+  // The integrands in the matrix's order; a column of their own when there are several.
+  std::vector<std::string> integrands;
+  for (const auto& record : journal.cells)
+    if (std::find(integrands.begin(), integrands.end(), record.cell.integrand) == integrands.end())
+      integrands.push_back(record.cell.integrand);
+  const nlohmann::json ordered =
+      journal.header.contains("matrix")
+          ? journal.header.at("matrix").value("integrands", nlohmann::json::array())
+          : nlohmann::json::array();
+  const auto place = [&](const std::string& integrand) {
+    const auto found = std::find(ordered.begin(), ordered.end(), integrand);
+    return found != ordered.end() ? found - ordered.begin() : static_cast<std::ptrdiff_t>(ordered.size());
+  };
+  std::size_t width = 9;
+  for (const auto& integrand : integrands) width = std::max(width, integrand.size());
+  const bool several = integrands.size() > 1;
+  const auto integrand_column = [&](const std::string& text) {
+    return several ? text + std::string(width + 1 - text.size(), ' ') : std::string();
+  };
+  std::printf("\n%-16s %s%12s %7s %5s  %-13s %11s %11s %10s %11s\n", "tier",
+              integrand_column("integrand").c_str(), "n", "threads", "ranks", "status", "median", "ns/node",
+              "rel error", "peak heap");
   std::vector<const CellRecord*> cells;
   for (const auto& record : journal.cells) cells.push_back(&record);
-  std::sort(cells.begin(), cells.end(), [](const CellRecord* x, const CellRecord* y) {
-    const auto key = [](const CellRecord* e) {
-      return std::make_tuple(e->cell.n, e->rung, e->cell.ranks, e->cell.threads);
+  std::sort(cells.begin(), cells.end(), [&](const CellRecord* x, const CellRecord* y) {
+    const auto key = [&](const CellRecord* e) {
+      return std::make_tuple(place(e->cell.integrand), e->cell.integrand, e->cell.n, e->rung, e->cell.ranks,
+                             e->cell.threads);
     };
     return key(x) < key(y);
   });
@@ -33,9 +54,9 @@ void print_summary(const Journal& journal, const nlohmann::json& run, const Path
       if (measurement.rel_error) error = format_number("%.2e", *measurement.rel_error);
       heap = format_bytes(measurement.memory.peak_heap_bytes.value_or(0));
     }
-    std::printf("%-16s %12lld %7d %5d  %-13s %11s %11s %10s %11s\n", cell.tier.c_str(),
-                static_cast<long long>(cell.n), cell.threads, cell.ranks,
-                std::string(to_string(record->status)).c_str(), median.c_str(), per_node.c_str(),
+    std::printf("%-16s %s%12lld %7d %5d  %-13s %11s %11s %10s %11s\n", cell.tier.c_str(),
+                integrand_column(cell.integrand).c_str(), static_cast<long long>(cell.n), cell.threads,
+                cell.ranks, std::string(to_string(record->status)).c_str(), median.c_str(), per_node.c_str(),
                 error.c_str(), heap.c_str());
   }
   const auto found = warnings(journal, run);

@@ -1,4 +1,5 @@
-// The table printed at the end of `ladder run`: every cell, then the warnings and where the results are.
+// The table printed at the end of `ladder run`: every cell (by integrand, in a column of its own when the run
+// has several), then the warnings and where the results are.
 #pragma once
 
 #include <nlohmann/json.hpp>

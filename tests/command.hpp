@@ -10,8 +10,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace ladder::testing {
 
@@ -52,6 +55,24 @@ inline nlohmann::json read_json(const std::filesystem::path& path) {
 inline void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
+}
+
+// A text's lines.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The median aggregate of every cell of a results file (the errored entry of a cell that did not run), by
+// cell name.
+inline std::map<std::string, nlohmann::json> medians(const nlohmann::json& results) {
+  std::map<std::string, nlohmann::json> cells;
+  for (const auto& entry : results.at("benchmarks"))
+    if (entry.value("aggregate_name", "") == "median" || entry.value("error_occurred", false))
+      cells[entry.at("cell")] = entry;
+  return cells;
 }
 
 // `program run OPTIONS --no-instructions --out OUT`: its outcome, and the results.json it wrote (null when

@@ -40,7 +40,7 @@ const std::vector<Fixture> fixtures = {
 Matrix crafted_matrix() {
   Matrix matrix;
   matrix.tiers = {"naive", "openmp"};
-  matrix.integrand = "gauss";
+  matrix.integrands = {"gauss"};
   matrix.sizes = {1'000'000};
   matrix.threads = {1, 2};
   matrix.repetitions = 5;
@@ -55,7 +55,7 @@ Calibration crafted_calibration() {
   Calibration calibration;
   calibration.tiers[tier_key("naive", "gauss")] = {1e-8, 0.2, 10e6};
   calibration.tiers[tier_key("openmp", "gauss")] = {2e-8, 0.2, 12e6};
-  calibration.reference_seconds_per_node = 1e-7;
+  calibration.reference_seconds_per_node["gauss"] = 1e-7;
   calibration.instructions_seconds_per_tier = 3;
   calibration.runner_seconds_per_cell = 0.01;
   return calibration;
@@ -342,7 +342,7 @@ TEST(BudgetedRun, DropsWhatItSaysRecordsItAndResumeKeepsTheMatrix) {
   Calibration calibration;
   calibration.tiers[tier_key("naive", "gauss")] = {1e-9, 10, 1e7};
   calibration.tiers[tier_key("openmp", "gauss")] = {1e-9, 10, 1e7};
-  calibration.reference_seconds_per_node = 1e-8;
+  calibration.reference_seconds_per_node["gauss"] = 1e-8;
   ASSERT_TRUE(save_calibration(LADDER_BINARY, calibration));
   const std::string out = dir.str() + "/out";
   // 6 cells of about 10 s: 60 s; 45 s (40.5 s for the estimate) fits 3.

@@ -32,7 +32,8 @@ TEST(Presets, EachHasTheDocumentedSizesRepetitionsAndThreadCounts) {
     const std::vector<int> ranks =
         std::thread::hardware_concurrency() >= 2 ? std::vector<int>{1, 2} : std::vector<int>{1};
     EXPECT_EQ(matrix.ranks, ranks) << preset.name;
-    EXPECT_EQ(matrix.integrand, "gauss") << preset.name << ": the README's default, e^(-x^2) on [0, 1]";
+    EXPECT_EQ(matrix.integrands, std::vector<std::string>{"gauss"})
+        << preset.name << ": the README's default, e^(-x^2) on [0, 1]";
     EXPECT_EQ(matrix.a, 0.0);
     EXPECT_EQ(matrix.b, 1.0);
     std::vector<std::string> every_tier;

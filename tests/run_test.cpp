@@ -31,6 +31,8 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
+using ladder::testing::lines_of;
+using ladder::testing::medians;
 using ladder::testing::Outcome;
 using ladder::testing::read_json;
 using ladder::testing::read_text;
@@ -39,22 +41,6 @@ using ladder::testing::TempDir;
 
 Outcome ladder(const std::string& arguments) { return run_command(LADDER_BINARY, arguments); }
 Outcome faulty(const std::string& arguments) { return run_command(LADDER_FAULT_BINARY, arguments); }
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-// The median aggregate of every cell, by cell name.
-std::map<std::string, json> medians(const json& results) {
-  std::map<std::string, json> cells;
-  for (const auto& entry : results.at("benchmarks"))
-    if (entry.value("aggregate_name", "") == "median" || entry.value("error_occurred", false))
-      cells[entry.at("cell")] = entry;
-  return cells;
-}
 
 const char* quick_cells = "--reps 2 --min-time 0.005";
 
