@@ -204,6 +204,9 @@ void to_json(json& out, const BenchmarkEntry& entry) {
   write_memory_figures(entry.memory, out);
   out["within_rounding_bound"] = entry.within_rounding_bound.value_or(false);
   out["bit_identical"] = entry.bit_identical.value_or(false);
+  out["exact_method"] = entry.exact_method;
+  out["exact_error_estimate"] = optional_json(entry.exact_error_estimate);
+  out["reference_notes"] = entry.reference_notes;
   out["instruction_set"] = entry.instruction_set;
   if (entry.counters) out["counters"] = *entry.counters;
   if (entry.memory.timeline) out["memory_timeline"] = *entry.memory.timeline;
@@ -268,6 +271,10 @@ BenchmarkEntry read_benchmark_entry(const JsonReader& in) {
   entry.other_load_cores = in.optional_number("other_load_cores");
   entry.within_rounding_bound = in.optional_boolean("within_rounding_bound");
   entry.bit_identical = in.optional_boolean("bit_identical");
+  entry.exact_method = in.string_or("exact_method", "");
+  entry.exact_error_estimate = in.optional_number("exact_error_estimate");
+  if (const auto notes = in.find("reference_notes"))
+    for (const auto& note : notes->elements()) entry.reference_notes.push_back(note.string());
   entry.instruction_set = in.optional_string("instruction_set").value_or("");
   read_memory_figures(in, entry.memory);
   if (const auto timeline = in.find("memory_timeline")) entry.memory.timeline = read_timeline(*timeline);
