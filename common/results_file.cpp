@@ -1,5 +1,6 @@
 #include "results_file.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -200,7 +201,7 @@ void to_json(json& out, const BenchmarkEntry& entry) {
                                    {"rounding_error", entry.rounding_error},
                                    {"rounding_bound", entry.rounding_bound},
                                    {"other_load_cores", entry.other_load_cores}})
-    out[key] = optional_json(value);
+    out[key] = value && std::isfinite(*value) ? json(*value) : json(nullptr);  // a NaN result: null
   write_memory_figures(entry.memory, out);
   out["within_rounding_bound"] = entry.within_rounding_bound.value_or(false);
   out["bit_identical"] = entry.bit_identical.value_or(false);
