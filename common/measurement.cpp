@@ -200,6 +200,15 @@ void to_json(json& out, const Measurement& measurement) {
   if (!measurement.reference_notes.empty()) out["reference_notes"] = measurement.reference_notes;
 }
 
+void read_reference_fields(const JsonReader& in, std::string& exact_method,
+                           std::optional<double>& exact_error_estimate, std::vector<std::string>& notes) {
+  exact_method = in.string_or("exact_method", "");
+  exact_error_estimate = in.optional_number("exact_error_estimate");
+  notes.clear();
+  if (const auto listed = in.find("reference_notes"))
+    for (const auto& note : listed->elements()) notes.push_back(note.string());
+}
+
 Measurement read_measurement(const JsonReader& in) {
   Measurement measurement;
   for (const auto& repetition : in.at("repetitions").elements())
@@ -218,10 +227,8 @@ Measurement read_measurement(const JsonReader& in) {
   measurement.bit_identical = in.at("bit_identical").boolean();
   measurement.exact = in.optional_number("exact");
   measurement.midpoint = in.optional_number("midpoint");
-  measurement.exact_method = in.string_or("exact_method", "");
-  measurement.exact_error_estimate = in.optional_number("exact_error_estimate");
-  if (const auto notes = in.find("reference_notes"))
-    for (const auto& note : notes->elements()) measurement.reference_notes.push_back(note.string());
+  read_reference_fields(in, measurement.exact_method, measurement.exact_error_estimate,
+                        measurement.reference_notes);
   measurement.rel_error = in.optional_number("rel_error");
   measurement.rounding_error = in.optional_number("rounding_error");
   measurement.rounding_bound = in.at("rounding_bound").number();

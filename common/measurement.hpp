@@ -114,6 +114,10 @@ struct Measurement {
 };
 void to_json(nlohmann::json& out, const Measurement& measurement);
 void from_json(const nlohmann::json& in, Measurement& measurement);
+// The references' method, estimate and notes, read from a measurement or a results entry (absent from
+// files written before them: empty then).
+void read_reference_fields(const JsonReader& in, std::string& exact_method,
+                           std::optional<double>& exact_error_estimate, std::vector<std::string>& notes);
 Measurement read_measurement(const JsonReader& in);
 
 // The worker process as the runner saw it.

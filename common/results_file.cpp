@@ -272,10 +272,7 @@ BenchmarkEntry read_benchmark_entry(const JsonReader& in) {
   entry.other_load_cores = in.optional_number("other_load_cores");
   entry.within_rounding_bound = in.optional_boolean("within_rounding_bound");
   entry.bit_identical = in.optional_boolean("bit_identical");
-  entry.exact_method = in.string_or("exact_method", "");
-  entry.exact_error_estimate = in.optional_number("exact_error_estimate");
-  if (const auto notes = in.find("reference_notes"))
-    for (const auto& note : notes->elements()) entry.reference_notes.push_back(note.string());
+  read_reference_fields(in, entry.exact_method, entry.exact_error_estimate, entry.reference_notes);
   entry.instruction_set = in.optional_string("instruction_set").value_or("");
   read_memory_figures(in, entry.memory);
   if (const auto timeline = in.find("memory_timeline")) entry.memory.timeline = read_timeline(*timeline);
