@@ -141,13 +141,12 @@ Reference reference(const IntegrandInfo& f, Interval ab, std::int64_t n, Midpoin
   const bool direct = method == MidpointMethod::automatic
                           ? n <= direct_sum_limit || std::fabs(step) > fine_step
                           : method == MidpointMethod::direct_sum;
-  const auto note_nonfinite = [&](const Sums& sums, std::int64_t nodes) {
+  const auto note_nonfinite = [&](const Sums& sums, const std::string& nodes, const std::string& meaning) {
     ref.nonfinite_nodes = sums.nonfinite;
     ref.first_nonfinite_x = sums.first_nonfinite_x;
     if (sums.nonfinite)
-      ref.notes.push_back("f is not finite at " + std::to_string(sums.nonfinite) + " of " +
-                          std::to_string(nodes) + " nodes, first at x = " + number(sums.first_nonfinite_x) +
-                          ": the midpoint sum is not finite, and no result can be checked against it");
+      ref.notes.push_back("f is not finite at " + std::to_string(sums.nonfinite) + " of " + nodes +
+                          ", first at x = " + number(sums.first_nonfinite_x) + ": " + meaning);
   };
   if (direct) {
     const Sums sums = midpoint_sums(f, scale, ab, n);
@@ -155,14 +154,16 @@ Reference reference(const IntegrandInfo& f, Interval ab, std::int64_t n, Midpoin
     ref.midpoint_method = "long double sum";
     ref.absolute_sum = sums.absolute;
     ref.evaluation_scale = sums.scale;
-    note_nonfinite(sums, n);
+    note_nonfinite(sums, std::to_string(n) + " nodes",
+                   "the midpoint sum is not finite, and no result can be checked against it");
     return ref;
   }
   // The bound's sums only need to be right to a few per cent: estimate them on a coarser grid, with margin.
   const Sums coarse = midpoint_sums(f, scale, ab, coarse_nodes);
   ref.absolute_sum = 1.1L * coarse.absolute;
   ref.evaluation_scale = 1.1L * coarse.scale;
-  note_nonfinite(coarse, coarse_nodes);
+  note_nonfinite(coarse, "the 65536 nodes the bound is estimated on",
+                 "a singularity inside [a, b], where the Euler-Maclaurin expansion does not hold");
   EndDerivatives at_a{}, at_b{};
   if (closed_forms) {
     at_a = {f.derivative1(a), f.derivative3(a)};

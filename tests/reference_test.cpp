@@ -139,6 +139,11 @@ TEST(Reference, ANodeWhereFIsNotFiniteIsSaidAndTheExactIntegralIsUnavailable) {
   EXPECT_EQ(even.nonfinite_nodes, 0);
   EXPECT_FALSE(even.exact.has_value());
   EXPECT_TRUE(has_note(even, "exact integral unavailable")) << to_text(even);
+  // Above 2^22 nodes the midpoint sum would come from the exact integral: unavailable too, and said.
+  const Reference large = reference(one_over_x(), {-1, 1}, (std::int64_t{1} << 22) + 1);
+  EXPECT_FALSE(large.exact.has_value());
+  EXPECT_FALSE(std::isfinite(large.midpoint));
+  EXPECT_TRUE(has_note(large, "midpoint sum unavailable")) << to_text(large);
   // Away from 0 all is well, from the quadrature, with its estimate recorded.
   const Reference away = reference(one_over_x(), {1, 2}, 3);
   ASSERT_TRUE(away.exact.has_value()) << to_text(away);
