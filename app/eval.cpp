@@ -21,6 +21,7 @@
 #include "reference.hpp"
 #include "registry.hpp"
 #include "text.hpp"
+#include "worker.hpp"
 
 namespace ladder::app {
 namespace {
@@ -46,7 +47,7 @@ nlohmann::json optional_json(const std::optional<double>& value) {
 }
 
 std::string optional_text(const std::optional<double>& value) {
-  return value ? format_number("%+.3e", *value) : "undefined (the reference is 0)";
+  return value ? format_number("%+.3e", *value) : "undefined (the reference is 0 or unavailable)";
 }
 
 void evaluate(const EvalArguments& args) {
@@ -98,46 +99,69 @@ void evaluate(const EvalArguments& args) {
 
   const auto& info = integrands()[integrand];
   const Reference ref = reference(info, ab, n);
-  const auto rel_error = relative_error(result, ref.exact);
-  const auto rounding_error = relative_error(result, ref.midpoint);
   const double bound = rounding_bound(tier.card, ref, n, options.threads);
-  const double rounding_abs = static_cast<double>(result - ref.midpoint);
+  Measurement checked;  // the errors as a run records them: null against a reference that is absent
+  record_reference(checked, result, ref, bound);
+  const std::optional<double> abs_error =
+      ref.exact && std::isfinite(result - *ref.exact)
+          ? std::optional<double>(static_cast<double>(result - *ref.exact))
+          : std::nullopt;
+  const std::optional<double> rounding_abs =
+      std::isfinite(result - ref.midpoint) ? std::optional<double>(static_cast<double>(result - ref.midpoint))
+                                           : std::nullopt;
 
   if (args.json) {
-    const nlohmann::json out = {{"tier", tier.card.id},
-                                {"integrand", info.name},
-                                {"a", ab.a},
-                                {"b", ab.b},
-                                {"n", n},
-                                {"threads", options.threads},
-                                {"ranks", ranks},
-                                {"reproducible_requested", options.reproducible},
-                                {"result", result},
-                                {"exact", static_cast<double>(ref.exact)},
-                                {"rel_error", optional_json(rel_error)},
-                                {"abs_error", static_cast<double>(result - ref.exact)},
-                                {"midpoint", static_cast<double>(ref.midpoint)},
-                                {"midpoint_method", ref.midpoint_method},
-                                {"rounding_error", optional_json(rounding_error)},
-                                {"rounding_abs_error", rounding_abs},
-                                {"rounding_bound", bound},
-                                {"within_bound", std::fabs(rounding_abs) <= bound},
-                                {"seconds", seconds.count()},
-                                {"build", build_json()}};
+    const nlohmann::json out = {
+        {"tier", tier.card.id},
+        {"integrand", info.name},
+        {"a", ab.a},
+        {"b", ab.b},
+        {"n", n},
+        {"threads", options.threads},
+        {"ranks", ranks},
+        {"reproducible_requested", options.reproducible},
+        {"result", std::isfinite(result) ? nlohmann::json(result) : nlohmann::json(nullptr)},
+        {"exact", optional_json(checked.exact)},
+        {"exact_method", ref.exact_method},
+        {"exact_error_estimate", optional_json(checked.exact_error_estimate)},
+        {"rel_error", optional_json(checked.rel_error)},
+        {"abs_error", optional_json(abs_error)},
+        {"midpoint", optional_json(checked.midpoint)},
+        {"midpoint_method", ref.midpoint_method},
+        {"rounding_error", optional_json(checked.rounding_error)},
+        {"rounding_abs_error", optional_json(rounding_abs)},
+        {"rounding_bound", bound},
+        {"within_bound", checked.within_rounding_bound},
+        {"reference_notes", ref.notes},
+        {"seconds", seconds.count()},
+        {"build", build_json()}};
     std::cout << out.dump(2) << "\n";
     return;
   }
   std::printf("tier            %s (rung %d)\n", tier.card.id.c_str(), tier.card.rung);
-  std::printf("integrand       %s = %s on [%.17g, %.17g]\n", info.name.c_str(), info.formula.c_str(), ab.a,
-              ab.b);
+  std::printf("integrand       %s%s on [%.17g, %.17g] (%s)\n", info.name.c_str(),
+              info.formula.empty() ? "" : (" = " + info.formula).c_str(), ab.a, ab.b, info.source.c_str());
   std::printf("n, threads      %lld, %d%s\n", static_cast<long long>(n), options.threads,
               lead ? (", ranks " + std::to_string(ranks)).c_str() : "");
   std::printf("result          %.17g\n", result);
-  std::printf("exact           %.17Lg   relative error %s\n", ref.exact, optional_text(rel_error).c_str());
+  if (ref.exact)
+    std::printf("exact           %.17Lg   relative error %s\n", *ref.exact,
+                optional_text(checked.rel_error).c_str());
+  else
+    std::printf("exact           unavailable   relative error none\n");
+  std::printf(
+      "                from the %s%s\n", ref.exact_method.c_str(),
+      ref.exact_error_estimate
+          ? format_number(", error estimate %.2e", static_cast<double>(*ref.exact_error_estimate)).c_str()
+          : "");
   std::printf("midpoint sum    %.17Lg   rounding error %s (%s)\n", ref.midpoint,
-              optional_text(rounding_error).c_str(), ref.midpoint_method.c_str());
-  std::printf("rounding        |result - midpoint sum| = %.3e, bound %.3e: %s\n", std::fabs(rounding_abs),
-              bound, std::fabs(rounding_abs) <= bound ? "within" : "OUTSIDE THE BOUND");
+              optional_text(checked.rounding_error).c_str(), ref.midpoint_method.c_str());
+  if (rounding_abs)
+    std::printf("rounding        |result - midpoint sum| = %.3e, bound %.3e: %s\n", std::fabs(*rounding_abs),
+                bound, checked.within_rounding_bound ? "within" : "OUTSIDE THE BOUND");
+  else
+    std::printf("rounding        not checked: the result or the midpoint sum is not finite\n");
+  for (const auto& note : ref.notes) std::printf("warning         %s\n", note.c_str());
   std::printf("time            %.6f s (one call, including any first-call start-up)\n", seconds.count());
   const auto& build = build_info();
   std::printf("build           %s, %s%s, SIMD %s (%d doubles per batch)\n", build.compiler.c_str(),

@@ -1,6 +1,8 @@
 #include "measurement.hpp"
 
 #include <array>
+#include <cmath>
+#include <limits>
 #include <utility>
 
 #include "text.hpp"
@@ -181,10 +183,10 @@ void to_json(json& out, const Measurement& measurement) {
                 {"min", timing_json(aggregates.min)},
                 {"max", timing_json(aggregates.max)}}},
               {"measured_seconds", measurement.measured_seconds},
-              {"result", measurement.result},
+              {"result", std::isfinite(measurement.result) ? json(measurement.result) : json(nullptr)},
               {"bit_identical", measurement.bit_identical},
-              {"exact", measurement.exact},
-              {"midpoint", measurement.midpoint},
+              {"exact", optional_json(measurement.exact)},
+              {"midpoint", optional_json(measurement.midpoint)},
               {"rel_error", optional_json(measurement.rel_error)},
               {"rounding_error", optional_json(measurement.rounding_error)},
               {"rounding_bound", measurement.rounding_bound},
@@ -192,6 +194,19 @@ void to_json(json& out, const Measurement& measurement) {
               {"memory", memory_json(measurement.memory)},
               {"instruction_set", measurement.instruction_set}});
   if (measurement.counters) out["counters"] = *measurement.counters;
+  // What only a reference from Boost.Math has (a journal written before them has none of these).
+  if (!measurement.exact_method.empty()) out["exact_method"] = measurement.exact_method;
+  if (measurement.exact_error_estimate) out["exact_error_estimate"] = *measurement.exact_error_estimate;
+  if (!measurement.reference_notes.empty()) out["reference_notes"] = measurement.reference_notes;
+}
+
+void read_reference_fields(const JsonReader& in, std::string& exact_method,
+                           std::optional<double>& exact_error_estimate, std::vector<std::string>& notes) {
+  exact_method = in.string_or("exact_method", "");
+  exact_error_estimate = in.optional_number("exact_error_estimate");
+  notes.clear();
+  if (const auto listed = in.find("reference_notes"))
+    for (const auto& note : listed->elements()) notes.push_back(note.string());
 }
 
 Measurement read_measurement(const JsonReader& in) {
@@ -206,10 +221,14 @@ Measurement read_measurement(const JsonReader& in) {
                             read_timing(aggregates.at("stddev")), read_timing(aggregates.at("cv")),
                             read_timing(aggregates.at("min")),    read_timing(aggregates.at("max"))};
   measurement.measured_seconds = in.at("measured_seconds").number();
-  measurement.result = in.at("result").number();
+  // A result that is not finite was written null (JSON has no NaN): it reads back as NaN.
+  measurement.result =
+      in.at("result").is_null() ? std::numeric_limits<double>::quiet_NaN() : in.at("result").number();
   measurement.bit_identical = in.at("bit_identical").boolean();
-  measurement.exact = in.at("exact").number();
-  measurement.midpoint = in.at("midpoint").number();
+  measurement.exact = in.optional_number("exact");
+  measurement.midpoint = in.optional_number("midpoint");
+  read_reference_fields(in, measurement.exact_method, measurement.exact_error_estimate,
+                        measurement.reference_notes);
   measurement.rel_error = in.optional_number("rel_error");
   measurement.rounding_error = in.optional_number("rounding_error");
   measurement.rounding_bound = in.at("rounding_bound").number();
@@ -217,10 +236,10 @@ Measurement read_measurement(const JsonReader& in) {
   measurement.memory = read_memory(in.at("memory"));
   if (const auto counters = in.find("counters")) measurement.counters = read_counters(*counters);
   measurement.instruction_set = in.at("instruction_set").string();
-  measurement.extra =
-      extra_members(in, {"repetitions", "aggregates", "measured_seconds", "result", "bit_identical", "exact",
-                         "midpoint", "rel_error", "rounding_error", "rounding_bound", "within_rounding_bound",
-                         "memory", "counters", "instruction_set", "status"});
+  measurement.extra = extra_members(
+      in, {"repetitions", "aggregates", "measured_seconds", "result", "bit_identical", "exact", "midpoint",
+           "exact_method", "exact_error_estimate", "reference_notes", "rel_error", "rounding_error",
+           "rounding_bound", "within_rounding_bound", "memory", "counters", "instruction_set", "status"});
   return measurement;
 }
 

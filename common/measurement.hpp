@@ -96,10 +96,15 @@ struct Measurement {
   std::vector<Repetition> repetitions;
   Aggregates aggregates;
   double measured_seconds = 0;  // inside Google Benchmark's timed repetitions
-  double result = 0;            // the first result the kernel returned
+  double result = 0;            // the first result the kernel returned (NaN or ±inf is written null)
   bool bit_identical = true;    // the same bits in every call
-  double exact = 0, midpoint = 0;
-  std::optional<double> rel_error, rounding_error;  // null where the reference is 0
+  // The references: null where they could not be computed (a quadrature that failed, a node where f is
+  // not finite); reference_notes says why, and what else about them cannot be trusted.
+  std::optional<double> exact, midpoint;
+  std::string exact_method;                    // "antiderivative", "Boost.Math tanh_sinh in …"; empty: old
+  std::optional<double> exact_error_estimate;  // the quadrature's
+  std::vector<std::string> reference_notes;
+  std::optional<double> rel_error, rounding_error;  // null where the reference is 0 or absent
   double rounding_bound = 0;
   bool within_rounding_bound = true;
   Memory memory;
@@ -109,6 +114,10 @@ struct Measurement {
 };
 void to_json(nlohmann::json& out, const Measurement& measurement);
 void from_json(const nlohmann::json& in, Measurement& measurement);
+// The references' method, estimate and notes, read from a measurement or a results entry (absent from
+// files written before them: empty then).
+void read_reference_fields(const JsonReader& in, std::string& exact_method,
+                           std::optional<double>& exact_error_estimate, std::vector<std::string>& notes);
 Measurement read_measurement(const JsonReader& in);
 
 // The worker process as the runner saw it.

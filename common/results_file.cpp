@@ -1,5 +1,6 @@
 #include "results_file.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -222,10 +223,13 @@ void to_json(json& out, const BenchmarkEntry& entry) {
                                    {"rounding_error", entry.rounding_error},
                                    {"rounding_bound", entry.rounding_bound},
                                    {"other_load_cores", entry.other_load_cores}})
-    out[key] = optional_json(value);
+    out[key] = value && std::isfinite(*value) ? json(*value) : json(nullptr);  // a NaN result: null
   write_memory_figures(entry.memory, out);
   out["within_rounding_bound"] = entry.within_rounding_bound.value_or(false);
   out["bit_identical"] = entry.bit_identical.value_or(false);
+  out["exact_method"] = entry.exact_method;
+  out["exact_error_estimate"] = optional_json(entry.exact_error_estimate);
+  out["reference_notes"] = entry.reference_notes;
   out["instruction_set"] = entry.instruction_set;
   if (entry.counters) out["counters"] = *entry.counters;
   if (entry.memory.timeline) out["memory_timeline"] = *entry.memory.timeline;
@@ -290,6 +294,7 @@ BenchmarkEntry read_benchmark_entry(const JsonReader& in) {
   entry.other_load_cores = in.optional_number("other_load_cores");
   entry.within_rounding_bound = in.optional_boolean("within_rounding_bound");
   entry.bit_identical = in.optional_boolean("bit_identical");
+  read_reference_fields(in, entry.exact_method, entry.exact_error_estimate, entry.reference_notes);
   entry.instruction_set = in.optional_string("instruction_set").value_or("");
   read_memory_figures(in, entry.memory);
   if (const auto timeline = in.find("memory_timeline")) entry.memory.timeline = read_timeline(*timeline);

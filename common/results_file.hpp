@@ -84,6 +84,11 @@ struct BenchmarkEntry {
   std::optional<double> result, exact, midpoint, rel_error, rounding_error, rounding_bound, ns_per_node,
       nodes_per_second, parallel_efficiency, other_load_cores;
   std::optional<bool> within_rounding_bound, bit_identical;
+  // How the exact integral was found ("antiderivative", "Boost.Math tanh_sinh in …"; empty in older
+  // files), the quadrature's error estimate, and what about the references cannot be trusted.
+  std::string exact_method;
+  std::optional<double> exact_error_estimate;
+  std::vector<std::string> reference_notes;
   std::string instruction_set;
   Memory memory;                                    // its figures (the timeline on the median entry only)
   std::optional<Counters> counters;                 // measured cells

@@ -77,6 +77,9 @@ BenchmarkEntry cell_entry(const CellRecord& record, std::optional<bool> reproduc
   entry.result = measurement.result;
   entry.exact = measurement.exact;
   entry.midpoint = measurement.midpoint;
+  entry.exact_method = measurement.exact_method;
+  entry.exact_error_estimate = measurement.exact_error_estimate;
+  entry.reference_notes = measurement.reference_notes;
   entry.rel_error = measurement.rel_error;
   entry.rounding_error = measurement.rounding_error;
   entry.rounding_bound = measurement.rounding_bound;

@@ -1,6 +1,7 @@
 // When a number is doubtful, the results say so: these warnings travel in results.json and are printed
 // at the end of a run.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -102,7 +103,9 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
                                                "' where it started: its cells measured different machines");
 
   std::vector<std::string> noisy, spread, loaded, stolen, oversubscribed, failed, skipped, outside_bound,
-      one_core, not_identical, unpinned;
+      one_core, not_identical, unpinned, nonfinite_result;
+  // Per integrand: what about its references cannot be trusted (the same notes for each of its cells).
+  std::vector<std::pair<std::string, std::vector<std::string>>> reference_notes;
   const int cpus = header.at("matrix").at("cpus").small_integer();  // the hardware threads the run had
   for (const auto& record : journal.cells) {
     const std::string& name = record.name;
@@ -126,7 +129,18 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
       loaded.push_back(name + " (" + fixed(record.worker.other_load_cores) + " cores busy with other work)");
     if (record.worker.steal_fraction > 0.02)
       stolen.push_back(name + " (" + percent(record.worker.steal_fraction) + " stolen)");
-    if (!measurement.within_rounding_bound) outside_bound.push_back(name);
+    // A cell without a finite result or midpoint sum has its own warning below, not "a bug?".
+    if (!measurement.within_rounding_bound && measurement.midpoint && std::isfinite(measurement.result))
+      outside_bound.push_back(name);
+    if (!std::isfinite(measurement.result)) nonfinite_result.push_back(name);
+    for (const auto& note : measurement.reference_notes) {
+      const std::string about = "integrand '" + cell.integrand + "' on [" + format_number("%g", cell.a) +
+                                ", " + format_number("%g", cell.b) + "]: " + note;
+      auto found = std::find_if(reference_notes.begin(), reference_notes.end(),
+                                [&](const auto& entry) { return entry.first == about; });
+      if (found == reference_notes.end()) found = reference_notes.insert(reference_notes.end(), {about, {}});
+      found->second.push_back(name);
+    }
     const TierCard& card = find_card(cell.tier);
     const double cores_used =
         aggregates.median.real_time > 0 ? aggregates.median.cpu_time / aggregates.median.real_time : 0;
@@ -153,6 +167,10 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
   found.about_cells("outside the rounding bound",
                     "results further from the exact midpoint sum than rounding explains: a bug?",
                     outside_bound);
+  found.about_cells("result not finite",
+                    "cells whose result is NaN or infinite (written null): no error can be measured",
+                    nonfinite_result);
+  for (const auto& [about, cells] : reference_notes) found.about_cells("reference not trusted", about, cells);
   found.about_cells("one core",
                     "parallel cells whose CPU time barely exceeds their wall time: a silent fallback "
                     "to one thread?",

@@ -118,6 +118,29 @@ Memory memory_of_one_call(const std::function<double(std::int64_t)>& call, std::
 
 }  // namespace
 
+void record_reference(Measurement& measurement, double result, const Reference& ref, double bound) {
+  const auto finite = [](long double value) -> std::optional<double> {
+    return std::isfinite(value) ? std::optional<double>(static_cast<double>(value)) : std::nullopt;
+  };
+  const long double rounding_abs = result - ref.midpoint;
+  measurement.result = result;
+  measurement.exact = ref.exact ? finite(*ref.exact) : std::nullopt;
+  measurement.midpoint = finite(ref.midpoint);
+  measurement.exact_method = ref.exact_method;
+  measurement.exact_error_estimate =
+      ref.exact_error_estimate ? std::optional<double>(static_cast<double>(*ref.exact_error_estimate))
+                               : std::nullopt;
+  measurement.reference_notes = ref.notes;
+  measurement.rel_error = relative_error(result, ref.exact);
+  measurement.rounding_error = relative_error(result, ref.midpoint);
+  measurement.rounding_bound = bound;
+  // A result or a midpoint sum that is not finite is never within the bound (the comparison is false).
+  measurement.within_rounding_bound = std::fabs(rounding_abs) <= bound;
+  measurement.extra["midpoint_method"] = ref.midpoint_method;
+  measurement.extra["rounding_abs_error"] =
+      finite(rounding_abs) ? json(static_cast<double>(rounding_abs)) : json(nullptr);
+}
+
 Measurement measure_cell(const Cell& cell, const Matrix& settings, const std::optional<Reference>& computed,
                          const std::vector<int>& cpus) {
   const Tier& tier = find_tier(cell.tier);
@@ -205,24 +228,13 @@ Measurement measure_cell(const Cell& cell, const Matrix& settings, const std::op
 
   const auto& info = integrands()[integrand];
   const Reference ref = computed ? *computed : reference(info, ab, cell.n);
-  const double result = results.first;
-  const double rounding_abs = static_cast<double>(result - ref.midpoint);
-  const double bound = rounding_bound(tier.card, ref, cell.n, cell.threads);
   const auto& build = build_info();
-  measurement.result = result;
-  measurement.bit_identical = results.distinct.size() == 1;
-  measurement.exact = static_cast<double>(ref.exact);
-  measurement.midpoint = static_cast<double>(ref.midpoint);
-  measurement.rel_error = relative_error(result, ref.exact);
-  measurement.rounding_error = relative_error(result, ref.midpoint);
-  measurement.rounding_bound = bound;
-  measurement.within_rounding_bound = std::fabs(rounding_abs) <= bound;
+  record_reference(measurement, results.first, ref, rounding_bound(tier.card, ref, cell.n, cell.threads));
   measurement.instruction_set = build.instruction_set;
-  measurement.extra = {{"median_check", median_of(real_times)},
-                       {"distinct_results", results.distinct.size()},
-                       {"midpoint_method", ref.midpoint_method},
-                       {"rounding_abs_error", rounding_abs},
-                       {"simd_width", build.simd_width}};
+  measurement.extra["median_check"] = median_of(real_times);
+  measurement.extra["distinct_results"] = results.distinct.size();
+  measurement.extra["simd_width"] = build.simd_width;
+  measurement.bit_identical = results.distinct.size() == 1;
   return measurement;
 }
 

@@ -26,6 +26,10 @@ Measurement measure_cell(const Cell& cell, const Matrix& settings,
                          const std::optional<Reference>& computed = std::nullopt,
                          const std::vector<int>& cpus = {});
 
+// The result's errors against the references and its bound, and the references' methods and notes, into
+// the measurement: an error against a reference that is absent or not finite is null, never a number.
+void record_reference(Measurement& measurement, double result, const Reference& ref, double bound);
+
 // The hidden subcommand: reads the cell and the settings as JSON, writes the measurement (or the reason
 // it failed) to result_file, atomically. Returns the process's exit code.
 int run_worker(const std::string& cell_json, const std::string& result_file);

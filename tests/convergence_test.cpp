@@ -24,23 +24,22 @@ std::string describe(const std::vector<double>& orders) {
   return text;
 }
 
-class ConvergenceOfEachTier : public EachTier {};
+class Convergence : public EachTierAndIntegrand {};
 
-TEST_P(ConvergenceOfEachTier, OrderTwoOnEveryIntegrand) {
-  for (std::size_t integrand = 0; integrand < integrands().size(); ++integrand) {
-    for (const Interval ab : {Interval{0.0, 1.0}, Interval{-0.5, 2.0}}) {
-      const auto threads = tier().card.parallel ? 2 : 1;
-      const auto orders =
-          observed_orders(tier().kernels[integrand], integrand, ab, first_n, doublings, threads);
-      EXPECT_TRUE(converges_with_order_two(orders))
-          << GetParam() << " on " << integrands()[integrand].name << " over [" << ab.a << ", " << ab.b
-          << "]: observed orders " << describe(orders);
-    }
+// On intervals where every integrand here is smooth enough for the h² law (f″ continuous; the piecewise
+// examples' f‴ jump at 0.3 leaves it intact) and the leading term f′(b) − f′(a) is far from 0.
+TEST_P(Convergence, OrderTwo) {
+  for (const Interval ab : {Interval{0.0, 1.0}, Interval{-0.5, 2.0}}) {
+    const auto threads = tier().card.parallel ? 2 : 1;
+    const auto orders =
+        observed_orders(tier().kernels[integrand()], integrand(), ab, first_n, doublings, threads);
+    EXPECT_TRUE(converges_with_order_two(orders))
+        << GetParam().tier << " on " << integrands()[integrand()].name << " over [" << ab.a << ", " << ab.b
+        << "]: observed orders " << describe(orders);
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryTier, ConvergenceOfEachTier, ::testing::ValuesIn(every_tier_id()),
-                         tier_test_name);
+INSTANTIATE_TEST_SUITE_P(EveryTierAndIntegrand, Convergence, ::testing::ValuesIn(all_cases()), case_name);
 
 // A tier with a classic bug: nodes at a + i·h instead of a + (i + ½)·h (a left Riemann sum).
 double shifted_nodes(Interval ab, std::int64_t n, const RunOptions&) {
@@ -50,11 +49,11 @@ double shifted_nodes(Interval ab, std::int64_t n, const RunOptions&) {
   return sum * step;
 }
 
-TEST(Convergence, HalfStepShiftPassesAFixedToleranceButFailsTheOrderCheck) {
+TEST(ConvergenceCheck, HalfStepShiftPassesAFixedToleranceButFailsTheOrderCheck) {
   const std::size_t gauss = find_integrand("gauss");
   const Interval unit{0.0, 1.0};
   const std::int64_t n = 1000003;
-  const long double exact = cached_reference(gauss, unit, n).exact;
+  const long double exact = cached_reference(gauss, unit, n).exact.value();
 
   // At one large n the broken tier looks fine to a relative tolerance of 1e-6 …
   const double relative_error = static_cast<double>(std::fabs(shifted_nodes(unit, n, {}) - exact) / exact);

@@ -4,9 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "registry.hpp"
+#include "worker.hpp"
 
 namespace ladder {
 namespace {
@@ -15,18 +20,21 @@ const IntegrandInfo& integrand(std::string_view name) { return integrands()[find
 
 TEST(Reference, ExactIntegralsMatchKnownValues) {
   // ∫₀¹ e^{-x²} = (√π/2)·erf(1), from libquadmath's erfq (../shared/research/tier-measurements.md).
-  EXPECT_NEAR(static_cast<double>(reference(integrand("gauss"), {0, 1}, 1).exact), 0.746824132812427025399,
-              1e-18);
-  EXPECT_NEAR(static_cast<double>(reference(integrand("pi"), {0, 1}, 1).exact), std::numbers::pi, 1e-17);
-  EXPECT_NEAR(static_cast<double>(reference(integrand("sin"), {0, 1}, 1).exact), 1 - std::cos(1.0), 1e-16);
-  EXPECT_NEAR(static_cast<double>(reference(integrand("poly"), {0, 1}, 1).exact), 1.0 / 4 - 2.0 / 3 + 1.5 + 1,
+  EXPECT_NEAR(static_cast<double>(reference(integrand("gauss"), {0, 1}, 1).exact.value()),
+              0.746824132812427025399, 1e-18);
+  EXPECT_NEAR(static_cast<double>(reference(integrand("pi"), {0, 1}, 1).exact.value()), std::numbers::pi,
+              1e-17);
+  EXPECT_NEAR(static_cast<double>(reference(integrand("sin"), {0, 1}, 1).exact.value()), 1 - std::cos(1.0),
               1e-16);
-  EXPECT_NEAR(static_cast<double>(reference(integrand("poly"), {-2, 3}, 1).exact),
+  EXPECT_NEAR(static_cast<double>(reference(integrand("poly"), {0, 1}, 1).exact.value()),
+              1.0 / 4 - 2.0 / 3 + 1.5 + 1, 1e-16);
+  EXPECT_NEAR(static_cast<double>(reference(integrand("poly"), {-2, 3}, 1).exact.value()),
               (81.0 - 16) / 4 - 2.0 * (27 + 8) / 3 + 1.5 * (9 - 4) + 5, 1e-14);
 }
 
 TEST(Reference, DerivativesMatchFiniteDifferences) {
   for (const auto& f : integrands()) {
+    if (f.source != "built-in") continue;  // the closed forms are the built-ins' (user ones: below)
     for (const long double x : {-2.3L, -0.7L, 0.0L, 0.4L, 1.0L, 2.9L}) {
       const long double h = 1e-4L;
       const long double d1 = (f.value(x + h) - f.value(x - h)) / (2 * h);
@@ -57,12 +65,15 @@ TEST(Reference, SmallMidpointSumsMatchHandComputation) {
 
 TEST(Reference, EulerMaclaurinAgreesWithADirectLongDoubleSum) {
   // Above 2^22 nodes the midpoint sum comes from the expansion; check it against a plain compensated
-  // long double sum at the first size that uses it.
+  // long double sum at the first size that uses it, for every integrand: the examples' f′ and f‴ come from
+  // autodiff, or (log-atan: Boost 1.74's fvar has no log1p) from finite differences.
   const std::int64_t n = (std::int64_t{1} << 22) + 1;
   for (const auto& f : integrands()) {
     for (const Interval ab : {Interval{0, 1}, Interval{-2, 3}}) {
       const Reference ref = reference(f, ab, n);
-      ASSERT_EQ(ref.midpoint_method, "Euler-Maclaurin");
+      // Built-ins from their closed forms; the others from Boost.Math (autodiff, or finite differences).
+      ASSERT_EQ(ref.midpoint_method.rfind("Euler-Maclaurin", 0), 0u) << f.name;
+      EXPECT_TRUE(ref.notes.empty()) << f.name << ": " << ref.notes.front();
       const long double step = (static_cast<long double>(ab.b) - ab.a) / n;
       long double sum = 0, compensation = 0;
       for (std::int64_t i = 0; i < n; ++i) {
@@ -89,8 +100,139 @@ TEST(Reference, DirectSumIsUsedUpToTwoToTheTwentySecondOrForCoarseSteps) {
 
 TEST(Reference, RelativeErrorIsUndefinedAgainstZero) {
   EXPECT_FALSE(relative_error(1e-20, 0).has_value());
+  EXPECT_FALSE(relative_error(1.0, std::optional<long double>()).has_value());  // no reference
+  EXPECT_FALSE(relative_error(1.0, std::numeric_limits<long double>::infinity()).has_value());
   EXPECT_DOUBLE_EQ(*relative_error(1.5, 1.0L), 0.5);
   EXPECT_DOUBLE_EQ(*relative_error(-1.5, -1.0L), -0.5);
+}
+
+// ---- an integrand that is not finite at a node: said, never a number passed off as right ----------------
+// 1/x on [−1, 1]: with an odd n the middle node is x = 0. Known only by its long double function, as a
+// user's would be to the references: everything else null.
+IntegrandInfo one_over_x() {
+  IntegrandInfo info;
+  info.name = "one-over-x";
+  info.source = "this test";
+  info.value = [](long double x) { return 1 / x; };
+  return info;
+}
+
+bool has_note(const Reference& ref, const std::string& text) {
+  for (const auto& note : ref.notes)
+    if (note.find(text) != std::string::npos) return true;
+  return false;
+}
+
+TEST(Reference, ANodeWhereFIsNotFiniteIsSaidAndTheExactIntegralIsUnavailable) {
+  const Reference ref = reference(one_over_x(), {-1, 1}, 3);
+  EXPECT_EQ(ref.nonfinite_nodes, 1);
+  EXPECT_EQ(ref.first_nonfinite_x, 0);
+  EXPECT_FALSE(std::isfinite(ref.midpoint));
+  EXPECT_TRUE(has_note(ref, "f is not finite at 1 of 3 nodes, first at x = 0")) << to_text(ref);
+  // The quadrature meets the same singularity (tanh_sinh evaluates the middle of [a, b]) and says so.
+  EXPECT_FALSE(ref.exact.has_value());
+  EXPECT_EQ(ref.exact_method, "Boost.Math tanh_sinh in long double");
+  EXPECT_TRUE(has_note(ref, "exact integral unavailable: Boost.Math tanh_sinh in long double failed"))
+      << to_text(ref);
+  // An even n misses 0: the midpoint sum is finite (0 by symmetry), the integral still unavailable.
+  const Reference even = reference(one_over_x(), {-1, 1}, 4);
+  EXPECT_EQ(even.nonfinite_nodes, 0);
+  EXPECT_FALSE(even.exact.has_value());
+  EXPECT_TRUE(has_note(even, "exact integral unavailable")) << to_text(even);
+  // Above 2^22 nodes the midpoint sum would come from the exact integral: unavailable too, and said.
+  const Reference large = reference(one_over_x(), {-1, 1}, (std::int64_t{1} << 22) + 1);
+  EXPECT_FALSE(large.exact.has_value());
+  EXPECT_FALSE(std::isfinite(large.midpoint));
+  EXPECT_TRUE(has_note(large, "midpoint sum unavailable")) << to_text(large);
+  // Away from 0 all is well, from the quadrature, with its estimate recorded.
+  const Reference away = reference(one_over_x(), {1, 2}, 3);
+  ASSERT_TRUE(away.exact.has_value()) << to_text(away);
+  EXPECT_NEAR(static_cast<double>(*away.exact), std::log(2.0), 1e-16);
+  ASSERT_TRUE(away.exact_error_estimate.has_value());
+  EXPECT_LE(*away.exact_error_estimate, 1e-15L * *away.exact);
+  EXPECT_TRUE(away.notes.empty()) << to_text(away);
+}
+
+TEST(Reference, TextKeepsWhatAUserIntegrandsReferenceAdds) {
+  Reference ref = reference(one_over_x(), {-1, 1}, 3);
+  ref.simd_ulps = 29000.5;
+  ref.array_ulps = 1.5;
+  ref.exact_error_estimate = 1.25e-20L;
+  const Reference back = reference_from_text(to_text(ref));
+  EXPECT_FALSE(back.exact.has_value());
+  EXPECT_EQ(back.exact_method, ref.exact_method);
+  EXPECT_EQ(back.exact_error_estimate, ref.exact_error_estimate);
+  EXPECT_EQ(back.simd_ulps, ref.simd_ulps);
+  EXPECT_EQ(back.array_ulps, ref.array_ulps);
+  EXPECT_EQ(back.nonfinite_nodes, 1);
+  EXPECT_EQ(back.first_nonfinite_x, 0);
+  EXPECT_EQ(back.notes, ref.notes);
+  EXPECT_EQ(back.midpoint_method, ref.midpoint_method);
+  EXPECT_FALSE(std::isfinite(back.midpoint));
+  // A built-in's reference is one line, as the Python peers read it.
+  const std::string built_in = to_text(reference(integrand("gauss"), {0, 1}, 10));
+  EXPECT_EQ(built_in.find('\n'), std::string::npos) << built_in;
+  EXPECT_EQ(reference_from_text(built_in).exact, reference(integrand("gauss"), {0, 1}, 10).exact);
+  EXPECT_THROW(reference_from_text(built_in + "\nsomething: else"), std::invalid_argument);
+}
+
+// The bound allows for what the build measured a user integrand's vector maths to lose, on the tiers that
+// call it with that vector type only.
+TEST(Reference, TheBoundAddsTheProbesUlpsForWhatTheTierCallsFWith) {
+  Reference ref = reference(integrand("gauss"), {0, 1}, 1000);
+  ref.simd_ulps = 1000;
+  ref.array_ulps = 10;
+  TierCard scalar, simd, arrays;
+  simd.evaluates = Evaluates::simd_batches;
+  arrays.evaluates = Evaluates::arrays;
+  const double u = std::numeric_limits<double>::epsilon() / 2;
+  const double plain = rounding_bound(scalar, ref, 1000, 1);
+  EXPECT_NEAR(rounding_bound(simd, ref, 1000, 1) - plain,
+              static_cast<double>(2 * u * 1000 * ref.absolute_sum), 1e-6 * plain);
+  EXPECT_NEAR(rounding_bound(arrays, ref, 1000, 1) - plain,
+              static_cast<double>(2 * u * 10 * ref.absolute_sum), 1e-6 * plain);
+  // The integrand's IntegrandInfo carries its probes into the reference.
+  IntegrandInfo measured = integrand("gauss");
+  measured.simd.ulps = 123;
+  measured.array.ulps = 4;
+  const Reference probed = reference(measured, {0, 1}, 10);
+  EXPECT_EQ(probed.simd_ulps, 123);
+  EXPECT_EQ(probed.array_ulps, 4);
+}
+
+// The worker's record of a cell against such a reference: no error against what is absent or not finite
+// (null, never 0), never within the bound, and the notes carried into the measurement.
+TEST(Reference, TheWorkerRecordsNoErrorAgainstAMissingReference) {
+  const Reference ref = reference(one_over_x(), {-1, 1}, 3);
+  Measurement measurement;
+  record_reference(measurement, 1e300, ref, 1e-15);
+  EXPECT_FALSE(measurement.exact.has_value());
+  EXPECT_FALSE(measurement.midpoint.has_value());
+  EXPECT_FALSE(measurement.rel_error.has_value());
+  EXPECT_FALSE(measurement.rounding_error.has_value());
+  EXPECT_FALSE(measurement.within_rounding_bound);
+  EXPECT_EQ(measurement.exact_method, "Boost.Math tanh_sinh in long double");
+  EXPECT_EQ(measurement.reference_notes, ref.notes);
+  const nlohmann::json written = measurement;
+  EXPECT_TRUE(written.at("exact").is_null());
+  EXPECT_TRUE(written.at("midpoint").is_null());
+  EXPECT_EQ(written.at("reference_notes").size(), ref.notes.size());
+
+  // A good reference: the errors are numbers, and within the bound where the result is close.
+  const Reference good = reference(integrand("gauss"), {0, 1}, 10);
+  Measurement checked;
+  const double result = static_cast<double>(good.midpoint);
+  record_reference(checked, result, good, rounding_bound(TierCard{}, good, 10, 1));
+  ASSERT_TRUE(checked.exact.has_value());
+  EXPECT_EQ(*checked.exact, static_cast<double>(*good.exact));
+  ASSERT_TRUE(checked.rel_error.has_value());
+  EXPECT_TRUE(checked.within_rounding_bound);
+  EXPECT_EQ(checked.exact_method, "antiderivative");
+  EXPECT_TRUE(checked.reference_notes.empty());
+  // A result that is not finite is never within the bound.
+  record_reference(checked, std::numeric_limits<double>::quiet_NaN(), good, 1.0);
+  EXPECT_FALSE(checked.within_rounding_bound);
+  EXPECT_FALSE(checked.rounding_error.has_value());
 }
 
 }  // namespace

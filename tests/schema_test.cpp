@@ -2,8 +2,10 @@
 // and what Ladder does not read itself carried through unchanged.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 
 #include "json_reader.hpp"
 #include "measurement.hpp"
@@ -135,6 +137,51 @@ TEST(Schema, ACellThatDidNotRunIsWrittenAsGoogleBenchmarkWritesAnErroredRun) {
   EXPECT_EQ(read.status, CellStatus::unavailable);
   EXPECT_EQ(read.coordinates.n, 100000);
   EXPECT_EQ(json(read), written);
+}
+
+// A user integrand's references: how the exact integral was found, the quadrature's estimate and what
+// cannot be trusted travel from the worker's measurement into each results entry; a reference that could
+// not be computed, or a result that is not finite, is null there, never a number.
+TEST(Schema, ReferenceMethodsNotesAndMissingReferencesTravelToTheResultsEntry) {
+  json written = a_measurement();
+  written["result"] = nullptr;  // NaN, as nlohmann writes it
+  written["exact"] = nullptr;
+  written["midpoint"] = nullptr;
+  written["rel_error"] = nullptr;
+  written["exact_method"] = "Boost.Math tanh_sinh in long double";
+  written["exact_error_estimate"] = 2.5e-21;
+  written["reference_notes"] = {"f is not finite at 1 of 3 nodes, first at x = 0",
+                                "exact integral unavailable"};
+  const Measurement measurement = read_measurement(JsonReader(written));
+  EXPECT_TRUE(std::isnan(measurement.result));
+  EXPECT_FALSE(measurement.exact.has_value());
+  EXPECT_FALSE(measurement.midpoint.has_value());
+  EXPECT_EQ(measurement.exact_method, "Boost.Math tanh_sinh in long double");
+  EXPECT_EQ(measurement.exact_error_estimate, 2.5e-21);
+  ASSERT_EQ(measurement.reference_notes.size(), 2u);
+  EXPECT_EQ(json(measurement), written);
+
+  BenchmarkEntry entry;
+  entry.name = entry.run_name = entry.cell = "naive/one-over-x/n:3/threads:1";
+  entry.run_type = "iteration";
+  entry.coordinates = {"naive", "one-over-x", -1, 1, 3, 1, 1, false};
+  entry.real_time = entry.cpu_time = 10;
+  entry.result = measurement.result;  // NaN; exact and midpoint stay null
+  std::tie(entry.exact_method, entry.exact_error_estimate, entry.reference_notes) =
+      std::tie(measurement.exact_method, measurement.exact_error_estimate, measurement.reference_notes);
+  const json out = entry;
+  EXPECT_TRUE(out.at("result").is_null());
+  EXPECT_TRUE(out.at("exact").is_null());
+  EXPECT_TRUE(out.at("rel_error").is_null());
+  EXPECT_EQ(out.at("exact_method"), "Boost.Math tanh_sinh in long double");
+  EXPECT_EQ(out.at("exact_error_estimate"), 2.5e-21);
+  EXPECT_EQ(out.at("reference_notes"), written.at("reference_notes"));
+  const BenchmarkEntry back = out.get<BenchmarkEntry>();
+  EXPECT_EQ(back.reference_notes, entry.reference_notes);
+  EXPECT_EQ(back.exact_method, entry.exact_method);
+  EXPECT_EQ(back.exact_error_estimate, entry.exact_error_estimate);
+  EXPECT_FALSE(back.exact.has_value());
+  EXPECT_EQ(json(back), out);
 }
 
 }  // namespace

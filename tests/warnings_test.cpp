@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -225,6 +226,35 @@ TEST(Warnings, TheRunsOwnStateIsSaidWhenItHolds) {
   ASSERT_EQ(find_card("xsimd").reproducible, Reproducible::always) << "the cell below must promise its bits";
   cells[0].measurement->bit_identical = false;
   expect_cells(warnings_of(crafted_journal(cells)), "not bit-identical", {cells[0].name});
+}
+
+// What about a cell's references cannot be trusted (a node where f is not finite, a quadrature that
+// failed) is a warning naming the integrand, its interval and the cells; a result that is not finite too.
+TEST(Warnings, ReferenceNotesAndANonFiniteResultAreNamed) {
+  auto cells = clean_cells();
+  const std::string note = "f is not finite at 1 of 3 nodes, first at x = 0";
+  cells[0].cell.integrand = "one-over-x";
+  cells[0].cell.a = -1;
+  cells[0].measurement->reference_notes = {note};
+  cells[0].measurement->midpoint.reset();
+  cells[0].measurement->within_rounding_bound = false;
+  cells[1].measurement->result = std::numeric_limits<double>::quiet_NaN();
+  cells[1].measurement->within_rounding_bound = false;
+  const auto found = warnings_of(crafted_journal(cells));
+  const WarningRecord* trust = find_kind(found, "reference not trusted");
+  ASSERT_NE(trust, nullptr) << kinds(found);
+  EXPECT_EQ(trust->message, "integrand 'one-over-x' on [-1, 1]: " + note);
+  EXPECT_EQ(trust->cells, std::vector<std::string>{cells[0].name});
+  expect_cells(found, "result not finite", {cells[1].name});
+  // Neither is passed off as "outside the rounding bound: a bug?": each has its own warning.
+  EXPECT_EQ(find_kind(found, "outside the rounding bound"), nullptr) << kinds(found);
+}
+
+TEST(Warnings, TheSameReferenceNoteOnSeveralCellsIsOneWarning) {
+  auto cells = clean_cells();
+  for (auto& cell : cells) cell.measurement->reference_notes = {"exact integral unavailable: it failed"};
+  const auto found = warnings_of(crafted_journal(cells));
+  expect_cells(found, "reference not trusted", {cells[0].name, cells[1].name});
 }
 
 }  // namespace
