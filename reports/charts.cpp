@@ -210,13 +210,13 @@ Chart error_chart(const Run& run, std::size_t machine) {
   svg::Series floor{"rounding bound (xsimd)", {}, svg::Style::dashed, "#aaaaaa"};
   for (const auto n : run.sizes())
     for (const auto& cell : run.cells) {
-      if (cell.n != n || !cell.ok() || cell.exact == 0) continue;
+      if (cell.n != n || !cell.ok() || !cell.exact || *cell.exact == 0) continue;
+      const double exact = *cell.exact;
       if (theory.points.empty() || theory.points.back().x != static_cast<double>(n))
-        if (cell.midpoint != cell.exact)
-          theory.points.push_back(
-              {static_cast<double>(n), std::fabs((cell.midpoint - cell.exact) / cell.exact)});
+        if (cell.midpoint && *cell.midpoint != exact)
+          theory.points.push_back({static_cast<double>(n), std::fabs((*cell.midpoint - exact) / exact)});
       if (cell.tier == "xsimd")
-        floor.points.push_back({static_cast<double>(n), cell.rounding_bound / std::fabs(cell.exact)});
+        floor.points.push_back({static_cast<double>(n), cell.rounding_bound / std::fabs(exact)});
     }
   chart.series.push_back(std::move(theory));
   if (!floor.points.empty()) chart.series.push_back(std::move(floor));

@@ -51,8 +51,8 @@ void add_median(Cell& cell, const BenchmarkEntry& entry) {
   cell.cpu_median = seconds(entry.cpu_time);
   cell.rel_error = entry.rel_error;
   cell.rounding_error = entry.rounding_error;
-  cell.exact = entry.exact.value_or(0);
-  cell.midpoint = entry.midpoint.value_or(0);
+  cell.exact = entry.exact;
+  cell.midpoint = entry.midpoint;
   cell.rounding_bound = entry.rounding_bound.value_or(0);
   // A figure a peer cannot count (Python has no malloc count) is null: 0 here.
   cell.peak_heap = entry.memory.peak_heap_bytes.value_or(0);
@@ -75,46 +75,6 @@ void add_median(Cell& cell, const BenchmarkEntry& entry) {
     cell.timeline_seconds = entry.memory.timeline->seconds;
     cell.timeline_rss = entry.memory.timeline->rss_bytes;
     cell.timeline_cpu = entry.memory.timeline->cpu_seconds;
-  }
-}
-
-// What a benchmark entry says of its reference, when it says anything.
-struct ReferenceNotes {
-  std::vector<std::string> notes;
-  std::string exact_method;
-  std::optional<double> exact_error_estimate;
-};
-
-// The integrands (context.integrands) and each entry's reference notes. The typed schema
-// (common/results_file.hpp) does not carry them yet, so they are read here, with the same checks, from the
-// file read_results_file has already accepted; both are optional (older files have neither).
-// TODO(merge): read them from ResultsFile once common/results_file carries its integrand record.
-void read_integrand_fields(const std::string& path, std::vector<Integrand>& integrands,
-                           std::vector<ReferenceNotes>& notes) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json document = parse_json(text.str(), path);
-  const JsonReader root(document);
-  if (const auto recorded = root.at("context").find("integrands"); recorded && !recorded->is_null())
-    for (const auto& each : recorded->elements()) {
-      Integrand integrand{each.at("name").string(),
-                          each.string_or("formula", ""),
-                          each.string_or("source", ""),
-                          each.boolean_or("antiderivative", false),
-                          {}};
-      if (const auto unsupported = each.find("unsupported"); unsupported && !unsupported->is_null())
-        for (const auto& [tier, reason] : unsupported->members())
-          integrand.unsupported.emplace_back(tier, reason.string());
-      integrands.push_back(std::move(integrand));
-    }
-  for (const auto& entry : root.at("benchmarks").elements()) {
-    ReferenceNotes entry_notes;
-    if (const auto listed = entry.find("reference_notes"); listed && !listed->is_null())
-      entry_notes.notes = listed->strings();
-    entry_notes.exact_method = entry.optional_string("exact_method").value_or("");
-    entry_notes.exact_error_estimate = entry.optional_number("exact_error_estimate");
-    notes.push_back(std::move(entry_notes));
   }
 }
 
@@ -193,11 +153,10 @@ Run load_run(const std::string& where) {
     run.instructions_unavailable = instructions.reason;
   }
 
-  std::vector<ReferenceNotes> notes;
-  try {
-    read_integrand_fields(path, run.integrands, notes);
-  } catch (const SchemaError& problem) {
-    throw reject(problem.what());
+  for (const auto& record : file.context.integrands) {
+    Integrand integrand{record.name, record.formula, record.source, record.antiderivative, {}};
+    for (const auto& [tier, reason] : record.unsupported) integrand.unsupported.emplace_back(tier, reason);
+    run.integrands.push_back(std::move(integrand));
   }
 
   std::vector<Cell> cells;  // in the order they appear
@@ -217,15 +176,12 @@ Run load_run(const std::string& where) {
       cell = &cells.back();
     }
     if (!cell->placement) cell->placement = entry.placement;
-    {  // the same document: one ReferenceNotes an entry
-      const ReferenceNotes& reference = notes.at(index);
-      for (const auto& note : reference.notes)
-        if (std::find(cell->reference_notes.begin(), cell->reference_notes.end(), note) ==
-            cell->reference_notes.end())
-          cell->reference_notes.push_back(note);
-      if (cell->exact_method.empty()) cell->exact_method = reference.exact_method;
-      if (!cell->exact_error_estimate) cell->exact_error_estimate = reference.exact_error_estimate;
-    }
+    for (const auto& note : entry.reference_notes)
+      if (std::find(cell->reference_notes.begin(), cell->reference_notes.end(), note) ==
+          cell->reference_notes.end())
+        cell->reference_notes.push_back(note);
+    if (cell->exact_method.empty()) cell->exact_method = entry.exact_method;
+    if (!cell->exact_error_estimate) cell->exact_error_estimate = entry.exact_error_estimate;
     if (!cell->ok()) continue;
     if (entry.run_type == "iteration") {
       cell->repetitions.push_back(seconds(entry.real_time));

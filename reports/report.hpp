@@ -24,7 +24,8 @@ struct Cell {
   double median = 0, min = 0, max = 0, mean = 0, stddev = 0, cv = 0, cpu_median = 0;
   std::vector<double> repetitions;
   std::optional<double> rel_error, rounding_error;
-  double exact = 0, midpoint = 0, rounding_bound = 0;
+  std::optional<double> exact, midpoint;  // absent where the reference could not be computed
+  double rounding_bound = 0;
   double peak_heap = 0, peak_rss = 0, minor_faults = 0, major_faults = 0, allocations = 0;
   std::optional<bool> reproducible;
   std::string instruction_set;

@@ -36,7 +36,12 @@ TEST(MpiTier, AgreesWithTheExactMidpointSumForOneTwoAndThreeRanksOnEveryIntegran
   const std::pair<Interval, std::string> intervals[] = {{{0.0, 1.0}, "--a 0 --b 1"},
                                                         {{-2.0, 3.0}, "--a -2 --b 3"}};
   for (std::size_t integrand = 0; integrand < integrands().size(); ++integrand) {
+    // An integrand that does not work on batches is refused, with the reason (tests/cards_test.cpp).
+    if (!unsupported_reason(mpi, integrand).empty()) continue;
     for (const auto& [ab, interval] : intervals) {
+      // The user integrands go through the same block kernel as the built-ins: one interval each keeps the
+      // number of mpirun launches down.
+      if (integrands()[integrand].source != "built-in" && ab.a != 0.0) continue;
       const Reference& ref = cached_reference(integrand, ab, n);
       for (const auto& [ranks, threads] :
            {std::pair{1, 1}, std::pair{2, 1}, std::pair{3, 1}, std::pair{2, 2}}) {
