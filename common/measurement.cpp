@@ -189,7 +189,7 @@ void to_json(json& out, const Measurement& measurement) {
               {"midpoint", optional_json(measurement.midpoint)},
               {"rel_error", optional_json(measurement.rel_error)},
               {"rounding_error", optional_json(measurement.rounding_error)},
-              {"rounding_bound", measurement.rounding_bound},
+              {"rounding_bound", optional_json(measurement.rounding_bound)},
               {"within_rounding_bound", measurement.within_rounding_bound},
               {"memory", memory_json(measurement.memory)},
               {"instruction_set", measurement.instruction_set}});
@@ -231,7 +231,7 @@ Measurement read_measurement(const JsonReader& in) {
                         measurement.reference_notes);
   measurement.rel_error = in.optional_number("rel_error");
   measurement.rounding_error = in.optional_number("rounding_error");
-  measurement.rounding_bound = in.at("rounding_bound").number();
+  measurement.rounding_bound = in.optional_number("rounding_bound");
   measurement.within_rounding_bound = in.at("within_rounding_bound").boolean();
   measurement.memory = read_memory(in.at("memory"));
   if (const auto counters = in.find("counters")) measurement.counters = read_counters(*counters);

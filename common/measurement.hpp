@@ -105,7 +105,7 @@ struct Measurement {
   std::optional<double> exact_error_estimate;  // the quadrature's
   std::vector<std::string> reference_notes;
   std::optional<double> rel_error, rounding_error;  // null where the reference is 0 or absent
-  double rounding_bound = 0;
+  std::optional<double> rounding_bound;  // null where the reference is not finite (f is not, at a node)
   bool within_rounding_bound = true;
   Memory memory;
   std::optional<Counters> counters;  // absent from a peer's measurement

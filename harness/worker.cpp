@@ -133,7 +133,7 @@ void record_reference(Measurement& measurement, double result, const Reference& 
   measurement.reference_notes = ref.notes;
   measurement.rel_error = relative_error(result, ref.exact);
   measurement.rounding_error = relative_error(result, ref.midpoint);
-  measurement.rounding_bound = bound;
+  measurement.rounding_bound = finite(bound);
   // A result or a midpoint sum that is not finite is never within the bound (the comparison is false).
   measurement.within_rounding_bound = std::fabs(rounding_abs) <= bound;
   measurement.extra["midpoint_method"] = ref.midpoint_method;

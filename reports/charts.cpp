@@ -215,8 +215,8 @@ Chart error_chart(const Run& run, std::size_t machine) {
       if (theory.points.empty() || theory.points.back().x != static_cast<double>(n))
         if (cell.midpoint && *cell.midpoint != exact)
           theory.points.push_back({static_cast<double>(n), std::fabs((*cell.midpoint - exact) / exact)});
-      if (cell.tier == "xsimd")
-        floor.points.push_back({static_cast<double>(n), cell.rounding_bound / std::fabs(exact)});
+      if (cell.tier == "xsimd" && cell.rounding_bound)
+        floor.points.push_back({static_cast<double>(n), *cell.rounding_bound / std::fabs(exact)});
     }
   chart.series.push_back(std::move(theory));
   if (!floor.points.empty()) chart.series.push_back(std::move(floor));

@@ -53,7 +53,7 @@ void add_median(Cell& cell, const BenchmarkEntry& entry) {
   cell.rounding_error = entry.rounding_error;
   cell.exact = entry.exact;
   cell.midpoint = entry.midpoint;
-  cell.rounding_bound = entry.rounding_bound.value_or(0);
+  cell.rounding_bound = entry.rounding_bound;
   // A figure a peer cannot count (Python has no malloc count) is null: 0 here.
   cell.peak_heap = entry.memory.peak_heap_bytes.value_or(0);
   cell.peak_rss = entry.memory.peak_rss_bytes.value_or(0);

@@ -25,7 +25,7 @@ struct Cell {
   std::vector<double> repetitions;
   std::optional<double> rel_error, rounding_error;
   std::optional<double> exact, midpoint;  // absent where the reference could not be computed
-  double rounding_bound = 0;
+  std::optional<double> rounding_bound;
   double peak_heap = 0, peak_rss = 0, minor_faults = 0, major_faults = 0, allocations = 0;
   std::optional<bool> reproducible;
   std::string instruction_set;
