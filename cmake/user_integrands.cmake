@@ -227,7 +227,9 @@ function(ladder_user_integrands output)
       endif()
       string(APPEND text "  static constexpr Probe ${capability}{${ok}, R\"ladder(${reason})ladder\", ${ulps}};\n")
     endforeach()
-    string(APPEND text "  static constexpr Probe device{false, \"user integrands are compiled for the host only\", 0};\n};\n")
+    string(APPEND text "  static constexpr Probe tuned{false, \"TunedBatch has only the operations of the built-in "
+                       "integrands (arithmetic, exp, sin): the tuned exp is written and tested for those\", 0};\n"
+                       "  static constexpr Probe device{false, \"user integrands are compiled for the host only\", 0};\n};\n")
     list(APPEND listed "::${name}")
     math(EXPR index "${index} + 1")
   endforeach()

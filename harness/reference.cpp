@@ -216,9 +216,10 @@ double rounding_bound(const TierCard& card, const Reference& ref, std::int64_t n
   constexpr long double u = std::numeric_limits<double>::epsilon() / 2;
   constexpr long double smallest_normal = std::numeric_limits<double>::min();
   const long double depth = card.summation_depth ? card.summation_depth(n, threads) : n;
-  const long double ulps = card.evaluates == Evaluates::simd_batches ? ref.simd_ulps
-                           : card.evaluates == Evaluates::arrays     ? ref.array_ulps
-                                                                     : 0;
+  const long double ulps =
+      card.evaluates == Evaluates::simd_batches || card.evaluates == Evaluates::tuned_batches ? ref.simd_ulps
+      : card.evaluates == Evaluates::arrays                                                   ? ref.array_ulps
+                                                                                              : 0;
   return static_cast<double>(u * (8 * ref.evaluation_scale + (2 * ulps + depth) * ref.absolute_sum) +
                              4 * u * std::fabs(ref.midpoint) + 2 * smallest_normal * ref.width);
 }

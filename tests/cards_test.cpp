@@ -127,24 +127,11 @@ TEST(Cards, ATierRunsExactlyTheIntegrandsThatWorkOnWhatItCallsThemWith) {
     for (std::size_t i = 0; i < integrands().size(); ++i) {
       const auto& integrand = integrands()[i];
       SCOPED_TRACE(tier.card.id + " on " + integrand.name);
-      Probe probe{};
-      switch (tier.card.evaluates) {
-        case Evaluates::scalars:
-          break;
-        case Evaluates::simd_batches:
-          probe = integrand.simd;
-          break;
-        case Evaluates::arrays:
-          probe = integrand.array;
-          break;
-        case Evaluates::device:
-          probe.compiles = integrand.source == "built-in";
-          break;
-      }
+      const Probe probe = probe_for(integrand, tier.card.evaluates);
       EXPECT_EQ(tier.kernels.at(i) != nullptr, probe.compiles);
       const std::string reason = unsupported_reason(tier, i);
       EXPECT_EQ(reason.empty(), probe.compiles) << reason;
-      if (!probe.compiles && tier.card.evaluates != Evaluates::device) {
+      if (!probe.compiles) {
         EXPECT_NE(reason.find(std::string(to_string(tier.card.evaluates))), std::string::npos) << reason;
         EXPECT_NE(reason.find(std::string(probe.error)), std::string::npos) << reason;
       }

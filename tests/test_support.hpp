@@ -125,9 +125,9 @@ inline const std::map<std::string, PinnedDepth, std::less<>>& pinned_depths() {
       {"stdpar", pin<depth::sequential>()},
       {"mpi", pin<depth::mpi_ranks>(Evaluates::simd_batches)},
       {"cuda", pin<depth::cuda_grid>(Evaluates::device)},
-      {"tuned-exp", pin<depth::simd_lanes>(Evaluates::simd_batches)},
-      {"openmp-tuned", pin<depth::openmp_blocks>(Evaluates::simd_batches)},
-      {"tbb-tuned", pin<depth::tbb_tree>(Evaluates::simd_batches)},
+      {"tuned-exp", pin<depth::simd_lanes>(Evaluates::tuned_batches)},
+      {"openmp-tuned", pin<depth::openmp_blocks>(Evaluates::tuned_batches)},
+      {"tbb-tuned", pin<depth::tbb_tree>(Evaluates::tuned_batches)},
   };
   return table;
 }

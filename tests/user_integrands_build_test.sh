@@ -47,6 +47,23 @@ struct Unregistered {
   template <class T> T operator()(const T& x) const { return x; }
 };
 EOF
+cat >"$outside/double_only.hpp" <<'EOF'
+#include "ladder/integrand.hpp"
+struct DoubleOnly {  // the references would be computed in double
+  static constexpr std::string_view name = "double-only";
+  double operator()(double x) const { return x * x; }
+};
+LADDER_INTEGRAND(DoubleOnly);
+EOF
+cat >"$outside/member_antiderivative.hpp" <<'EOF'
+#include "ladder/integrand.hpp"
+struct MemberAntiderivative {  // not static: the references would not find it
+  static constexpr std::string_view name = "member-antiderivative";
+  template <class T> T operator()(const T& x) const { return x * x; }
+  template <class T> T antiderivative(const T& x) const { return x * x * x / 3; }
+};
+LADDER_INTEGRAND(MemberAntiderivative);
+EOF
 refused() {  # header, words the message must contain
   local header=$1 words=$2 log=$scratch/$(basename "$1").log
   "$cmake" -S "$source_dir" -B "$scratch/refused" "${options[@]}" "-DLADDER_USER_INTEGRANDS=$header" >"$log" 2>&1
@@ -64,6 +81,8 @@ refused "$outside/broken_syntax.hpp" "does not compile for double and long doubl
 refused "$outside/broken_call.hpp" "no_such_function"
 refused "$outside/unregistered.hpp" "registers no integrand"
 refused "$outside/missing.hpp" "is not a header file"
+refused "$outside/double_only.hpp" "computes in it"
+refused "$outside/member_antiderivative.hpp" "its antiderivative must be static"
 
 # ---- good headers, outside the repository -----------------------------------------------------------------
 cat >"$outside/team.hpp" <<'EOF'

@@ -96,11 +96,6 @@ struct IntegrandList {};
 
 using BuiltInIntegrands = IntegrandList<Gauss, Pi, Sine, Poly>;
 
-template <class F, class... Fs>
-constexpr bool is_built_in(IntegrandList<Fs...>) {
-  return (std::is_same_v<F, Fs> || ...);
-}
-
 // What the build found out about an integrand: whether it works on each kind of argument a tier or a
 // reference calls it with (compiled, and run against its values on doubles), and if not, why. The built-in
 // integrands compile for all; a user integrand's record is written by cmake/user_integrands.cmake.
@@ -114,7 +109,8 @@ struct Probe {
 template <class F>
 struct IntegrandBuild {
   static constexpr std::string_view source = "built-in";
-  static constexpr Probe simd{}, array{}, wide{}, autodiff{}, device{};
+  // tuned: the tuned tiers' TunedBatch (tuned_exp.hpp), which has only what the built-in integrands use.
+  static constexpr Probe simd{}, tuned{}, array{}, wide{}, autodiff{}, device{};
 };
 
 }  // namespace ladder

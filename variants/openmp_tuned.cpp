@@ -40,7 +40,7 @@ const ladder::Registration registration{
                   "range reduction", "polynomial evaluation schemes", "IEEE 754 bit manipulation",
                   "ulp error analysis", "AVX-512 intrinsics"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::simd_batches,
+     .evaluates = ladder::Evaluates::tuned_batches,
      .parallel = true,
      .reproducible = ladder::Reproducible::never,
      .summation = "SIMD lanes within 65536-node blocks, blocks in order per thread, threads combined "
@@ -49,7 +49,7 @@ const ladder::Registration registration{
      .environment = {"OMP_PROC_BIND=close", "OMP_PLACES=cores"},
      .note = ladder::tuned::integrands_note,
      .max_ulp_error = ladder::tuned::max_ulp_error},
-    [](ladder::simd::Integrand auto f, ladder::Interval ab, std::int64_t n,
+    [](ladder::tuned::Integrand auto f, ladder::Interval ab, std::int64_t n,
        const ladder::RunOptions& options) { return integrate(f, ab, n, options.threads); }};
 
 }  // namespace

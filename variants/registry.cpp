@@ -29,9 +29,11 @@ IntegrandInfo describe() {
   }
   using Build = IntegrandBuild<F>;
   info.simd = Build::simd;
+  info.tuned = Build::tuned;
   info.array = Build::array;
   info.wide = Build::wide;
   info.autodiff = Build::autodiff;
+  info.device = Build::device;
   return info;
 }
 
@@ -106,6 +108,22 @@ std::string unavailable_reason(const Tier& tier) {
   return tier.card.unavailable ? tier.card.unavailable() : std::string();
 }
 
+Probe probe_for(const IntegrandInfo& integrand, Evaluates evaluates) {
+  switch (evaluates) {
+    case Evaluates::scalars:
+      return {};
+    case Evaluates::simd_batches:
+      return integrand.simd;
+    case Evaluates::tuned_batches:
+      return integrand.tuned;
+    case Evaluates::arrays:
+      return integrand.array;
+    case Evaluates::device:
+      return integrand.device;
+  }
+  return {};
+}
+
 std::string unsupported_reason(const Tier& tier, std::size_t integrand) {
   return integrand < tier.unsupported.size() ? tier.unsupported[integrand] : std::string();
 }
@@ -154,6 +172,8 @@ std::string_view to_string(Evaluates evaluates) {
       return "doubles";
     case Evaluates::simd_batches:
       return "xsimd batches";
+    case Evaluates::tuned_batches:
+      return "the tuned tiers' TunedBatch";
     case Evaluates::arrays:
       return "Eigen arrays";
     case Evaluates::device:

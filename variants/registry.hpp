@@ -28,7 +28,7 @@ struct IntegrandInfo {
   long double (*derivative3)(long double x) = nullptr;
   long double (*magnitude)(long double x) = nullptr;
   // What the build found out about it (IntegrandBuild): whether it compiles for each kind of argument.
-  Probe simd{}, array{}, wide{}, autodiff{};
+  Probe simd{}, tuned{}, array{}, wide{}, autodiff{}, device{};
 };
 
 const std::vector<Tier>& tiers();  // by rung
@@ -42,6 +42,8 @@ std::string reproducible_tier_ids();
 
 // Why the tier cannot run here, or empty when it can.
 std::string unavailable_reason(const Tier& tier);
+// What the build found out about the integrand on what a tier calls it with (probe_for in tier.hpp).
+Probe probe_for(const IntegrandInfo& integrand, Evaluates evaluates);
 // Why the tier cannot run this integrand (it does not compile for what the tier calls it with), or empty.
 std::string unsupported_reason(const Tier& tier, std::size_t integrand);
 

@@ -52,14 +52,14 @@ const ladder::Registration registration{
                   "polynomial evaluation schemes", "IEEE 754 bit manipulation", "ulp error analysis",
                   "AVX-512 intrinsics"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::simd_batches,
+     .evaluates = ladder::Evaluates::tuned_batches,
      .parallel = true,
      .reproducible = ladder::Reproducible::on_request,
      .summation = "SIMD lanes within each task's range, partial sums joined as a tree",
      .summation_depth = tree_depth,
      .note = ladder::tuned::integrands_note,
      .max_ulp_error = ladder::tuned::max_ulp_error},
-    [](ladder::simd::Integrand auto f, ladder::Interval ab, std::int64_t n,
+    [](ladder::tuned::Integrand auto f, ladder::Interval ab, std::int64_t n,
        const ladder::RunOptions& options) { return integrate(f, ab, n, options); }};
 
 }  // namespace

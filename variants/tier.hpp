@@ -42,7 +42,7 @@ enum class LearningTime { minutes, hours, days };
 // What the kernel calls the integrand with: one double at a time, xsimd batches, Eigen arrays, or (on the
 // GPU) doubles in device code. An integrand that does not compile for it leaves the tier unavailable for
 // that integrand (IntegrandBuild in integrands.hpp).
-enum class Evaluates { scalars, simd_batches, arrays, device };
+enum class Evaluates { scalars, simd_batches, tuned_batches, arrays, device };
 
 // Whether the same inputs give the same bits at every thread count.
 enum class Reproducible { always, on_request, never };
@@ -105,14 +105,30 @@ void register_tier(TierCard card, std::vector<Kernel> kernels, std::vector<std::
 
 std::string_view to_string(Evaluates evaluates);
 
+// What the build found out about F on what a tier calls it with (doubles always work).
+template <class F>
+constexpr Probe probe_for(Evaluates evaluates) {
+  using Build = IntegrandBuild<F>;
+  switch (evaluates) {
+    case Evaluates::scalars:
+      return {};
+    case Evaluates::simd_batches:
+      return Build::simd;
+    case Evaluates::tuned_batches:
+      return Build::tuned;
+    case Evaluates::arrays:
+      return Build::array;
+    case Evaluates::device:
+      return Build::device;
+  }
+  return {};
+}
+
 // Why an integrand cannot be called with what a tier's kernel takes: the build's probe, or the call
 // operator's own constraints.
 template <class F>
 std::string unsupported_reason(Evaluates evaluates) {
-  const Probe probe = evaluates == Evaluates::simd_batches ? IntegrandBuild<F>::simd
-                      : evaluates == Evaluates::arrays     ? IntegrandBuild<F>::array
-                      : evaluates == Evaluates::device     ? IntegrandBuild<F>::device
-                                                           : Probe{};
+  const Probe probe = probe_for<F>(evaluates);
   const std::string what(to_string(evaluates));
   if (!probe.compiles) return "does not work on " + what + ": " + std::string(probe.error);
   return "its call operator does not take " + what;

@@ -32,12 +32,12 @@ const ladder::Registration registration{
      .concepts = {"SIMD batch types", "range reduction", "polynomial evaluation schemes",
                   "IEEE 754 bit manipulation", "ulp error analysis", "AVX-512 intrinsics"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::simd_batches,
+     .evaluates = ladder::Evaluates::tuned_batches,
      .summation = "4 × width SIMD lanes, then a horizontal add",
      .summation_depth = lanes_depth,
      .note = ladder::tuned::integrands_note,
      .max_ulp_error = ladder::tuned::max_ulp_error},
-    [](ladder::simd::Integrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
+    [](ladder::tuned::Integrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       return integrate(f, ab, n);
     }};
 

@@ -42,17 +42,35 @@ concept NamedIntegrand = requires {
   { F::name } -> std::convertible_to<std::string_view>;
 };
 
+// On a long double it computes in long double: the references are computed in it (a `double operator()`
+// would quietly make them double precision).
 template <class F>
 concept ScalarIntegrand = std::is_default_constructible_v<F> &&
     requires(const F& f, double x, long double y) {
   { f(x) } -> std::convertible_to<double>;
-  { f(y) } -> std::convertible_to<long double>;
+  { f(y) } -> std::same_as<long double>;
 };
 
 template <class F>
 concept HasAntiderivative = requires(long double x) {
-  { F::antiderivative(x) } -> std::convertible_to<long double>;
+  { F::antiderivative(x) } -> std::same_as<long double>;
 };
+
+// An antiderivative the references would not find: a member function (it must be static), or one that does
+// not compute in long double.
+template <class F>
+concept MisdeclaredAntiderivative =
+    !HasAntiderivative<F> && (
+                                 requires(const F& f, long double x) { f.antiderivative(x); } ||
+                                 requires(long double x) { F::antiderivative(x); });
+
+// The built-in integrands also give f′, f‴ and the size of what one evaluation rounds: all three or none.
+template <class F>
+constexpr int closed_forms_given() {
+  return int(requires(long double x) { F::derivative1(x); }) +
+         int(requires(long double x) { F::derivative3(x); }) +
+         int(requires(long double x) { F::magnitude(x); });
+}
 
 }  // namespace ladder
 
@@ -61,11 +79,17 @@ concept HasAntiderivative = requires(long double x) {
                 "LADDER_INTEGRAND(" #Type "): needs `static constexpr std::string_view name = \"…\";`"); \
   static_assert(::ladder::valid_integrand_name(Type::name),                                              \
                 "LADDER_INTEGRAND(" #Type                                                                \
-                "): its name must be 1 to 40 characters of a-z, 0-9 and '-', "                           \
-                "starting with a letter");                                                               \
+                "): its name must be 1 to 40 characters of a-z, 0-9 and '-', starting with a letter");   \
   static_assert(::ladder::ScalarIntegrand<Type>,                                                         \
                 "LADDER_INTEGRAND(" #Type                                                                \
-                "): needs a const call operator that takes a double and a long "                         \
-                "double (template <class T> T operator()(const T& x) const)");                           \
+                "): needs a const call operator that takes a double and a long double and computes in "  \
+                "it (template <class T> T operator()(const T& x) const)");                               \
+  static_assert(!::ladder::MisdeclaredAntiderivative<Type>,                                              \
+                "LADDER_INTEGRAND(" #Type                                                                \
+                "): its antiderivative must be static and compute in long double (template <class T> "   \
+                "static T antiderivative(const T& x))");                                                 \
+  static_assert(::ladder::closed_forms_given<Type>() % 3 == 0,                                           \
+                "LADDER_INTEGRAND(" #Type                                                                \
+                "): derivative1, derivative3 and magnitude come all three or none");                     \
   template <>                                                                                            \
   inline constexpr bool ladder::registered_integrand<Type> = true
