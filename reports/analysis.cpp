@@ -131,9 +131,7 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
   analysis.n = size.value_or(default_size(run));
   analysis.width =
       std::min(widest_measured(run, analysis.n), width.value_or(std::numeric_limits<int>::max()));
-  std::vector<const Card*> cards;
-  for (const auto& card : run.cards) cards.push_back(&card);
-  std::sort(cards.begin(), cards.end(), [](const Card* x, const Card* y) { return x->rung < y->rung; });
+  const std::vector<const Card*> cards = run.cards_by_rung();
 
   const Cell* naive = one_thread_cell(run, "naive", analysis.n);
   double fastest = 0;

@@ -8,6 +8,7 @@
 #include "document.hpp"
 #include "errors.hpp"
 #include "report.hpp"
+#include "text.hpp"
 
 namespace ladder::report {
 namespace {
@@ -41,12 +42,6 @@ std::optional<std::int64_t> common_size(const std::vector<Run>& runs) {
   return chosen;
 }
 
-std::string names_text(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
-
 const Row* row_of(const Analysis& analysis, const std::string& tier) {
   for (const auto& row : analysis.rows)
     if (row.card->id == tier) return &row;
@@ -74,18 +69,37 @@ void check_integrand(const Run& run, const std::string& integrand, const std::st
   const auto names = run.integrand_names();
   if (std::find(names.begin(), names.end(), integrand) == names.end())
     throw InputError(option + " '" + integrand + "' is not an integrand of '" + run.path +
-                     "'; it holds: " + names_text(names));
+                     "'; it holds: " + join(names));
 }
 
-std::vector<std::pair<std::string, std::string>> unavailable_tiers(const Run& all,
-                                                                   const std::string& integrand) {
-  std::vector<std::pair<std::string, std::string>> found;
-  std::vector<const Card*> cards;
-  for (const auto& card : all.cards) cards.push_back(&card);
-  std::sort(cards.begin(), cards.end(), [](const Card* x, const Card* y) { return x->rung < y->rung; });
+std::string NotRunning::what() const {
+  switch (status) {
+    case CellStatus::unavailable:
+      return "is unavailable";
+    case CellStatus::skipped:
+      return "was skipped";
+    case CellStatus::failed:
+      return "failed";
+    case CellStatus::crashed:
+      return "crashed";
+    case CellStatus::killed:
+      return "was killed";
+    case CellStatus::timeout:
+      return "timed out";
+    case CellStatus::out_of_memory:
+      return "ran out of memory";
+    case CellStatus::ok:
+      break;
+  }
+  return "did not run";
+}
+
+std::vector<NotRunning> tiers_not_running(const Run& all, const std::string& integrand) {
+  std::vector<NotRunning> found;
   const Integrand* recorded = all.integrand(integrand);
-  for (const Card* card : cards) {
-    std::string reason, recorded_reason;
+  for (const Card* card : all.cards_by_rung()) {
+    std::optional<NotRunning> not_run;
+    std::string recorded_reason;
     bool ran = false, ran_another = false;
     for (const auto& cell : all.cells) {
       if (cell.tier != card->id) continue;
@@ -94,7 +108,10 @@ std::vector<std::pair<std::string, std::string>> unavailable_tiers(const Run& al
         continue;
       }
       ran = ran || cell.ok();
-      if (cell.status == CellStatus::unavailable && reason.empty()) reason = cell.reason;
+      // Its first cell that did not run says why; an unavailable one (the tier cannot run it at all) first.
+      if (!cell.ok() && (!not_run || (cell.status == CellStatus::unavailable &&
+                                      not_run->status != CellStatus::unavailable)))
+        not_run = NotRunning{card->id, cell.status, cell.reason};
     }
     if (recorded)
       for (const auto& [tier, why] : recorded->unsupported)
@@ -102,8 +119,10 @@ std::vector<std::pair<std::string, std::string>> unavailable_tiers(const Run& al
     // A tier that runs no integrand here (no GPU, say) says nothing about this one, unless the context
     // records that it cannot run this integrand.
     if (ran || (!ran_another && recorded_reason.empty())) continue;
-    if (reason.empty()) reason = recorded_reason;  // not tried for it: the context says why
-    if (!reason.empty()) found.emplace_back(card->id, reason);
+    if (!recorded_reason.empty() && (!not_run || not_run->status != CellStatus::unavailable))
+      not_run = NotRunning{card->id, CellStatus::unavailable, recorded_reason};  // the context says why
+    if (!not_run) not_run = NotRunning{card->id, CellStatus::skipped, "no cell of it in these results"};
+    found.push_back(*not_run);
   }
   return found;
 }
@@ -144,32 +163,31 @@ std::vector<std::string> integrand_differences(const Run& all, const IntegrandAn
   // A tier that cannot run an integrand: the reason, what runs it fastest instead, and the tier elsewhere.
   for (const auto& analysis : analyses) {
     const std::string integrand = name_of(analysis);
-    for (const auto& [tier, reason] : unavailable_tiers(all, integrand)) {
+    for (const NotRunning& not_running : tiers_not_running(all, integrand)) {
+      const std::string& tier = not_running.tier;
       // The sentence names the tier and the integrand already: the reason's own naming of them goes.
       const std::string named = "tier '" + tier + "' cannot run integrand '" + integrand + "': ";
+      const std::string& reason = not_running.reason;
       const std::string why = reason.rfind(named, 0) == 0 ? reason.substr(named.size()) : reason;
-      std::string text = "For **" + integrand + "**, " + tier + " is unavailable (" + why + ")";
+      std::string text = "For **" + integrand + "**, " + tier + " " + not_running.what() +
+                         (why.empty() ? std::string() : " (" + why + ")");
       const Row* fastest = nullptr;
       for (const auto& row : analysis.rows)
         if (!row.card->peer && (!fastest || row.cell->median < fastest->cell->median)) fastest = &row;
       if (fastest && fastest->speedup)
         text += "; the fastest tier that runs it is " + fastest->card->id + " at " +
                 times(*fastest->speedup) + " naive" + size_suffix(answers, analysis);
-      std::string elsewhere;
+      std::vector<std::string> elsewhere;
       for (const auto& other : analyses)
         if (const Row* row = row_of(other, tier); row && row->speedup && &other != &analysis)
-          elsewhere += (elsewhere.empty() ? "" : ", ") + times(*row->speedup) + " for " + name_of(other) +
-                       size_suffix(answers, other);
-      if (!elsewhere.empty()) text += ", against " + tier + "'s " + elsewhere;
+          elsewhere.push_back(times(*row->speedup) + " for " + name_of(other) + size_suffix(answers, other));
+      if (!elsewhere.empty()) text += ", against " + tier + "'s " + join(elsewhere);
       sentences.push_back(text + ".");
     }
   }
 
   // A tier whose speedup over naive differs by `spread` or more between integrands.
-  std::vector<const Card*> cards;
-  for (const auto& card : all.cards) cards.push_back(&card);
-  std::sort(cards.begin(), cards.end(), [](const Card* x, const Card* y) { return x->rung < y->rung; });
-  for (const Card* card : cards) {
+  for (const Card* card : all.cards_by_rung()) {
     std::vector<std::pair<double, std::string>> speedups;  // speedup, "for gauss"
     for (const auto& analysis : analyses)
       if (const Row* row = row_of(analysis, card->id); row && row->speedup)

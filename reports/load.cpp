@@ -86,6 +86,14 @@ const Card* Run::card(const std::string& tier) const {
   return nullptr;
 }
 
+std::vector<const Card*> Run::cards_by_rung() const {
+  std::vector<const Card*> sorted;
+  for (const auto& each : cards) sorted.push_back(&each);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Card* x, const Card* y) { return x->rung < y->rung; });
+  return sorted;
+}
+
 std::vector<std::int64_t> Run::sizes() const {
   std::set<std::int64_t> all;
   for (const auto& cell : cells)

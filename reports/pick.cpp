@@ -41,11 +41,11 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
   if (sizes.empty()) throw InputError("results '" + run.path + "' hold no measured cell");
   const std::int64_t n = size.value_or(analyse(run).n);
   if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) {
-    std::string measured;
-    for (const auto each : sizes) measured += (measured.empty() ? "" : ", ") + std::to_string(each);
+    std::vector<std::string> measured;
+    for (const auto each : sizes) measured.push_back(std::to_string(each));
     throw InputError("--n " + std::to_string(n) + " was not measured in '" + run.path + "'" +
                      (integrand.empty() ? "" : " for integrand '" + integrand + "'") +
-                     "; measured: " + measured);
+                     "; measured: " + join(measured));
   }
 
   std::vector<Candidate> candidates;
@@ -147,10 +147,8 @@ int pick(const std::string& results, const PickConstraints& constraints) {
   const std::optional<std::int64_t> n = constraints.n ? constraints.n : answer_each_integrand(run).n;
   if (!constraints.integrand.empty())
     return pick_one(integrand_run(run, constraints.integrand), constraints, n, constraints.integrand);
-  std::string all;
-  for (const auto& name : names) all += (all.empty() ? "" : ", ") + name;
   std::printf("%zu integrands in this file (%s): an answer for each; --integrand NAME answers for one\n",
-              names.size(), all.c_str());
+              names.size(), join(names).c_str());
   int code = 0;
   for (const auto& name : names) {
     std::printf("\n== %s ==\n", name.c_str());

@@ -86,7 +86,8 @@ struct Run {
   std::vector<Integrand> integrands;  // context.integrands; empty in older files
 
   const Card* card(const std::string& tier) const;
-  std::vector<std::int64_t> sizes() const;  // the n with at least one measured cell, ascending
+  std::vector<const Card*> cards_by_rung() const;  // the cards, lowest rung first
+  std::vector<std::int64_t> sizes() const;         // the n with at least one measured cell, ascending
   // The integrands its cells are of, in the order they first appear.
   std::vector<std::string> integrand_names() const;
   const Integrand* integrand(const std::string& name) const;  // from the context; null when not recorded
@@ -180,18 +181,26 @@ IntegrandAnswers answer_each_integrand(const Run& run, std::optional<std::int64_
                                        bool include_peers = false, std::optional<int> width = std::nullopt);
 
 // Where the per-integrand answers differ, each a sentence from the numbers: a different pick, a tier that
-// cannot run an integrand (with the reason), a tier whose speedup over naive differs by `spread` or more
-// between integrands. Empty when nothing differs.
-// `all`: the run the answers were made from (its unavailable cells, its context's integrands).
+// does not run an integrand (tiers_not_running: unavailable, failed, timed out …, with the reason), a tier
+// whose speedup over naive differs by `spread` or more between integrands. Empty when nothing differs. `all`:
+// the run the answers were made from (its unavailable cells, its context's integrands).
 std::vector<std::string> integrand_differences(const Run& all, const IntegrandAnswers& answers,
                                                double spread = 2);
 
-// The tiers of the run that cannot run `integrand`, each with the reason: a tier with no measured cell of it,
-// that ran another integrand or that the context records as unable to run it (context.integrands[]
-// .unsupported); the reason an unavailable cell's, else the context's. A tier that ran no integrand (no
-// GPU on the machine, say) is no answer about this one.
-std::vector<std::pair<std::string, std::string>> unavailable_tiers(const Run& all,
-                                                                   const std::string& integrand);
+// A tier that has no measured cell of an integrand while it ran another (or that the context records as
+// unable to run it): its cells' status (unavailable, failed, timeout, …) and why.
+struct NotRunning {
+  std::string tier;
+  CellStatus status = CellStatus::unavailable;
+  std::string reason;
+  std::string what() const;  // "is unavailable", "failed", "timed out", …
+};
+// The tiers of the run that do not run `integrand`, in rung order: a tier with no measured cell of it that
+// ran another integrand or that the context records as unable to run it (context.integrands[]
+// .unsupported). The status and reason are an unavailable cell's, else the context's, else its first
+// cell's that did not run (failed, timed out, crashed, skipped …), else "skipped: no cell of it in these
+// results". A tier that ran no integrand (no GPU on the machine, say) is no answer about this one.
+std::vector<NotRunning> tiers_not_running(const Run& all, const std::string& integrand);
 
 // Writes report.md, report.html and charts/*.svg into out_dir; returns the paths written. With several
 // integrands in a run, the answer is per integrand, and the detailed sections are about `integrand` (the

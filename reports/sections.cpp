@@ -18,12 +18,13 @@ Document build(const std::vector<Run>& all_runs, const std::string& integrand) {
     focus.push_back(!integrand.empty() ? integrand : names.empty() ? "" : names.front());
     runs.push_back(names.size() > 1 ? integrand_run(run, focus.back()) : run);
   }
+  std::vector<IntegrandAnswers> answers;  // one a run; empty for a run of one integrand
   std::vector<Analysis> analyses;
   for (std::size_t i = 0; i < runs.size(); ++i) {
+    const bool several = all_runs[i].integrand_names().size() > 1;
+    answers.push_back(several ? answer_each_integrand(all_runs[i]) : IntegrandAnswers{});
     // At the size the per-integrand answers share, so the two answers agree.
-    const auto names = all_runs[i].integrand_names();
-    analyses.push_back(names.size() > 1 ? analyse(runs[i], answer_each_integrand(all_runs[i]).n)
-                                        : analyse(runs[i]));
+    analyses.push_back(several ? analyse(runs[i], answers.back().n) : analyse(runs[i]));
   }
   Document doc;
   std::string title = "Ladder report";
@@ -33,7 +34,8 @@ Document build(const std::vector<Run>& all_runs, const std::string& integrand) {
       paragraph("How far to optimize the midpoint rule, and what each step costs to keep — measured on " +
                 std::to_string(runs.size()) + (runs.size() == 1 ? " machine" : " machines") +
                 ". Every number comes from the results files listed below."));
-  if (several_integrands) integrand_answers(doc, all_runs, focus);
+  if (several_integrands) integrand_answers(doc, all_runs, answers, focus);
+  integrand_sets(doc, all_runs, focus);
   answer(doc, analyses);
   trust(doc, runs);
   topologies(doc, runs);

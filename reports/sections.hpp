@@ -16,9 +16,13 @@ namespace ladder::report {
 // after that answer are about `integrand` (each run's first when empty).
 Document build(const std::vector<Run>& runs, const std::string& integrand = "");
 
-// The answer for each integrand of each run that holds several, and where the answers differ; focus: the
-// integrand the later sections are about, one a run.
-void integrand_answers(Document& doc, const std::vector<Run>& runs, const std::vector<std::string>& focus);
+// The answer for each integrand of each run that holds several, and where the answers differ; answers: each
+// run's answer_each_integrand (empty for a run of one integrand); focus: the integrand the later sections
+// are about, one a run.
+void integrand_answers(Document& doc, const std::vector<Run>& runs,
+                       const std::vector<IntegrandAnswers>& answers, const std::vector<std::string>& focus);
+// When the runs' integrands differ, a paragraph naming each run's, before the detailed sections compare them.
+void integrand_sets(Document& doc, const std::vector<Run>& runs, const std::vector<std::string>& focus);
 
 void answer(Document& doc, const std::vector<Analysis>& analyses);
 void trust(Document& doc, const std::vector<Run>& runs);

@@ -86,9 +86,7 @@ void costs(Document& doc, const Run& run) {
       paragraph("Maintenance cost, " + cost_formula() + ". Disagree with a weight? Every part is here."));
   Table rows{
       {"tier", "cost", "code", "concepts", "libraries", "flags", "learning", "reproducibility", "needs"}, {}};
-  std::vector<const Card*> cards;
-  for (const auto& card : run.cards) cards.push_back(&card);
-  std::sort(cards.begin(), cards.end(), [](const Card* x, const Card* y) { return x->rung < y->rung; });
+  const std::vector<const Card*> cards = run.cards_by_rung();
   for (const Card* card : cards) {
     const Cost cost = maintenance_cost(*card);
     std::vector<std::string> row = {card->id, format_number("%.1f", cost.score)};

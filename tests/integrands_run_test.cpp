@@ -208,19 +208,29 @@ TEST(IntegrandPlan, EachIntegrandIsCostedByItsOwnCalibration) {
   EXPECT_EQ(estimate.cells.front().cell.integrand, "gauss") << "in the order the integrands were given";
 }
 
+// gauss and a second integrand: rational (an example, whose exact integral is Boost.Math's quadrature) when
+// the examples are built, else pi. Each gets its cells, its reference, its context, and the run's report.md
+// answers for each.
 TEST(IntegrandRun, TwoIntegrandsGetTheirCellsReferencesAndContext) {
   TempDir dir;
-  const auto run = run_and_read(
-      LADDER_BINARY,
-      "--preset quick --tiers naive,xsimd --integrand gauss,pi --n 1e4 " + std::string(few_repetitions),
-      dir / "out");
+  const bool rational = has_example("rational");
+  const std::string second = rational ? "rational" : "pi";
+  const auto run = run_and_read(LADDER_BINARY,
+                                "--preset quick --tiers naive,xsimd --integrand gauss," + second +
+                                    " --n 1e4 " + std::string(few_repetitions),
+                                dir / "out");
   ASSERT_EQ(run.outcome.exit_code, 0) << run.outcome.output;
   const json& context = run.results.at("context");
-  EXPECT_EQ(context.at("matrix").at("integrands"), (json{"gauss", "pi"}));
+  EXPECT_EQ(context.at("matrix").at("integrands"), (json{"gauss", second}));
   const auto cells = medians(run.results);
+  // rational, (x² + 6x + 12) / (x² − 6x + 12) = 1 + 6 (2x − 6) / (x² − 6x + 12) + 36 / ((x − 3)² + 3), on
+  // [0, 1]: 1 + 6 ln(7/12) + 36/√3 (atan(−2/√3) − atan(−3/√3)).
+  const long double root3 = std::sqrt(3.0L);
+  const long double rational_integral =
+      1 + 6 * std::log(7.0L / 12) + 36 / root3 * (std::atan(-2 / root3) - std::atan(-3 / root3));
   const std::map<std::string, long double> exact = {
       {"gauss", std::sqrt(std::numbers::pi_v<long double>) / 2 * std::erf(1.0L)},
-      {"pi", std::numbers::pi_v<long double>}};
+      {second, rational ? rational_integral : std::numbers::pi_v<long double>}};
   for (const char* tier : {"naive", "xsimd"})
     for (const auto& [integrand, integral] : exact) {
       const std::string name = std::string(tier) + "/" + integrand + "/n:10000/threads:1";
@@ -231,6 +241,12 @@ TEST(IntegrandRun, TwoIntegrandsGetTheirCellsReferencesAndContext) {
       EXPECT_NEAR(cell.at("exact").get<double>(), static_cast<double>(integral), 1e-15 * integral) << name;
       EXPECT_LT(std::fabs(cell.at("rel_error").get<double>()), 1e-8) << name << ": h² = 1e-8";
       EXPECT_TRUE(cell.at("within_rounding_bound").get<bool>()) << name;
+      if (integrand == "rational") {
+        // No antiderivative: the quadrature's, through the worker and into the results.
+        EXPECT_EQ(cell.value("exact_method", "").rfind("Boost.Math tanh_sinh in ", 0), 0u) << cell.dump();
+        ASSERT_TRUE(cell.contains("exact_error_estimate")) << cell.dump();
+        EXPECT_LT(cell.at("exact_error_estimate").get<double>(), 1e-15) << name;
+      }
     }
   EXPECT_EQ(cells.size(), 4u);
 
@@ -238,17 +254,27 @@ TEST(IntegrandRun, TwoIntegrandsGetTheirCellsReferencesAndContext) {
   ASSERT_EQ(file.context.integrands.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
     const IntegrandRecord& record = file.context.integrands[i];
-    const IntegrandInfo& info = integrand_named(i == 0 ? "gauss" : "pi");
+    const IntegrandInfo& info = integrand_named(i == 0 ? "gauss" : second);
     EXPECT_EQ(record.name, info.name);
     EXPECT_EQ(record.formula, info.formula);
-    EXPECT_EQ(record.source, "built-in");
-    EXPECT_TRUE(record.antiderivative);
+    EXPECT_EQ(record.source, info.source);
+    EXPECT_EQ(record.antiderivative, info.antiderivative != nullptr);
     EXPECT_TRUE(record.unsupported.empty()) << record.name;
   }
   // The summary at the end has a column for the integrand.
   const auto header = run.outcome.output.find("integrand");
   ASSERT_NE(header, std::string::npos) << run.outcome.output;
-  EXPECT_NE(run.outcome.output.find("xsimd            pi "), std::string::npos) << run.outcome.output;
+  EXPECT_NE(run.outcome.output.find("xsimd            " + second + " "), std::string::npos)
+      << run.outcome.output;
+  // The run's report answers for each integrand: the section, and a row each.
+  const std::string md = read_text(dir / "out" / "report.md");
+  const std::size_t section = md.find("## The answer for each integrand");
+  ASSERT_NE(section, std::string::npos) << md.substr(0, 3000);
+  for (const std::string& integrand : {std::string("gauss"), second})
+    EXPECT_NE(md.find("\n| " + integrand + " | " + integrand_named(integrand).source + " | ", section),
+              std::string::npos)
+        << integrand << "\n"
+        << md.substr(section, 3000);
 }
 
 TEST(IntegrandRun, ATierThatCannotRunAnIntegrandIsUnavailableWithItsReasonAndNoWorker) {

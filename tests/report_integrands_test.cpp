@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "choose.hpp"
@@ -186,14 +187,82 @@ TEST(IntegrandAnswers, EachIntegrandGetsThePickTheReportRulesGiveItsOwnCells) {
   }
 }
 
+using Reasons = std::vector<std::tuple<std::string, std::string, std::string>>;  // tier, what, why
+
+Reasons not_running(const ladder::report::Run& run, const std::string& integrand) {
+  Reasons reasons;
+  for (const NotRunning& each : tiers_not_running(run, integrand))
+    reasons.emplace_back(each.tier, each.what(), each.reason);
+  return reasons;
+}
+
 TEST(IntegrandAnswers, UnavailableTiersComeFromTheCellsAndTheContext) {
   TempDir dir;
   const ladder::report::Run run = load_run(write(dir / "run", three_integrands()).string());
-  using Reasons = std::vector<std::pair<std::string, std::string>>;
-  EXPECT_EQ(unavailable_tiers(run, "piecewise-branch"),
-            (Reasons{{"eigen", eigen_branch_reason}, {"xsimd", xsimd_reason}, {"tbb", tbb_reason}}));
-  EXPECT_EQ(unavailable_tiers(run, "normal-cdf"), (Reasons{{"eigen", eigen_cdf_reason}}));
-  EXPECT_EQ(unavailable_tiers(run, "gauss"), Reasons{});
+  EXPECT_EQ(not_running(run, "piecewise-branch"), (Reasons{{"eigen", "is unavailable", eigen_branch_reason},
+                                                           {"xsimd", "is unavailable", xsimd_reason},
+                                                           {"tbb", "is unavailable", tbb_reason}}));
+  EXPECT_EQ(not_running(run, "normal-cdf"), (Reasons{{"eigen", "is unavailable", eigen_cdf_reason}}));
+  EXPECT_EQ(not_running(run, "gauss"), Reasons{});
+}
+
+// two_alike(), but tbb's rational cell failed, xsimd's timed out, and cuda (no GPU) ran neither.
+json with_failures() {
+  json document = two_alike();
+  json kept = json::array();
+  for (const auto& entry : document["benchmarks"])
+    if (entry["integrand"] != "rational" || (entry["tier"] != "tbb" && entry["tier"] != "xsimd"))
+      kept.push_back(entry);
+  document["benchmarks"] = kept;
+  testing::add_cell_not_run(document["benchmarks"], {"tbb", 9, 1000000, 2, {}, 0, nullptr, "rational"},
+                            "failed", "the worker exited with status 1: std::bad_alloc");
+  testing::add_cell_not_run(document["benchmarks"], {"xsimd", 6, 1000000, 1, {}, 0, nullptr, "rational"},
+                            "timeout", "over the cell's 10 s limit");
+  return document;
+}
+
+TEST(IntegrandAnswers, ATierThatFailedOnOneIntegrandWhileItRanAnotherIsSaidWithItsStatusAndReason) {
+  TempDir dir;
+  const fs::path path = write(dir / "run", with_failures());
+  const ladder::report::Run run = load_run(path.string());
+  EXPECT_EQ(not_running(run, "rational"),
+            (Reasons{{"xsimd", "timed out", "over the cell's 10 s limit"},
+                     {"tbb", "failed", "the worker exited with status 1: std::bad_alloc"}}));
+  EXPECT_EQ(not_running(run, "gauss"), Reasons{});
+  const auto sentences = integrand_differences(run, answer_each_integrand(run));
+  EXPECT_TRUE(
+      std::find(sentences.begin(), sentences.end(),
+                "For **rational**, tbb failed (the worker exited with status 1: std::bad_alloc); the "
+                "fastest tier that runs it is autovec at 4.00× naive, against tbb's 20× for gauss.") !=
+      sentences.end())
+      << ::testing::PrintToString(sentences);
+  EXPECT_TRUE(
+      std::find(sentences.begin(), sentences.end(),
+                "For **rational**, xsimd timed out (over the cell's 10 s limit); the fastest tier that "
+                "runs it is autovec at 4.00× naive, against xsimd's 10× for gauss.") != sentences.end())
+      << ::testing::PrintToString(sentences);
+  const std::string md = report_md(path);
+  EXPECT_FALSE(has(md, "nowhere")) << md.substr(0, 3000);
+  EXPECT_FALSE(has(md, "every tier runs every integrand"));
+  EXPECT_TRUE(
+      has(md, "| rational | not recorded | **autovec** | 4.00× | xsimd timed out, tbb failed (below) |"))
+      << md.substr(0, 3000);
+}
+
+TEST(IntegrandAnswers, NowhereSaysWhatWasCheckedAndTheTiersThatRanNone) {
+  TempDir dir;
+  json document = two_alike();
+  for (const std::string integrand : {"gauss", "rational"})
+    testing::add_cell_not_run(document["benchmarks"], {"cuda", 12, 1000000, 1, {}, 0, nullptr, integrand},
+                              "unavailable", "no CUDA device on this machine");
+  const std::string md = report_md(write(dir / "run", document));
+  EXPECT_TRUE(
+      has(md,
+          "Where the answers differ: nowhere. The pick is **tbb** for every integrand; naive, autovec, "
+          "xsimd, tbb ran every integrand; eigen, cuda (unavailable: no CUDA device on this machine) ran "
+          "none; and no tier's speedup over naive differs by 2× or more between them (4 tiers "
+          "compared)."))
+      << md.substr(0, 3000);
 }
 
 TEST(IntegrandAnswers, WhereTheyDifferIsSaidInSentencesFromTheNumbers) {
@@ -219,7 +288,10 @@ TEST(IntegrandAnswers, WhereTheyDifferIsSaidInSentencesFromTheNumbers) {
 
 TEST(IntegrandAnswers, NothingIsSaidToDifferWhenNothingDoes) {
   TempDir dir;
-  const ladder::report::Run run = load_run(write(dir / "run", two_alike()).string());
+  json document = two_alike();
+  // Every built-in's exact integral is its antiderivative: no news for the note column.
+  for (auto& entry : document["benchmarks"]) entry["exact_method"] = "antiderivative";
+  const ladder::report::Run run = load_run(write(dir / "run", document).string());
   EXPECT_EQ(integrand_differences(run, answer_each_integrand(run)), std::vector<std::string>{});
   const std::string md = report_md(dir / "run");
   EXPECT_TRUE(has(md, "Where the answers differ: nowhere.")) << md.substr(0, 3000);
@@ -228,6 +300,51 @@ TEST(IntegrandAnswers, NothingIsSaidToDifferWhenNothingDoes) {
     EXPECT_FALSE(has(md, absent)) << absent;
   EXPECT_TRUE(has(md, "| gauss | not recorded | **tbb** (2 threads) | 20× | – |")) << md.substr(0, 3000);
   EXPECT_TRUE(has(md, "| rational | not recorded | **tbb** (2 threads) | 20× | – |")) << md.substr(0, 3000);
+  EXPECT_FALSE(has(md, "exact integral: antiderivative"));
+}
+
+TEST(IntegrandReport, TheAntiderivativeIsNamedInTheNoteOnlyWithAnEstimateOrANote) {
+  TempDir dir;
+  json document = two_alike();
+  for (auto& entry : document["benchmarks"]) {
+    entry["exact_method"] = "antiderivative";
+    if (entry["integrand"] == "rational") entry["exact_error_estimate"] = 1e-30;
+  }
+  const std::string md = report_md(write(dir / "run", document));
+  EXPECT_TRUE(has(md, "| gauss | not recorded | **tbb** (2 threads) | 20× | – |")) << md.substr(0, 3000);
+  EXPECT_TRUE(has(md,
+                  "| rational | not recorded | **tbb** (2 threads) | 20× | exact integral: antiderivative "
+                  "(error estimate 1.0e-30) |"))
+      << md.substr(0, 3000);
+}
+
+TEST(IntegrandReport, RunsOfDifferentIntegrandsAreSaidToDifferBeforeTheDetailedSections) {
+  TempDir dir;
+  json gauss = two_alike(), rational = two_alike();
+  json only_gauss = json::array(), only_rational = json::array();
+  for (const auto& entry : gauss["benchmarks"])
+    (entry["integrand"] == "gauss" ? only_gauss : only_rational).push_back(entry);
+  gauss["benchmarks"] = only_gauss;
+  gauss["context"]["host_name"] = "left";
+  rational["benchmarks"] = only_rational;
+  rational["context"]["host_name"] = "right";
+  const std::vector<ladder::report::Run> runs = {load_run(write(dir / "left", gauss).string()),
+                                                 load_run(write(dir / "right", rational).string())};
+  write_report(runs, (dir / "out").string());
+  const std::string md = testing::read_text(dir / "out" / "report.md");
+  const std::string said = "These runs do not hold the same integrands: **left** (" +
+                           (dir / "left" / "results.json").string() + ") holds gauss; **right** (" +
+                           (dir / "right" / "results.json").string() +
+                           ") holds rational. The sections below compare **gauss** on left, **rational** on "
+                           "right: different functions";
+  ASSERT_TRUE(has(md, said)) << md.substr(0, 3000);
+  EXPECT_LT(md.find(said), md.find("## The answer\n")) << "before the detailed sections";
+
+  const std::vector<ladder::report::Run> alike = {load_run(write(dir / "left2", gauss).string()),
+                                                  load_run((dir / "left").string())};
+  write_report(alike, (dir / "out2").string());
+  EXPECT_FALSE(has(testing::read_text(dir / "out2" / "report.md"), "do not hold the same integrands"))
+      << "the same integrand on both: nothing to say";
 }
 
 TEST(IntegrandAnswers, ShareTheSizeMeasuredForEveryIntegrand) {
@@ -349,7 +466,10 @@ TEST(IntegrandAnswers, AnIntegrandWithNothingMeasuredIsSaidSoAndTheOthersStillAn
   const IntegrandAnswers answers = answer_each_integrand(run);
   EXPECT_EQ(answers.n, std::optional<std::int64_t>(1000000)) << "still a size for the integrands measured";
   const std::string md = report_md(path);
-  EXPECT_TRUE(has(md, "| one-over-x | not recorded | none | – | no tier was measured at n = 1000000 |"))
+  EXPECT_TRUE(
+      has(md,
+          "| one-over-x | not recorded | none | – | no tier was measured at n = 1000000; naive, autovec "
+          "failed, eigen, xsimd, tbb skipped (below) |"))
       << md.substr(0, 3000);
   EXPECT_TRUE(
       has(md, "| piecewise-branch | examples/integrands/piecewise_branch.hpp | **autovec** | 1.25× |"));
