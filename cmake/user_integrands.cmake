@@ -16,11 +16,11 @@ option(LADDER_EXAMPLE_INTEGRANDS "Build the example integrands of examples/integ
 set(LADDER_USER_INTEGRANDS "" CACHE STRING
     "User integrand headers outside integrands/, ;-separated (absolute, or relative to the repository)")
 
-# Writes one capability probe of one integrand, unless an identical one ran before (same header, integrand
-# and compile line), and adds its command to the script run in parallel below.
+# Writes one capability probe of one integrand, unless an identical one ran before (same header, integrand,
+# compiler, compile line and probe code), as a script of its own run below, a few at a time.
 macro(ladder_probe probe header name capability)
   file(MD5 ${header} header_hash)
-  string(MD5 stamp "${header_hash} ${name} ${compile_line} ${probe_${capability}_evaluate}")
+  string(MD5 stamp "${header_hash} ${name} ${CMAKE_CXX_COMPILER_VERSION} ${compile_line} ${probe_hash} ${probe_${capability}_evaluate} ${probe_${capability}_targets}")
   set(stale TRUE)
   if(EXISTS ${probes}/${probe}.stamp AND EXISTS ${probes}/${probe}.rc)
     file(READ ${probes}/${probe}.stamp old_stamp)
@@ -30,15 +30,22 @@ macro(ladder_probe probe header name capability)
   endif()
   if(stale)
     file(WRITE ${probes}/${probe}.stamp "${stamp}")
-    file(REMOVE ${probes}/${probe}.rc)
+    file(REMOVE ${probes}/${probe}.rc ${probes}/${probe}.log)
     file(WRITE ${probes}/${probe}.cpp
          "#include ${probe_${capability}_include}\n#include \"${header}\"\n#include \"integrand_probe.hpp\"\n"
          "std::vector<double> evaluate(const std::vector<double>& xs) {\n  const ${name} f{};\n"
          "${probe_${capability}_evaluate}\n  return out;\n}\n"
          "int main() {\n  return ladder::probe::check([](double x) { return ${name}{}(x); }, evaluate, "
          "\"${probe_${capability}_what}\");\n}\n")
-    string(APPEND script "(${compile_line} ${probe}.cpp -o ${probe} > ${probe}.log 2>&1 && ./${probe} >> "
-                         "${probe}.log 2>&1; echo $? > ${probe}.rc) &\n")
+    # Compiled and run for the build's target, and for the profiling build's where it has one (simd only: the
+    # target changes what a batch is).
+    set(steps "")
+    foreach(target IN LISTS probe_${capability}_targets)
+      string(APPEND steps "${compile_line} '-march=${target}' ${probe}.cpp -o ${probe} >> ${probe}.log 2>&1 && "
+                          "./${probe} >> ${probe}.log 2>&1 && ")
+    endforeach()
+    file(WRITE ${probes}/${probe}.probe "${steps}true\necho $? > ${probe}.rc\n")
+    set(script TRUE)
   endif()
 endmacro()
 
@@ -93,6 +100,12 @@ function(ladder_user_integrands output)
   for (double x : xs)
     out.push_back(static_cast<double>(f(boost::math::differentiation::make_fvar<long double, 3>(x)).derivative(0)));]=])
   set(capabilities simd array wide autodiff)
+  foreach(capability IN LISTS capabilities)
+    set(probe_${capability}_targets ${LADDER_ARCH})
+  endforeach()
+  if(LADDER_PROFILING)
+    list(APPEND probe_simd_targets ${LADDER_PROFILING_TARGET})
+  endif()
 
   get_target_property(eigen_dirs Eigen3::Eigen INTERFACE_INCLUDE_DIRECTORIES)
   set(include_flags -I${PROJECT_SOURCE_DIR}/variants)
@@ -103,7 +116,16 @@ function(ladder_user_integrands output)
   endforeach()
   set(compile ${CMAKE_CXX_COMPILER} -std=c++20 -march=${LADDER_ARCH} -O1 ${LADDER_WARNINGS} ${include_flags}
               -I${PROJECT_SOURCE_DIR}/cmake)
-  list(JOIN compile " " compile_line)
+  # For the shell: each argument in single quotes (a path may hold spaces), without the -march the probes set.
+  set(quoted)
+  foreach(argument IN LISTS compile)
+    if(NOT argument MATCHES "^-march=")
+      string(REPLACE "'" "'\\''" argument "${argument}")
+      list(APPEND quoted "'${argument}'")
+    endif()
+  endforeach()
+  list(JOIN quoted " " compile_line)
+  file(MD5 ${PROJECT_SOURCE_DIR}/cmake/integrand_probe.hpp probe_hash)
 
   set(probes ${CMAKE_CURRENT_BINARY_DIR}/integrand_probes)
   file(MAKE_DIRECTORY ${probes})
@@ -113,7 +135,7 @@ function(ladder_user_integrands output)
        "  static constexpr std::string_view name = \"probe-control\";\n"
        "  template <class T> T operator()(const T& x) const { using std::exp; return x * exp(x) + 1.0; }\n};\n")
   configure_file(${probes}/control.hpp.new ${probes}/control.hpp COPYONLY)
-  set(script "")
+  set(script FALSE)
   set(types)
   set(sources)
   set(index 0)
@@ -145,8 +167,8 @@ function(ladder_user_integrands output)
       math(EXPR index "${index} + 1")
     endforeach()
     file(WRITE ${probes}/scalar.cpp "${scalar}")
-    execute_process(COMMAND ${CMAKE_COMMAND} -E env LC_ALL=C ${compile} -fsyntax-only scalar.cpp WORKING_DIRECTORY ${probes} RESULT_VARIABLE failed
-                    OUTPUT_VARIABLE out ERROR_VARIABLE out)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env LC_ALL=C ${compile} -fsyntax-only scalar.cpp
+                    WORKING_DIRECTORY ${probes} RESULT_VARIABLE failed OUTPUT_VARIABLE out ERROR_VARIABLE out)
     if(failed)
       message(FATAL_ERROR "The integrand header ${header} does not compile for double and long double with "
                           "the project's warnings (-Wall -Wextra -Werror), so no tier can use it:\n${out}")
@@ -155,11 +177,15 @@ function(ladder_user_integrands output)
   foreach(capability IN LISTS capabilities)
     ladder_probe(control_${capability} ${probes}/control.hpp ProbeControl ${capability})
   endforeach()
-  if(NOT script STREQUAL "")
-    message(STATUS "User integrands: ${types}; compiling each for SIMD batches, Eigen arrays, "
+  if(script)
+    message(STATUS "User integrands: ${types}; compiling and running each on SIMD batches, Eigen arrays, "
                    "cpp_bin_float_quad and autodiff")
-    file(WRITE ${probes}/capabilities.sh "cd '${probes}'\nexport LC_ALL=C\n${script}wait\n")
-    execute_process(COMMAND sh ${probes}/capabilities.sh)
+    cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env LC_ALL=C sh -c "ls *.probe | xargs -P ${cores} -n 1 sh"
+                    WORKING_DIRECTORY ${probes}
+                    COMMAND_ERROR_IS_FATAL ANY)
+    file(GLOB ran ${probes}/*.probe)
+    file(REMOVE ${ran})
   endif()
   foreach(capability IN LISTS capabilities)
     file(READ ${probes}/control_${capability}.rc rc)
@@ -193,18 +219,40 @@ function(ladder_user_integrands output)
       string(STRIP "${rc}" rc)
       set(reason "")
       if(NOT rc STREQUAL "0")
+        set(log ${probes}/${index}_${capability}.log)
+        # A compiler killed (out of memory, say) says nothing about the integrand: not kept as a verdict.
+        file(STRINGS ${log} killed REGEX "Killed signal|internal compiler error")
+        if(killed)
+          file(REMOVE ${probes}/${index}_${capability}.stamp)
+          message(FATAL_ERROR "Probing ${name_0} (${name_1}) on ${probe_${capability}_what}, the compiler stopped: "
+                              "${killed}\nConfigure again (with more memory free); the log is ${log}")
+        endif()
         # The first line the compiler flagged, without its directories; when that line is inside a library,
-        # the line of the header that led there goes first.
-        file(STRINGS ${probes}/${index}_${capability}.log flagged REGEX "(error|warning): " LIMIT_COUNT 1)
+        # the line of the header that led there goes first. (The header's path is matched as text, not as a
+        # regular expression: it may hold + or [.)
+        file(STRINGS ${log} flagged REGEX "(error|warning): " LIMIT_COUNT 1)
         string(REGEX REPLACE "^[^:]*/" "" reason "${flagged}")
+        if(reason STREQUAL "" AND rc GREATER 128)
+          math(EXPR signal "${rc} - 128")
+          set(reason "the probe stopped on signal ${signal} when it called the integrand")
+        endif()
         cmake_path(GET name_1 FILENAME header_name)
-        if(NOT reason MATCHES "^${header_name}:" AND NOT reason MATCHES "^error: ")
-          file(STRINGS ${probes}/${index}_${capability}.log located REGEX "^${name_1}:[0-9]+:" LIMIT_COUNT 1)
-          if(located MATCHES "^${name_1}:([0-9]+):")
-            set(line ${CMAKE_MATCH_1})
-            string(REGEX REPLACE "^[^:]*:[0-9]+:[0-9]+: " "" message "${reason}")
-            set(reason "${header_name}:${line}: ${message}")
-          endif()
+        string(FIND "${reason}" "${header_name}:" at)
+        if(NOT at EQUAL 0 AND NOT reason MATCHES "^error: ")
+          file(STRINGS ${log} lines_of_log)
+          foreach(logged IN LISTS lines_of_log)
+            string(FIND "${logged}" "${name_1}:" at)
+            if(at EQUAL 0)
+              string(LENGTH "${name_1}:" prefix)
+              string(SUBSTRING "${logged}" ${prefix} -1 rest)
+              if(rest MATCHES "^([0-9]+):")
+                set(line ${CMAKE_MATCH_1})
+                string(REGEX REPLACE "^[^:]*:[0-9]+:[0-9]+: " "" message "${reason}")
+                set(reason "${header_name}:${line}: ${message}")
+                break()
+              endif()
+            endif()
+          endforeach()
         endif()
         string(REPLACE "\\;" ";" reason "${reason}")
         string(REGEX REPLACE "^error: " "" reason "${reason}")
@@ -222,7 +270,8 @@ function(ladder_user_integrands output)
       if(NOT rc STREQUAL "0")
         set(ok false)
       else()
-        file(STRINGS ${probes}/${index}_${capability}.log measured REGEX "^ulps: ")
+        # The build's target first (the profiling build's figure, when there is one, follows).
+        file(STRINGS ${probes}/${index}_${capability}.log measured REGEX "^ulps: " LIMIT_COUNT 1)
         string(REGEX REPLACE "^ulps: " "" ulps "${measured}")
       endif()
       string(APPEND text "  static constexpr Probe ${capability}{${ok}, R\"ladder(${reason})ladder\", ${ulps}};\n")
