@@ -116,9 +116,12 @@ std::vector<NotRunning> tiers_not_running(const Run& all, const std::string& int
     if (recorded)
       for (const auto& [tier, why] : recorded->unsupported)
         if (tier == card->id) recorded_reason = why;
-    // A tier that runs no integrand here (no GPU, say) says nothing about this one, unless the context
-    // records that it cannot run this integrand.
-    if (ran || (!ran_another && recorded_reason.empty())) continue;
+    // A tier that runs no integrand here says nothing about this one, unless the context records that it
+    // cannot run this integrand and its cells were refused for that reason: with no GPU, cuda's cells say
+    // "cannot run here", which the report says once, not once an integrand.
+    const bool refused_for_it =
+        !recorded_reason.empty() && (!not_run || not_run->reason.find(recorded_reason) != std::string::npos);
+    if (ran || (!ran_another && !refused_for_it)) continue;
     if (!recorded_reason.empty() && (!not_run || not_run->status != CellStatus::unavailable))
       not_run = NotRunning{card->id, CellStatus::unavailable, recorded_reason};  // the context says why
     if (!not_run) not_run = NotRunning{card->id, CellStatus::skipped, "no cell of it in these results"};
@@ -161,27 +164,44 @@ std::vector<std::string> integrand_differences(const Run& all, const IntegrandAn
   }
 
   // A tier that cannot run an integrand: the reason, what runs it fastest instead, and the tier elsewhere.
+  // Tiers refused for the same reason (the SIMD tiers, say) share one sentence.
   for (const auto& analysis : analyses) {
     const std::string integrand = name_of(analysis);
+    std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // "is unavailable (why)", tiers
     for (const NotRunning& not_running : tiers_not_running(all, integrand)) {
-      const std::string& tier = not_running.tier;
       // The sentence names the tier and the integrand already: the reason's own naming of them goes.
-      const std::string named = "tier '" + tier + "' cannot run integrand '" + integrand + "': ";
+      const std::string named = "tier '" + not_running.tier + "' cannot run integrand '" + integrand + "': ";
       const std::string& reason = not_running.reason;
       const std::string why = reason.rfind(named, 0) == 0 ? reason.substr(named.size()) : reason;
-      std::string text = "For **" + integrand + "**, " + tier + " " + not_running.what() +
-                         (why.empty() ? std::string() : " (" + why + ")");
-      const Row* fastest = nullptr;
-      for (const auto& row : analysis.rows)
-        if (!row.card->peer && (!fastest || row.cell->median < fastest->cell->median)) fastest = &row;
+      const std::string said = not_running.what() + (why.empty() ? std::string() : " (" + why + ")");
+      const auto group =
+          std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == said; });
+      if (group == groups.end())
+        groups.push_back({said, {not_running.tier}});
+      else
+        group->second.push_back(not_running.tier);
+    }
+    const Row* fastest = nullptr;
+    for (const auto& row : analysis.rows)
+      if (!row.card->peer && (!fastest || row.cell->median < fastest->cell->median)) fastest = &row;
+    for (const auto& [said, tiers] : groups) {
+      std::string text = "For **" + integrand + "**, " + join(tiers) + " " + said;
+      if (tiers.size() > 1) {  // "is unavailable" → "are unavailable", "failed" stays
+        const auto is = text.find(" is ", ("For **" + integrand + "**, " + join(tiers)).size());
+        if (is != std::string::npos && is == ("For **" + integrand + "**, " + join(tiers)).size())
+          text.replace(is, 4, " are ");
+      }
       if (fastest && fastest->speedup)
         text += "; the fastest tier that runs it is " + fastest->card->id + " at " +
                 times(*fastest->speedup) + " naive" + size_suffix(answers, analysis);
-      std::vector<std::string> elsewhere;
-      for (const auto& other : analyses)
-        if (const Row* row = row_of(other, tier); row && row->speedup && &other != &analysis)
-          elsewhere.push_back(times(*row->speedup) + " for " + name_of(other) + size_suffix(answers, other));
-      if (!elsewhere.empty()) text += ", against " + tier + "'s " + join(elsewhere);
+      if (tiers.size() == 1) {
+        std::vector<std::string> elsewhere;
+        for (const auto& other : analyses)
+          if (const Row* row = row_of(other, tiers.front()); row && row->speedup && &other != &analysis)
+            elsewhere.push_back(times(*row->speedup) + " for " + name_of(other) +
+                                size_suffix(answers, other));
+        if (!elsewhere.empty()) text += ", against " + tiers.front() + "'s " + join(elsewhere);
+      }
       sentences.push_back(text + ".");
     }
   }
