@@ -8,6 +8,7 @@
 #include "cards.hpp"
 #include "commands.hpp"
 #include "context.hpp"
+#include "reference_library.hpp"
 #include "registry.hpp"
 #include "text.hpp"
 #include "vectorization.hpp"
@@ -75,27 +76,25 @@ void print_list(bool as_json, bool ids_only) {
 }
 
 // Where an integrand's references come from: the exact integral, and f′ and f‴ at the ends (the
-// Euler–Maclaurin terms of the midpoint sum above 2^22 nodes), as the build's probes found them.
+// Euler–Maclaurin terms of the midpoint sum above 2^22 nodes): the harness's own choice
+// (library_functions), with the probe's reason where it had to fall back.
 struct ReferenceSources {
   std::string integral, derivatives;
 };
 ReferenceSources reference_sources(const IntegrandInfo& integrand) {
+  const LibraryFunctions library = library_functions(integrand);
+  auto fallback = [](const Probe& probe, const char* type) {
+    return probe.compiles
+               ? std::string()
+               : " (it does not work on " + std::string(type) + ": " + std::string(probe.error) + ")";
+  };
   ReferenceSources sources;
-  if (integrand.antiderivative)
-    sources.integral = "its antiderivative";
-  else if (integrand.wide.compiles)
-    sources.integral = "Boost.Math tanh-sinh quadrature in cpp_bin_float_quad";
-  else
-    sources.integral = "Boost.Math quadrature, not in cpp_bin_float_quad (it does not work on it: " +
-                       std::string(integrand.wide.error) + ")";
-  if (integrand.derivative1 && integrand.derivative3)
-    sources.derivatives = "closed form";
-  else if (integrand.autodiff.compiles)
-    sources.derivatives = "Boost.Math autodiff";
-  else
-    sources.derivatives =
-        "finite differences (it does not work on autodiff's fvar: " + std::string(integrand.autodiff.error) +
-        ")";
+  sources.integral = integrand.antiderivative
+                         ? "its antiderivative"
+                         : library.integral_method + fallback(integrand.wide, "cpp_bin_float_quad");
+  sources.derivatives = integrand.derivative1 && integrand.derivative3
+                            ? "closed form"
+                            : library.derivatives_method + fallback(integrand.autodiff, "autodiff's fvar");
   return sources;
 }
 
