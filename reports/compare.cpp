@@ -79,20 +79,25 @@ UTest mann_whitney(const std::vector<double>& x, const std::vector<double>& y) {
   return test;
 }
 
-CellComparison compare_cells(const Cell& old_cell, const Cell& new_cell, const CompareOptions& options) {
+CellComparison compare_samples(double old_median, const std::vector<double>& old_repetitions, double new_median,
+                               const std::vector<double>& new_repetitions, const CompareOptions& options) {
   CellComparison comparison;
-  comparison.ratio = new_cell.median / old_cell.median;
-  comparison.test = mann_whitney(old_cell.repetitions, new_cell.repetitions);
+  comparison.ratio = new_median / old_median;
+  comparison.test = mann_whitney(old_repetitions, new_repetitions);
   const bool significant = comparison.test.p < options.alpha;
   if (significant)
     comparison.change = std::fabs(comparison.ratio - 1) * 100 < options.min_change_percent
                             ? Change::not_meaningful
                         : comparison.ratio > 1 ? Change::slower
                                                : Change::faster;
-  comparison.too_few = std::min(old_cell.repetitions.size(), new_cell.repetitions.size()) < 5;
+  comparison.too_few = std::min(old_repetitions.size(), new_repetitions.size()) < 5;
   comparison.over_fail_above = comparison.change == Change::slower && options.fail_above_percent &&
                                (comparison.ratio - 1) * 100 > *options.fail_above_percent;
   return comparison;
+}
+
+CellComparison compare_cells(const Cell& old_cell, const Cell& new_cell, const CompareOptions& options) {
+  return compare_samples(old_cell.median, old_cell.repetitions, new_cell.median, new_cell.repetitions, options);
 }
 
 std::string verdict(const CellComparison& comparison) {

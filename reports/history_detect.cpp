@@ -1,0 +1,249 @@
+#include "history_detect.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "text.hpp"
+
+namespace ladder::report {
+namespace {
+
+double median_of(std::vector<double> values) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const std::size_t half = values.size() / 2;
+  return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
+}
+
+// The mean absolute deviation from the median: the L1 noise of a level.
+double deviation_of(const std::vector<double>& values) {
+  const double centre = median_of(values);
+  double sum = 0;
+  for (const double value : values) sum += std::fabs(value - centre);
+  return sum / static_cast<double>(values.size());
+}
+
+// The noise of one run's median, robustly: consecutive differences hold the noise twice and a step or an
+// outlier only once or twice, so their median absolute value (as a normal standard deviation, / √2)
+// ignores both.
+double series_noise(const std::vector<double>& logs) {
+  std::vector<double> differences;
+  for (std::size_t i = 1; i < logs.size(); ++i) differences.push_back(std::fabs(logs[i] - logs[i - 1]));
+  const double noise = 1.4826 * median_of(differences) / std::sqrt(2.0);
+  return std::max(noise, 1e-9);  // identical runs: any split costs the penalty and gains nothing
+}
+
+// cost[s][t - s - 1]: the L1 cost of one level over logs[s, t), Σ |y − median|.
+std::vector<std::vector<double>> segment_costs(const std::vector<double>& logs) {
+  const std::size_t count = logs.size();
+  std::vector<std::vector<double>> cost(count);
+  for (std::size_t start = 0; start < count; ++start) {
+    std::vector<double> sorted;
+    for (std::size_t end = start + 1; end <= count; ++end) {
+      sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), logs[end - 1]), logs[end - 1]);
+      // Σ |y − median| is the sum of the upper half less the sum of the lower half.
+      const std::size_t half = sorted.size() / 2;
+      double sum = 0;
+      for (std::size_t i = 0; i < half; ++i) sum += sorted[sorted.size() - 1 - i] - sorted[i];
+      cost[start].push_back(sum);
+    }
+  }
+  return cost;
+}
+
+// Optimal partitioning: the starts of the levels (0 first) minimizing Σ cost / noise + penalty × levels,
+// each level at least `shortest` runs.
+std::vector<std::size_t> optimal_starts(const std::vector<double>& logs, std::size_t shortest, double penalty) {
+  const std::size_t count = logs.size();
+  const auto cost = segment_costs(logs);
+  const double noise = series_noise(logs);
+  const double infinite = std::numeric_limits<double>::infinity();
+  std::vector<double> best(count + 1, infinite);
+  std::vector<std::size_t> last_start(count + 1, 0);
+  best[0] = 0;
+  for (std::size_t end = shortest; end <= count; ++end)
+    for (std::size_t start = 0; start + shortest <= end; ++start) {
+      if (best[start] == infinite) continue;
+      const double total = best[start] + cost[start][end - start - 1] / noise + penalty;
+      if (total < best[end]) best[end] = total, last_start[end] = start;
+    }
+  std::vector<std::size_t> starts;
+  for (std::size_t end = count; end > 0; end = last_start[end]) starts.push_back(last_start[end]);
+  std::reverse(starts.begin(), starts.end());
+  return starts;
+}
+
+std::vector<double> slice(const std::vector<double>& values, std::size_t begin, std::size_t end) {
+  return {values.begin() + static_cast<std::ptrdiff_t>(begin), values.begin() + static_cast<std::ptrdiff_t>(end)};
+}
+
+std::string short_commit(const std::string& commit) { return commit.substr(0, 10); }
+
+std::string run_name(const HistoryRun& run) {
+  return "run " + run.run_id + " (commit " + short_commit(run.commit) +
+         (run.dirty ? ", with uncommitted changes" : "") + ")";
+}
+
+std::string percent_more(double ratio) { return format_number("%.1f %%", (ratio - 1) * 100); }
+
+std::string u_figures(const CellComparison& comparison, std::size_t old_count, std::size_t new_count) {
+  return "Mann–Whitney p = " + format_number("%.2g", comparison.test.p) + " over " + std::to_string(old_count) +
+         " and " + std::to_string(new_count) + " repetitions";
+}
+
+const HistoryRun* previous_with_count(const HistorySeries& series, std::size_t before) {
+  for (std::size_t i = before; i-- > 0;)
+    if (series.runs[i].instructions_per_node && *series.runs[i].instructions_per_node > 0)
+      return &series.runs[i];
+  return nullptr;
+}
+
+}  // namespace
+
+std::string direction(const DetectedChange& change) {
+  if (change.kind == ChangeKind::time) return change.worse() ? "slower" : "faster";
+  return change.worse() ? "more instructions" : "fewer instructions";
+}
+
+std::string describe(const HistorySeries& series) {
+  return "tier '" + series.tier + "' at n = " + format_count(static_cast<double>(series.n)) + ", " +
+         counted(series.threads, "thread", "threads") + " on '" + series.machine + "'";
+}
+
+std::optional<CellComparison> pairwise_newest(const HistorySeries& series, const DetectOptions& options) {
+  if (series.runs.size() < 2) return std::nullopt;
+  const HistoryRun& previous = series.runs[series.runs.size() - 2];
+  const HistoryRun& newest = series.runs.back();
+  CompareOptions compare;
+  compare.alpha = options.alpha;
+  compare.min_change_percent = options.min_change_percent;
+  compare.fail_above_percent = options.fail_above_percent;
+  return compare_samples(previous.median, previous.repetitions, newest.median, newest.repetitions, compare);
+}
+
+std::vector<DetectedChange> detect_steps(const HistorySeries& series, const DetectOptions& options) {
+  // The runs with a median to fit (a failed run has none), by their index in the series.
+  std::vector<std::size_t> indices;
+  std::vector<double> logs;
+  for (std::size_t i = 0; i < series.runs.size(); ++i)
+    if (const double median = series.runs[i].median; std::isfinite(median) && median > 0)
+      indices.push_back(i), logs.push_back(std::log(median));
+  const auto shortest = static_cast<std::size_t>(std::max(1, options.min_segment_runs));
+  if (logs.size() < 2 * shortest) return {};
+
+  // Logs: a step is relative, whatever the cell's time.
+  std::vector<std::size_t> starts =
+      optimal_starts(logs, shortest, options.penalty * std::log(static_cast<double>(logs.size())));
+  starts.push_back(logs.size());
+  const double threshold = options.step_threshold_percent / 100;
+  // Merge away the smallest step that is not a change until every step left is one.
+  for (;;) {
+    std::size_t weakest = 0;
+    double weakest_step = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 1; k + 1 < starts.size(); ++k) {
+      const auto before = slice(logs, starts[k - 1], starts[k]), after = slice(logs, starts[k], starts[k + 1]);
+      const double step = median_of(after) - median_of(before);
+      const double noise = std::max(deviation_of(before), deviation_of(after));
+      const bool change = std::fabs(std::exp(step) - 1) > threshold && std::fabs(step) > noise;
+      if (!change && std::fabs(step) < weakest_step) weakest = k, weakest_step = std::fabs(step);
+    }
+    if (weakest == 0) break;
+    starts.erase(starts.begin() + static_cast<std::ptrdiff_t>(weakest));
+  }
+
+  std::vector<DetectedChange> changes;
+  for (std::size_t k = 1; k + 1 < starts.size(); ++k) {
+    const HistoryRun& first = series.runs[indices[starts[k]]];
+    DetectedChange change{ChangeKind::time, indices[starts[k]], first.run_id, first.commit, first.time};
+    change.before = std::exp(median_of(slice(logs, starts[k - 1], starts[k])));
+    change.after = std::exp(median_of(slice(logs, starts[k], starts[k + 1])));
+    change.ratio = change.after / change.before;
+    changes.push_back(change);
+  }
+  return changes;
+}
+
+std::vector<DetectedChange> detect_instruction_changes(const HistorySeries& series, const DetectOptions& options) {
+  std::vector<DetectedChange> changes;
+  for (std::size_t i = 1; i < series.runs.size(); ++i) {
+    const HistoryRun& run = series.runs[i];
+    const HistoryRun* previous = previous_with_count(series, i);
+    if (!run.instructions_per_node || *run.instructions_per_node <= 0 || !previous) continue;
+    const double ratio = *run.instructions_per_node / *previous->instructions_per_node;
+    if (std::fabs(ratio - 1) * 100 <= options.instructions_percent) continue;
+    DetectedChange change{ChangeKind::instructions, i, run.run_id, run.commit, run.time};
+    change.before = *previous->instructions_per_node;
+    change.after = *run.instructions_per_node;
+    change.ratio = ratio;
+    changes.push_back(change);
+  }
+  return changes;
+}
+
+std::vector<DetectedChange> detect_changes(const HistorySeries& series, const DetectOptions& options) {
+  std::vector<DetectedChange> changes = detect_steps(series, options);
+  for (const auto& change : detect_instruction_changes(series, options)) changes.push_back(change);
+  std::stable_sort(changes.begin(), changes.end(),
+                   [](const DetectedChange& a, const DetectedChange& b) { return a.index < b.index; });
+  return changes;
+}
+
+std::vector<std::string> check_newest(const HistorySeries& series, const DetectOptions& options) {
+  std::vector<std::string> reasons;
+  const std::size_t count = series.runs.size();
+  if (count < 2) return reasons;
+  const HistoryRun& newest = series.runs.back();
+  const HistoryRun& previous = series.runs[count - 2];
+  const std::string subject = describe(series) + ": the newest " + run_name(newest) + " is ";
+  const std::string over = ", more than --fail-above " + format_number("%g %%", options.fail_above_percent);
+
+  if (const auto pairwise = pairwise_newest(series, options); pairwise && pairwise->over_fail_above)
+    reasons.push_back(subject + percent_more(pairwise->ratio) + " slower than the previous " + run_name(previous) +
+                      ": median " + format_seconds(newest.median) + " against " + format_seconds(previous.median) +
+                      ", " + u_figures(*pairwise, previous.repetitions.size(), newest.repetitions.size()) + over);
+
+  // The baseline: the runs before a recent slower step, else the runs before the newest.
+  const auto window = static_cast<std::size_t>(std::max(1, options.baseline_runs));
+  const auto steps = detect_steps(series, options);
+  std::size_t baseline_end = count - 1, level_start = 0;
+  for (const auto& step : steps)
+    if (step.worse() && step.index + window >= count) baseline_end = step.index;
+  for (const auto& step : steps)  // the baseline stays within one level
+    if (step.index < baseline_end) level_start = step.index;
+  const std::size_t baseline_begin = std::max(level_start, baseline_end >= window ? baseline_end - window : 0);
+  if (baseline_begin < baseline_end && !(baseline_begin == count - 2 && baseline_end == count - 1)) {
+    std::vector<double> medians, pooled;
+    for (std::size_t i = baseline_begin; i < baseline_end; ++i) {
+      medians.push_back(series.runs[i].median);
+      pooled.insert(pooled.end(), series.runs[i].repetitions.begin(), series.runs[i].repetitions.end());
+    }
+    CompareOptions compare;
+    compare.alpha = options.alpha;
+    compare.min_change_percent = options.min_change_percent;
+    compare.fail_above_percent = options.fail_above_percent;
+    const double baseline = median_of(medians);
+    const auto against = compare_samples(baseline, pooled, newest.median, newest.repetitions, compare);
+    if (against.over_fail_above)
+      reasons.push_back(subject + percent_more(against.ratio) + " slower than the " +
+                        counted(static_cast<int>(medians.size()), "run", "runs") + " from " +
+                        run_name(series.runs[baseline_begin]) + " to " + run_name(series.runs[baseline_end - 1]) +
+                        ": median " + format_seconds(newest.median) + " against their median " +
+                        format_seconds(baseline) + ", " + u_figures(against, pooled.size(), newest.repetitions.size()) +
+                        over);
+  }
+
+  if (const HistoryRun* before = previous_with_count(series, count - 1);
+      before && newest.instructions_per_node && *newest.instructions_per_node > 0) {
+    const double ratio = *newest.instructions_per_node / *before->instructions_per_node;
+    if ((ratio - 1) * 100 > options.instructions_percent)
+      reasons.push_back(subject + "counting " + format_number("%.2f %%", (ratio - 1) * 100) +
+                        " more instructions per node than " + run_name(*before) + ": " +
+                        format_number("%.4g", *newest.instructions_per_node) + " against " +
+                        format_number("%.4g", *before->instructions_per_node) + ", more than " +
+                        format_number("%g %%", options.instructions_percent));
+  }
+  return reasons;
+}
+
+}  // namespace ladder::report

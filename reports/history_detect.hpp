@@ -1,0 +1,116 @@
+// Change detection over a benchmark's history: pure functions on runs in memory, independent of how they
+// are stored. One HistorySeries is one cell (tier × n × threads) on one machine and build configuration,
+// its runs in commit order; the caller never mixes machines in one series, so runs on different machines
+// are never compared.
+//
+// Three detectors, each documented with its parameters (DetectOptions):
+// - pairwise: the newest run against the previous one, by compare's rule (Mann–Whitney U on the
+//   repetitions at `alpha`, and a change under `min_change_percent` is not called slower or faster);
+// - steps in time over the whole series: a piecewise-constant fit of the log of the medians with an L1
+//   cost (optimal partitioning, every segment at least `min_segment_runs` runs, a penalty per change of
+//   `penalty` × ln(runs) in units of the series' noise), then every step that does not exceed
+//   max(`step_threshold_percent`, the noise of the segments on either side) is merged away, until all that
+//   remain do. With two runs a segment at least, one outlier run never forms a level of its own: the L1
+//   cost of a pair is the same whichever level it sits at. A slow drift comes out as a staircase: a change
+//   each time the fitted level has moved by the threshold or more, so about one every
+//   threshold / drift-per-run runs, each slower by the threshold or more (never a drift of its own kind).
+// - instruction counts: deterministic, so no statistics: any change over `instructions_percent` between a
+//   run and the previous run that has a count (a run without a count is skipped, never a change).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "choose.hpp"
+
+namespace ladder::report {
+
+// One run of one cell, as the history store gives it.
+struct HistoryRun {
+  std::string run_id{};  // the store's id for the run
+  std::string time{};    // when it ran, as recorded (ISO 8601 text sorts in time order)
+  std::string commit{};  // the Ladder checkout's commit
+  bool dirty = false;    // the checkout had uncommitted changes
+  double median = 0, min = 0, max = 0;  // seconds
+  std::vector<double> repetitions{};    // seconds, one per repetition
+  std::optional<double> instructions_per_node{};
+};
+
+// One cell on one machine and build configuration, its runs oldest (earliest commit) first.
+struct HistorySeries {
+  std::string tier{};
+  std::int64_t n = 0;
+  int threads = 1;
+  std::string machine{};
+  std::vector<HistoryRun> runs{};
+};
+
+struct DetectOptions {
+  // Pairwise (the newest run against the previous one), as `ladder compare`: the U test's level, and the
+  // smallest change called slower or faster.
+  double alpha = 0.05;
+  double min_change_percent = 2;
+  // Steps over the series: a step is reported when the new level differs from the old by more than this
+  // and more than the noise of the segments on either side (their mean absolute deviation from their
+  // median); asv's default threshold is 5 % as well.
+  double step_threshold_percent = 5;
+  // The fewest runs a level spans: 2, so a single outlier run is never a change.
+  int min_segment_runs = 2;
+  // The cost of one more change, × ln(runs), in units of the series' noise (a robust estimate from the
+  // differences of consecutive runs); larger finds fewer steps.
+  double penalty = 3;
+  // Instruction counts per node: a change over this between consecutive runs that have one.
+  double instructions_percent = 0.5;
+  // history check: the newest run fails when it is significantly slower (U test at `alpha`) by more than
+  // this than the previous run or than the baseline (below); 10 % by default, since one run's median
+  // moves by 2-3 % on a shared machine and a CI check runs over every cell.
+  double fail_above_percent = 10;
+  // The baseline of history check: the medians of the last this-many runs before the newest one, or
+  // before the level it belongs to when a step starts within that many runs of the end.
+  int baseline_runs = 5;
+};
+
+enum class ChangeKind { time, instructions };
+
+// A change found in a series: the run where the new level starts, the levels on either side (the segments'
+// medians for time, the two counts for instructions) and their ratio.
+struct DetectedChange {
+  ChangeKind kind = ChangeKind::time;
+  std::size_t index = 0;  // of the first run at the new level, in HistorySeries::runs
+  std::string run_id{}, commit{}, time{};
+  double before = 0, after = 0;  // seconds (time) or instructions per node
+  double ratio = 1;              // after / before
+  bool worse() const { return ratio > 1; }  // slower, or more instructions
+};
+// "slower", "faster", "more instructions", "fewer instructions".
+std::string direction(const DetectedChange& change);
+
+// The newest run against the previous one (compare's CellComparison: ratio, U test, verdict); nullopt with
+// fewer than two runs.
+std::optional<CellComparison> pairwise_newest(const HistorySeries& series, const DetectOptions& options = {});
+
+// The steps in time over the whole series, oldest first (see the top of this file).
+std::vector<DetectedChange> detect_steps(const HistorySeries& series, const DetectOptions& options = {});
+// The changes of the instruction count per node, oldest first.
+std::vector<DetectedChange> detect_instruction_changes(const HistorySeries& series,
+                                                       const DetectOptions& options = {});
+// Both, ordered by the run where they start (time before instructions at the same run).
+std::vector<DetectedChange> detect_changes(const HistorySeries& series, const DetectOptions& options = {});
+
+// history check, for CI: why the newest run fails, one sentence a reason naming the tier, n, threads,
+// commit and figures; empty when it passes. It fails when its repetitions are significantly slower (U test
+// at `alpha`) by more than `fail_above_percent`
+// - than the previous run (pairwise), or
+// - than the baseline: the pooled repetitions of the `baseline_runs` runs before it, the ratio taken to the
+//   median of their medians; when a slower step (detect_steps) starts within the last `baseline_runs`
+//   runs, the baseline is the runs before that step instead, so a regression two runs old still fails;
+// or when its instruction count per node is more than `instructions_percent` above the previous count.
+std::vector<std::string> check_newest(const HistorySeries& series, const DetectOptions& options = {});
+
+// "tier 'simd' at n = 1e8, 2 threads on 'host'": how the sentences name a series.
+std::string describe(const HistorySeries& series);
+
+}  // namespace ladder::report

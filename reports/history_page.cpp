@@ -1,0 +1,185 @@
+#include "history_page.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <system_error>
+
+#include "atomic_file.hpp"
+#include "document.hpp"
+#include "errors.hpp"
+#include "renderers.hpp"
+#include "svg.hpp"
+#include "text.hpp"
+
+namespace ladder::report {
+namespace {
+
+std::string short_hash(const std::string& commit) { return commit.substr(0, 7); }
+
+std::string run_words(const HistoryRun& run) {
+  return "run " + run.run_id + ", commit " + short_hash(run.commit) + (run.dirty ? " (uncommitted changes)" : "") +
+         (run.time.empty() ? "" : ", " + run.time);
+}
+
+// The time axis' unit, from the slowest median: seconds read as 1.2 ms, not 0.0012.
+std::pair<double, std::string> time_unit(const HistorySeries& series) {
+  double largest = 0;
+  for (const auto& run : series.runs)
+    if (std::isfinite(run.max)) largest = std::max({largest, run.max, run.median});
+  if (largest >= 1) return {1, "s"};
+  if (largest >= 1e-3) return {1e3, "ms"};
+  if (largest >= 1e-6) return {1e6, "µs"};
+  return {1e9, "ns"};
+}
+
+// Runs on x by index; every run a tick up to 30 runs, else about 15 ticks.
+svg::Axis run_axis(std::size_t runs) {
+  svg::Axis axis{"run, in commit order (commits in the tooltips, the markers and the table)"};
+  axis.min = -0.5;
+  axis.max = static_cast<double>(runs) - 0.5;
+  const std::size_t every = runs <= 30 ? 1 : (runs + 14) / 15;
+  for (std::size_t i = 0; i < runs; i += every) axis.ticks.push_back(static_cast<double>(i));
+  return axis;
+}
+
+std::vector<svg::Marker> markers_of(const std::vector<DetectedChange>& changes, ChangeKind kind) {
+  std::vector<svg::Marker> markers;
+  for (const auto& change : changes)
+    if (change.kind == kind)
+      markers.push_back({static_cast<double>(change.index), short_hash(change.commit) + " " + direction(change)});
+  return markers;
+}
+
+Chart time_chart(const HistorySeries& series, const std::string& id, const std::vector<DetectedChange>& changes) {
+  const auto [scale, unit] = time_unit(series);
+  svg::Series median{"median", {}, svg::Style::line_and_markers, "#0072b2"};
+  svg::Series fastest{"min", {}, svg::Style::dashed, "#009e73"};
+  svg::Series slowest{"max", {}, svg::Style::dashed, "#d55e00"};
+  for (std::size_t i = 0; i < series.runs.size(); ++i) {
+    const HistoryRun& run = series.runs[i];
+    const auto x = static_cast<double>(i);
+    const std::string figures = run_words(run) + ": median " + format_seconds(run.median) + ", min " +
+                                format_seconds(run.min) + ", max " + format_seconds(run.max) + ", " +
+                                counted(static_cast<int>(run.repetitions.size()), "repetition", "repetitions");
+    median.points.push_back({x, run.median * scale, figures});
+    fastest.points.push_back({x, run.min * scale, "min of " + figures});
+    slowest.points.push_back({x, run.max * scale, "max of " + figures});
+  }
+  svg::Chart chart;
+  chart.id = id;
+  chart.title = "Time per run: median, min and max";
+  chart.x = run_axis(series.runs.size());
+  chart.y = {"time (" + unit + ")"};
+  chart.series = {median, fastest, slowest};
+  chart.markers = markers_of(changes, ChangeKind::time);
+  chart.width = 900;
+  chart.height = 360;
+  return {id, svg::line_chart(chart)};
+}
+
+Chart instructions_chart(const HistorySeries& series, const std::string& id,
+                         const std::vector<DetectedChange>& changes) {
+  svg::Series counts{"instructions per node", {}, svg::Style::line_and_markers, "#cc79a7"};
+  for (std::size_t i = 0; i < series.runs.size(); ++i)
+    if (const auto& count = series.runs[i].instructions_per_node)
+      counts.points.push_back({static_cast<double>(i), *count,
+                               run_words(series.runs[i]) + ": " + format_number("%.6g", *count) +
+                                   " instructions per node"});
+  svg::Chart chart;
+  chart.id = id;
+  chart.title = "Instructions per node (same runs on x)";
+  chart.x = run_axis(series.runs.size());
+  chart.y = {"instructions per node"};
+  chart.series = {counts};
+  chart.markers = markers_of(changes, ChangeKind::instructions);
+  chart.width = 900;
+  chart.height = 200;
+  return {id, svg::line_chart(chart)};
+}
+
+std::string level(const DetectedChange& change) {
+  return change.kind == ChangeKind::time ? format_seconds(change.before) + " → " + format_seconds(change.after)
+                                         : format_number("%.6g", change.before) + " → " +
+                                               format_number("%.6g", change.after);
+}
+
+struct Listed {
+  const HistorySeries* series;
+  DetectedChange change;
+};
+
+Table changes_table(std::vector<Listed> listed) {
+  // Newest first: by the time of the run where the change starts, then by its place in its series.
+  std::stable_sort(listed.begin(), listed.end(), [](const Listed& a, const Listed& b) {
+    return a.change.time != b.change.time ? a.change.time > b.change.time : a.change.index > b.change.index;
+  });
+  Table table{{"starts at commit", "run", "time", "tier", "n", "threads", "machine", "kind", "before → after",
+               "change", "direction"},
+              {}};
+  for (const auto& [series, change] : listed)
+    table.rows.push_back({short_hash(change.commit), change.run_id, change.time, series->tier,
+                          format_count(static_cast<double>(series->n)), std::to_string(series->threads),
+                          series->machine, change.kind == ChangeKind::time ? "time" : "instructions", level(change),
+                          format_number("%+.1f %%", (change.ratio - 1) * 100), direction(change)});
+  return table;
+}
+
+std::string method_text(const DetectOptions& options) {
+  return "Each series is one tier at one size and thread count on one machine; runs on different machines are "
+         "never compared. A change in time is a step of a piecewise-constant fit of the medians (L1 cost, "
+         "levels of " +
+         std::to_string(options.min_segment_runs) + " runs or more, so one outlier run is never a change) "
+         "larger than " +
+         format_number("%g %%", options.step_threshold_percent) +
+         " and than the noise of the levels on either side; a slow drift shows as a staircase of such steps. "
+         "A change in instructions per node is any change over " +
+         format_number("%g %%", options.instructions_percent) +
+         " from one run to the next that has a count. Each chart marks a change at the first run of the new "
+         "level, labelled with its commit.";
+}
+
+std::string newest_text(const HistorySeries& series, const DetectOptions& options) {
+  const auto pairwise = pairwise_newest(series, options);
+  if (!pairwise) return "One run so far: nothing to compare.";
+  return "Newest run against the previous one: " + verdict(*pairwise) + " (new/old " +
+         format_number("%.3f", pairwise->ratio) + ", Mann–Whitney p = " + format_number("%.2g", pairwise->test.p) +
+         ").";
+}
+
+}  // namespace
+
+std::string history_page_html(const HistoryPageInput& input) {
+  Document doc{heading(1, input.title), paragraph(method_text(input.options))};
+  std::vector<Listed> listed;
+  Document sections;
+  for (std::size_t k = 0; k < input.series.size(); ++k) {
+    const HistorySeries& series = input.series[k];
+    const auto changes = detect_changes(series, input.options);
+    for (const auto& change : changes) listed.push_back({&series, change});
+    sections.push_back(heading(2, describe(series) + ", " + counted(static_cast<int>(series.runs.size()), "run", "runs")));
+    sections.push_back(paragraph(newest_text(series, input.options)));
+    const std::string id = "history-" + std::to_string(k + 1);
+    sections.push_back(charts({time_chart(series, id + "-time", changes)}));
+    if (std::any_of(series.runs.begin(), series.runs.end(),
+                    [](const HistoryRun& run) { return run.instructions_per_node.has_value(); }))
+      sections.push_back(charts({instructions_chart(series, id + "-instructions", changes)}));
+  }
+  doc.push_back(heading(2, "Detected changes, newest first"));
+  if (listed.empty())
+    doc.push_back(paragraph("No change detected in any series."));
+  else
+    doc.push_back(table(changes_table(listed)));
+  doc.insert(doc.end(), sections.begin(), sections.end());
+  return to_html(doc);
+}
+
+void write_history_page(const HistoryPageInput& input, const std::string& out_dir) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::create_directories(out_dir, error);
+  if (error) throw WriteError("cannot create the directory '" + out_dir + "': " + error.message());
+  write_file_atomically((fs::path(out_dir) / "index.html").string(), history_page_html(input));
+}
+
+}  // namespace ladder::report

@@ -1,0 +1,349 @@
+// Change detection over a history (reports/history_detect.hpp) on synthetic series whose answer is known,
+// with noise like a shared 2-core VM's: each run's level moves by 2.5 % (normal, run to run), its 7
+// repetitions by 2 % around it, and one repetition in 30 is a heavy outlier (1.3-2× its run's level). Every
+// claim is checked over 20 seeds, so it holds for the noise, not for one draw; nothing is timed. Then the
+// history page (reports/history_page.hpp) on a crafted history: its charts, its table of changes newest
+// first, escaping, and headless Chromium where it is installed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "history_detect.hpp"
+#include "history_page.hpp"
+
+namespace ladder::report {
+namespace {
+
+constexpr int seeds = 20;
+constexpr int runs = 30;
+
+// Normal deviates by Box–Muller on mt19937 (whose output the standard fixes), so every library draws the
+// same series.
+class Noise {
+ public:
+  explicit Noise(std::uint32_t seed) : engine_(seed) {}
+  double uniform() { return (static_cast<double>(engine_()) + 0.5) / 4294967296.0; }
+  double normal() {
+    const double radius = std::sqrt(-2 * std::log(uniform())), angle = 2 * M_PI * uniform();
+    return radius * std::cos(angle);
+  }
+
+ private:
+  std::mt19937 engine_;
+};
+
+struct VmNoise {
+  double run_jitter = 0.025;     // the run's level, run to run
+  double repetition_cv = 0.02;   // the repetitions around it
+  double outlier_rate = 1.0 / 30;  // a repetition 1.3-2× its run's level
+  int repetitions = 7;
+};
+
+std::string commit_of(std::size_t index) {
+  std::string commit = "c" + std::to_string(100 + index);
+  return commit + std::string(40 - commit.size(), 'a');
+}
+
+HistoryRun noisy_run(double level, std::size_t index, Noise& noise, const VmNoise& vm) {
+  HistoryRun run{std::to_string(index + 1), "2026-11-" + std::to_string(10 + index / 24) + "T" +
+                                                std::to_string(10 + index % 24) + ":00:00Z",
+                 commit_of(index)};
+  const double run_level = level * std::exp(vm.run_jitter * noise.normal());
+  for (int r = 0; r < vm.repetitions; ++r) {
+    double value = run_level * (1 + vm.repetition_cv * noise.normal());
+    if (noise.uniform() < vm.outlier_rate) value = run_level * (1.3 + 0.7 * noise.uniform());
+    run.repetitions.push_back(value);
+  }
+  std::vector<double> sorted = run.repetitions;
+  std::sort(sorted.begin(), sorted.end());
+  run.min = sorted.front(), run.max = sorted.back(), run.median = sorted[sorted.size() / 2];
+  return run;
+}
+
+// A series whose true level of run i is levels[i] (seconds), instructions per node 40 throughout.
+HistorySeries synthetic(const std::vector<double>& levels, std::uint32_t seed, const VmNoise& vm = {}) {
+  Noise noise(seed);
+  HistorySeries series{"simd", 100000000, 2, "vm"};
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    series.runs.push_back(noisy_run(levels[i], i, noise, vm));
+    series.runs.back().instructions_per_node = 40;
+  }
+  return series;
+}
+
+std::vector<double> flat(double level = 1e-3) { return std::vector<double>(runs, level); }
+std::vector<double> step_at(std::size_t start, double ratio) {
+  std::vector<double> levels = flat();
+  for (std::size_t i = start; i < levels.size(); ++i) levels[i] *= ratio;
+  return levels;
+}
+
+std::string listed(const std::vector<DetectedChange>& changes) {
+  std::ostringstream out;
+  for (const auto& change : changes)
+    out << "[" << (change.kind == ChangeKind::time ? "time" : "instructions") << " at run " << change.index
+        << ", " << change.before << " -> " << change.after << "] ";
+  return out.str();
+}
+
+TEST(HistoryDetect, TenPercentSlowdownAtCommit12IsOneChangeStartingThere) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
+    const HistorySeries series = synthetic(step_at(12, 1.10), seed);
+    const auto changes = detect_changes(series);
+    ASSERT_EQ(changes.size(), 1u) << "seed " << seed << ": " << listed(changes);
+    const DetectedChange& step = changes[0];
+    EXPECT_EQ(step.kind, ChangeKind::time);
+    EXPECT_EQ(step.index, 12u) << "seed " << seed << ": the first run at the new level";
+    EXPECT_EQ(step.commit, commit_of(12));
+    EXPECT_EQ(step.run_id, "13");
+    EXPECT_EQ(direction(step), "slower");
+    EXPECT_NEAR(step.before, 1e-3, 0.02e-3) << "seed " << seed;
+    EXPECT_NEAR(step.after, 1.1e-3, 0.022e-3) << "seed " << seed;
+    EXPECT_NEAR(step.ratio, 1.10, 0.03) << "seed " << seed;
+  }
+}
+
+TEST(HistoryDetect, StepIsFoundWithAnOutlierRunInTheNewLevel) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
+    std::vector<double> levels = step_at(12, 1.10);
+    levels[20] *= 1.4;
+    const auto changes = detect_changes(synthetic(levels, seed));
+    ASSERT_EQ(changes.size(), 1u) << "seed " << seed << ": " << listed(changes);
+    EXPECT_EQ(changes[0].index, 12u) << "seed " << seed;
+  }
+}
+
+TEST(HistoryDetect, TenPercentSpeedupIsFoundAsFaster) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
+    const auto changes = detect_changes(synthetic(step_at(12, 1 / 1.10), seed));
+    ASSERT_EQ(changes.size(), 1u) << "seed " << seed << ": " << listed(changes);
+    EXPECT_EQ(changes[0].index, 12u) << "seed " << seed;
+    EXPECT_EQ(direction(changes[0]), "faster");
+  }
+}
+
+TEST(HistoryDetect, SingleOutlierRunIsNotAChange) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed)
+    for (const double outlier : {1.4, 2.0, 0.6}) {
+      std::vector<double> levels = flat();
+      levels[20] *= outlier;
+      const auto changes = detect_changes(synthetic(levels, seed));
+      EXPECT_TRUE(changes.empty()) << "seed " << seed << ", run 20 × " << outlier << ": " << listed(changes);
+    }
+}
+
+TEST(HistoryDetect, FlatSeriesHasNoChange) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
+    const auto changes = detect_changes(synthetic(flat(), seed));
+    EXPECT_TRUE(changes.empty()) << "seed " << seed << ": " << listed(changes);
+  }
+}
+
+// As history_detect.hpp says: a slow drift comes out as a staircase of slower steps, each of the threshold
+// (5 %) or more and at least two runs apart, together about the drift seen across the series.
+TEST(HistoryDetect, SlowDriftIsAStaircaseOfSlowerSteps) {
+  std::vector<double> levels;
+  for (int i = 0; i < runs; ++i) levels.push_back(1e-3 * std::pow(1.005, i));  // +15.6 % over 30 runs
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
+    const auto changes = detect_changes(synthetic(levels, seed));
+    ASSERT_FALSE(changes.empty()) << "seed " << seed << ": the drift is reported";
+    double total = 1;
+    for (std::size_t k = 0; k < changes.size(); ++k) {
+      EXPECT_EQ(changes[k].kind, ChangeKind::time);
+      EXPECT_EQ(direction(changes[k]), "slower") << "seed " << seed << ": " << listed(changes);
+      EXPECT_GT(changes[k].ratio, 1.05) << "seed " << seed;
+      if (k > 0) {
+        EXPECT_GE(changes[k].index - changes[k - 1].index, 2u) << "seed " << seed;
+      }
+      total *= changes[k].ratio;
+    }
+    EXPECT_GT(total, 1.05) << "seed " << seed;
+    EXPECT_LT(total, 1.20) << "seed " << seed << ": no more than the drift (+15.6 % end to end)";
+  }
+}
+
+HistorySeries with_counts(double ratio_at_17, std::uint32_t seed) {
+  HistorySeries series = synthetic(flat(), seed, {.run_jitter = 0.05});  // timings noisier still
+  for (std::size_t i = 17; i < series.runs.size(); ++i) series.runs[i].instructions_per_node = 40 * ratio_at_17;
+  return series;
+}
+
+TEST(HistoryDetect, OnePercentMoreInstructionsIsReportedWhateverTheTimings) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
+    const auto changes = detect_instruction_changes(with_counts(1.01, seed));
+    ASSERT_EQ(changes.size(), 1u) << "seed " << seed << ": " << listed(changes);
+    EXPECT_EQ(changes[0].index, 17u);
+    EXPECT_EQ(changes[0].commit, commit_of(17));
+    EXPECT_DOUBLE_EQ(changes[0].before, 40);
+    EXPECT_DOUBLE_EQ(changes[0].after, 40.4);
+    EXPECT_EQ(direction(changes[0]), "more instructions");
+  }
+  const auto fewer = detect_instruction_changes(with_counts(0.99, 1));
+  ASSERT_EQ(fewer.size(), 1u);
+  EXPECT_EQ(direction(fewer[0]), "fewer instructions");
+}
+
+TEST(HistoryDetect, InstructionChangeUnderHalfAPercentIsNot) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed)
+    EXPECT_TRUE(detect_instruction_changes(with_counts(1.003, seed)).empty()) << "seed " << seed;
+}
+
+TEST(HistoryDetect, RunWithoutInstructionCountIsNoChange) {
+  HistorySeries series = synthetic(flat(), 7);
+  series.runs[10].instructions_per_node.reset();
+  series.runs[11].instructions_per_node.reset();
+  EXPECT_TRUE(detect_instruction_changes(series).empty());
+  series.runs[12].instructions_per_node = 41;  // compared with run 9, the last one with a count
+  const auto changes = detect_instruction_changes(series);
+  ASSERT_EQ(changes.size(), 2u) << listed(changes);  // up at 12, back down at 13
+  EXPECT_EQ(changes[0].index, 12u);
+  EXPECT_EQ(changes[1].index, 13u);
+}
+
+// The newest run against the previous one, both drawn independently with 7 repetitions.
+TEST(HistoryDetect, PairwiseNewestTenPercentSlowerIsSlower) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
+    HistorySeries series = synthetic(flat(), seed, {.run_jitter = 0});
+    Noise noise(seed + 1000);
+    series.runs.back() = noisy_run(1.1e-3, runs - 1, noise, {.run_jitter = 0});
+    const auto pairwise = pairwise_newest(series);
+    ASSERT_TRUE(pairwise);
+    EXPECT_EQ(pairwise->change, Change::slower) << "seed " << seed << ": p = " << pairwise->test.p;
+  }
+}
+
+// With tight repetitions the U test finds 1 % significant; --min-change (2 %) says it means nothing.
+TEST(HistoryDetect, PairwiseNewestOnePercentSlowerIsNotMeaningful) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
+    const VmNoise tight{.run_jitter = 0, .repetition_cv = 0.002, .outlier_rate = 0};
+    HistorySeries series = synthetic(flat(), seed, tight);
+    Noise noise(seed + 1000);
+    series.runs.back() = noisy_run(1.01e-3, runs - 1, noise, tight);
+    const auto pairwise = pairwise_newest(series);
+    ASSERT_TRUE(pairwise);
+    EXPECT_LT(pairwise->test.p, 0.05) << "seed " << seed;
+    EXPECT_EQ(pairwise->change, Change::not_meaningful) << "seed " << seed << ": ratio " << pairwise->ratio;
+  }
+  EXPECT_FALSE(pairwise_newest(HistorySeries{"simd", 100, 1, "vm", {HistoryRun{}}})) << "one run";
+}
+
+std::string joined(const std::vector<std::string>& reasons) {
+  std::string text;
+  for (const auto& reason : reasons) text += reason + "\n";
+  return text;
+}
+
+TEST(HistoryCheck, FlatHistoryPasses) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
+    const auto reasons = check_newest(synthetic(flat(), seed));
+    EXPECT_TRUE(reasons.empty()) << "seed " << seed << ": " << joined(reasons);
+  }
+}
+
+TEST(HistoryCheck, NewestRunThirtyPercentSlowerFailsNamingTheCell) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
+    const auto reasons = check_newest(synthetic(step_at(runs - 1, 1.3), seed));
+    ASSERT_FALSE(reasons.empty()) << "seed " << seed;
+    const std::string& first = reasons[0];
+    for (const std::string& part :
+         {std::string("tier 'simd' at n = 1e8, 2 threads on 'vm'"), "run 30 (commit " + commit_of(29).substr(0, 10),
+          std::string("slower than the previous run 29"), std::string("Mann–Whitney p = "),
+          std::string("over 7 and 7 repetitions"), std::string("more than --fail-above 10 %")})
+      EXPECT_NE(first.find(part), std::string::npos) << part << "\nin: " << first;
+  }
+}
+
+// Two runs at the new level: the newest against the previous passes, against the runs before the step fails.
+TEST(HistoryCheck, RegressionTwoRunsOldStillFailsAgainstTheRunsBeforeIt) {
+  for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
+    const HistorySeries series = synthetic(step_at(runs - 2, 1.3), seed);
+    const auto reasons = check_newest(series);
+    ASSERT_EQ(reasons.size(), 1u) << "seed " << seed << ": " << joined(reasons);
+    EXPECT_NE(reasons[0].find("slower than the 5 runs from run 24"), std::string::npos) << reasons[0];
+  }
+}
+
+TEST(HistoryCheck, InstructionIncreaseFailsAndDecreasePasses) {
+  HistorySeries series = synthetic(flat(), 3);
+  series.runs.back().instructions_per_node = 40.4;
+  const auto reasons = check_newest(series);
+  ASSERT_EQ(reasons.size(), 1u) << joined(reasons);
+  EXPECT_NE(reasons[0].find("1.00 % more instructions per node than run 29"), std::string::npos) << reasons[0];
+  series.runs.back().instructions_per_node = 39.6;
+  EXPECT_TRUE(check_newest(series).empty());
+  series.runs.back().instructions_per_node = 40.1;  // 0.25 %: under the 0.5 % threshold
+  EXPECT_TRUE(check_newest(series).empty());
+}
+
+// The page: a crafted history of two series, one with a step in time and one with an instruction change.
+HistoryPageInput crafted_page() {
+  HistoryPageInput input;
+  HistorySeries slowed = synthetic(step_at(12, 1.10), 5);
+  slowed.tier = "<script>alert('tier')</script>";
+  slowed.runs[3].commit = "\"><img src=x onerror=alert(1)>";
+  HistorySeries counted_series = synthetic(flat(2e-3), 6);
+  counted_series.tier = "scalar";
+  for (std::size_t i = 20; i < counted_series.runs.size(); ++i) counted_series.runs[i].instructions_per_node = 41;
+  input.series = {slowed, counted_series};
+  return input;
+}
+
+TEST(HistoryPage, DrawsEachSeriesAndListsChangesNewestFirst) {
+  const std::string html = history_page_html(crafted_page());
+  for (const char* chart : {"data-chart=\"history-1-time\"", "data-chart=\"history-1-instructions\"",
+                            "data-chart=\"history-2-time\"", "data-chart=\"history-2-instructions\""})
+    EXPECT_NE(html.find(chart), std::string::npos) << chart;
+  for (const char* series : {"data-series=\"median\"", "data-series=\"min\"", "data-series=\"max\""})
+    EXPECT_NE(html.find(series), std::string::npos) << series;
+  // The changes: run 21 of the second series (instructions), then run 13 of the first (time).
+  const auto table = html.find("Detected changes, newest first");
+  ASSERT_NE(table, std::string::npos);
+  const auto instructions_row = html.find("<td>" + commit_of(20).substr(0, 7) + "</td>", table);
+  const auto time_row = html.find("<td>" + commit_of(12).substr(0, 7) + "</td>", table);
+  ASSERT_NE(instructions_row, std::string::npos);
+  ASSERT_NE(time_row, std::string::npos);
+  EXPECT_LT(instructions_row, time_row) << "newest first";
+  EXPECT_NE(html.find("data-marker=\"" + commit_of(12).substr(0, 7) + " slower\""), std::string::npos);
+  EXPECT_NE(html.find("data-marker=\"" + commit_of(20).substr(0, 7) + " more instructions\""), std::string::npos);
+  EXPECT_NE(html.find("+2.5 %"), std::string::npos) << "41 against 40 instructions per node";
+}
+
+TEST(HistoryPage, EscapesHostileNamesAndHasNoScript) {
+  const std::string html = history_page_html(crafted_page());
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(&#39;tier&#39;)&lt;/script&gt;"), std::string::npos)
+      << html.substr(0, 3000);
+  EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
+}
+
+TEST(HistoryPage, WritesIndexHtmlThatOpensInChromium) {
+  testing::TempDir dir;
+  const std::string out = (dir / "history").string();
+  write_history_page(crafted_page(), out);
+  std::ifstream file(out + "/index.html");
+  const std::string written{std::istreambuf_iterator<char>(file), {}};
+  EXPECT_EQ(written, history_page_html(crafted_page()));
+  const auto browser = testing::run_command(
+      "python3", std::string(LADDER_SOURCE_DIR) + "/tests/browser_check.py " + out + "/index.html --screenshot " +
+                     (dir / "history.png").string() +
+                     " --expect-chart history-1-time --expect-chart history-1-instructions"
+                     " --expect-series history-1-time:median --expect-series history-1-time:max"
+                     " --expect-series history-2-instructions:'instructions per node'"
+                     " --expect-text 'Detected changes, newest first'");
+  if (browser.exit_code == 77) GTEST_SKIP() << browser.output;
+  EXPECT_EQ(browser.exit_code, 0) << browser.output;
+  if (const char* keep = std::getenv("LADDER_KEEP_SCREENSHOT"))
+    std::filesystem::copy_file(dir / "history.png", keep, std::filesystem::copy_options::overwrite_existing);
+}
+
+}  // namespace
+}  // namespace ladder::report
