@@ -61,8 +61,9 @@ struct CellComparison {
 CellComparison compare_cells(const Cell& old_cell, const Cell& new_cell, const CompareOptions& options);
 // The same from the medians and repetitions alone (compare_cells is this on two cells; `ladder history`
 // calls it on two runs of a series).
-CellComparison compare_samples(double old_median, const std::vector<double>& old_repetitions, double new_median,
-                               const std::vector<double>& new_repetitions, const CompareOptions& options);
+CellComparison compare_samples(double old_median, const std::vector<double>& old_repetitions,
+                               double new_median, const std::vector<double>& new_repetitions,
+                               const CompareOptions& options);
 // The verdict column: "slower", "no significant difference (too few repetitions for the test)", …
 std::string verdict(const CellComparison& comparison);
 

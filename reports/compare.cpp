@@ -79,8 +79,9 @@ UTest mann_whitney(const std::vector<double>& x, const std::vector<double>& y) {
   return test;
 }
 
-CellComparison compare_samples(double old_median, const std::vector<double>& old_repetitions, double new_median,
-                               const std::vector<double>& new_repetitions, const CompareOptions& options) {
+CellComparison compare_samples(double old_median, const std::vector<double>& old_repetitions,
+                               double new_median, const std::vector<double>& new_repetitions,
+                               const CompareOptions& options) {
   CellComparison comparison;
   comparison.ratio = new_median / old_median;
   comparison.test = mann_whitney(old_repetitions, new_repetitions);
@@ -97,7 +98,8 @@ CellComparison compare_samples(double old_median, const std::vector<double>& old
 }
 
 CellComparison compare_cells(const Cell& old_cell, const Cell& new_cell, const CompareOptions& options) {
-  return compare_samples(old_cell.median, old_cell.repetitions, new_cell.median, new_cell.repetitions, options);
+  return compare_samples(old_cell.median, old_cell.repetitions, new_cell.median, new_cell.repetitions,
+                         options);
 }
 
 std::string verdict(const CellComparison& comparison) {

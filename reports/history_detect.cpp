@@ -54,7 +54,8 @@ std::vector<std::vector<double>> segment_costs(const std::vector<double>& logs) 
 
 // Optimal partitioning: the starts of the levels (0 first) minimizing Σ cost / noise + penalty × levels,
 // each level at least `shortest` runs.
-std::vector<std::size_t> optimal_starts(const std::vector<double>& logs, std::size_t shortest, double penalty) {
+std::vector<std::size_t> optimal_starts(const std::vector<double>& logs, std::size_t shortest,
+                                        double penalty) {
   const std::size_t count = logs.size();
   const auto cost = segment_costs(logs);
   const double noise = series_noise(logs);
@@ -74,8 +75,29 @@ std::vector<std::size_t> optimal_starts(const std::vector<double>& logs, std::si
   return starts;
 }
 
+// Each start moved to where the runs on either side are nearest the two levels, the levels held at their
+// medians: the optimal partitioning re-estimates a level with each run it moves, and a median of an even
+// count of runs shifts by half a gap when one run moves, which can pull a run that is nearer the old level
+// into the new one.
+void refine_starts(const std::vector<double>& logs, std::vector<std::size_t>& starts, std::size_t shortest);
+
 std::vector<double> slice(const std::vector<double>& values, std::size_t begin, std::size_t end) {
-  return {values.begin() + static_cast<std::ptrdiff_t>(begin), values.begin() + static_cast<std::ptrdiff_t>(end)};
+  return {values.begin() + static_cast<std::ptrdiff_t>(begin),
+          values.begin() + static_cast<std::ptrdiff_t>(end)};
+}
+
+void refine_starts(const std::vector<double>& logs, std::vector<std::size_t>& starts, std::size_t shortest) {
+  for (std::size_t k = 1; k + 1 < starts.size(); ++k) {
+    const double before = median_of(slice(logs, starts[k - 1], starts[k]));
+    const double after = median_of(slice(logs, starts[k], starts[k + 1]));
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t start = starts[k - 1] + shortest; start + shortest <= starts[k + 1]; ++start) {
+      double cost = 0;
+      for (std::size_t i = starts[k - 1]; i < starts[k + 1]; ++i)
+        cost += std::fabs(logs[i] - (i < start ? before : after));
+      if (cost < best) best = cost, starts[k] = start;
+    }
+  }
 }
 
 std::string short_commit(const std::string& commit) { return commit.substr(0, 10); }
@@ -88,8 +110,8 @@ std::string run_name(const HistoryRun& run) {
 std::string percent_more(double ratio) { return format_number("%.1f %%", (ratio - 1) * 100); }
 
 std::string u_figures(const CellComparison& comparison, std::size_t old_count, std::size_t new_count) {
-  return "Mann–Whitney p = " + format_number("%.2g", comparison.test.p) + " over " + std::to_string(old_count) +
-         " and " + std::to_string(new_count) + " repetitions";
+  return "Mann–Whitney p = " + format_number("%.2g", comparison.test.p) + " over " +
+         std::to_string(old_count) + " and " + std::to_string(new_count) + " repetitions";
 }
 
 const HistoryRun* previous_with_count(const HistorySeries& series, std::size_t before) {
@@ -142,7 +164,8 @@ std::vector<DetectedChange> detect_steps(const HistorySeries& series, const Dete
     std::size_t weakest = 0;
     double weakest_step = std::numeric_limits<double>::infinity();
     for (std::size_t k = 1; k + 1 < starts.size(); ++k) {
-      const auto before = slice(logs, starts[k - 1], starts[k]), after = slice(logs, starts[k], starts[k + 1]);
+      const auto before = slice(logs, starts[k - 1], starts[k]),
+                 after = slice(logs, starts[k], starts[k + 1]);
       const double step = median_of(after) - median_of(before);
       const double noise = std::max(deviation_of(before), deviation_of(after));
       const bool change = std::fabs(std::exp(step) - 1) > threshold && std::fabs(step) > noise;
@@ -151,6 +174,8 @@ std::vector<DetectedChange> detect_steps(const HistorySeries& series, const Dete
     if (weakest == 0) break;
     starts.erase(starts.begin() + static_cast<std::ptrdiff_t>(weakest));
   }
+
+  refine_starts(logs, starts, shortest);
 
   std::vector<DetectedChange> changes;
   for (std::size_t k = 1; k + 1 < starts.size(); ++k) {
@@ -164,7 +189,8 @@ std::vector<DetectedChange> detect_steps(const HistorySeries& series, const Dete
   return changes;
 }
 
-std::vector<DetectedChange> detect_instruction_changes(const HistorySeries& series, const DetectOptions& options) {
+std::vector<DetectedChange> detect_instruction_changes(const HistorySeries& series,
+                                                       const DetectOptions& options) {
   std::vector<DetectedChange> changes;
   for (std::size_t i = 1; i < series.runs.size(); ++i) {
     const HistoryRun& run = series.runs[i];
@@ -199,9 +225,10 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
   const std::string over = ", more than --fail-above " + format_number("%g %%", options.fail_above_percent);
 
   if (const auto pairwise = pairwise_newest(series, options); pairwise && pairwise->over_fail_above)
-    reasons.push_back(subject + percent_more(pairwise->ratio) + " slower than the previous " + run_name(previous) +
-                      ": median " + format_seconds(newest.median) + " against " + format_seconds(previous.median) +
-                      ", " + u_figures(*pairwise, previous.repetitions.size(), newest.repetitions.size()) + over);
+    reasons.push_back(subject + percent_more(pairwise->ratio) + " slower than the previous " +
+                      run_name(previous) + ": median " + format_seconds(newest.median) + " against " +
+                      format_seconds(previous.median) + ", " +
+                      u_figures(*pairwise, previous.repetitions.size(), newest.repetitions.size()) + over);
 
   // The baseline: the runs before a recent slower step, else the runs before the newest.
   const auto window = static_cast<std::size_t>(std::max(1, options.baseline_runs));
@@ -211,7 +238,8 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
     if (step.worse() && step.index + window >= count) baseline_end = step.index;
   for (const auto& step : steps)  // the baseline stays within one level
     if (step.index < baseline_end) level_start = step.index;
-  const std::size_t baseline_begin = std::max(level_start, baseline_end >= window ? baseline_end - window : 0);
+  const std::size_t baseline_begin =
+      std::max(level_start, baseline_end >= window ? baseline_end - window : 0);
   if (baseline_begin < baseline_end && !(baseline_begin == count - 2 && baseline_end == count - 1)) {
     std::vector<double> medians, pooled;
     for (std::size_t i = baseline_begin; i < baseline_end; ++i) {
@@ -227,10 +255,10 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
     if (against.over_fail_above)
       reasons.push_back(subject + percent_more(against.ratio) + " slower than the " +
                         counted(static_cast<int>(medians.size()), "run", "runs") + " from " +
-                        run_name(series.runs[baseline_begin]) + " to " + run_name(series.runs[baseline_end - 1]) +
-                        ": median " + format_seconds(newest.median) + " against their median " +
-                        format_seconds(baseline) + ", " + u_figures(against, pooled.size(), newest.repetitions.size()) +
-                        over);
+                        run_name(series.runs[baseline_begin]) + " to " +
+                        run_name(series.runs[baseline_end - 1]) + ": median " +
+                        format_seconds(newest.median) + " against their median " + format_seconds(baseline) +
+                        ", " + u_figures(against, pooled.size(), newest.repetitions.size()) + over);
   }
 
   if (const HistoryRun* before = previous_with_count(series, count - 1);

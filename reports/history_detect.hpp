@@ -30,10 +30,10 @@ namespace ladder::report {
 
 // One run of one cell, as the history store gives it.
 struct HistoryRun {
-  std::string run_id{};  // the store's id for the run
-  std::string time{};    // when it ran, as recorded (ISO 8601 text sorts in time order)
-  std::string commit{};  // the Ladder checkout's commit
-  bool dirty = false;    // the checkout had uncommitted changes
+  std::string run_id{};                 // the store's id for the run
+  std::string time{};                   // when it ran, as recorded (ISO 8601 text sorts in time order)
+  std::string commit{};                 // the Ladder checkout's commit
+  bool dirty = false;                   // the checkout had uncommitted changes
   double median = 0, min = 0, max = 0;  // seconds
   std::vector<double> repetitions{};    // seconds, one per repetition
   std::optional<double> instructions_per_node{};
@@ -61,7 +61,7 @@ struct DetectOptions {
   int min_segment_runs = 2;
   // The cost of one more change, × ln(runs), in units of the series' noise (a robust estimate from the
   // differences of consecutive runs); larger finds fewer steps.
-  double penalty = 3;
+  double penalty = 2;
   // Instruction counts per node: a change over this between consecutive runs that have one.
   double instructions_percent = 0.5;
   // history check: the newest run fails when it is significantly slower (U test at `alpha`) by more than
@@ -81,8 +81,8 @@ struct DetectedChange {
   ChangeKind kind = ChangeKind::time;
   std::size_t index = 0;  // of the first run at the new level, in HistorySeries::runs
   std::string run_id{}, commit{}, time{};
-  double before = 0, after = 0;  // seconds (time) or instructions per node
-  double ratio = 1;              // after / before
+  double before = 0, after = 0;             // seconds (time) or instructions per node
+  double ratio = 1;                         // after / before
   bool worse() const { return ratio > 1; }  // slower, or more instructions
 };
 // "slower", "faster", "more instructions", "fewer instructions".

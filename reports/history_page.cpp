@@ -18,8 +18,8 @@ namespace {
 std::string short_hash(const std::string& commit) { return commit.substr(0, 7); }
 
 std::string run_words(const HistoryRun& run) {
-  return "run " + run.run_id + ", commit " + short_hash(run.commit) + (run.dirty ? " (uncommitted changes)" : "") +
-         (run.time.empty() ? "" : ", " + run.time);
+  return "run " + run.run_id + ", commit " + short_hash(run.commit) +
+         (run.dirty ? " (uncommitted changes)" : "") + (run.time.empty() ? "" : ", " + run.time);
 }
 
 // The time axis' unit, from the slowest median: seconds read as 1.2 ms, not 0.0012.
@@ -47,11 +47,13 @@ std::vector<svg::Marker> markers_of(const std::vector<DetectedChange>& changes, 
   std::vector<svg::Marker> markers;
   for (const auto& change : changes)
     if (change.kind == kind)
-      markers.push_back({static_cast<double>(change.index), short_hash(change.commit) + " " + direction(change)});
+      markers.push_back(
+          {static_cast<double>(change.index), short_hash(change.commit) + " " + direction(change)});
   return markers;
 }
 
-Chart time_chart(const HistorySeries& series, const std::string& id, const std::vector<DetectedChange>& changes) {
+Chart time_chart(const HistorySeries& series, const std::string& id,
+                 const std::vector<DetectedChange>& changes) {
   const auto [scale, unit] = time_unit(series);
   svg::Series median{"median", {}, svg::Style::line_and_markers, "#0072b2"};
   svg::Series fastest{"min", {}, svg::Style::dashed, "#009e73"};
@@ -59,9 +61,10 @@ Chart time_chart(const HistorySeries& series, const std::string& id, const std::
   for (std::size_t i = 0; i < series.runs.size(); ++i) {
     const HistoryRun& run = series.runs[i];
     const auto x = static_cast<double>(i);
-    const std::string figures = run_words(run) + ": median " + format_seconds(run.median) + ", min " +
-                                format_seconds(run.min) + ", max " + format_seconds(run.max) + ", " +
-                                counted(static_cast<int>(run.repetitions.size()), "repetition", "repetitions");
+    const std::string figures =
+        run_words(run) + ": median " + format_seconds(run.median) + ", min " + format_seconds(run.min) +
+        ", max " + format_seconds(run.max) + ", " +
+        counted(static_cast<int>(run.repetitions.size()), "repetition", "repetitions");
     median.points.push_back({x, run.median * scale, figures});
     fastest.points.push_back({x, run.min * scale, "min of " + figures});
     slowest.points.push_back({x, run.max * scale, "max of " + figures});
@@ -83,9 +86,9 @@ Chart instructions_chart(const HistorySeries& series, const std::string& id,
   svg::Series counts{"instructions per node", {}, svg::Style::line_and_markers, "#cc79a7"};
   for (std::size_t i = 0; i < series.runs.size(); ++i)
     if (const auto& count = series.runs[i].instructions_per_node)
-      counts.points.push_back({static_cast<double>(i), *count,
-                               run_words(series.runs[i]) + ": " + format_number("%.6g", *count) +
-                                   " instructions per node"});
+      counts.points.push_back(
+          {static_cast<double>(i), *count,
+           run_words(series.runs[i]) + ": " + format_number("%.6g", *count) + " instructions per node"});
   svg::Chart chart;
   chart.id = id;
   chart.title = "Instructions per node (same runs on x)";
@@ -99,9 +102,9 @@ Chart instructions_chart(const HistorySeries& series, const std::string& id,
 }
 
 std::string level(const DetectedChange& change) {
-  return change.kind == ChangeKind::time ? format_seconds(change.before) + " → " + format_seconds(change.after)
-                                         : format_number("%.6g", change.before) + " → " +
-                                               format_number("%.6g", change.after);
+  return change.kind == ChangeKind::time
+             ? format_seconds(change.before) + " → " + format_seconds(change.after)
+             : format_number("%.6g", change.before) + " → " + format_number("%.6g", change.after);
 }
 
 struct Listed {
@@ -120,16 +123,19 @@ Table changes_table(std::vector<Listed> listed) {
   for (const auto& [series, change] : listed)
     table.rows.push_back({short_hash(change.commit), change.run_id, change.time, series->tier,
                           format_count(static_cast<double>(series->n)), std::to_string(series->threads),
-                          series->machine, change.kind == ChangeKind::time ? "time" : "instructions", level(change),
-                          format_number("%+.1f %%", (change.ratio - 1) * 100), direction(change)});
+                          series->machine, change.kind == ChangeKind::time ? "time" : "instructions",
+                          level(change), format_number("%+.1f %%", (change.ratio - 1) * 100),
+                          direction(change)});
   return table;
 }
 
 std::string method_text(const DetectOptions& options) {
-  return "Each series is one tier at one size and thread count on one machine; runs on different machines are "
+  return "Each series is one tier at one size and thread count on one machine; runs on different machines "
+         "are "
          "never compared. A change in time is a step of a piecewise-constant fit of the medians (L1 cost, "
          "levels of " +
-         std::to_string(options.min_segment_runs) + " runs or more, so one outlier run is never a change) "
+         std::to_string(options.min_segment_runs) +
+         " runs or more, so one outlier run is never a change) "
          "larger than " +
          format_number("%g %%", options.step_threshold_percent) +
          " and than the noise of the levels on either side; a slow drift shows as a staircase of such steps. "
@@ -143,8 +149,8 @@ std::string newest_text(const HistorySeries& series, const DetectOptions& option
   const auto pairwise = pairwise_newest(series, options);
   if (!pairwise) return "One run so far: nothing to compare.";
   return "Newest run against the previous one: " + verdict(*pairwise) + " (new/old " +
-         format_number("%.3f", pairwise->ratio) + ", Mann–Whitney p = " + format_number("%.2g", pairwise->test.p) +
-         ").";
+         format_number("%.3f", pairwise->ratio) +
+         ", Mann–Whitney p = " + format_number("%.2g", pairwise->test.p) + ").";
 }
 
 }  // namespace
@@ -157,7 +163,8 @@ std::string history_page_html(const HistoryPageInput& input) {
     const HistorySeries& series = input.series[k];
     const auto changes = detect_changes(series, input.options);
     for (const auto& change : changes) listed.push_back({&series, change});
-    sections.push_back(heading(2, describe(series) + ", " + counted(static_cast<int>(series.runs.size()), "run", "runs")));
+    sections.push_back(
+        heading(2, describe(series) + ", " + counted(static_cast<int>(series.runs.size()), "run", "runs")));
     sections.push_back(paragraph(newest_text(series, input.options)));
     const std::string id = "history-" + std::to_string(k + 1);
     sections.push_back(charts({time_chart(series, id + "-time", changes)}));
