@@ -75,29 +75,9 @@ std::vector<std::size_t> optimal_starts(const std::vector<double>& logs, std::si
   return starts;
 }
 
-// Each start moved to where the runs on either side are nearest the two levels, the levels held at their
-// medians: the optimal partitioning re-estimates a level with each run it moves, and a median of an even
-// count of runs shifts by half a gap when one run moves, which can pull a run that is nearer the old level
-// into the new one.
-void refine_starts(const std::vector<double>& logs, std::vector<std::size_t>& starts, std::size_t shortest);
-
 std::vector<double> slice(const std::vector<double>& values, std::size_t begin, std::size_t end) {
   return {values.begin() + static_cast<std::ptrdiff_t>(begin),
           values.begin() + static_cast<std::ptrdiff_t>(end)};
-}
-
-void refine_starts(const std::vector<double>& logs, std::vector<std::size_t>& starts, std::size_t shortest) {
-  for (std::size_t k = 1; k + 1 < starts.size(); ++k) {
-    const double before = median_of(slice(logs, starts[k - 1], starts[k]));
-    const double after = median_of(slice(logs, starts[k], starts[k + 1]));
-    double best = std::numeric_limits<double>::infinity();
-    for (std::size_t start = starts[k - 1] + shortest; start + shortest <= starts[k + 1]; ++start) {
-      double cost = 0;
-      for (std::size_t i = starts[k - 1]; i < starts[k + 1]; ++i)
-        cost += std::fabs(logs[i] - (i < start ? before : after));
-      if (cost < best) best = cost, starts[k] = start;
-    }
-  }
 }
 
 std::string short_commit(const std::string& commit) { return commit.substr(0, 10); }
@@ -174,8 +154,6 @@ std::vector<DetectedChange> detect_steps(const HistorySeries& series, const Dete
     if (weakest == 0) break;
     starts.erase(starts.begin() + static_cast<std::ptrdiff_t>(weakest));
   }
-
-  refine_starts(logs, starts, shortest);
 
   std::vector<DetectedChange> changes;
   for (std::size_t k = 1; k + 1 < starts.size(); ++k) {

@@ -47,8 +47,7 @@ std::vector<svg::Marker> markers_of(const std::vector<DetectedChange>& changes, 
   std::vector<svg::Marker> markers;
   for (const auto& change : changes)
     if (change.kind == kind)
-      markers.push_back(
-          {static_cast<double>(change.index), short_hash(change.commit) + " " + direction(change)});
+      markers.push_back({static_cast<double>(change.index), short_hash(change.commit)});
   return markers;
 }
 
@@ -117,15 +116,14 @@ Table changes_table(std::vector<Listed> listed) {
   std::stable_sort(listed.begin(), listed.end(), [](const Listed& a, const Listed& b) {
     return a.change.time != b.change.time ? a.change.time > b.change.time : a.change.index > b.change.index;
   });
-  Table table{{"starts at commit", "run", "time", "tier", "n", "threads", "machine", "kind", "before → after",
-               "change", "direction"},
-              {}};
+  Table table{{"starts at commit", "run", "time", "cell", "machine", "before → after", "change"}, {}};
   for (const auto& [series, change] : listed)
-    table.rows.push_back({short_hash(change.commit), change.run_id, change.time, series->tier,
-                          format_count(static_cast<double>(series->n)), std::to_string(series->threads),
+    table.rows.push_back({short_hash(change.commit), change.run_id, change.time,
+                          series->tier + ", n = " + format_count(static_cast<double>(series->n)) + ", " +
+                              counted(series->threads, "thread", "threads"),
                           series->machine, change.kind == ChangeKind::time ? "time" : "instructions",
-                          level(change), format_number("%+.1f %%", (change.ratio - 1) * 100),
-                          direction(change)});
+                          level(change),
+                          format_number("%+.1f %%", (change.ratio - 1) * 100) + " " + direction(change)});
   return table;
 }
 

@@ -357,10 +357,16 @@ TEST(HistoryPage, DrawsEachSeriesAndListsChangesNewestFirst) {
   ASSERT_NE(instructions_row, std::string::npos);
   ASSERT_NE(time_row, std::string::npos);
   EXPECT_LT(instructions_row, time_row) << "newest first";
-  EXPECT_NE(html.find("data-marker=\"" + commit_of(12).substr(0, 7) + " slower\""), std::string::npos);
-  EXPECT_NE(html.find("data-marker=\"" + commit_of(20).substr(0, 7) + " more instructions\""),
-            std::string::npos);
-  EXPECT_NE(html.find("+2.5 %"), std::string::npos) << "41 against 40 instructions per node";
+  // Each change marked on its chart with the commit where it starts.
+  const auto second_time = html.find("data-chart=\"history-2-time\"");
+  const auto time_marker = html.find("data-marker=\"" + commit_of(12).substr(0, 7) + "\"");
+  const auto count_marker = html.find("data-marker=\"" + commit_of(20).substr(0, 7) + "\"");
+  EXPECT_LT(time_marker, html.find("data-chart=\"history-1-instructions\"")) << "on the first time chart";
+  EXPECT_GT(count_marker, second_time) << "on the second series' instructions chart";
+  EXPECT_NE(count_marker, std::string::npos);
+  EXPECT_NE(html.find("<td>+2.5 % more instructions</td>"), std::string::npos) << "41 against 40 per node";
+  EXPECT_NE(html.find("<td>1.01 ms → 1.11 ms</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>scalar, n = 1e8, 2 threads</td>"), std::string::npos);
 }
 
 TEST(HistoryPage, EscapesHostileNamesAndHasNoScript) {
