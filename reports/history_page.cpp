@@ -121,8 +121,7 @@ Table changes_table(std::vector<Listed> listed) {
     table.rows.push_back({short_hash(change.commit), change.run_id, change.time,
                           series->tier + ", n = " + format_count(static_cast<double>(series->n)) + ", " +
                               counted(series->threads, "thread", "threads"),
-                          series->machine, change.kind == ChangeKind::time ? "time" : "instructions",
-                          level(change),
+                          series->machine, level(change),
                           format_number("%+.1f %%", (change.ratio - 1) * 100) + " " + direction(change)});
   return table;
 }
