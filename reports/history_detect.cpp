@@ -80,6 +80,15 @@ std::vector<double> slice(const std::vector<double>& values, std::size_t begin, 
           values.begin() + static_cast<std::ptrdiff_t>(end)};
 }
 
+// compare's rule with the history's parameters.
+CompareOptions as_compare(const DetectOptions& options) {
+  CompareOptions compare;
+  compare.alpha = options.alpha;
+  compare.min_change_percent = options.min_change_percent;
+  compare.fail_above_percent = options.fail_above_percent;
+  return compare;
+}
+
 std::string short_commit(const std::string& commit) { return commit.substr(0, 10); }
 
 std::string run_name(const HistoryRun& run) {
@@ -117,11 +126,8 @@ std::optional<CellComparison> pairwise_newest(const HistorySeries& series, const
   if (series.runs.size() < 2) return std::nullopt;
   const HistoryRun& previous = series.runs[series.runs.size() - 2];
   const HistoryRun& newest = series.runs.back();
-  CompareOptions compare;
-  compare.alpha = options.alpha;
-  compare.min_change_percent = options.min_change_percent;
-  compare.fail_above_percent = options.fail_above_percent;
-  return compare_samples(previous.median, previous.repetitions, newest.median, newest.repetitions, compare);
+  return compare_samples(previous.median, previous.repetitions, newest.median, newest.repetitions,
+                         as_compare(options));
 }
 
 std::vector<DetectedChange> detect_steps(const HistorySeries& series, const DetectOptions& options) {
@@ -224,12 +230,9 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
       medians.push_back(series.runs[i].median);
       pooled.insert(pooled.end(), series.runs[i].repetitions.begin(), series.runs[i].repetitions.end());
     }
-    CompareOptions compare;
-    compare.alpha = options.alpha;
-    compare.min_change_percent = options.min_change_percent;
-    compare.fail_above_percent = options.fail_above_percent;
     const double baseline = median_of(medians);
-    const auto against = compare_samples(baseline, pooled, newest.median, newest.repetitions, compare);
+    const auto against =
+        compare_samples(baseline, pooled, newest.median, newest.repetitions, as_compare(options));
     if (against.over_fail_above)
       reasons.push_back(subject + percent_more(against.ratio) + " slower than the " +
                         counted(static_cast<int>(medians.size()), "run", "runs") + " from " +
