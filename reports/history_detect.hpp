@@ -73,6 +73,10 @@ struct DetectOptions {
   int baseline_runs = 5;
 };
 
+// InputError naming the first parameter out of range and what is accepted: alpha in (0, 1), the percentages
+// and the penalty ≥ 0, min_segment_runs and baseline_runs ≥ 1. Every function below calls it.
+void validate(const DetectOptions& options);
+
 enum class ChangeKind { time, instructions };
 
 // A change found in a series: the run where the new level starts, the levels on either side (the segments'

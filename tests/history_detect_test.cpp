@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "errors.hpp"
 #include "history_page.hpp"
 
 namespace ladder::report {
@@ -260,6 +261,25 @@ TEST(HistoryDetect, PairwiseNewestOnePercentSlowerIsNotMeaningful) {
     EXPECT_EQ(pairwise->change, Change::not_meaningful) << "seed " << seed << ": ratio " << pairwise->ratio;
   }
   EXPECT_FALSE(pairwise_newest(HistorySeries{"simd", 100, 1, "vm", {HistoryRun{}}})) << "one run";
+}
+
+TEST(HistoryDetect, ParametersOutOfRangeAreRefusedByName) {
+  const HistorySeries series = synthetic(flat(), 1);
+  const auto message = [&](const DetectOptions& options) {
+    try {
+      check_newest(series, options);
+    } catch (const InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message({.alpha = 1.5}), "history detection: alpha 1.5 is out of range (between 0 and 1)");
+  EXPECT_EQ(message({.penalty = -1}), "history detection: penalty -1 is out of range (a number, 0 or more)");
+  EXPECT_EQ(message({.min_segment_runs = 0}),
+            "history detection: min segment runs 0 is out of range (1 or more)");
+  EXPECT_EQ(message({.fail_above_percent = NAN}),
+            "history detection: fail-above nan is out of range (a number, 0 or more)");
+  EXPECT_EQ(message({}), "accepted");
 }
 
 std::string joined(const std::vector<std::string>& reasons) {
