@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "errors.hpp"
 #include "text.hpp"
 
 namespace ladder::report {
@@ -112,6 +113,24 @@ const HistoryRun* previous_with_count(const HistorySeries& series, std::size_t b
 
 }  // namespace
 
+void validate(const DetectOptions& options) {
+  const auto refuse = [](const std::string& name, double value, const std::string& accepted) {
+    throw InputError("history detection: " + name + " " + format_number("%g", value) + " is out of range (" +
+                     accepted + ")");
+  };
+  if (!(options.alpha > 0 && options.alpha < 1)) refuse("alpha", options.alpha, "between 0 and 1");
+  const std::pair<const char*, double> non_negative[] = {
+      {"min-change", options.min_change_percent},
+      {"step threshold", options.step_threshold_percent},
+      {"penalty", options.penalty},
+      {"instructions threshold", options.instructions_percent},
+      {"fail-above", options.fail_above_percent}};
+  for (const auto& [name, value] : non_negative)
+    if (!(value >= 0 && std::isfinite(value))) refuse(name, value, "a number, 0 or more");
+  if (options.min_segment_runs < 1) refuse("min segment runs", options.min_segment_runs, "1 or more");
+  if (options.baseline_runs < 1) refuse("baseline runs", options.baseline_runs, "1 or more");
+}
+
 std::string direction(const DetectedChange& change) {
   if (change.kind == ChangeKind::time) return change.worse() ? "slower" : "faster";
   return change.worse() ? "more instructions" : "fewer instructions";
@@ -123,6 +142,7 @@ std::string describe(const HistorySeries& series) {
 }
 
 std::optional<CellComparison> pairwise_newest(const HistorySeries& series, const DetectOptions& options) {
+  validate(options);
   if (series.runs.size() < 2) return std::nullopt;
   const HistoryRun& previous = series.runs[series.runs.size() - 2];
   const HistoryRun& newest = series.runs.back();
@@ -131,6 +151,7 @@ std::optional<CellComparison> pairwise_newest(const HistorySeries& series, const
 }
 
 std::vector<DetectedChange> detect_steps(const HistorySeries& series, const DetectOptions& options) {
+  validate(options);
   // The runs with a median to fit (a failed run has none), by their index in the series.
   std::vector<std::size_t> indices;
   std::vector<double> logs;
@@ -175,6 +196,7 @@ std::vector<DetectedChange> detect_steps(const HistorySeries& series, const Dete
 
 std::vector<DetectedChange> detect_instruction_changes(const HistorySeries& series,
                                                        const DetectOptions& options) {
+  validate(options);
   std::vector<DetectedChange> changes;
   for (std::size_t i = 1; i < series.runs.size(); ++i) {
     const HistoryRun& run = series.runs[i];
@@ -200,6 +222,7 @@ std::vector<DetectedChange> detect_changes(const HistorySeries& series, const De
 }
 
 std::vector<std::string> check_newest(const HistorySeries& series, const DetectOptions& options) {
+  validate(options);
   std::vector<std::string> reasons;
   const std::size_t count = series.runs.size();
   if (count < 2) return reasons;
