@@ -20,6 +20,7 @@
 #include "command.hpp"
 #include "errors.hpp"
 #include "history_page.hpp"
+#include "text.hpp"
 
 namespace ladder::report {
 namespace {
@@ -387,6 +388,13 @@ TEST(HistoryPage, DrawsEachSeriesAndListsChangesNewestFirst) {
   EXPECT_NE(html.find("<td>+2.5 % more instructions</td>"), std::string::npos) << "41 against 40 per node";
   EXPECT_NE(html.find("<td>1.01 ms → 1.11 ms</td>"), std::string::npos);
   EXPECT_NE(html.find("<td>scalar, n = 1e8, 2 threads</td>"), std::string::npos);
+  // Each run's point carries its figures.
+  const HistoryRun run = crafted_page().series[0].runs[12];
+  EXPECT_NE(html.find("<title>run 13, commit " + commit_of(12).substr(0, 7) + ", " + run.time + ": median " +
+                      format_seconds(run.median) + ", min " + format_seconds(run.min) + ", max " +
+                      format_seconds(run.max) + ", 7 repetitions</title>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<title>run 21, commit " + commit_of(20).substr(0, 7)), std::string::npos);
 }
 
 TEST(HistoryPage, EscapesHostileNamesAndHasNoScript) {
