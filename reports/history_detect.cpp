@@ -228,11 +228,11 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
   if (count < 2) return reasons;
   const HistoryRun& newest = series.runs.back();
   const HistoryRun& previous = series.runs[count - 2];
-  const std::string subject = describe(series) + ": the newest " + run_name(newest) + " is ";
+  const std::string subject = describe(series) + ": the newest " + run_name(newest);
   const std::string over = ", more than --fail-above " + format_number("%g %%", options.fail_above_percent);
 
   if (const auto pairwise = pairwise_newest(series, options); pairwise && pairwise->over_fail_above)
-    reasons.push_back(subject + percent_more(pairwise->ratio) + " slower than the previous " +
+    reasons.push_back(subject + " is " + percent_more(pairwise->ratio) + " slower than the previous " +
                       run_name(previous) + ": median " + format_seconds(newest.median) + " against " +
                       format_seconds(previous.median) + ", " +
                       u_figures(*pairwise, previous.repetitions.size(), newest.repetitions.size()) + over);
@@ -257,7 +257,7 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
     const auto against =
         compare_samples(baseline, pooled, newest.median, newest.repetitions, as_compare(options));
     if (against.over_fail_above)
-      reasons.push_back(subject + percent_more(against.ratio) + " slower than the " +
+      reasons.push_back(subject + " is " + percent_more(against.ratio) + " slower than the " +
                         counted(static_cast<int>(medians.size()), "run", "runs") + " from " +
                         run_name(series.runs[baseline_begin]) + " to " +
                         run_name(series.runs[baseline_end - 1]) + ": median " +
@@ -269,7 +269,7 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
       before && newest.instructions_per_node && *newest.instructions_per_node > 0) {
     const double ratio = *newest.instructions_per_node / *before->instructions_per_node;
     if ((ratio - 1) * 100 > options.instructions_percent)
-      reasons.push_back(subject + "counting " + format_number("%.2f %%", (ratio - 1) * 100) +
+      reasons.push_back(subject + " counts " + format_number("%.2f %%", (ratio - 1) * 100) +
                         " more instructions per node than " + run_name(*before) + ": " +
                         format_number("%.4g", *newest.instructions_per_node) + " against " +
                         format_number("%.4g", *before->instructions_per_node) + ", more than " +

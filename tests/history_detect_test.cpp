@@ -339,9 +339,14 @@ TEST(HistoryCheck, RegressionTwoRunsOldStillFailsAgainstTheRunsBeforeIt) {
 TEST(HistoryCheck, InstructionIncreaseFailsAndDecreasePasses) {
   HistorySeries series = synthetic(flat(), 3);
   series.runs.back().instructions_per_node = 40.4;
+  series.runs.back().dirty = true;
   const auto reasons = check_newest(series);
   ASSERT_EQ(reasons.size(), 1u) << joined(reasons);
-  EXPECT_NE(reasons[0].find("1.00 % more instructions per node than run 29"), std::string::npos)
+  EXPECT_NE(
+      reasons[0].find("tier 'simd' at n = 1e8, 2 threads on 'vm': the newest run 30 (commit c129aaaaaa, "
+                      "with uncommitted changes) counts 1.00 % more instructions per node than run 29 "
+                      "(commit c128aaaaaa): 40.4 against 40, more than 0.5 %"),
+      std::string::npos)
       << reasons[0];
   series.runs.back().instructions_per_node = 39.6;
   EXPECT_TRUE(check_newest(series).empty());
