@@ -32,3 +32,32 @@ add_test(NAME BrowserCheckFailsOnMissingSeries
 set_tests_properties(BrowserCheckOnSampleReport BrowserCheckFailsOnConsoleError
                      BrowserCheckFailsOnExternalRequest BrowserCheckFailsOnMissingSeries
                      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+# Issue 17, the report as a reader sees it: browser_check.py --readable (the HTML contract of
+# reports/README.md) at 1280 × 800 on a page that follows the contract, with the screenshots of its first
+# screen and charts; then on pages that are that page with one defect each, where it must fail for that
+# defect and for nothing else (--expect-only).
+add_test(NAME BrowserReadableCheckOnContractPage
+         COMMAND python3 ${browser_check} ${browser_fixtures}/readable_good.html --readable
+                 --screenshot ${CMAKE_CURRENT_BINARY_DIR}/readable_good.png
+                 --screenshots ${CMAKE_CURRENT_BINARY_DIR}/readable-screenshots/contract-page)
+set(readable_negatives
+    "overlap|labels of chart scaling: texts \"openmp\""
+    "label_on_point|label \"xsimd\" at (396, 226) overlaps point"
+    "same_style|series \"naive\" and \"tbb\" look the same"
+    "lying_series|series \"openmp\" declares data-color #e69f00 but draws"
+    "answer_below|section#answer is not within the first 1280×800 screen"
+    "wide_table|ladder table #1 (9 columns) is too wide"
+    "untitled_point|point #5 of series \"openmp\" (<rect>) has no title")
+set(readable_tests BrowserReadableCheckOnContractPage)
+foreach(negative IN LISTS readable_negatives)
+  string(REPLACE "|" ";" negative "${negative}")
+  list(GET negative 0 defect)
+  list(GET negative 1 reason)
+  add_test(NAME BrowserReadableCheckFailsOn_${defect}
+           COMMAND python3 ${browser_check} ${browser_fixtures}/readable_bad_${defect}.html --readable
+                   --screenshot ${CMAKE_CURRENT_BINARY_DIR}/readable_bad_${defect}.png --expect-failure ${reason}
+                   --expect-only)
+  list(APPEND readable_tests BrowserReadableCheckFailsOn_${defect})
+endforeach()
+set_tests_properties(${readable_tests} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
