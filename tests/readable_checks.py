@@ -118,22 +118,23 @@ READABLE_FACTS = """(async () => {
                         dash: declaredDash(group.getAttribute('data-dash'))};
       const who = `series ${quote(name)}`;
       const lies = [];
-      if (declared.colour === null) lies.push('declares no data-color');
-      else if ([drawn.colour, ...markColours].some(colour => colour !== declared.colour.toLowerCase())) {
+      const undeclared = Object.entries({colour: 'data-color', marker: 'data-marker', dash: 'data-dash'})
+                               .filter(([key]) => declared[key] === null).map(([, attribute]) => attribute);
+      if (undeclared.length) lies.push(`declares no ${undeclared.join(', ')}`);
+      if (declared.colour !== null &&
+          [drawn.colour, ...markColours].some(colour => colour !== declared.colour.toLowerCase())) {
         const colours = [...new Set([...strokes, ...markColours])].join(', ') || 'nothing';
         lies.push(`declares data-color ${declared.colour} but draws ${colours}`);
       }
-      if (declared.marker === null) lies.push('declares no data-marker');
-      else if (declared.marker !== drawn.marker &&
-               !(declared.marker === 'none' && shapes.every(shape => shape === 'none')))
+      if (declared.marker !== null && declared.marker !== drawn.marker &&
+          !(declared.marker === 'none' && shapes.every(shape => shape === 'none')))
         lies.push(`declares data-marker ${declared.marker} but draws ` +
                   (drawn.marker === 'none' ? 'no marker' : 'markers ' + drawn.marker));
-      if (declared.dash === null) lies.push('declares no data-dash');
-      else if (declared.dash !== drawn.dash)
+      if (declared.dash !== null && declared.dash !== drawn.dash)
         lies.push(`declares data-dash ${group.getAttribute('data-dash')} but draws ` +
                   (drawn.dash === 'none' ? 'no line' : 'a line ' + drawn.dash));
-      if (!lines.length && !marks.length) lies.push('draws neither a line nor a point');
-      for (const lie of lies) chart.lies.push(`${who} ${lie}`);
+      if (!lines.length && !marks.length) lies.push('draws neither a line nor a .point');
+      if (lies.length) chart.lies.push(`${who} ${lies.join(', ')}`);
       chart.series.push({name, drawn});
     }
     for (let i = 0; i < chart.series.length; ++i)
@@ -202,7 +203,7 @@ def readable_checks(args, facts, report):
         report.check(any(chart["series"] for chart in charts),
                      f"series: {sum(len(chart['series']) for chart in charts)} g.series in all the charts")
         for chart in (chart for chart in charts if chart["series"]):
-            problems = chart["lies"] + chart["alike"]
+            problems = chart["alike"] + chart["lies"]
             report.check(not problems, f"series of chart {chart['id']}: " + (shown(problems) if problems else
                          f"{len(chart['series'])} series, each told apart by colour, marker or dash, "
                          f"each drawn as it declares"))
