@@ -70,9 +70,12 @@ TEST(ReadableReport, TheQuickPresetWithThePythonPeersPassesEveryCheck) {
     GTEST_SKIP() << "the Python peers' packages are missing: " << python << " cannot import numpy\n"
                  << numpy.output;
   TempDir dir;
-  // One size, so that the run stays short on a loaded machine; every tier and every peer still runs.
-  const Outcome run =
-      ladder("run --preset quick --peers python --n 1e6 --no-instructions --out " + (dir / "quick").string());
+  // One size and short repetitions, so that the run stays near a minute on a loaded 2-core machine; every
+  // tier and every peer still runs.
+  const Outcome run = ladder(
+      "run --preset quick --peers python --n 1e6 --reps 2 --min-time 0.005 "
+      "--no-instructions --out " +
+      (dir / "quick").string());
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const json results = read_json(dir / "quick/results.json");
   bool peer = false;
