@@ -27,8 +27,11 @@ READABLE_FACTS = """(async () => {
     return x > tolerance && y > tolerance ? [x, y] : null;
   };
   const by = (a, b) => `by ${a.toFixed(1)}×${b.toFixed(1)} px`;
-  const label = text =>
-      `${quote(text.textContent.trim())} at (${text.getAttribute('x')}, ${text.getAttribute('y')})`;
+  const label = text => {  // where it is in the chart's source, else on the page
+    const [x, y] = text.hasAttribute('x') ? [text.getAttribute('x'), text.getAttribute('y')]
+                                          : [box(text).left.toFixed(0), box(text).top.toFixed(0)];
+    return `${quote(text.textContent.trim())} at (${x}, ${y})`;
+  };
   const hex = colour => {
     const parts = /rgba?\\(([^)]*)\\)/.exec(colour || '');
     if (!parts) return colour === 'none' || !colour ? 'none' : colour;
