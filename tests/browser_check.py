@@ -13,8 +13,8 @@ missing or has no size, a series (g.series[data-series=NAME] in that chart) is m
 an expected text is not on the page, or the page holds script (<script> or an on* handler). Writes a
 full-page screenshot, prints one line per check, exits 0 only if all pass.
 
-The readability checks (the HTML contract of reports/README.md), each on its own switch, all with
---readable, at a 1280 × 800 viewport:
+The readability checks (the report's HTML contract, stated in readable_checks.py), each on its own switch,
+all with --readable, at a 1280 × 800 viewport:
   --check-answer   one section#answer, not empty, lies fully within the first screen;
   --check-labels   no two non-empty <text> of an svg[data-chart] overlap (by more than 0.5 px either way),
                    no text.point-label or text.end-label overlaps a .point of its chart;

@@ -1,6 +1,17 @@
-"""The readability checks of browser_check.py (issue 17's HTML contract, reports/README.md): what the page
-holds at a 1280 × 800 viewport, gathered by READABLE_FACTS in the page, judged here one line per check, and
-the screenshots of the first screen and of each chart."""
+"""The readability checks of browser_check.py: what the page holds at a 1280 × 800 viewport, gathered by
+READABLE_FACTS in the page, judged here one line per check, and the screenshots of the first screen and of
+each chart. They check the HTML contract the report keeps for them (issue 17):
+- one <section id="answer"> holds the answer, fully within the first 1280 × 800 screen;
+- the main table is <table data-table="ladder"> (one per machine at most), with no horizontal scroll at
+  1280 px;
+- every chart is an <svg data-chart="ID">; each series a <g class="series" data-series="NAME"> that says how
+  it is drawn: data-color="#rrggbb", data-marker (circle, square, triangle, diamond, cross, plus,
+  triangle-down, star or none) and data-dash (solid, a stroke-dasharray value, or none: no line); its line
+  drawn with that stroke and dash, its points with class "point", data-shape = the marker and that colour;
+  no two series of a chart alike in all three;
+- every .point has a <title> with its figures; labels of points are text.point-label, the labels at the
+  ends of lines text.end-label; no two <text> of a chart overlap, and no such label covers a .point.
+"""
 import base64
 import pathlib
 
@@ -9,7 +20,7 @@ TOLERANCE = 0.5  # px: boxes that touch, or overlap by less, do not overlap
 READABLE = ("answer", "labels", "series", "tables", "titles")
 
 # Runs in the page at the 1280 × 800 viewport, scrolled to the top: the facts the readability checks judge
-# (reports/README.md, the HTML contract). Boxes are in page coordinates (CSS px); names are quoted with
+# (the contract above). Boxes are in page coordinates (CSS px); names are quoted with
 # JSON.stringify, never built into a selector.
 READABLE_FACTS = """(async () => {
   await document.fonts.ready;

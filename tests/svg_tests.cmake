@@ -33,8 +33,8 @@ set_tests_properties(BrowserCheckOnSampleReport BrowserCheckFailsOnConsoleError
                      BrowserCheckFailsOnExternalRequest BrowserCheckFailsOnMissingSeries
                      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
 
-# Issue 17, the report as a reader sees it: browser_check.py --readable (the HTML contract of
-# reports/README.md) at 1280 × 800 on a page that follows the contract, with the screenshots of its first
+# Issue 17, the report as a reader sees it: browser_check.py --readable (the report's HTML contract, stated
+# in readable_checks.py) at 1280 × 800 on a page that follows the contract, with the screenshots of its first
 # screen and charts; then on pages made from it with one defect each — one line of it replaced, here at
 # configure time — where the check must fail for that defect and for nothing else (--expect-only).
 set(readable_good ${browser_fixtures}/readable_good.html)
