@@ -41,7 +41,7 @@ set(readable_good ${browser_fixtures}/readable_good.html)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${readable_good})
 file(READ ${readable_good} readable_page)
 add_test(NAME BrowserReadableCheckOnContractPage
-         COMMAND python3 ${browser_check} ${readable_good} --readable
+         COMMAND python3 ${browser_check} ${readable_good} --readable --timeout 150
                  --screenshot ${CMAKE_CURRENT_BINARY_DIR}/readable_good.png
                  --screenshots ${CMAKE_CURRENT_BINARY_DIR}/readable-screenshots/contract-page)
 set(readable_tests BrowserReadableCheckOnContractPage)
@@ -57,7 +57,7 @@ function(readable_defect name line defect reason)
   set(path ${CMAKE_CURRENT_BINARY_DIR}/readable_bad_${name}.html)
   file(WRITE ${path} "${page}")
   add_test(NAME BrowserReadableCheckFailsOn_${name}
-           COMMAND python3 ${browser_check} ${path} --readable --screenshot ${path}.png
+           COMMAND python3 ${browser_check} ${path} --readable --timeout 150 --screenshot ${path}.png
                    --expect-failure ${reason} --expect-only)
   set(readable_tests ${readable_tests} BrowserReadableCheckFailsOn_${name} PARENT_SCOPE)
 endfunction()
