@@ -249,7 +249,7 @@ svg::Chart error_figures(const Run& run, std::size_t machine, const Slots& slots
         return std::fabs(*cell.rel_error);
       },
       [](double error) { return "relative error " + format_number("%.3g", error); });
-  svg::Series theory{"h² (the midpoint rule's own error)", {}, svg::Style::dashed, "#555555"};
+  svg::Series theory{"h² (the rule's own error)", {}, svg::Style::dashed, "#555555"};
   svg::Series floor{"rounding bound (xsimd)", {}, svg::Style::dashed, "#aaaaaa"};
   for (const auto n : run.sizes())
     for (const auto& cell : run.cells) {

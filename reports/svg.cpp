@@ -96,7 +96,8 @@ double char_width(unsigned char c) {
   if (std::string_view("frt()[]{}-/\\\"`I").find(static_cast<char>(c)) != std::string_view::npos) return 5.6;
   if (c == 'm' || c == 'w' || c == 'M' || c == 'W' || c == '%' || c == '@') return 12.5;
   if (std::isupper(c) != 0) return 9.8;
-  return 8;  // digits, the other lowercase letters, + = < > _ ~ #
+  if (std::isdigit(c) != 0) return 8.4;
+  return 8;  // the other lowercase letters, + = < > _ ~ #
 }
 
 // A text's box, for telling whether two overlap, by the estimate above: the font's ascent and descent

@@ -110,9 +110,9 @@ std::string series_group(const std::string& svg, const std::string& name) {
 std::map<int, std::string> point_xs(const std::string& svg, const std::string& name,
                                     const std::vector<int>& at_counts) {
   std::map<int, std::string> xs;
-  const auto circles = elements(series_group(svg, name), "<circle ");
-  for (std::size_t i = 0; i < circles.size() && i < at_counts.size(); ++i)
-    xs[at_counts[i]] = circles[i].at("cx");
+  const auto points = elements(series_group(svg, name), "class=\"point\"");
+  for (std::size_t i = 0; i < points.size() && i < at_counts.size(); ++i)
+    xs[at_counts[i]] = points[i].at("data-cx");
   return xs;
 }
 
@@ -246,11 +246,11 @@ TEST(Scaling, EfficiencyAtEveryStepAndWhereEachTierStopsGaining) {
   // The efficiency chart draws 100 × efficiency: openmp's point at 8 threads sits at 93.75 %, below tbb's
   // at 94.8 % and above its own at 64 threads (44.6 %).
   const std::string efficiency = efficiency_chart(analysis, 0).svg;
-  const auto openmp = elements(series_group(efficiency, "openmp"), "<circle ");
-  const auto tbb = elements(series_group(efficiency, "tbb"), "<circle ");
+  const auto openmp = elements(series_group(efficiency, "openmp"), "class=\"point\"");
+  const auto tbb = elements(series_group(efficiency, "tbb"), "class=\"point\"");
   ASSERT_EQ(openmp.size(), counts.size());
-  EXPECT_GT(std::stod(openmp[3].at("cy")), std::stod(tbb[3].at("cy"))) << "y grows upwards";
-  EXPECT_LT(std::stod(openmp[3].at("cy")), std::stod(openmp[6].at("cy")));
+  EXPECT_GT(std::stod(openmp[3].at("data-cy")), std::stod(tbb[3].at("data-cy"))) << "y grows upwards";
+  EXPECT_LT(std::stod(openmp[3].at("data-cy")), std::stod(openmp[6].at("data-cy")));
 
   // The report's scaling table: each count's speedup and efficiency, the verdicts, and the rule.
   const Document doc = build({run});

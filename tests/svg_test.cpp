@@ -532,6 +532,16 @@ TEST(SvgLooks, NoTwoSeriesOfAChartLookAlike) {
   EXPECT_EQ(groups[6].first.at("data-marker"), "none") << "a line series draws no marker";
   EXPECT_EQ(groups[12].first.at("data-dash"), "none") << "a markers series draws no line";
   EXPECT_NE(groups[18].first.at("data-dash"), "solid") << "a dashed series is dashed";
+  // Four dashed lines of one given colour: only their dashes can differ, and they do.
+  chart.series.clear();
+  for (int index = 0; index < 4; ++index) {
+    chart.series.push_back(series_of("grey " + std::to_string(index), {{1, 1.0 * index}, {2, 2.0}}));
+    chart.series.back().style = Style::dashed;
+    chart.series.back().color = "#999999";
+  }
+  std::set<std::string> dashes;
+  for (const auto& [g, markup] : series_groups(line_chart(chart)))
+    EXPECT_TRUE(dashes.insert(look_key(g)).second) << look_key(g);
 }
 
 // A caller's slot gives the series that slot's look, wherever it stands, before any automatic series; a
