@@ -321,7 +321,10 @@ svg::Chart cpu_timeline_figures(const Run& run, std::size_t machine, const Slots
   chart.title =
       "Cores busy during one call at n = " + format_count(static_cast<double>(n)) + " — " + run.machine;
   for (const Cell* cell : timeline_cells(run, n, true, 3)) {
-    svg::Series series{cell->tier + " (" + std::to_string(cell->threads) + " threads)", {}, svg::Style::line};
+    svg::Series series{
+        cell->tier + " (" + std::to_string(cell->threads) + (cell->threads == 1 ? " thread)" : " threads)"),
+        {},
+        svg::Style::line};
     series.slot = slot_of(slots, cell->tier);
     for (std::size_t i = 1; i < cell->timeline_seconds.size(); ++i) {
       const double wall = cell->timeline_seconds[i] - cell->timeline_seconds[i - 1];

@@ -379,7 +379,7 @@ std::string shape_element(Shape shape, double x, double y, double r, std::string
     case Shape::circle:
     case Shape::none:
       return "<circle" + std::string(attributes) + " cx=\"" + px(x) + "\" cy=\"" + px(y) + "\" r=\"" +
-             px(shape == Shape::none ? 2 : r) + "\"" +
+             px(shape == Shape::none ? 1.5 : r) + "\"" +
              (shape == Shape::none ? " fill=\"" + std::string(colour) + "\" stroke=\"none\"" : fill) + ">" +
              std::string(inside) + "</circle>\n";
     case Shape::square:
@@ -613,15 +613,30 @@ std::vector<std::vector<Label>> end_labels(const std::vector<Series>& series, co
     const double x = frame.right + 16;
     Label label{text_box(x, at[i] + 4, series[labelled[i]].name), series[labelled[i]].name, {}};
     if (std::fabs(at[i] - end.y) > 1 || end.x < frame.right - 12)
-      label.leader = {end.x + 5, end.y, x - 3, at[i]};
+      // From the line's end, or for a line that ends short of the right edge, from the edge at its height,
+      // so that no leader crosses the plot.
+      label.leader = {end.x < frame.right - 12 ? frame.right + 1 : end.x + 5, end.y, x - 3, at[i]};
     labels[labelled[i]].push_back(std::move(label));
   }
   return labels;
 }
 
-// Each tagged point's tag, clear of the other tags, every point, the given boxes and the plot's edges:
-// beside the point where it can, else further out along one of 16 directions with a leader line. The
-// emphasised points' tags are placed first.
+// Whether a segment (x1, y1, x2, y2) passes through a box, by points along it a pixel or two apart.
+bool crosses(const std::array<double, 4>& segment, const Box& box) {
+  const double length = std::hypot(segment[2] - segment[0], segment[3] - segment[1]);
+  const int steps = static_cast<int>(std::ceil(length / 1.5)) + 1;
+  for (int step = 0; step <= steps; ++step) {
+    const double t = static_cast<double>(step) / steps;
+    const double x = segment[0] + t * (segment[2] - segment[0]),
+                 y = segment[1] + t * (segment[3] - segment[1]);
+    if (x > box.left && x < box.right && y > box.top && y < box.bottom) return true;
+  }
+  return false;
+}
+
+// Each tagged point's tag, clear of the other tags and their leaders, every point, the given boxes and the
+// plot's edges: beside the point where it can, else further out along one of 16 directions with a leader
+// line that crosses no other tag (it may pass a point). The emphasised points' tags are placed first.
 std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
                                              const std::vector<std::vector<std::vector<Drawn>>>& runs,
                                              const Frame& frame, std::vector<Box> obstacles) {
@@ -632,6 +647,8 @@ std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
         obstacles.push_back({drawn.x - r, drawn.y - r, drawn.x + r, drawn.y + r});
       }
   std::vector<std::vector<Label>> labels(series.size());
+  std::vector<std::array<double, 4>> leaders;  // and the tags they lead to
+  std::vector<Box> placed;
   for (const bool emphasised : {true, false})
     for (std::size_t index = 0; index < series.size(); ++index)
       for (const auto& run : runs[index])
@@ -648,28 +665,37 @@ std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
             const double top = s > 0.3 ? ay : s < -0.3 ? ay - height : ay - height / 2;
             return Box{left, top, left + width, top + height};
           };
+          bool strict = true;  // leaders cross no tag; else, where nothing fits so, they may
           const auto fits = [&](const Box& box) {
             return box.left >= frame.left + 2 && box.right <= frame.right - 2 && box.top >= frame.top + 2 &&
-                   box.bottom <= frame.bottom - 2 && !overlaps_any(box, obstacles, 1.5);
+                   box.bottom <= frame.bottom - 2 && !overlaps_any(box, obstacles, 1.5) &&
+                   (!strict || std::none_of(leaders.begin(), leaders.end(),
+                                            [&](const auto& leader) { return crosses(leader, box); }));
           };
           std::optional<Label> chosen;
           for (const double angle : {0.0, pi, -pi / 2, pi / 2, -pi / 4, pi / 4, -3 * pi / 4, 3 * pi / 4})
             if (const Box box = box_at(angle, reach); !chosen && fits(box))
               chosen = Label{box, point.tag, {}};
-          for (const double d : {18.0, 28.0, 40.0, 54.0, 70.0, 90.0, 115.0, 145.0})
-            for (int step = 0; step < 16 && !chosen; ++step) {
-              const double angle = -pi / 2 + step * pi / 8;
-              if (const Box box = box_at(angle, d + reach); fits(box))
-                chosen = Label{box, point.tag,
-                               std::array<double, 4>{drawn.x + reach * std::cos(angle),
-                                                     drawn.y + reach * std::sin(angle),
-                                                     drawn.x + (d + reach - 2) * std::cos(angle),
-                                                     drawn.y + (d + reach - 2) * std::sin(angle)}};
-            }
+          for (; !chosen; strict = false) {
+            for (const double d : {18.0, 28.0, 40.0, 54.0, 70.0, 90.0, 115.0, 145.0, 180.0})
+              for (int step = 0; step < 16 && !chosen; ++step) {
+                const double angle = -pi / 2 + step * pi / 8;
+                const std::array<double, 4> leader{
+                    drawn.x + reach * std::cos(angle), drawn.y + reach * std::sin(angle),
+                    drawn.x + (d + reach - 2) * std::cos(angle), drawn.y + (d + reach - 2) * std::sin(angle)};
+                const bool clear = std::none_of(placed.begin(), placed.end(),
+                                                [&](const Box& other) { return crosses(leader, other); });
+                if (const Box box = box_at(angle, d + reach); (clear || !strict) && fits(box))
+                  chosen = Label{box, point.tag, leader};
+              }
+            if (!strict) break;
+          }
           // Nowhere clear (a plot too crowded): to the right, over whatever is there.
           if (!chosen) chosen = Label{box_at(0, reach), point.tag, {}};
           chosen->bold = point.emphasis;
           obstacles.push_back(chosen->box);
+          placed.push_back(chosen->box);
+          if (chosen->leader) leaders.push_back(*chosen->leader);
           labels[index].push_back(std::move(*chosen));
         }
   return labels;

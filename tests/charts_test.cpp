@@ -83,7 +83,7 @@ class Charts : public ::testing::Test {
     runs = {load_run(machine(dir, "first", false).string()), load_run(machine(dir, "second", true).string())};
     for (const auto& run : runs) analyses.push_back(analyse(run));
   }
-  std::vector<Run> runs;
+  std::vector<report::Run> runs;
   std::vector<Analysis> analyses;
 };
 
