@@ -744,29 +744,9 @@ double text_width(std::string_view content, double size, bool bold) {
 }
 
 std::string_view shape_name(Shape shape) {
-  constexpr std::array<std::string_view, 9> names = {"circle", "square", "triangle",      "diamond", "cross",
-                                                     "plus",   "star",   "triangle-down", "none"};
-  switch (shape) {
-    case Shape::circle:
-      return names[0];
-    case Shape::square:
-      return names[1];
-    case Shape::triangle:
-      return names[2];
-    case Shape::diamond:
-      return names[3];
-    case Shape::cross:
-      return names[4];
-    case Shape::plus:
-      return names[5];
-    case Shape::star:
-      return names[6];
-    case Shape::triangle_down:
-      return names[7];
-    case Shape::none:
-      return names[8];
-  }
-  return names[8];
+  constexpr std::array<std::string_view, 9> names = {
+      "circle", "square", "triangle", "diamond", "cross", "plus", "triangle-down", "star", "none"};
+  return names[static_cast<std::size_t>(shape)];  // in the enum's order
 }
 
 Look look(std::size_t slot) {

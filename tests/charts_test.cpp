@@ -16,6 +16,7 @@
 
 #include "crafted_results.hpp"
 #include "report.hpp"
+#include "svg_markup.hpp"
 
 namespace ladder::report {
 namespace {
@@ -24,25 +25,8 @@ using nlohmann::json;
 using testing::around;
 namespace fs = std::filesystem;
 
-// The attributes of each element that opens with `opening`, in order.
-std::vector<std::map<std::string, std::string>> elements(const std::string& svg, const std::string& opening) {
-  static const std::regex attribute(R"re(([-a-zA-Z0-9]+)="([^"]*)")re");
-  std::vector<std::map<std::string, std::string>> all;
-  for (auto at = svg.find(opening); at != std::string::npos; at = svg.find(opening, at + 1)) {
-    const std::string tag = svg.substr(at, svg.find('>', at) - at);
-    std::map<std::string, std::string> values;
-    for (std::sregex_iterator it(tag.begin(), tag.end(), attribute), end; it != end; ++it)
-      values[(*it)[1]] = (*it)[2];
-    all.push_back(values);
-  }
-  return all;
-}
-
-std::string group(const std::string& svg, const std::string& opening) {
-  const auto start = svg.find(opening);
-  if (start == std::string::npos) return {};
-  return svg.substr(start, svg.find("</g>", start) + 4 - start);
-}
+using testing::svg_elements;
+using testing::svg_group;
 
 std::vector<std::string> texts(const std::string& markup, const std::string& attributes = "") {
   const std::regex text_element("<text[^>]*" + attributes + "[^>]*>([^<]*)</text>");
@@ -88,7 +72,7 @@ class Charts : public ::testing::Test {
 };
 
 std::string look_of(const std::string& svg, const std::string& series) {
-  const auto found = elements(svg, "<g class=\"series\" data-series=\"" + series + "\"");
+  const auto found = svg_elements(svg, "<g class=\"series\" data-series=\"" + series + "\"");
   if (found.empty()) return "absent";
   return found[0].at("data-color") + " " + found[0].at("data-marker") + " " + found[0].at("data-dash");
 }
@@ -112,7 +96,7 @@ TEST_F(Charts, ATierLooksTheSameInEveryChartOnEveryMachine) {
   EXPECT_NE(look_of(memory[1].svg, "cuda"), look_of(memory[0].svg, "xsimd"));
   for (const auto& chart : memory) {
     std::set<std::string> looks;
-    for (const auto& g : elements(chart.svg, "<g class=\"series\""))
+    for (const auto& g : svg_elements(chart.svg, "<g class=\"series\""))
       EXPECT_TRUE(looks.insert(g.at("data-color") + g.at("data-marker") + g.at("data-dash")).second)
           << chart.id;
   }
@@ -126,16 +110,16 @@ TEST_F(Charts, EachKindSharesItsAxesAcrossTheMachines) {
     EXPECT_EQ(charts[0].id.substr(charts[0].id.size() - 2), "-1");
     EXPECT_EQ(charts[1].id.substr(charts[1].id.size() - 2), "-2");
     for (const std::string axis : {"<g class=\"axis x\"", "<g class=\"axis y\""}) {
-      const std::string first = group(charts[0].svg, axis);
+      const std::string first = svg_group(charts[0].svg, axis);
       if (first.empty()) continue;  // a bar chart has no y axis
-      EXPECT_EQ(texts(first), texts(group(charts[1].svg, axis))) << axis;
+      EXPECT_EQ(texts(first), texts(svg_group(charts[1].svg, axis))) << axis;
     }
   }
   // Apart, the first machine's times would span other decades than the second's.
-  EXPECT_NE(texts(group(speedup_chart(analyses[0], 0).svg, "<g class=\"axis x\"")),
-            texts(group(speedup_chart(analyses[1], 1).svg, "<g class=\"axis x\"")));
-  EXPECT_NE(texts(group(scaling_chart(analyses[0], 0).svg, "<g class=\"axis x\"")),
-            texts(group(scaling_chart(analyses[1], 1).svg, "<g class=\"axis x\"")));
+  EXPECT_NE(texts(svg_group(speedup_chart(analyses[0], 0).svg, "<g class=\"axis x\"")),
+            texts(svg_group(speedup_chart(analyses[1], 1).svg, "<g class=\"axis x\"")));
+  EXPECT_NE(texts(svg_group(scaling_chart(analyses[0], 0).svg, "<g class=\"axis x\"")),
+            texts(svg_group(scaling_chart(analyses[1], 1).svg, "<g class=\"axis x\"")));
 }
 
 TEST_F(Charts, TheParetoChartLabelsEveryDotAndEmphasisesTheFrontier) {
@@ -153,7 +137,7 @@ TEST_F(Charts, TheParetoChartLabelsEveryDotAndEmphasisesTheFrontier) {
   EXPECT_FALSE(frontier.empty());
   EXPECT_LT(frontier.size(), tiers.size()) << "the crafted set has tiers off the frontier";
   // Every point carries its figures as a tooltip.
-  const auto points = elements(svg, "class=\"point\"");
+  const auto points = svg_elements(svg, "class=\"point\"");
   EXPECT_EQ(points.size(), tiers.size());
   static const std::regex tooltip(
       "<title>tbb: [0-9.]+× naive, cost [0-9.]+; n = 1e8, 4 threads, [0-9.]+ ms, "

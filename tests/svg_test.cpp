@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "svg_markup.hpp"
+
 namespace ladder::svg {
 namespace {
 
@@ -437,20 +439,7 @@ TEST(SvgLineChart, TheLegendNamesEverySeriesInRowsThatMakeTheChartTaller) {
   EXPECT_EQ(count(svg, "data-color=\"#0072B2\""), 2) << "then the palette repeats, in another look";
 }
 
-// The attributes of each element that opens with `opening` in `markup`, by name.
-std::vector<std::map<std::string, std::string>> elements(const std::string& markup,
-                                                         const std::string& opening) {
-  static const std::regex attribute_pair(R"(([-a-zA-Z]+)="([^"]*)\")");
-  std::vector<std::map<std::string, std::string>> found;
-  for (auto at = markup.find(opening); at != std::string::npos; at = markup.find(opening, at + 1)) {
-    const std::string tag = markup.substr(at, markup.find('>', at) - at);
-    std::map<std::string, std::string> attributes;
-    for (std::sregex_iterator it(tag.begin(), tag.end(), attribute_pair), end; it != end; ++it)
-      attributes[(*it)[1]] = (*it)[2];
-    found.push_back(attributes);
-  }
-  return found;
-}
+using testing::svg_elements;
 
 // The series' groups, each with its markup.
 std::vector<std::pair<std::map<std::string, std::string>, std::string>> series_groups(
@@ -459,7 +448,7 @@ std::vector<std::pair<std::map<std::string, std::string>, std::string>> series_g
   const std::string opening = "<g class=\"series\"";
   for (auto at = svg.find(opening); at != std::string::npos; at = svg.find(opening, at + 1)) {
     const std::string markup = group(svg.substr(at), opening);
-    all.push_back({elements(markup, opening).front(), markup});
+    all.push_back({svg_elements(markup, opening).front(), markup});
   }
   return all;
 }
@@ -588,7 +577,7 @@ TEST(SvgLooks, TheAttributesMatchTheDrawnElements) {
   std::set<std::string> shapes;
   for (const auto& [g, markup] : series_groups(line_chart(chart))) {
     SCOPED_TRACE(g.at("data-series"));
-    const auto lines = elements(markup, "<path class=\"line\"");
+    const auto lines = svg_elements(markup, "<path class=\"line\"");
     if (g.at("data-dash") == "none") {
       EXPECT_TRUE(lines.empty());
     } else {
@@ -599,8 +588,8 @@ TEST(SvgLooks, TheAttributesMatchTheDrawnElements) {
       else
         EXPECT_EQ(lines[0].at("stroke-dasharray"), g.at("data-dash"));
     }
-    auto points = elements(markup, "<circle class=\"point\"");
-    const auto paths = elements(markup, "<path class=\"point\"");
+    auto points = svg_elements(markup, "<circle class=\"point\"");
+    const auto paths = svg_elements(markup, "<path class=\"point\"");
     points.insert(points.end(), paths.begin(), paths.end());
     ASSERT_EQ(points.size(), 3u);
     for (const auto& point : points) {
@@ -675,7 +664,7 @@ TEST(SvgPointLabels, CrowdedTagsAvoidEachOtherTheDotsAndTheEdges) {
   const auto tags = text_boxes(svg, "point-label");
   ASSERT_EQ(tags.size(), 20u);
   EXPECT_EQ(count(svg, "font-weight=\"bold\""), 4) << "the frontier's four";
-  const auto points = elements(svg, "class=\"point\"");
+  const auto points = svg_elements(svg, "class=\"point\"");
   ASSERT_EQ(points.size(), 20u);
   for (std::size_t i = 0; i < tags.size(); ++i) {
     EXPECT_TRUE(tags[i].left >= 64 && tags[i].right <= 704 && tags[i].top >= 40 && tags[i].bottom <= 376)
@@ -705,12 +694,12 @@ TEST(SvgSmallMultiples, SharedAxesGiveTheSameTicksAndPositions) {
   const std::string a = line_chart(charts[0]), b = line_chart(charts[1]);
   for (const std::string axis : {"<g class=\"axis x\"", "<g class=\"axis y\""})
     EXPECT_EQ(texts(group(a, axis)), texts(group(b, axis))) << axis;
-  EXPECT_EQ(elements(a, "<svg").front().at("viewBox").substr(0, 10),
-            elements(b, "<svg").front().at("viewBox").substr(0, 10))
+  EXPECT_EQ(svg_elements(a, "<svg").front().at("viewBox").substr(0, 10),
+            svg_elements(b, "<svg").front().at("viewBox").substr(0, 10))
       << "the same width: the widest end label's margin in both";
   // The same point (naive at 1e3) stands at the same place in both.
-  const auto in_a = elements(group(a, "<g class=\"series\" data-series=\"naive\""), "class=\"point\"");
-  const auto in_b = elements(group(b, "<g class=\"series\" data-series=\"naive\""), "class=\"point\"");
+  const auto in_a = svg_elements(group(a, "<g class=\"series\" data-series=\"naive\""), "class=\"point\"");
+  const auto in_b = svg_elements(group(b, "<g class=\"series\" data-series=\"naive\""), "class=\"point\"");
   ASSERT_FALSE(in_a.empty());
   ASSERT_FALSE(in_b.empty());
   EXPECT_EQ(in_a.front().at("data-cx"), in_b.front().at("data-cx"));
