@@ -77,14 +77,18 @@ std::string line(double x1, double y1, double x2, double y2, std::string_view st
 
 // A caller's colour lands in an attribute: only a hex colour or a plain name gets there, so that a value
 // such as url(http://…) cannot make the chart fetch anything.
-std::string colour(std::string_view wanted, std::size_t& next_in_palette) {
+bool valid_colour(std::string_view wanted) {
   const bool hex =
       wanted.size() > 1 && wanted.size() <= 9 && wanted[0] == '#' &&
       std::all_of(wanted.begin() + 1, wanted.end(), [](unsigned char c) { return std::isxdigit(c) != 0; });
   const bool name =
       !wanted.empty() && wanted.size() <= 20 &&
       std::all_of(wanted.begin(), wanted.end(), [](unsigned char c) { return std::isalpha(c) != 0; });
-  if (hex || name) return std::string(wanted);
+  return hex || name;
+}
+
+std::string colour(std::string_view wanted, std::size_t& next_in_palette) {
+  if (valid_colour(wanted)) return std::string(wanted);
   return std::string(palette[next_in_palette++ % palette.size()]);
 }
 
@@ -297,16 +301,6 @@ constexpr std::array<Shape, 8> shape_order = {Shape::circle,  Shape::square, Sha
                                               Shape::diamond, Shape::star,   Shape::triangle_down,
                                               Shape::cross,   Shape::plus};
 constexpr std::array<std::string_view, 4> dashes = {"solid", "7 4", "2 3", "10 3 2 3"};
-
-bool valid_colour(std::string_view wanted) {
-  const bool hex =
-      wanted.size() > 1 && wanted.size() <= 9 && wanted[0] == '#' &&
-      std::all_of(wanted.begin() + 1, wanted.end(), [](unsigned char c) { return std::isxdigit(c) != 0; });
-  const bool name =
-      !wanted.empty() && wanted.size() <= 20 &&
-      std::all_of(wanted.begin(), wanted.end(), [](unsigned char c) { return std::isalpha(c) != 0; });
-  return hex || name;
-}
 
 // The slot's look with the series' own colour, less what its style does not draw.
 Look styled(Look look, const Series& series) {
