@@ -750,6 +750,21 @@ TEST(SvgLineChart, MarkerLabelsAtTheSameXDoNotOverlap) {
   }
 }
 
+// Given ticks too close for their labels: every grid line drawn, only the labels that fit apart.
+TEST(SvgLineChart, TickLabelsThatWouldOverlapAreLeftOut) {
+  Chart chart{.id = "dense", .title = "Dense", .x = {.label = "x"}};
+  for (int tick = 0; tick <= 100; ++tick) chart.x.ticks.push_back(1000.0 * tick);
+  chart.series.push_back(series_of("s", {{0, 1}, {100000, 2}}));
+  const std::string svg = line_chart(chart);
+  const std::string axis = group(svg, "<g class=\"axis x\"");
+  EXPECT_EQ(count(axis, "<line"), 102) << "101 grid lines and the axis";
+  const auto labels = text_boxes(axis, "");
+  ASSERT_GE(labels.size(), 6u);
+  EXPECT_LT(labels.size(), 40u);
+  for (std::size_t i = 0; i + 1 < labels.size(); ++i)
+    EXPECT_FALSE(overlap(labels[i], labels[i + 1])) << labels[i].text << " / " << labels[i + 1].text;
+}
+
 TEST(SvgBarChart, OneGroupPerBarWithLabelAndAnnotation) {
   BarChart chart{.id = "cost", .title = "Cost", .value_label = "× naive"};
   chart.bars = {{.label = "naive", .value = 1, .annotation = "cost 1"},
