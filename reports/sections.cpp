@@ -43,18 +43,12 @@ Document build(const std::vector<Run>& all_runs, const std::string& integrand) {
   for (const auto& analysis : analyses) where_the_time_goes(doc, analysis, runs.size() > 1);
   costs(doc, runs.front());
   doc.push_back(heading(2, "Charts"));
-  std::vector<Chart> speedups, scalings, efficiencies, paretos, memories, timelines, cpu_timelines, errors;
-  for (std::size_t i = 0; i < analyses.size(); ++i) {
-    speedups.push_back(speedup_chart(analyses[i], i));
-    scalings.push_back(scaling_chart(analyses[i], i));
-    efficiencies.push_back(efficiency_chart(analyses[i], i));
-    paretos.push_back(pareto_chart(analyses[i], i));
-    memories.push_back(memory_chart(runs[i], i));
-    timelines.push_back(timeline_chart(runs[i], i));
-    cpu_timelines.push_back(cpu_timeline_chart(runs[i], i));
-    errors.push_back(error_chart(runs[i], i));
-  }
-  for (auto* group :
+  // Each kind once per machine, side by side on the same axes.
+  const auto speedups = speedup_charts(analyses), scalings = scaling_charts(analyses),
+             efficiencies = efficiency_charts(analyses), paretos = pareto_charts(analyses),
+             memories = memory_charts(runs), timelines = timeline_charts(runs),
+             cpu_timelines = cpu_timeline_charts(runs), errors = error_charts(runs);
+  for (const auto* group :
        {&speedups, &scalings, &efficiencies, &paretos, &memories, &timelines, &cpu_timelines, &errors})
     doc.push_back(charts(*group));
   scaling(doc, analyses);

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <numbers>
 #include <utility>
 
 namespace ladder::svg {
@@ -16,8 +17,10 @@ constexpr std::array<std::string_view, 8> palette = {"#0072B2", "#D55E00", "#009
                                                      "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 constexpr std::string_view font_stack =
     "system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif";
-// Text is laid out without measuring it: an average character of the 12px font is about this wide.
-constexpr double char_width = 7;
+// Text is laid out without measuring it: each character's width at 12px is estimated from its kind, a
+// little over DejaVu Sans' (the widest of the usual sans-serif fonts a headless browser falls back to).
+constexpr double font_size = 12;
+constexpr double pi = std::numbers::pi;
 // Differences of larger values overflow, and smaller positive ones lose their logarithm's padding.
 constexpr double largest = 1e300, smallest_positive = 1e-300;
 
@@ -74,21 +77,51 @@ std::string line(double x1, double y1, double x2, double y2, std::string_view st
 
 // A caller's colour lands in an attribute: only a hex colour or a plain name gets there, so that a value
 // such as url(http://…) cannot make the chart fetch anything.
-std::string colour(std::string_view wanted, std::size_t& next_in_palette) {
+bool valid_colour(std::string_view wanted) {
   const bool hex =
       wanted.size() > 1 && wanted.size() <= 9 && wanted[0] == '#' &&
       std::all_of(wanted.begin() + 1, wanted.end(), [](unsigned char c) { return std::isxdigit(c) != 0; });
   const bool name =
       !wanted.empty() && wanted.size() <= 20 &&
       std::all_of(wanted.begin(), wanted.end(), [](unsigned char c) { return std::isalpha(c) != 0; });
-  if (hex || name) return std::string(wanted);
+  return hex || name;
+}
+
+std::string colour(std::string_view wanted, std::size_t& next_in_palette) {
+  if (valid_colour(wanted)) return std::string(wanted);
   return std::string(palette[next_in_palette++ % palette.size()]);
 }
 
-double text_width(std::string_view content) {  // in characters of UTF-8, not bytes
-  return char_width * static_cast<double>(std::count_if(content.begin(), content.end(), [](char c) {
-           return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-         }));
+// A character's width at 12px by its kind; UTF-8 continuation bytes add nothing.
+double char_width(unsigned char c) {
+  if ((c & 0xC0) == 0x80) return 0;
+  if (c >= 0x80) return 10.5;  // ×, ÷, ≤, ±, …, ², letters with accents
+  if (std::string_view("il.,:;'|!j ").find(static_cast<char>(c)) != std::string_view::npos) return 4.4;
+  if (std::string_view("frt()[]{}-/\\\"`I").find(static_cast<char>(c)) != std::string_view::npos) return 5.6;
+  if (c == 'm' || c == 'w' || c == 'M' || c == 'W' || c == '%' || c == '@') return 12.5;
+  if (std::isupper(c) != 0) return 9.8;
+  if (std::isdigit(c) != 0) return 8.4;
+  return 8;  // the other lowercase letters, + = < > _ ~ #
+}
+
+// A text's box, for telling whether two overlap, by the estimate above: the font's ascent and descent
+// around the baseline y, the width to the right of, around or to the left of x by the anchor.
+struct Box {
+  double left, top, right, bottom;
+};
+enum class Anchor { start, middle, end };
+Box text_box(double x, double y, std::string_view content, Anchor anchor = Anchor::start,
+             double size = font_size, bool bold = false) {
+  const double width = text_width(content, size, bold);
+  const double left = anchor == Anchor::start ? x : anchor == Anchor::middle ? x - width / 2 : x - width;
+  return {left, y - 0.96 * size, left + width, y + 0.28 * size};
+}
+bool overlap(const Box& a, const Box& b, double gap = 1) {
+  return a.left < b.right + gap && b.left < a.right + gap && a.top < b.bottom + gap && b.top < a.bottom + gap;
+}
+bool overlaps_any(const Box& box, const std::vector<Box>& others, double gap = 1) {
+  return std::any_of(others.begin(), others.end(),
+                     [&](const Box& other) { return overlap(box, other, gap); });
 }
 
 bool plottable(double value, bool log) {
@@ -199,20 +232,48 @@ std::string open_svg(std::string_view id, std::string_view title, double width, 
   return out + text(width / 2, 22, title, " text-anchor=\"middle\" font-size=\"15\" font-weight=\"600\"");
 }
 
-// Grid lines and labelled ticks across the frame, the axis line and its label.
-std::string axis(const Scale& scale, bool horizontal, const Frame& frame, std::string_view label,
-                 const std::vector<double>& wanted_ticks = {}) {
-  std::string out = std::string("<g class=\"axis ") + (horizontal ? "x" : "y") + "\" fill=\"#333\">\n";
-  const Ticks ticks = ticks_for(scale, wanted_ticks);
+// Ticks with their labels, left out where a label would overlap the one before (its grid line stays).
+struct Tick {
+  double at;
+  std::string label;
+  bool labelled;
+};
+std::vector<Tick> ticks_drawn(const Scale& scale, bool horizontal, const Frame& frame,
+                              const std::vector<double>& wanted) {
+  const Ticks ticks = ticks_for(scale, wanted);
+  std::vector<Tick> out;
+  std::optional<Box> last;
   for (double value : ticks.values) {
     const double at = scale.at(value);
-    const std::string tick_label = compact(value, ticks.significant);
+    std::string label = compact(value, ticks.significant);
+    const Box box = horizontal ? text_box(at, frame.bottom + 16, label, Anchor::middle)
+                               : text_box(frame.left - 6, at + 4, label, Anchor::end);
+    const bool labelled = !last || !overlap(box, *last, 2);
+    if (labelled) last = box;
+    out.push_back({at, std::move(label), labelled});
+  }
+  return out;
+}
+
+double widest_label(const std::vector<Tick>& ticks) {
+  double widest = 0;
+  for (const auto& tick : ticks)
+    if (tick.labelled) widest = std::max(widest, text_width(tick.label));
+  return widest;
+}
+
+// Grid lines and labelled ticks across the frame, the axis line and its label (the y axis' turned, in the
+// margin left of its tick labels).
+std::string axis(const std::vector<Tick>& ticks, bool horizontal, const Frame& frame,
+                 std::string_view label) {
+  std::string out = std::string("<g class=\"axis ") + (horizontal ? "x" : "y") + "\" fill=\"#333\">\n";
+  for (const auto& tick : ticks) {
     if (horizontal) {
-      out += line(at, frame.top, at, frame.bottom, "#e4e4e4");
-      out += text(at, frame.bottom + 16, tick_label, " text-anchor=\"middle\"");
+      out += line(tick.at, frame.top, tick.at, frame.bottom, "#e4e4e4");
+      if (tick.labelled) out += text(tick.at, frame.bottom + 16, tick.label, " text-anchor=\"middle\"");
     } else {
-      out += line(frame.left, at, frame.right, at, "#e4e4e4");
-      out += text(frame.left - 6, at + 4, tick_label, " text-anchor=\"end\"");
+      out += line(frame.left, tick.at, frame.right, tick.at, "#e4e4e4");
+      if (tick.labelled) out += text(frame.left - 6, tick.at + 4, tick.label, " text-anchor=\"end\"");
     }
   }
   if (horizontal) {
@@ -234,15 +295,136 @@ std::string notes_below(const std::vector<std::string>& notes, double left, doub
   return out + "</g>\n";
 }
 
-// A legend's sample of a series: a short stroke for the line styles, a square for markers alone (not a
-// circle, so that every <circle> in the chart is a data point).
-std::string swatch(Style style, std::string_view stroke, double x, double y) {
-  if (style == Style::markers)
-    return "<rect x=\"" + px(x + 6) + "\" y=\"" + px(y - 4) + "\" width=\"8\" height=\"8\" fill=\"" +
-           std::string(stroke) + "\"/>\n";
-  return "<line x1=\"" + px(x) + "\" y1=\"" + px(y) + "\" x2=\"" + px(x + 20) + "\" y2=\"" + px(y) +
-         "\" stroke=\"" + std::string(stroke) + "\" stroke-width=\"2\"" +
-         (style == Style::dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>\n";
+// The eight shapes in the order the looks take them: the filled ones first, the open strokes (fainter)
+// last, on the palette's last colours.
+constexpr std::array<Shape, 8> shape_order = {Shape::circle,  Shape::square, Shape::triangle,
+                                              Shape::diamond, Shape::star,   Shape::triangle_down,
+                                              Shape::cross,   Shape::plus};
+constexpr std::array<std::string_view, 4> dashes = {"solid", "7 4", "2 3", "10 3 2 3"};
+
+// The slot's look with the series' own colour, less what its style does not draw.
+Look styled(Look look, const Series& series) {
+  if (valid_colour(series.color)) look.color = series.color;
+  switch (series.style) {
+    case Style::markers:
+      look.dash = "none";
+      break;
+    case Style::line:
+      look.shape = Shape::none;
+      break;
+    case Style::dashed:
+      look.shape = Shape::none;
+      if (look.dash == "solid") look.dash = "6 4";
+      break;
+    case Style::line_and_markers:
+      break;
+  }
+  return look;
+}
+
+bool same(const Look& a, const Look& b) {
+  return a.color == b.color && a.shape == b.shape && a.dash == b.dash;
+}
+
+// Each series' look: the fixed ones first, in order, each its slot's unless taken; then the others, each
+// the first of the sequence not yet taken.
+std::vector<Look> looks_of(const std::vector<Series>& series) {
+  std::vector<Look> looks(series.size());
+  std::vector<Look> taken;
+  const auto take = [&](std::size_t index, const Look& candidate) {
+    const bool free =
+        std::none_of(taken.begin(), taken.end(), [&](const Look& t) { return same(t, candidate); });
+    if (free) {
+      looks[index] = candidate;
+      taken.push_back(candidate);
+    }
+    return free;
+  };
+  std::vector<bool> done(series.size(), false);
+  for (std::size_t index = 0; index < series.size(); ++index)
+    if (series[index].slot) done[index] = take(index, styled(look(*series[index].slot), series[index]));
+  std::size_t next = 0;  // a series of its own colour looks from the first, using up none of the palette's
+  for (std::size_t index = 0; index < series.size(); ++index) {
+    std::size_t own = 0;
+    std::size_t& candidate = valid_colour(series[index].color) ? own : next;
+    // 4 dashes × 8 shapes × 8 colours: past that many series a look repeats (as it must, the styles allowing
+    // fewer).
+    const std::size_t limit = candidate + 256;
+    while (!done[index] && candidate < limit)
+      done[index] = take(index, styled(look(candidate++), series[index]));
+    if (!done[index]) looks[index] = styled(look(index), series[index]);
+  }
+  return looks;
+}
+
+std::string dash_attribute(std::string_view dash) {
+  return dash == "solid" || dash == "none" ? "" : " stroke-dasharray=\"" + std::string(dash) + "\"";
+}
+
+// A marker of `shape` centred on (x, y), about 2r across; `attributes` go first (class, data-…).
+std::string shape_element(Shape shape, double x, double y, double r, std::string_view colour,
+                          std::string_view attributes, std::string_view inside) {
+  const std::string fill = " fill=\"" + std::string(colour) + "\" stroke=\"#fff\" stroke-width=\"1\"";
+  const std::string open_stroke =
+      " fill=\"none\" stroke=\"" + std::string(colour) + "\" stroke-width=\"2.2\" stroke-linecap=\"square\"";
+  const auto p = [](double a, double b) { return px(a) + " " + px(b); };
+  std::string d, paint = fill;
+  switch (shape) {
+    case Shape::circle:
+    case Shape::none:
+      return "<circle" + std::string(attributes) + " cx=\"" + px(x) + "\" cy=\"" + px(y) + "\" r=\"" +
+             px(shape == Shape::none ? 1.5 : r) + "\"" +
+             (shape == Shape::none ? " fill=\"" + std::string(colour) + "\" stroke=\"none\"" : fill) + ">" +
+             std::string(inside) + "</circle>\n";
+    case Shape::square:
+      d = "M" + p(x - 0.85 * r, y - 0.85 * r) + "L" + p(x + 0.85 * r, y - 0.85 * r) + "L" +
+          p(x + 0.85 * r, y + 0.85 * r) + "L" + p(x - 0.85 * r, y + 0.85 * r) + "Z";
+      break;
+    case Shape::triangle:
+      d = "M" + p(x, y - 1.2 * r) + "L" + p(x + 1.05 * r, y + 0.75 * r) + "L" +
+          p(x - 1.05 * r, y + 0.75 * r) + "Z";
+      break;
+    case Shape::triangle_down:
+      d = "M" + p(x, y + 1.2 * r) + "L" + p(x + 1.05 * r, y - 0.75 * r) + "L" +
+          p(x - 1.05 * r, y - 0.75 * r) + "Z";
+      break;
+    case Shape::diamond:
+      d = "M" + p(x, y - 1.25 * r) + "L" + p(x + r, y) + "L" + p(x, y + 1.25 * r) + "L" + p(x - r, y) + "Z";
+      break;
+    case Shape::cross:
+      d = "M" + p(x - 0.8 * r, y - 0.8 * r) + "L" + p(x + 0.8 * r, y + 0.8 * r) + "M" +
+          p(x + 0.8 * r, y - 0.8 * r) + "L" + p(x - 0.8 * r, y + 0.8 * r);
+      paint = open_stroke;
+      break;
+    case Shape::plus:
+      d = "M" + p(x - r, y) + "L" + p(x + r, y) + "M" + p(x, y - r) + "L" + p(x, y + r);
+      paint = open_stroke;
+      break;
+    case Shape::star:
+      for (int vertex = 0; vertex < 10; ++vertex) {
+        const double radius = vertex % 2 == 0 ? 1.3 * r : 0.55 * r;
+        const double angle = -pi / 2 + vertex * pi / 5;
+        d += (vertex == 0 ? "M" : "L") + p(x + radius * std::cos(angle), y + radius * std::sin(angle));
+      }
+      d += "Z";
+      break;
+  }
+  return "<path" + std::string(attributes) + " d=\"" + d + "\"" + paint + ">" + std::string(inside) +
+         "</path>\n";
+}
+
+double radius(const Point& point) { return point.emphasis ? 5.5 : 4; }
+
+// A legend's sample of a series: a short stroke in its dash with its marker in the middle (not of class
+// "point": no data point).
+std::string swatch(const Look& look, double x, double y) {
+  std::string out;
+  if (look.dash != "none")
+    out += "<line x1=\"" + px(x) + "\" y1=\"" + px(y) + "\" x2=\"" + px(x + 22) + "\" y2=\"" + px(y) +
+           "\" stroke=\"" + look.color + "\" stroke-width=\"2\"" + dash_attribute(look.dash) + "/>\n";
+  if (look.shape != Shape::none)
+    out += shape_element(look.shape, x + 11, y, 4, look.color, " class=\"swatch\"", "");
+  return out;
 }
 
 // Why a point cannot be drawn on these axes; empty if it can.
@@ -261,37 +443,58 @@ std::string mark(const Point& point, double x, double y, std::string_view stroke
          escape(point.mark) + "</title></rect>\n";
 }
 
-// Vertical lines at the markers within the x axis' range, each labelled along it from the top; `left_out`
-// counts the others.
+// Vertical lines at the markers within the x axis' range, each labelled along it from the top, on its
+// left, else on its right, else lower down, so that no two labels overlap; `left_out` counts the others
+// and `boxes` gets the labels' boxes.
 std::string markers_group(const std::vector<Marker>& markers, const Scale& x, const Frame& frame,
-                          int& left_out) {
+                          int& left_out, std::vector<Box>& boxes) {
   std::string out = "<g class=\"markers\" fill=\"#555\" font-size=\"11\">\n";
+  std::vector<Box> placed;
   for (const auto& marker : markers) {
     if (!plottable(marker.x, x.log) || !x.contains(marker.x)) {
       ++left_out;
       continue;
     }
-    const double at = x.at(marker.x);
+    const double at = x.at(marker.x), length = text_width(marker.label, 11);
+    // Turned a quarter left, a label's glyphs sit left of its baseline, and it reads upwards from its end.
+    const auto box_at = [&](bool right, double top) {
+      const double baseline = right ? at + 3 + 0.96 * 11 : at - 3;
+      return Box{baseline - 0.96 * 11, top, baseline + 0.28 * 11, top + length};
+    };
+    std::vector<double> tops{frame.top + 4};
+    for (const auto& box : placed) tops.push_back(box.bottom + 6);
+    std::optional<Box> chosen;
+    for (const double top : tops) {
+      for (const bool right : {false, true})
+        if (const Box box = box_at(right, top); !overlaps_any(box, placed, 2)) {
+          chosen = box;
+          break;
+        }
+      if (chosen) break;
+    }
+    const Box box = chosen.value_or(box_at(false, frame.top + 4));
+    placed.push_back(box);
+    const double baseline = box.right - 0.28 * 11;
     out += "<g class=\"marker\"" + attribute("data-marker", marker.label) +
            attribute("data-x", chars(marker.x, std::chars_format::general)) + ">\n";
     out += "<line x1=\"" + px(at) + "\" y1=\"" + px(frame.top) + "\" x2=\"" + px(at) + "\" y2=\"" +
            px(frame.bottom) + "\" stroke=\"#888\" stroke-dasharray=\"2 3\"/>\n";
-    out +=
-        text(at - 3, frame.top + 4, marker.label,
-             " text-anchor=\"end\" transform=\"rotate(-90 " + px(at - 3) + " " + px(frame.top + 4) + ")\"");
+    out += text(baseline, box.top, marker.label,
+                " text-anchor=\"end\" transform=\"rotate(-90 " + px(baseline) + " " + px(box.top) + ")\"");
     out += "</g>\n";
   }
+  boxes.insert(boxes.end(), placed.begin(), placed.end());
   return out + "</g>\n";
 }
 
-// A series' <g>: a line through each run of drawable points (a point left out breaks the line rather than
-// bridging the gap) and the markers, each with its tooltip.
-std::string series_group(const Series& series, std::string_view colour, const Scale& x, const Scale& y,
-                         std::map<std::string_view, int>& left_out, int& drawn) {
-  struct Drawn {
-    const Point* point;
-    double x, y;
-  };
+struct Drawn {
+  const Point* point;
+  double x, y;
+};
+
+// The drawable points of a series in runs between the points left out (counted in `left_out` by why).
+std::vector<std::vector<Drawn>> runs_of(const Series& series, const Scale& x, const Scale& y,
+                                        std::map<std::string_view, int>& left_out, int& drawn) {
   std::vector<std::vector<Drawn>> runs(1);
   for (const auto& point : series.points) {
     const std::string_view why = left_out_because(point, x, y);
@@ -303,47 +506,54 @@ std::string series_group(const Series& series, std::string_view colour, const Sc
       if (!runs.back().empty()) runs.emplace_back();
     }
   }
+  if (runs.back().empty()) runs.pop_back();
+  return runs;
+}
+
+// A series' <g>: a line through each run of drawable points (a point left out breaks the line rather than
+// bridging the gap) and a marker on each point, each with its tooltip.
+std::string series_group(const Series& series, const Look& look,
+                         const std::vector<std::vector<Drawn>>& runs) {
   std::string path;
   for (const auto& run : runs)
     for (std::size_t index = 0; run.size() > 1 && index < run.size(); ++index)
       path += (index == 0 ? "M" : "L") + px(run[index].x) + " " + px(run[index].y);
-
-  const std::string stroke(colour);
-  std::string out =
-      "<g class=\"series\"" + attribute("data-series", series.name) + " fill=\"" + stroke + "\">\n";
-  if (series.style != Style::markers && !path.empty())
-    out += "<path d=\"" + path + "\" fill=\"none\" stroke=\"" + stroke + "\" stroke-width=\"2\"" +
-           (series.style == Style::dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>\n";
-  const bool markers = series.style == Style::markers || series.style == Style::line_and_markers;
+  const std::string shape(shape_name(look.shape));
+  std::string out = "<g class=\"series\"" + attribute("data-series", series.name) +
+                    attribute("data-color", look.color) + attribute("data-marker", shape) +
+                    attribute("data-dash", look.dash) + " fill=\"" + look.color + "\">\n";
+  if (look.dash != "none" && !path.empty())
+    out += "<path class=\"line\" d=\"" + path + "\" fill=\"none\" stroke=\"" + look.color +
+           "\" stroke-width=\"2\"" + dash_attribute(look.dash) + "/>\n";
   for (const auto& run : runs)
-    for (const auto& drawn_point : run) {
-      if (!markers && run.size() > 1) continue;  // a lone point of a line is shown as a marker
-      const Point& point = *drawn_point.point;
+    for (const auto& drawn : run) {
+      const Point& point = *drawn.point;
       const std::string tooltip = !point.label.empty()
                                       ? point.label
                                       : series.name + ": " + compact(point.x, 4) + ", " + compact(point.y, 4);
-      out += "<circle cx=\"" + px(drawn_point.x) + "\" cy=\"" + px(drawn_point.y) +
-             "\" r=\"3.5\" stroke=\"#fff\"><title>" + escape(tooltip) + "</title></circle>\n";
+      out += shape_element(look.shape, drawn.x, drawn.y, radius(point), look.color,
+                           " class=\"point\"" + attribute("data-shape", shape) + " data-cx=\"" + px(drawn.x) +
+                               "\" data-cy=\"" + px(drawn.y) + "\"",
+                           "<title>" + escape(tooltip) + "</title>");
     }
   for (const auto& run : runs)
-    for (const auto& drawn_point : run)
-      if (!drawn_point.point->mark.empty())
-        out += mark(*drawn_point.point, drawn_point.x, drawn_point.y, stroke);
-  return out + "</g>\n";
+    for (const auto& drawn : run)
+      if (!drawn.point->mark.empty()) out += mark(*drawn.point, drawn.x, drawn.y, look.color);
+  return out;  // closed by the caller, after the series' labels
 }
 
 // The legend flows in rows from `top` down, within the frame's width; `top` ends below its last row.
-std::string legend(const std::vector<Series>& series, const std::vector<std::string>& colours,
-                   const Frame& frame, double& top) {
+std::string legend(const std::vector<Series>& series, const std::vector<Look>& looks, const Frame& frame,
+                   double& top) {
   std::string out = "<g class=\"legend\">\n";
   double x = frame.left;
   for (std::size_t index = 0; index < series.size(); ++index) {
-    const double entry_width = 34 + text_width(series[index].name);
+    const double entry_width = 30 + text_width(series[index].name);
     if (x > frame.left && x + entry_width > frame.right) {
       x = frame.left;
       top += 18;
     }
-    out += swatch(series[index].style, colours[index], x, top) + text(x + 26, top + 4, series[index].name);
+    out += swatch(looks[index], x, top) + text(x + 28, top + 4, series[index].name);
     x += entry_width + 16;
   }
   if (!series.empty()) top += 6;
@@ -355,7 +565,189 @@ std::string no_data(const Frame& frame) {
               " class=\"no-data\" text-anchor=\"middle\" fill=\"#777\" font-size=\"14\"");
 }
 
+// The end labels' centres: each at its line's end where it can, else moved the least that keeps every two
+// `spacing` apart, all within [lowest, highest] where they fit.
+std::vector<double> spread(const std::vector<double>& wanted, double lowest, double highest, double spacing) {
+  std::vector<std::size_t> order(wanted.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return wanted[a] < wanted[b]; });
+  std::vector<double> at(wanted.size());
+  double previous = lowest - spacing;
+  for (const std::size_t i : order)
+    previous = at[i] = std::max(std::clamp(wanted[i], lowest, highest), previous + spacing);
+  double next = std::max(highest, lowest + spacing * static_cast<double>(order.size() - 1)) + spacing;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) next = at[*it] = std::min(at[*it], next - spacing);
+  return at;
+}
+
+struct Label {  // a text placed by the layout, with its leader line when it is away from what it names
+  Box box;
+  std::string text;
+  std::optional<std::array<double, 4>> leader;
+  bool bold = false;
+};
+
+// Each line's name right of the plot at its last point's height, moved apart.
+std::vector<std::vector<Label>> end_labels(const std::vector<Series>& series, const std::vector<Look>& looks,
+                                           const std::vector<std::vector<std::vector<Drawn>>>& runs,
+                                           const Frame& frame) {
+  std::vector<std::size_t> labelled;
+  std::vector<double> wanted;
+  for (std::size_t index = 0; index < series.size(); ++index)
+    if (looks[index].dash != "none" && !runs[index].empty()) {
+      labelled.push_back(index);
+      wanted.push_back(runs[index].back().back().y);
+    }
+  constexpr double spacing = 16;
+  const std::vector<double> at = spread(wanted, frame.top + 6, frame.bottom - 4, spacing);
+  std::vector<std::vector<Label>> labels(series.size());
+  for (std::size_t i = 0; i < labelled.size(); ++i) {
+    const auto& end = runs[labelled[i]].back().back();
+    const double x = frame.right + 16;
+    Label label{text_box(x, at[i] + 4, series[labelled[i]].name), series[labelled[i]].name, {}};
+    if (std::fabs(at[i] - end.y) > 1 || end.x < frame.right - 12)
+      // From the line's end, or for a line that ends short of the right edge, from the edge at its height,
+      // so that no leader crosses the plot.
+      label.leader = {end.x < frame.right - 12 ? frame.right + 1 : end.x + 5, end.y, x - 3, at[i]};
+    labels[labelled[i]].push_back(std::move(label));
+  }
+  return labels;
+}
+
+// Whether a segment (x1, y1, x2, y2) passes through a box, by points along it a pixel or two apart.
+bool crosses(const std::array<double, 4>& segment, const Box& box) {
+  const double length = std::hypot(segment[2] - segment[0], segment[3] - segment[1]);
+  const int steps = static_cast<int>(std::ceil(length / 1.5)) + 1;
+  for (int step = 0; step <= steps; ++step) {
+    const double t = static_cast<double>(step) / steps;
+    const double x = segment[0] + t * (segment[2] - segment[0]),
+                 y = segment[1] + t * (segment[3] - segment[1]);
+    if (x > box.left && x < box.right && y > box.top && y < box.bottom) return true;
+  }
+  return false;
+}
+
+// Each tagged point's tag, clear of the other tags and their leaders, every point, the given boxes and the
+// plot's edges: beside the point where it can, else further out along one of 16 directions with a leader
+// line that crosses no other tag (it may pass a point). The emphasised points' tags are placed first.
+std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
+                                             const std::vector<std::vector<std::vector<Drawn>>>& runs,
+                                             const Frame& frame, std::vector<Box> obstacles) {
+  for (const auto& series_runs : runs)
+    for (const auto& run : series_runs)
+      for (const auto& drawn : run) {
+        const double r = radius(*drawn.point) * 1.35 + 1;  // the largest shape's reach
+        obstacles.push_back({drawn.x - r, drawn.y - r, drawn.x + r, drawn.y + r});
+      }
+  std::vector<std::vector<Label>> labels(series.size());
+  std::vector<std::array<double, 4>> leaders;  // and the tags they lead to
+  std::vector<Box> placed;
+  for (const bool emphasised : {true, false})
+    for (std::size_t index = 0; index < series.size(); ++index)
+      for (const auto& run : runs[index])
+        for (const auto& drawn : run) {
+          const Point& point = *drawn.point;
+          if (point.tag.empty() || point.emphasis != emphasised) continue;
+          const double width = text_width(point.tag, font_size, point.emphasis), height = 1.24 * font_size;
+          const double reach = radius(point) * 1.35 + 2;
+          // A box whose side (or corner) facing the point sits at distance d along direction angle.
+          const auto box_at = [&](double angle, double d) {
+            const double ax = drawn.x + d * std::cos(angle), ay = drawn.y + d * std::sin(angle);
+            const double c = std::cos(angle), s = std::sin(angle);
+            const double left = c > 0.3 ? ax : c < -0.3 ? ax - width : ax - width / 2;
+            const double top = s > 0.3 ? ay : s < -0.3 ? ay - height : ay - height / 2;
+            return Box{left, top, left + width, top + height};
+          };
+          bool strict = true;  // leaders cross no tag; else, where nothing fits so, they may
+          const auto fits = [&](const Box& box) {
+            return box.left >= frame.left + 2 && box.right <= frame.right - 2 && box.top >= frame.top + 2 &&
+                   box.bottom <= frame.bottom - 2 && !overlaps_any(box, obstacles, 1.5) &&
+                   (!strict || std::none_of(leaders.begin(), leaders.end(),
+                                            [&](const auto& leader) { return crosses(leader, box); }));
+          };
+          std::optional<Label> chosen;
+          for (const double angle : {0.0, pi, -pi / 2, pi / 2, -pi / 4, pi / 4, -3 * pi / 4, 3 * pi / 4})
+            if (const Box box = box_at(angle, reach); !chosen && fits(box))
+              chosen = Label{box, point.tag, {}};
+          for (; !chosen; strict = false) {
+            for (const double d : {18.0, 28.0, 40.0, 54.0, 70.0, 90.0, 115.0, 145.0, 180.0})
+              for (int step = 0; step < 16 && !chosen; ++step) {
+                const double angle = -pi / 2 + step * pi / 8;
+                const std::array<double, 4> leader{
+                    drawn.x + reach * std::cos(angle), drawn.y + reach * std::sin(angle),
+                    drawn.x + (d + reach - 2) * std::cos(angle), drawn.y + (d + reach - 2) * std::sin(angle)};
+                const bool clear = std::none_of(placed.begin(), placed.end(),
+                                                [&](const Box& other) { return crosses(leader, other); });
+                if (const Box box = box_at(angle, d + reach); (clear || !strict) && fits(box))
+                  chosen = Label{box, point.tag, leader};
+              }
+            if (!strict) break;
+          }
+          // Nowhere clear (a plot too crowded): to the right, over whatever is there.
+          if (!chosen) chosen = Label{box_at(0, reach), point.tag, {}};
+          chosen->bold = point.emphasis;
+          obstacles.push_back(chosen->box);
+          placed.push_back(chosen->box);
+          if (chosen->leader) leaders.push_back(*chosen->leader);
+          labels[index].push_back(std::move(*chosen));
+        }
+  return labels;
+}
+
+// The labels, bold ones darker, with their leader lines.
+std::string labels_text(const std::vector<Label>& labels, std::string_view cls) {
+  std::string out;
+  for (const auto& label : labels) {
+    const std::string_view colour = label.bold ? "#111" : "#555";
+    if (label.leader)
+      out += "<line class=\"leader\" x1=\"" + px((*label.leader)[0]) + "\" y1=\"" + px((*label.leader)[1]) +
+             "\" x2=\"" + px((*label.leader)[2]) + "\" y2=\"" + px((*label.leader)[3]) + "\" stroke=\"" +
+             std::string(colour) + "\" stroke-width=\"0.8\"/>\n";
+    out += text(label.box.left, label.box.top + 0.96 * font_size, label.text,
+                " class=\"" + std::string(cls) + "\" fill=\"" + std::string(colour) + "\"" +
+                    (label.bold ? " font-weight=\"bold\"" : ""));
+  }
+  return out;
+}
+
+void collect(const std::vector<Series>& series, bool log_x, bool log_y, std::vector<double>& xs,
+             std::vector<double>& ys) {
+  for (const auto& one : series)
+    for (const auto& point : one.points)
+      if (plottable(point.x, log_x) && plottable(point.y, log_y)) {
+        xs.push_back(point.x);
+        ys.push_back(point.y);
+      }
+}
+
+double end_label_width(const Chart& chart) {
+  double widest = 0;
+  if (chart.end_labels)
+    for (const auto& series : chart.series)
+      if (series.style != Style::markers) widest = std::max(widest, text_width(series.name));
+  return std::max(widest > 0 ? widest + 22 : 0.0, chart.end_margin);
+}
+
 }  // namespace
+
+double text_width(std::string_view content, double size, bool bold) {
+  double width = 0;
+  for (const char c : content) width += char_width(static_cast<unsigned char>(c));
+  return width * size / font_size * (bold ? 1.1 : 1.0);
+}
+
+std::string_view shape_name(Shape shape) {
+  constexpr std::array<std::string_view, 9> names = {
+      "circle", "square", "triangle", "diamond", "cross", "plus", "triangle-down", "star", "none"};
+  return names[static_cast<std::size_t>(shape)];  // in the enum's order
+}
+
+Look look(std::size_t slot) {
+  const std::size_t colour = slot % palette.size(), round = slot / palette.size();
+  return {std::string(palette[colour]), shape_order[(colour + round) % shape_order.size()],
+          std::string(dashes[(round + round / shape_order.size()) % dashes.size()])};
+}
 
 std::string escape(std::string_view text) {
   constexpr std::pair<char, std::string_view> entities[] = {
@@ -377,47 +769,122 @@ std::string escape(std::string_view text) {
 
 std::string line_chart(const Chart& chart) {
   const double width = std::max(chart.width, 240), height = std::max(chart.height, 160);
-  const Frame frame{64, 40, width - 16, height - 44};
-
   std::vector<double> xs, ys;
-  for (const auto& series : chart.series)
-    for (const auto& point : series.points)
-      if (plottable(point.x, chart.x.log) && plottable(point.y, chart.y.log)) {
-        xs.push_back(point.x);
-        ys.push_back(point.y);
-      }
-  const Scale x{axis_range(xs, chart.x.log, chart.x.min, chart.x.max), chart.x.log, frame.left, frame.right};
-  const Scale y{axis_range(ys, chart.y.log, chart.y.min, chart.y.max), chart.y.log, frame.bottom, frame.top};
+  collect(chart.series, chart.x.log, chart.y.log, xs, ys);
+  const Range x_range = axis_range(xs, chart.x.log, chart.x.min, chart.x.max);
+  const Range y_range = axis_range(ys, chart.y.log, chart.y.min, chart.y.max);
+  // The y tick labels decide the left margin: right of the turned axis title, left of the plot.
+  Frame frame{64, 40, width - 16, height - 44};
+  const Scale y_first{y_range, chart.y.log, frame.bottom, frame.top};
+  frame.left = std::max(
+      64.0, 16 + 0.28 * font_size + 6 + widest_label(ticks_drawn(y_first, false, frame, chart.y.ticks)) + 6);
+  const double end_margin = end_label_width(chart);
+  const Scale x{x_range, chart.x.log, frame.left, frame.right};
+  const Scale y{y_range, chart.y.log, frame.bottom, frame.top};
 
-  std::string plot;
-  std::vector<std::string> notes = chart.notes, colours;
+  const std::vector<Look> looks = looks_of(chart.series);
+  std::vector<std::string> notes = chart.notes;
   std::map<std::string_view, int> left_out;  // points, by the reason
   int drawn = 0;
-  std::size_t next_in_palette = 0;
+  std::vector<std::vector<std::vector<Drawn>>> runs;
   for (const auto& series : chart.series) {
-    colours.push_back(colour(series.color, next_in_palette));
-    plot += series_group(series, colours.back(), x, y, left_out, drawn);
+    runs.push_back(runs_of(series, x, y, left_out, drawn));
     if (series.points.empty() && !xs.empty()) notes.push_back(series.name + ": no points");
   }
   for (const auto& [why, count] : left_out)
     notes.push_back(std::to_string(count) + (count == 1 ? " point" : " points") +
                     " left out: " + std::string(why));
   int markers_left_out = 0;
+  std::vector<Box> boxes;
   const std::string marker_lines =
-      chart.markers.empty() ? "" : markers_group(chart.markers, x, frame, markers_left_out);
+      chart.markers.empty() ? "" : markers_group(chart.markers, x, frame, markers_left_out, boxes);
   if (markers_left_out > 0)
     notes.push_back(std::to_string(markers_left_out) + (markers_left_out == 1 ? " marker" : " markers") +
                     " left out: outside the axis range");
+  const auto ends = chart.end_labels ? end_labels(chart.series, looks, runs, frame)
+                                     : std::vector<std::vector<Label>>(chart.series.size());
+  const auto tags = point_labels(chart.series, runs, frame, boxes);
 
-  double notes_top = height + 8;
-  const std::string legend_group = legend(chart.series, colours, frame, notes_top);
-  std::string out =
-      open_svg(chart.id, chart.title, width, notes_top + 16 * static_cast<double>(notes.size()) + 10);
-  out += axis(x, true, frame, chart.x.label, chart.x.ticks) +
-         axis(y, false, frame, chart.y.label, chart.y.ticks);
+  std::string plot;
+  double lowest = height;
+  for (std::size_t index = 0; index < chart.series.size(); ++index) {
+    plot += series_group(chart.series[index], looks[index], runs[index]);
+    plot += labels_text(tags[index], "point-label");
+    plot += labels_text(ends[index], "end-label");
+    plot += "</g>\n";
+    for (const auto& label : ends[index]) lowest = std::max(lowest, label.box.bottom + 6);
+  }
+  double notes_top = lowest + 8;
+  const std::string legend_group = legend(chart.series, looks, frame, notes_top);
+  std::string out = open_svg(chart.id, chart.title, width + end_margin,
+                             notes_top + 16 * static_cast<double>(notes.size()) + 10);
+  out += axis(ticks_drawn(x, true, frame, chart.x.ticks), true, frame, chart.x.label) +
+         axis(ticks_drawn(y, false, frame, chart.y.ticks), false, frame, chart.y.label);
   if (drawn == 0) out += no_data(frame);
   // The markers over the series, so that their labels read on their halo.
   return out + plot + marker_lines + legend_group + notes_below(notes, frame.left, notes_top) + "</svg>\n";
+}
+
+namespace {
+
+// One axis of every chart made the same: the range over all their points and given bounds, all given ticks.
+void share(std::vector<Chart>& charts, Axis Chart::*axis, double Point::*coordinate) {
+  const bool log = (charts.front().*axis).log;
+  std::vector<double> values, ticks;
+  std::optional<double> lo, hi;
+  bool every_lo = true, every_hi = true;
+  for (const auto& chart : charts) {
+    for (const auto& series : chart.series)
+      for (const auto& point : series.points)
+        if (plottable(point.*coordinate, log)) values.push_back(point.*coordinate);
+    const Axis& given = chart.*axis;
+    if (given.min && plottable(*given.min, log))
+      lo = std::min(lo.value_or(*given.min), *given.min);
+    else
+      every_lo = false;
+    if (given.max && plottable(*given.max, log))
+      hi = std::max(hi.value_or(*given.max), *given.max);
+    else
+      every_hi = false;
+    ticks.insert(ticks.end(), given.ticks.begin(), given.ticks.end());
+  }
+  const Range data = data_range(values, log);
+  Range range{every_lo ? *lo : std::min(lo.value_or(data.lo), data.lo),
+              every_hi ? *hi : std::max(hi.value_or(data.hi), data.hi)};
+  if (!(range.lo < range.hi)) range = data;
+  std::sort(ticks.begin(), ticks.end());
+  ticks.erase(std::unique(ticks.begin(), ticks.end()), ticks.end());
+  for (auto& chart : charts) {
+    (chart.*axis).min = range.lo;
+    (chart.*axis).max = range.hi;
+    if (!ticks.empty()) (chart.*axis).ticks = ticks;
+  }
+}
+
+}  // namespace
+
+void share_axes(std::vector<Chart>& charts) {
+  if (charts.size() < 2) return;
+  share(charts, &Chart::x, &Point::x);
+  share(charts, &Chart::y, &Point::y);
+  double margin = 0;
+  for (const auto& chart : charts) margin = std::max(margin, end_label_width(chart));
+  for (auto& chart : charts) chart.end_margin = margin;
+}
+
+void share_axes(std::vector<BarChart>& charts) {
+  if (charts.size() < 2) return;
+  const bool log = charts.front().log;
+  std::vector<double> values;
+  if (!log) values.push_back(0);
+  for (const auto& chart : charts)
+    for (const auto& bar : chart.bars)
+      if (plottable(bar.value, log)) values.push_back(bar.value);
+  const Range range = data_range(values, log);
+  for (auto& chart : charts) {
+    chart.min = range.lo;
+    chart.max = range.hi;
+  }
 }
 
 std::string bar_chart(const BarChart& chart) {
@@ -437,8 +904,7 @@ std::string bar_chart(const BarChart& chart) {
   if (!chart.log) values.push_back(0);  // linear bars start at zero, which must be on the axis
   for (const auto& bar : chart.bars)
     if (plottable(bar.value, chart.log)) values.push_back(bar.value);
-  const Scale scale{axis_range(values, chart.log, std::nullopt, std::nullopt), chart.log, frame.left,
-                    frame.right};
+  const Scale scale{axis_range(values, chart.log, chart.min, chart.max), chart.log, frame.left, frame.right};
   const double base = scale.at(chart.log ? scale.range.lo : 0.0);
 
   std::string bars;
@@ -471,7 +937,7 @@ std::string bar_chart(const BarChart& chart) {
   const double notes_top = bottom + 44;
   std::string out =
       open_svg(chart.id, chart.title, width, notes_top + 16 * static_cast<double>(notes.size()) + 10);
-  out += axis(scale, true, frame, chart.value_label);
+  out += axis(ticks_drawn(scale, true, frame, {}), true, frame, chart.value_label);
   if (chart.bars.empty()) out += no_data(frame);
   out += bars + line(base, top, base, bottom, "#444") + notes_below(notes, frame.left, notes_top);
   return out + "</svg>\n";

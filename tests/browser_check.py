@@ -3,6 +3,8 @@
 
     browser_check.py REPORT.html --screenshot OUT.png [--expect-chart ID]... [--expect-series CHART:NAME]...
                      [--expect-text TEXT]... [--expect-failure SUBSTRING] [--timeout SECONDS]
+                     [--readable | --check-answer --check-labels --check-series --check-tables --check-titles]
+                     [--screenshots DIR]
 
 Fails when the page throws, logs an error or a warning to the console, or makes any request other than
 for the report's own file (data: URLs included: a report we generate has no reason to embed one, and a
@@ -11,10 +13,26 @@ missing or has no size, a series (g.series[data-series=NAME] in that chart) is m
 an expected text is not on the page, or the page holds script (<script> or an on* handler). Writes a
 full-page screenshot, prints one line per check, exits 0 only if all pass.
 
+The readability checks (the report's HTML contract, stated in readable_checks.py), each on its own switch,
+all with --readable, at a 1280 × 800 viewport:
+  --check-answer   one section#answer, not empty, lies fully within the first screen;
+  --check-labels   no two non-empty <text> of an svg[data-chart] overlap (by more than 0.5 px either way),
+                   no text.point-label or text.end-label overlaps a .point of its chart;
+  --check-series   every g.series of a chart differs from every other in colour, marker or dash as DRAWN
+                   (the line's computed stroke and stroke-dasharray, the points' data-shape and fill), and
+                   its data-color, data-marker and data-dash say what it draws;
+  --check-tables   every table[data-table="ladder"] ends within the viewport's width, and the page needs
+                   no horizontal scroll;
+  --check-titles   every .point has a <title> child with text.
+None of them passes for want of something to check: a page without charts, series, points, a ladder
+table or an answer fails the check that needs it. --screenshots DIR writes first-screen.png (1280 × 800)
+and chart-ID.png for each chart, clipped to its box.
+
 --expect-failure SUBSTRING turns it into a test of the check itself: exit 0 only if some check fails
-with a message that contains SUBSTRING. Exit 77 (CTest's SKIP_RETURN_CODE) when Chromium is not
-installed. Standard library only: Chromium is driven over the DevTools protocol on a pipe
-(--remote-debugging-pipe: commands in on fd 3, replies out on fd 4, each JSON message ends in a NUL).
+with a message that contains SUBSTRING (with --expect-only: and no check fails without it). Exit 77
+(CTest's SKIP_RETURN_CODE) when Chromium is not installed. Standard library only: Chromium is driven over
+the DevTools protocol on a pipe (--remote-debugging-pipe: commands in on fd 3, replies out on fd 4, each
+JSON message ends in a NUL).
 """
 import argparse
 import base64
@@ -29,6 +47,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from readable_checks import (READABLE, READABLE_FACTS, TOLERANCE, VIEWPORT, readable_checks,
+                             screenshots)
 
 SKIP = 77
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -209,6 +230,9 @@ def run_checks(args, devtools, report):
     session = devtools.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
     for domain in ("Network", "Runtime", "Log", "Page"):
         devtools.call(f"{domain}.enable", session=session)
+    if args.readable_viewport:
+        devtools.call("Emulation.setDeviceMetricsOverride", {**VIEWPORT, "deviceScaleFactor": 1, "mobile": False},
+                      session=session)
     devtools.events.clear()  # what about:blank did is not the report's
     navigation = devtools.call("Page.navigate", {"url": report_url}, session=session)
     if navigation.get("errorText"):
@@ -254,6 +278,18 @@ def run_checks(args, devtools, report):
     for text, present in found["texts"].items():
         report.check(present, f"text {text!r} on the page")
 
+    if args.readable_viewport:
+        evaluation = devtools.call("Runtime.evaluate", {"expression": READABLE_FACTS % TOLERANCE,
+                                                        "returnByValue": True, "awaitPromise": True},
+                                   session=session)
+        if "exceptionDetails" in evaluation:
+            raise CheckError("the readability checks in the page threw: "
+                             f"{json.dumps(evaluation['exceptionDetails'])[:300]}")
+        facts = evaluation["result"]["value"]
+        readable_checks(args, facts, report)
+        if args.screenshots:
+            screenshots(args, devtools, session, facts, report)
+
     metrics = devtools.call("Page.getLayoutMetrics", session=session)
     content = metrics.get("cssContentSize") or metrics["contentSize"]
     shot = devtools.call("Page.captureScreenshot", {
@@ -274,8 +310,21 @@ def main():
     parser.add_argument("--expect-series", action="append", default=[], metavar="CHART:NAME")
     parser.add_argument("--expect-text", action="append", default=[], metavar="TEXT")
     parser.add_argument("--expect-failure", metavar="SUBSTRING")
+    parser.add_argument("--expect-only", action="store_true",
+                        help="with --expect-failure: every failure must contain SUBSTRING (the page fails for "
+                             "that reason alone)")
     parser.add_argument("--timeout", type=float, default=60, metavar="SECONDS")
+    parser.add_argument("--readable", action="store_true",
+                        help="all the readability checks: " + ", ".join(f"--check-{name}" for name in READABLE))
+    for name in READABLE:
+        parser.add_argument(f"--check-{name}", action="store_true")
+    parser.add_argument("--screenshots", metavar="DIR",
+                        help="first-screen.png and chart-ID.png for each chart, at the 1280×800 viewport")
     args = parser.parse_args()
+    args.check = {name: args.readable or getattr(args, f"check_{name}") for name in READABLE}
+    args.readable_viewport = any(args.check.values()) or bool(args.screenshots)
+    if args.expect_only and args.expect_failure is None:
+        parser.error("--expect-only goes with --expect-failure SUBSTRING")
     for series in args.expect_series:
         if ":" not in series:
             parser.error(f"--expect-series takes CHART:NAME, got {series!r}")
@@ -309,9 +358,11 @@ def main():
     elapsed = time.monotonic() - started
     if args.expect_failure is not None:
         matching = [failure for failure in report.failures if args.expect_failure in failure]
+        others = [failure for failure in report.failures if args.expect_failure not in failure]
+        unexpected = f", and {len(others)} other failure(s)" if args.expect_only and others else ""
         print(f"browser check: expected a failure with {args.expect_failure!r}: "
-              f"{'seen' if matching else 'not seen'} ({elapsed:.1f} s)")
-        return 0 if matching else 1
+              f"{'seen' if matching else 'not seen'}{unexpected} ({elapsed:.1f} s)")
+        return 0 if matching and not unexpected else 1
     print(f"browser check: {'all passed' if not report.failures else f'{len(report.failures)} failed'} "
           f"({elapsed:.1f} s)")
     return 0 if not report.failures else 1

@@ -21,6 +21,7 @@
 #include "report.hpp"
 #include "scaling.hpp"
 #include "sections.hpp"
+#include "svg_markup.hpp"
 
 namespace ladder::report {
 namespace {
@@ -85,19 +86,7 @@ fs::path big(const fs::path& dir) { return machine(dir, "big", counts.size(), Sh
 fs::path small(const fs::path& dir) { return machine(dir, "small", 4, Shape::eight_cores); }
 fs::path old(const fs::path& dir) { return machine(dir, "old", 4, Shape::none); }
 
-// The attributes of each element that opens with `opening`, in order: name -> value.
-std::vector<std::map<std::string, std::string>> elements(const std::string& svg, const std::string& opening) {
-  static const std::regex attribute(R"re(([-a-z0-9]+)="([^"]*)")re");
-  std::vector<std::map<std::string, std::string>> all;
-  for (auto at = svg.find(opening); at != std::string::npos; at = svg.find(opening, at + 1)) {
-    const std::string tag = svg.substr(at, svg.find('>', at) - at);
-    std::map<std::string, std::string> values;
-    for (std::sregex_iterator it(tag.begin(), tag.end(), attribute), end; it != end; ++it)
-      values[(*it)[1]] = (*it)[2];
-    all.push_back(values);
-  }
-  return all;
-}
+using testing::svg_elements;
 
 // The markup of a series' group in a chart.
 std::string series_group(const std::string& svg, const std::string& name) {
@@ -110,9 +99,9 @@ std::string series_group(const std::string& svg, const std::string& name) {
 std::map<int, std::string> point_xs(const std::string& svg, const std::string& name,
                                     const std::vector<int>& at_counts) {
   std::map<int, std::string> xs;
-  const auto circles = elements(series_group(svg, name), "<circle ");
-  for (std::size_t i = 0; i < circles.size() && i < at_counts.size(); ++i)
-    xs[at_counts[i]] = circles[i].at("cx");
+  const auto points = svg_elements(series_group(svg, name), "class=\"point\"");
+  for (std::size_t i = 0; i < points.size() && i < at_counts.size(); ++i)
+    xs[at_counts[i]] = points[i].at("data-cx");
   return xs;
 }
 
@@ -161,7 +150,7 @@ TEST(ScalingCharts, MarkTheL3NumaSocketAndSmtBoundariesAtTheirThreadCounts) {
   for (const Chart& chart : {scaling_chart(analysis, 0), efficiency_chart(analysis, 0)}) {
     SCOPED_TRACE(chart.id);
     std::map<std::string, std::string> markers;  // data-x -> label
-    for (const auto& marker : elements(chart.svg, "<g class=\"marker\""))
+    for (const auto& marker : svg_elements(chart.svg, "<g class=\"marker\""))
       markers[marker.at("data-x")] = marker.at("data-marker");
     const std::map<std::string, std::string> expected = {{"8", "L3 group"},
                                                          {"32", "NUMA node · socket"},
@@ -173,7 +162,7 @@ TEST(ScalingCharts, MarkTheL3NumaSocketAndSmtBoundariesAtTheirThreadCounts) {
     for (const auto& [count, label] : expected) {
       const auto at = chart.svg.find("data-x=\"" + count + "\"");
       ASSERT_NE(at, std::string::npos);
-      const auto line = elements(chart.svg.substr(at), "<line ").at(0);
+      const auto line = svg_elements(chart.svg.substr(at), "<line ").at(0);
       EXPECT_EQ(line.at("x1"), xs.at(std::stoi(count))) << label;
       EXPECT_EQ(line.at("x2"), line.at("x1")) << label << ": vertical";
     }
@@ -234,23 +223,24 @@ TEST(Scaling, EfficiencyAtEveryStepAndWhereEachTierStopsGaining) {
   const Analysis analysis = analyse(run);
   for (const Chart& chart : {scaling_chart(analysis, 0), efficiency_chart(analysis, 0)}) {
     SCOPED_TRACE(chart.id);
-    const auto marks = elements(series_group(chart.svg, "openmp"), "<rect class=\"mark\"");
+    const auto marks = svg_elements(series_group(chart.svg, "openmp"), "<rect class=\"mark\"");
     ASSERT_EQ(marks.size(), 1u);
     EXPECT_EQ(marks[0].at("data-mark"), "openmp stops gaining at 32 threads");
     const std::string centre = point_xs(chart.svg, "openmp", counts).at(32);
     EXPECT_TRUE(marks[0].at("transform").starts_with("rotate(45 " + centre + " "))
         << marks[0].at("transform");
-    EXPECT_TRUE(elements(series_group(chart.svg, "tbb"), "<rect class=\"mark\"").empty());
-    EXPECT_NE(chart.svg.find("openmp at 8 threads: 7.50×, 94 % parallel efficiency"), std::string::npos);
+    EXPECT_TRUE(svg_elements(series_group(chart.svg, "tbb"), "<rect class=\"mark\"").empty());
+    EXPECT_NE(chart.svg.find("openmp at n = 1e8, 8 threads: 160 ms, 7.50× over 1, 94 % parallel efficiency"),
+              std::string::npos);
   }
   // The efficiency chart draws 100 × efficiency: openmp's point at 8 threads sits at 93.75 %, below tbb's
   // at 94.8 % and above its own at 64 threads (44.6 %).
   const std::string efficiency = efficiency_chart(analysis, 0).svg;
-  const auto openmp = elements(series_group(efficiency, "openmp"), "<circle ");
-  const auto tbb = elements(series_group(efficiency, "tbb"), "<circle ");
+  const auto openmp = svg_elements(series_group(efficiency, "openmp"), "class=\"point\"");
+  const auto tbb = svg_elements(series_group(efficiency, "tbb"), "class=\"point\"");
   ASSERT_EQ(openmp.size(), counts.size());
-  EXPECT_GT(std::stod(openmp[3].at("cy")), std::stod(tbb[3].at("cy"))) << "y grows upwards";
-  EXPECT_LT(std::stod(openmp[3].at("cy")), std::stod(openmp[6].at("cy")));
+  EXPECT_GT(std::stod(openmp[3].at("data-cy")), std::stod(tbb[3].at("data-cy"))) << "y grows upwards";
+  EXPECT_LT(std::stod(openmp[3].at("data-cy")), std::stod(openmp[6].at("data-cy")));
 
   // The report's scaling table: each count's speedup and efficiency, the verdicts, and the rule.
   const Document doc = build({run});

@@ -12,10 +12,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <regex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "svg_markup.hpp"
 
 namespace ladder::svg {
 namespace {
@@ -93,9 +97,9 @@ void expect_sound(const std::string& svg) {
   EXPECT_EQ(count(svg, "href"), 0);
   EXPECT_EQ(count(svg, "url("), 0);
   EXPECT_EQ(count(svg, "@import"), 0);
-  // Every coordinate is a plain number (a path: numbers after M and L).
+  // Every coordinate is a plain number (a path: numbers after M and L, closed by Z).
   static const std::regex coordinate(R"(\b(x|y|x1|y1|x2|y2|cx|cy|r|width|height|d|viewBox)="([^"]*)\")");
-  static const std::regex plain(R"(^[-0-9. ML]*$)");
+  static const std::regex plain(R"(^[-0-9. MLZ]*$)");
   for (std::sregex_iterator it(svg.begin(), svg.end(), coordinate), end; it != end; ++it)
     EXPECT_TRUE(std::regex_match((*it)[2].str(), plain)) << (*it)[0];
 }
@@ -108,9 +112,9 @@ void expect_no_nan_or_inf(const std::string& svg) {
   EXPECT_EQ(count(lower, "inf"), 0) << svg;
 }
 
-// Every marker inside the plot area of a chart of the default size (720 × 420: x 64…704, y 40…376).
+// Every point inside the plot area of a chart of the default size (720 × 420: x 64…704, y 40…376).
 void expect_markers_inside_the_plot(const std::string& svg) {
-  static const std::regex circle("<circle cx=\"([^\"]*)\" cy=\"([^\"]*)\"");
+  static const std::regex circle("data-cx=\"([^\"]*)\" data-cy=\"([^\"]*)\"");
   for (std::sregex_iterator it(svg.begin(), svg.end(), circle), end; it != end; ++it) {
     EXPECT_TRUE(std::stod((*it)[1]) >= 64 && std::stod((*it)[1]) <= 704) << (*it)[0];
     EXPECT_TRUE(std::stod((*it)[2]) >= 40 && std::stod((*it)[2]) <= 376) << (*it)[0];
@@ -149,21 +153,24 @@ TEST(SvgLineChart, EveryCallerTextComesOutAsText) {
   EXPECT_NE(svg.find(" data-chart=\"id&lt;script&gt;"), std::string::npos);
 }
 
-TEST(SvgLineChart, TwoSeriesGetTheirOwnGroupsWithACirclePerPoint) {
+TEST(SvgLineChart, TwoSeriesGetTheirOwnGroupsWithAPointPerPoint) {
   Chart chart{.id = "speed", .title = "Speed", .x = {.label = "n"}, .y = {.label = "seconds"}};
   chart.series.push_back(series_of("naive", {{1, 5}, {2, 6}, {3, 7}}));
   chart.series.push_back(series_of("it's \"xsimd\"", {{1, 1}, {2, 2}, {3, 2.5}, {4, 3}}));
   const std::string svg = line_chart(chart);
   expect_sound(svg);
   EXPECT_EQ(count(svg, "<g class=\"series\""), 2);
-  EXPECT_EQ(count(group(svg, "<g class=\"series\" data-series=\"naive\""), "<circle"), 3);
-  EXPECT_EQ(count(group(svg, "<g class=\"series\" data-series=\"it&#39;s &quot;xsimd&quot;\""), "<circle"),
-            4);
-  EXPECT_EQ(count(svg, "<circle"), 7) << "every circle is a data point";
+  EXPECT_EQ(count(group(svg, "<g class=\"series\" data-series=\"naive\""), "class=\"point\""), 3);
+  EXPECT_EQ(
+      count(group(svg, "<g class=\"series\" data-series=\"it&#39;s &quot;xsimd&quot;\""), "class=\"point\""),
+      4);
+  EXPECT_EQ(count(svg, "class=\"point\""), 7) << "every point element is a data point";
   EXPECT_EQ(count(svg, "<title>naive: 2, 6</title>"), 1) << "a point without a label gets its values";
-  // Two series, two colours, both from the palette.
-  EXPECT_NE(svg.find("data-series=\"naive\" fill=\"#0072B2\""), std::string::npos);
-  EXPECT_NE(svg.find("fill=\"#D55E00\""), std::string::npos);
+  // Two series, two colours, both from the palette, and two shapes.
+  EXPECT_NE(
+      svg.find("data-series=\"naive\" data-color=\"#0072B2\" data-marker=\"circle\" data-dash=\"solid\""),
+      std::string::npos);
+  EXPECT_NE(svg.find("data-color=\"#D55E00\" data-marker=\"square\" data-dash=\"solid\""), std::string::npos);
 }
 
 TEST(SvgLineChart, AGivenColourIsUsedAndTheStyleDecidesLinesAndMarkers) {
@@ -176,13 +183,16 @@ TEST(SvgLineChart, AGivenColourIsUsedAndTheStyleDecidesLinesAndMarkers) {
   const std::string svg = line_chart(chart);
   const std::string dashed = group(svg, "<g class=\"series\" data-series=\"dashed\"");
   EXPECT_NE(dashed.find("stroke=\"#123abc\""), std::string::npos);
-  EXPECT_NE(dashed.find("stroke-dasharray"), std::string::npos);
-  EXPECT_EQ(count(dashed, "<circle"), 0);
+  EXPECT_NE(dashed.find("stroke-dasharray=\"6 4\""), std::string::npos);
+  EXPECT_NE(dashed.find("data-marker=\"none\" data-dash=\"6 4\""), std::string::npos);
+  // A dashed line's points are tooltips only: small dots, no marker shape.
+  EXPECT_EQ(count(dashed, "class=\"point\" data-shape=\"none\""), 2);
   const std::string markers = group(svg, "<g class=\"series\" data-series=\"markers\"");
-  EXPECT_EQ(count(markers, "<path"), 0);
-  EXPECT_EQ(count(markers, "<circle"), 2);
+  EXPECT_EQ(count(markers, "class=\"line\""), 0);
+  EXPECT_NE(markers.find("data-dash=\"none\""), std::string::npos);
+  EXPECT_EQ(count(markers, "class=\"point\" data-shape=\"circle\""), 2);
   // A given colour does not use up one of the palette's.
-  EXPECT_NE(markers.find("fill=\"#0072B2\""), std::string::npos);
+  EXPECT_NE(markers.find("data-color=\"#0072B2\""), std::string::npos);
 }
 
 TEST(SvgLineChart, LogAxisTicksArePowersOfTenEvenlySpaced) {
@@ -252,7 +262,7 @@ TEST(SvgLineChart, NonPositivePointsOnALogAxisAreLeftOutWithANote) {
   chart.series.push_back(series_of("s", {{1, 1}, {2, 0}, {3, 10}, {4, -5}, {5, 100}}));
   const std::string svg = line_chart(chart);
   expect_sound(svg);
-  EXPECT_EQ(count(svg, "<circle"), 3);
+  EXPECT_EQ(count(svg, "class=\"point\""), 3);
   EXPECT_NE(group(svg, "<g class=\"notes\"").find(">2 points left out: ≤ 0 on a log axis</text>"),
             std::string::npos);
 }
@@ -260,13 +270,13 @@ TEST(SvgLineChart, NonPositivePointsOnALogAxisAreLeftOutWithANote) {
 TEST(SvgLineChart, APointLeftOutBreaksTheLineRatherThanBridgingIt) {
   Chart chart{.id = "gap", .title = "Gap", .y = {.label = "y", .log = true}};
   chart.series.push_back(series_of("s", {{1, 1}, {2, 2}, {3, 0}, {4, 4}, {5, 5}, {6, -1}, {7, 7}}));
-  static const std::regex path_data("<path d=\"([^\"]*)\"");
+  static const std::regex path_data("<path class=\"line\" d=\"([^\"]*)\"");
   std::smatch path;
   const std::string svg = line_chart(chart);
   ASSERT_TRUE(std::regex_search(svg, path, path_data));
   EXPECT_EQ(count(path[1], "M"), 2) << path[1];
   EXPECT_EQ(count(path[1], "L"), 2) << path[1];
-  EXPECT_EQ(count(svg, "<circle"), 5) << "the lone point after the last gap still shows";
+  EXPECT_EQ(count(svg, "class=\"point\""), 5) << "the lone point after the last gap still shows";
 }
 
 TEST(SvgLineChart, NonFinitePointsAreLeftOutWithANoteAndNoNumberIsNaN) {
@@ -276,7 +286,7 @@ TEST(SvgLineChart, NonFinitePointsAreLeftOutWithANoteAndNoNumberIsNaN) {
   chart.series.push_back(series_of("s", {{1, 1}, {nan, 2}, {3, inf}, {-inf, 4}, {5, 5}}));
   const std::string svg = line_chart(chart);
   expect_sound(svg);  // every coordinate a plain number
-  EXPECT_EQ(count(svg, "<circle"), 2);
+  EXPECT_EQ(count(svg, "class=\"point\""), 2);
   EXPECT_NE(svg.find(">3 points left out: NaN, infinite or beyond 1e±300</text>"), std::string::npos);
   for (const auto& label : texts(group(svg, "<g class=\"axis y\"")))
     EXPECT_EQ(label.find("nan"), std::string::npos);
@@ -297,7 +307,7 @@ TEST(SvgLineChart, MarkersAreVerticalLinesAtTheirXLabelledAndEscaped) {
   static const std::regex line_x("<line x1=\"([^\"]*)\" y1=\"([^\"]*)\" x2=\"([^\"]*)\" y2=\"([^\"]*)\"");
   std::smatch line;
   ASSERT_TRUE(std::regex_search(marker, line, line_x)) << marker;
-  static const std::regex circle_x("<circle cx=\"([^\"]*)\"");
+  static const std::regex circle_x("data-cx=\"([^\"]*)\"");
   const std::string points = group(svg, "<g class=\"series\"");
   std::vector<std::string> xs;
   for (std::sregex_iterator it(points.begin(), points.end(), circle_x), end; it != end; ++it)
@@ -327,8 +337,8 @@ TEST(SvgLineChart, AMarkedPointGetsADiamondCentredOnItWithItsMarkAsTooltip) {
   expect_sound(svg);
   const std::string series = group(svg, "<g class=\"series\"");
   EXPECT_EQ(count(series, "<rect class=\"mark\""), 1);
-  EXPECT_EQ(count(series, "<circle"), 3) << "the diamond is no extra data point";
-  static const std::regex circle("<circle cx=\"([^\"]*)\" cy=\"([^\"]*)\"");
+  EXPECT_EQ(count(series, "class=\"point\""), 3) << "the diamond is no extra data point";
+  static const std::regex circle("data-cx=\"([^\"]*)\" data-cy=\"([^\"]*)\"");
   std::vector<std::pair<std::string, std::string>> centres;
   for (std::sregex_iterator it(series.begin(), series.end(), circle), end; it != end; ++it)
     centres.push_back({(*it)[1], (*it)[2]});
@@ -343,12 +353,12 @@ TEST(SvgLineChart, PointsOutsideAGivenRangeAreLeftOutWithANote) {
   Chart chart{.id = "range", .title = "Range", .x = {.label = "x", .min = 0, .max = 10}};
   chart.series.push_back(series_of("s", {{-1, 1}, {5, 2}, {11, 3}}));
   const std::string svg = line_chart(chart);
-  EXPECT_EQ(count(svg, "<circle"), 1);
+  EXPECT_EQ(count(svg, "class=\"point\""), 1);
   EXPECT_NE(svg.find("2 points left out: outside the axis range"), std::string::npos);
   EXPECT_EQ(texts(group(svg, "<g class=\"axis x\"")).front(), "0");
 
   chart.x = {.label = "x", .min = 10, .max = 0};  // no range at all: the data's instead
-  EXPECT_EQ(count(line_chart(chart), "<circle"), 3);
+  EXPECT_EQ(count(line_chart(chart), "class=\"point\""), 3);
 }
 
 TEST(SvgLineChart, DegenerateInputsDrawAxesAndNoNaN) {
@@ -393,7 +403,7 @@ TEST(SvgLineChart, DegenerateInputsDrawAxesAndNoNaN) {
   }
   EXPECT_NE(line_chart(charts[0]).find(">no data</text>"), std::string::npos);
   EXPECT_NE(line_chart(charts[1]).find(">no data</text>"), std::string::npos);
-  EXPECT_EQ(count(line_chart(charts[2]), "<circle"), 1);
+  EXPECT_EQ(count(line_chart(charts[2]), "class=\"point\""), 1);
 }
 
 TEST(SvgLineChart, AnEmptySeriesBesideOthersIsNoted) {
@@ -425,8 +435,334 @@ TEST(SvgLineChart, TheLegendNamesEverySeriesInRowsThatMakeTheChartTaller) {
   EXPECT_EQ(names[11], "a rather long series name 11");
   // Entries of ~230 px, two to a row of 640: six rows of 18 px.
   EXPECT_NEAR(height_of(svg) - one_row, 5 * 18, 0.5);
-  EXPECT_NE(svg.find("fill=\"#F0E442\""), std::string::npos) << "all eight colours";
-  EXPECT_EQ(count(svg, "fill=\"#0072B2\""), 2) << "then the palette repeats";
+  EXPECT_NE(svg.find("data-color=\"#F0E442\""), std::string::npos) << "all eight colours";
+  EXPECT_EQ(count(svg, "data-color=\"#0072B2\""), 2) << "then the palette repeats, in another look";
+}
+
+using testing::svg_elements;
+
+// The series' groups, each with its markup.
+std::vector<std::pair<std::map<std::string, std::string>, std::string>> series_groups(
+    const std::string& svg) {
+  std::vector<std::pair<std::map<std::string, std::string>, std::string>> all;
+  const std::string opening = "<g class=\"series\"";
+  for (auto at = svg.find(opening); at != std::string::npos; at = svg.find(opening, at + 1)) {
+    const std::string markup = group(svg.substr(at), opening);
+    all.push_back({svg_elements(markup, opening).front(), markup});
+  }
+  return all;
+}
+
+// A text's box by the layout's own estimate (svg::text_width), from its baseline y and its anchor: the texts
+// of class `cls`, or (cls empty) every text that is not turned.
+struct TextBox {
+  double left, top, right, bottom;
+  std::string text;
+};
+std::vector<TextBox> text_boxes(const std::string& markup, const std::string& cls) {
+  static const std::regex text_element("<text x=\"([^\"]*)\" y=\"([^\"]*)\"([^>]*)>([^<]*)</text>");
+  std::vector<TextBox> boxes;
+  for (std::sregex_iterator it(markup.begin(), markup.end(), text_element), end; it != end; ++it) {
+    const std::string attributes = (*it)[3];
+    if (cls.empty() ? attributes.find("transform") != std::string::npos
+                    : attributes.find("class=\"" + cls + "\"") == std::string::npos)
+      continue;
+    const bool bold = attributes.find("font-weight=\"bold\"") != std::string::npos;
+    const double size = attributes.find("font-size=\"15\"") != std::string::npos   ? 15
+                        : attributes.find("font-size=\"14\"") != std::string::npos ? 14
+                                                                                   : 12;
+    // Entities count as the one character they stand for.
+    const std::string shown = std::regex_replace((*it)[4].str(), std::regex("&[a-z0-9#]+;"), "&");
+    const double x = std::stod((*it)[1]), y = std::stod((*it)[2]), width = text_width(shown, size, bold);
+    const double left = attributes.find("text-anchor=\"middle\"") != std::string::npos ? x - width / 2
+                        : attributes.find("text-anchor=\"end\"") != std::string::npos  ? x - width
+                                                                                       : x;
+    boxes.push_back({left, y - 0.96 * size, left + width, y + 0.28 * size, (*it)[4]});
+  }
+  return boxes;
+}
+bool overlap(const TextBox& a, double left, double top, double right, double bottom) {
+  return a.left < right && left < a.right && a.top < bottom && top < a.bottom;
+}
+bool overlap(const TextBox& a, const TextBox& b) { return overlap(a, b.left, b.top, b.right, b.bottom); }
+
+std::string look_key(const std::map<std::string, std::string>& g) {
+  return g.at("data-color") + " " + g.at("data-marker") + " " + g.at("data-dash");
+}
+
+TEST(SvgLooks, TheFirst256SlotsAreAllDifferentAndSameColouredOnesDifferInShape) {
+  std::set<std::string> seen;
+  for (std::size_t slot = 0; slot < 256; ++slot) {
+    const Look one = look(slot);
+    EXPECT_TRUE(seen.insert(one.color + " " + std::string(shape_name(one.shape)) + " " + one.dash).second)
+        << slot;
+    if (slot >= 8 && slot < 64) {
+      EXPECT_NE(one.shape, look(slot - 8).shape) << slot;
+    }
+  }
+  EXPECT_EQ(look(0).color, "#0072B2");
+  EXPECT_EQ(look(0).dash, "solid");
+  EXPECT_EQ(look(8).color, "#0072B2") << "the palette's eight colours, then again";
+  EXPECT_NE(look(8).dash, "solid") << "in another dash";
+}
+
+// Twenty-four series of every style: no two alike, even where the styles leave only colour and dash.
+TEST(SvgLooks, NoTwoSeriesOfAChartLookAlike) {
+  Chart chart{.id = "many", .title = "Many"};
+  const Style styles[] = {Style::line_and_markers, Style::line, Style::markers, Style::dashed};
+  for (int index = 0; index < 24; ++index) {
+    chart.series.push_back(series_of("s" + std::to_string(index), {{1, 1.0 * index}, {2, 2.0 * index}}));
+    chart.series.back().style = styles[index / 6];
+  }
+  const auto groups = series_groups(line_chart(chart));
+  ASSERT_EQ(groups.size(), 24u);
+  std::set<std::string> looks;
+  for (const auto& [g, markup] : groups) EXPECT_TRUE(looks.insert(look_key(g)).second) << look_key(g);
+  EXPECT_EQ(groups[6].first.at("data-marker"), "none") << "a line series draws no marker";
+  EXPECT_EQ(groups[12].first.at("data-dash"), "none") << "a markers series draws no line";
+  EXPECT_NE(groups[18].first.at("data-dash"), "solid") << "a dashed series is dashed";
+  // Four dashed lines of one given colour: only their dashes can differ, and they do.
+  chart.series.clear();
+  for (int index = 0; index < 4; ++index) {
+    chart.series.push_back(series_of("grey " + std::to_string(index), {{1, 1.0 * index}, {2, 2.0}}));
+    chart.series.back().style = Style::dashed;
+    chart.series.back().color = "#999999";
+  }
+  std::set<std::string> dashes;
+  for (const auto& [g, markup] : series_groups(line_chart(chart)))
+    EXPECT_TRUE(dashes.insert(look_key(g)).second) << look_key(g);
+}
+
+// A caller's slot gives the series that slot's look, wherever it stands, before any automatic series; a
+// second series asking for a taken look gets another.
+TEST(SvgLooks, AFixedSlotIsHonouredAndNeverShared) {
+  Chart chart{.id = "fixed", .title = "Fixed"};
+  chart.series.push_back(series_of("auto", {{1, 1}, {2, 2}}));
+  chart.series.push_back(series_of("tbb", {{1, 2}, {2, 3}}));
+  chart.series.back().slot = 0;
+  chart.series.push_back(series_of("twin", {{1, 3}, {2, 4}}));
+  chart.series.back().slot = 0;
+  chart.series.push_back(series_of("eigen", {{1, 4}, {2, 5}}));
+  chart.series.back().slot = 13;
+  const auto groups = series_groups(line_chart(chart));
+  ASSERT_EQ(groups.size(), 4u);
+  const auto expect_look = [](const std::map<std::string, std::string>& g, const Look& want) {
+    EXPECT_EQ(g.at("data-color"), want.color) << g.at("data-series");
+    EXPECT_EQ(g.at("data-marker"), shape_name(want.shape)) << g.at("data-series");
+    EXPECT_EQ(g.at("data-dash"), want.dash) << g.at("data-series");
+  };
+  expect_look(groups[1].first, look(0));
+  expect_look(groups[3].first, look(13));
+  expect_look(groups[0].first, look(1));  // the first look not taken
+  std::set<std::string> looks;
+  for (const auto& [g, markup] : groups) EXPECT_TRUE(looks.insert(look_key(g)).second) << look_key(g);
+  // A line style keeps the slot's colour and dash, without the marker.
+  chart.series = {series_of("tbb", {{1, 2}, {2, 3}})};
+  chart.series[0].slot = 13;
+  chart.series[0].style = Style::line;
+  const auto line = series_groups(line_chart(chart));
+  EXPECT_EQ(line[0].first.at("data-color"), look(13).color);
+  EXPECT_EQ(line[0].first.at("data-dash"), look(13).dash);
+  EXPECT_EQ(line[0].first.at("data-marker"), "none");
+}
+
+// What each series' attributes say is what is drawn: the line's stroke and dash, each point's shape and
+// colour (filled shapes by fill, the open cross and plus by stroke).
+TEST(SvgLooks, TheAttributesMatchTheDrawnElements) {
+  Chart chart{.id = "drawn", .title = "Drawn", .x = {.label = "n", .log = true}};
+  for (int index = 0; index < 20; ++index)
+    chart.series.push_back(
+        series_of("s" + std::to_string(index), {{1, 1.0 + index}, {10, 2.0 + index}, {100, 3.0 + index}}));
+  chart.series[19].style = Style::markers;
+  std::set<std::string> shapes;
+  for (const auto& [g, markup] : series_groups(line_chart(chart))) {
+    SCOPED_TRACE(g.at("data-series"));
+    const auto lines = svg_elements(markup, "<path class=\"line\"");
+    if (g.at("data-dash") == "none") {
+      EXPECT_TRUE(lines.empty());
+    } else {
+      ASSERT_EQ(lines.size(), 1u);
+      EXPECT_EQ(lines[0].at("stroke"), g.at("data-color"));
+      if (g.at("data-dash") == "solid")
+        EXPECT_EQ(lines[0].count("stroke-dasharray"), 0u);
+      else
+        EXPECT_EQ(lines[0].at("stroke-dasharray"), g.at("data-dash"));
+    }
+    auto points = svg_elements(markup, "<circle class=\"point\"");
+    const auto paths = svg_elements(markup, "<path class=\"point\"");
+    points.insert(points.end(), paths.begin(), paths.end());
+    ASSERT_EQ(points.size(), 3u);
+    for (const auto& point : points) {
+      EXPECT_EQ(point.at("data-shape"), g.at("data-marker"));
+      const bool open = point.at("data-shape") == "cross" || point.at("data-shape") == "plus";
+      EXPECT_EQ(point.at(open ? "stroke" : "fill"), g.at("data-color"));
+      shapes.insert(point.at("data-shape"));
+    }
+  }
+  EXPECT_EQ(shapes.size(), 8u) << "all eight shapes drawn";
+}
+
+// Fifteen lines ending at the same value: fifteen end labels right of the plot, none overlapping another
+// by the layout's own estimate, those moved joined to their line's end by a leader.
+TEST(SvgEndLabels, FifteenLinesEndingTogetherGetLabelsThatDoNotOverlap) {
+  Chart chart{.id = "ends", .title = "Ends"};
+  for (int index = 0; index < 15; ++index)
+    chart.series.push_back(
+        series_of("tier-" + std::to_string(index) + (index % 3 == 0 ? " (Python) wide" : ""),
+                  {{1, 1.0 * index}, {2, 10}}));
+  const std::string svg = line_chart(chart);
+  expect_sound(svg);
+  const auto labels = text_boxes(svg, "end-label");
+  ASSERT_EQ(labels.size(), 15u);
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    EXPECT_GT(labels[i].left, 704) << "right of the plot";
+    for (std::size_t j = i + 1; j < labels.size(); ++j)
+      EXPECT_FALSE(overlap(labels[i], labels[j])) << labels[i].text << " / " << labels[j].text;
+  }
+  EXPECT_GE(count(svg, "class=\"leader\""), 14);
+  // The SVG widens to hold the widest label.
+  static const std::regex view_box("viewBox=\"0 0 ([^ ]+) ");
+  std::smatch width;
+  ASSERT_TRUE(std::regex_search(svg, width, view_box));
+  double right = 0;
+  for (const auto& label : labels) right = std::max(right, label.right);
+  EXPECT_LE(right, std::stod(width[1]));
+  EXPECT_EQ(count(svg, "<text"), count(svg, "</text>"));
+  // No text at all overlaps the end labels (ticks, axis titles, legend, notes).
+  const auto all = text_boxes(svg, "");
+  ASSERT_GT(all.size(), 30u) << "the title, ticks, axis title, legend and end labels";
+  for (std::size_t i = 0; i < all.size(); ++i)
+    for (std::size_t j = i + 1; j < all.size(); ++j)
+      EXPECT_FALSE(overlap(all[i], all[j])) << all[i].text << " / " << all[j].text;
+}
+
+// A crowded Pareto-like set: twenty dots, most at cost 1 to 1.5 and nearly the same speed, each tagged;
+// every tag inside the plot, clear of every other tag and every dot.
+TEST(SvgPointLabels, CrowdedTagsAvoidEachOtherTheDotsAndTheEdges) {
+  Chart chart{.id = "pareto",
+              .title = "Pareto",
+              .x = {.label = "cost", .min = 0.0, .max = 10.0},
+              .y = {.label = "speedup", .log = true},
+              .end_labels = false};
+  Series frontier{.name = "frontier", .style = Style::line_and_markers};
+  Series others{.name = "others", .style = Style::markers};
+  Series peers{.name = "peers", .style = Style::markers};
+  const char* names[] = {"naive",    "openmp",  "tbb", "xsimd", "eigen",   "tuned-exp", "stdpar", "kahan",
+                         "unrolled", "blocked", "mpi", "cuda",  "autovec", "fast-math", "sleef"};
+  for (int index = 0; index < 15; ++index) {
+    const double cost = index < 10 ? 1.0 + 0.05 * index : 2.0 + index * 0.5;
+    const double speed = index < 10 ? 2.0 + 0.1 * (index % 4) : 1.5 * index;
+    (index % 4 == 0 ? frontier : others)
+        .points.push_back({.x = cost, .y = speed, .tag = names[index], .emphasis = index % 4 == 0});
+  }
+  for (int index = 0; index < 5; ++index)
+    peers.points.push_back(
+        {.x = 1.0 + 0.02 * index, .y = 0.01 * (index + 1), .tag = "py-peer-" + std::to_string(index)});
+  chart.series = {frontier, others, peers};
+  const std::string svg = line_chart(chart);
+  expect_sound(svg);
+  const auto tags = text_boxes(svg, "point-label");
+  ASSERT_EQ(tags.size(), 20u);
+  EXPECT_EQ(count(svg, "font-weight=\"bold\""), 4) << "the frontier's four";
+  const auto points = svg_elements(svg, "class=\"point\"");
+  ASSERT_EQ(points.size(), 20u);
+  for (std::size_t i = 0; i < tags.size(); ++i) {
+    EXPECT_TRUE(tags[i].left >= 64 && tags[i].right <= 704 && tags[i].top >= 40 && tags[i].bottom <= 376)
+        << tags[i].text;
+    for (std::size_t j = i + 1; j < tags.size(); ++j)
+      EXPECT_FALSE(overlap(tags[i], tags[j])) << tags[i].text << " / " << tags[j].text;
+    for (const auto& point : points) {
+      const double x = std::stod(point.at("data-cx")), y = std::stod(point.at("data-cy")), r = 7;
+      EXPECT_FALSE(overlap(tags[i], x - r, y - r, x + r, y + r))
+          << tags[i].text << " on the point at " << x << ", " << y;
+    }
+  }
+}
+
+// Small multiples: after share_axes, each chart has the same ranges, ticks and margins.
+TEST(SvgSmallMultiples, SharedAxesGiveTheSameTicksAndPositions) {
+  std::vector<Chart> charts(2);
+  charts[0] = {.id = "a", .title = "A", .x = {.label = "n", .log = true}, .y = {.label = "s", .log = true}};
+  charts[0].series = {series_of("naive", {{1e3, 1e-3}, {1e6, 1}})};
+  charts[1] = {.id = "b", .title = "B", .x = {.label = "n", .log = true}, .y = {.label = "s", .log = true}};
+  charts[1].series = {series_of("a much longer tier name", {{1e4, 1e-5}, {1e8, 1e-2}}),
+                      series_of("naive", {{1e3, 1e-3}})};
+  EXPECT_NE(texts(group(line_chart(charts[0]), "<g class=\"axis x\"")),
+            texts(group(line_chart(charts[1]), "<g class=\"axis x\"")))
+      << "apart, each on its own axes";
+  share_axes(charts);
+  const std::string a = line_chart(charts[0]), b = line_chart(charts[1]);
+  for (const std::string axis : {"<g class=\"axis x\"", "<g class=\"axis y\""})
+    EXPECT_EQ(texts(group(a, axis)), texts(group(b, axis))) << axis;
+  EXPECT_EQ(svg_elements(a, "<svg").front().at("viewBox").substr(0, 10),
+            svg_elements(b, "<svg").front().at("viewBox").substr(0, 10))
+      << "the same width: the widest end label's margin in both";
+  // The same point (naive at 1e3) stands at the same place in both.
+  const auto in_a = svg_elements(group(a, "<g class=\"series\" data-series=\"naive\""), "class=\"point\"");
+  const auto in_b = svg_elements(group(b, "<g class=\"series\" data-series=\"naive\""), "class=\"point\"");
+  ASSERT_FALSE(in_a.empty());
+  ASSERT_FALSE(in_b.empty());
+  EXPECT_EQ(in_a.front().at("data-cx"), in_b.front().at("data-cx"));
+  EXPECT_EQ(in_a.front().at("data-cy"), in_b.front().at("data-cy"));
+
+  std::vector<BarChart> bars{{.id = "a", .log = true, .bars = {{.label = "x", .value = 2}}},
+                             {.id = "b", .log = true, .bars = {{.label = "x", .value = 200}}}};
+  share_axes(bars);
+  EXPECT_EQ(texts(group(bar_chart(bars[0]), "<g class=\"axis x\"")),
+            texts(group(bar_chart(bars[1]), "<g class=\"axis x\"")));
+}
+
+TEST(SvgLabels, NamesAndTagsAreEscapedInLabelsAndTitles) {
+  Chart chart{.id = "escape", .title = "Escape"};
+  chart.series.push_back(series_of(hostile, {{1, 1}, {2, 2}}));
+  chart.series[0].points[0].tag = hostile;
+  chart.series[0].points[1].label = hostile;
+  const std::string svg = line_chart(chart);
+  expect_sound(svg);
+  const std::string escaped = "&lt;script&gt;alert(&quot;1&quot; &amp; &#39;2&#39;)&lt;/script&gt;";
+  EXPECT_EQ(text_boxes(svg, "end-label").at(0).text, escaped);
+  EXPECT_EQ(text_boxes(svg, "point-label").at(0).text, escaped);
+  EXPECT_NE(svg.find("<title>" + escaped + "</title>"), std::string::npos);
+  EXPECT_EQ(svg.find("<script"), std::string::npos);
+}
+
+// The scaling chart's boundaries at the same or neighbouring x: their turned labels are set apart.
+TEST(SvgLineChart, MarkerLabelsAtTheSameXDoNotOverlap) {
+  Chart chart{.id = "bounds", .title = "Bounds", .x = {.label = "threads", .log = true}};
+  chart.series.push_back(series_of("s", {{1, 1}, {64, 30}, {128, 40}}));
+  chart.markers = {{.x = 64, .label = "all 64 cores (SMT siblings past it)"},
+                   {.x = 64, .label = "one socket"},
+                   {.x = 65, .label = "NUMA node"},
+                   {.x = 64, .label = "L3 group of 64 threads"}};
+  const std::string svg = line_chart(chart);
+  static const std::regex turned(
+      "<text x=\"([^\"]*)\" y=\"([^\"]*)\" text-anchor=\"end\" transform=\"rotate\\(-90[^>]*>([^<]*)<");
+  std::vector<TextBox> boxes;
+  for (std::sregex_iterator it(svg.begin(), svg.end(), turned), end; it != end; ++it) {
+    const double x = std::stod((*it)[1]), y = std::stod((*it)[2]);
+    boxes.push_back({x - 0.96 * 11, y, x + 0.28 * 11, y + text_width((*it)[3].str(), 11), (*it)[3]});
+  }
+  ASSERT_EQ(boxes.size(), 4u);
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    EXPECT_LE(boxes[i].bottom, 376) << boxes[i].text;
+    for (std::size_t j = i + 1; j < boxes.size(); ++j)
+      EXPECT_FALSE(overlap(boxes[i], boxes[j])) << boxes[i].text << " / " << boxes[j].text;
+  }
+}
+
+// Given ticks too close for their labels: every grid line drawn, only the labels that fit apart.
+TEST(SvgLineChart, TickLabelsThatWouldOverlapAreLeftOut) {
+  Chart chart{.id = "dense", .title = "Dense", .x = {.label = "x"}};
+  for (int tick = 0; tick <= 100; ++tick) chart.x.ticks.push_back(1000.0 * tick);
+  chart.series.push_back(series_of("s", {{0, 1}, {100000, 2}}));
+  const std::string svg = line_chart(chart);
+  const std::string axis = group(svg, "<g class=\"axis x\"");
+  EXPECT_EQ(count(axis, "<line"), 102) << "101 grid lines and the axis";
+  const auto labels = text_boxes(axis, "");
+  ASSERT_GE(labels.size(), 6u);
+  EXPECT_LT(labels.size(), 40u);
+  for (std::size_t i = 0; i + 1 < labels.size(); ++i)
+    EXPECT_FALSE(overlap(labels[i], labels[i + 1])) << labels[i].text << " / " << labels[i + 1].text;
 }
 
 TEST(SvgBarChart, OneGroupPerBarWithLabelAndAnnotation) {
