@@ -87,13 +87,13 @@ Command add_history(CLI::App& app) {
                           path.c_str());
               return exit_ok;
             }
+            if (!options->filter.since.empty()) checked_since(options->filter.since);
+            if (!options->n.empty()) options->query.n = parse_size(options->n);
             const history::Store store(path, history::Store::Mode::read);
             if (list->parsed()) {
-              if (!options->filter.since.empty()) checked_since(options->filter.since);
               history::print_runs(store, options->filter, options->json);
               return exit_ok;
             }
-            if (!options->n.empty()) options->query.n = parse_size(options->n);
             history::print_series(store, options->query, options->json);
             return exit_ok;
           }};

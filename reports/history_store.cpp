@@ -17,6 +17,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "errors.hpp"
 #include "results_file.hpp"
@@ -423,7 +424,9 @@ Store::Store(const std::string& path, Mode mode) : impl_(std::make_unique<Impl>(
   sqlite3_busy_timeout(db.handle(), busy_timeout_ms);
   int version = check_is_ours(db);
   if (mode == Mode::read) {
-    if (version < schema_version && version != 0)
+    if (version == 0)
+      throw InputError("history database '" + path + "' is empty: no run has been recorded there");
+    if (version < schema_version)
       throw InputError("history database '" + path + "' has schema version " + std::to_string(version) +
                        "; record a run into it (or `ladder history import`) to migrate it to version " +
                        std::to_string(schema_version));
@@ -513,10 +516,10 @@ double median_of(std::vector<double> values) {
 // not run).
 std::vector<StoredCell> cells_of(const ResultsFile& file) {
   std::map<std::string, std::string> source_of_tier;
-  for (const auto& card : file.tiers)
-    if (const auto found = file.context.tier_sources.find(card.source_file);
-        found != file.context.tier_sources.end())
-      source_of_tier[card.id] = found->second;
+  for (const auto& card : file.tiers)  // a card names its file ("naive.cpp"), the sources by their path
+    for (const auto& [source, digest] : file.context.tier_sources)
+      if (!card.source_file.empty() && fs::path(source).filename() == fs::path(card.source_file).filename())
+        source_of_tier[card.id] = digest;
   std::vector<StoredCell> cells;
   std::map<std::string, std::size_t> index;
   std::map<std::string, const BenchmarkEntry*> figures;  // the median entry, else the first

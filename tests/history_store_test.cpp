@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "command.hpp"
@@ -38,8 +39,8 @@ json crafted_run(const std::string& host, const std::string& started, double sca
                  const std::string& commit = "0123456789abcdef0123456789abcdef01234567") {
   json cards = json::array({crafted_card("naive", 1, {}, false, "hours", 20),
                             crafted_card("xsimd", 7, {"xsimd"}, false, "days", 40)});
-  cards[0]["source_file"] = "variants/naive.cpp";
-  cards[1]["source_file"] = "variants/xsimd.cpp";
+  cards[0]["source_file"] = "naive.cpp";  // as cards name them; the sources go by path
+  cards[1]["source_file"] = "xsimd.cpp";
   json benchmarks = json::array();
   add_cell(benchmarks, {"naive", 1, 1000000, 1, {0.010 * scale, 0.011 * scale, 0.013 * scale}});
   add_cell(benchmarks, {"naive", 1, 10000000, 1, {0.10 * scale, 0.12 * scale, 0.11 * scale}});
@@ -75,7 +76,7 @@ json crafted_run(const std::string& host, const std::string& started, double sca
 
 Outcome ladder(const std::string& arguments) { return run_command(ladder_binary, arguments); }
 
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+std::string in_quotes(const fs::path& path) { return "'" + path.string() + "'"; }
 
 // `sql` run on the database at `path` (read-only), its first column of the first row as text.
 std::string query(const fs::path& path, const std::string& sql) {
@@ -100,7 +101,7 @@ pid_t start_ladder(const std::string& arguments, const std::string& environment,
   const pid_t pid = fork();
   if (pid == 0) {
     const std::string command =
-        environment + " exec " + ladder_binary + " " + arguments + " >/dev/null 2>" + quoted(log);
+        environment + " exec " + ladder_binary + " " + arguments + " >/dev/null 2>" + in_quotes(log);
     execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
@@ -336,7 +337,7 @@ TEST(HistoryStore, ANewerSchemaIsRefused) {
     sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr);
     sqlite3_close(db);
   }
-  const Outcome listed = ladder("history list --history " + quoted(file));
+  const Outcome listed = ladder("history list --history " + in_quotes(file));
   EXPECT_EQ(listed.exit_code, exit_bad_input) << listed.output;
   EXPECT_NE(listed.output.find("schema version 99"), std::string::npos) << listed.output;
 }
@@ -347,11 +348,11 @@ TEST(HistoryCommand, ImportingTheSameDirectoryTwiceAddsNothing) {
   TempDir scratch;
   const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z"));
   const fs::path file = scratch / "h.sqlite";
-  const Outcome first = ladder("history import " + quoted(dir) + " --history " + quoted(file));
+  const Outcome first = ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
   EXPECT_EQ(first.exit_code, 0) << first.output;
   EXPECT_NE(first.output.find("1 of 1 runs added"), std::string::npos) << first.output;
-  const Outcome second = ladder("history import " + quoted(dir) + " " + quoted(dir / "results.json") +
-                                " --history " + quoted(file));
+  const Outcome second = ladder("history import " + in_quotes(dir) + " " + in_quotes(dir / "results.json") +
+                                " --history " + in_quotes(file));
   EXPECT_EQ(second.exit_code, 0) << second.output;
   EXPECT_NE(second.output.find("already recorded, nothing added"), std::string::npos) << second.output;
   EXPECT_NE(second.output.find("0 of 2 runs added"), std::string::npos) << second.output;
@@ -368,29 +369,30 @@ TEST(HistoryCommand, ListAndShowPrintTheRunsAndTheSeries) {
       scratch / "two",
       crafted_run("alpha", "2026-12-01T10:00:00Z", 2.0, "fedcba9876543210fedcba9876543210fedcba98"));
   ASSERT_EQ(
-      ladder("history import " + quoted(one) + " " + quoted(two) + " --history " + quoted(file)).exit_code,
+      ladder("history import " + in_quotes(one) + " " + in_quotes(two) + " --history " + in_quotes(file))
+          .exit_code,
       0);
 
-  const Outcome listed = ladder("history list --json --since 2026-12-01 --history " + quoted(file));
+  const Outcome listed = ladder("history list --json --since 2026-12-01 --history " + in_quotes(file));
   ASSERT_EQ(listed.exit_code, 0) << listed.output;
   const json runs = json::parse(listed.output).at("runs");
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0]["git"]["commit"], "fedcba9876543210fedcba9876543210fedcba98");
   EXPECT_EQ(runs[0]["cells"], 4);
 
-  const Outcome table = ladder("history list --history " + quoted(file));
+  const Outcome table = ladder("history list --history " + in_quotes(file));
   EXPECT_NE(table.output.find("2 runs in"), std::string::npos) << table.output;
   EXPECT_NE(table.output.find("fedcba987654"), std::string::npos) << table.output;
 
-  const Outcome shown = ladder("history show naive --n 1e6 --threads 1 --history " + quoted(file));
+  const Outcome shown = ladder("history show naive --n 1e6 --threads 1 --history " + in_quotes(file));
   ASSERT_EQ(shown.exit_code, 0) << shown.output;
   EXPECT_NE(shown.output.find("naive/gauss/n:1e6/threads:1"), std::string::npos) << shown.output;
-  EXPECT_NE(shown.output.find("11.0 ms"), std::string::npos) << shown.output;  // the first run's median
-  EXPECT_NE(shown.output.find("22.0 ms"), std::string::npos) << shown.output;  // the second's
+  EXPECT_NE(shown.output.find("  11 ms  "), std::string::npos) << shown.output;  // the first run's median
+  EXPECT_NE(shown.output.find("  22 ms  "), std::string::npos) << shown.output;  // the second's
   EXPECT_NE(shown.output.find("83.00"), std::string::npos) << shown.output;
   EXPECT_EQ(shown.output.find("n:1e7"), std::string::npos) << shown.output;  // --n keeps one size
 
-  const Outcome as_json = ladder("history show naive --n 1e7 --json --history " + quoted(file));
+  const Outcome as_json = ladder("history show naive --n 1e7 --json --history " + in_quotes(file));
   ASSERT_EQ(as_json.exit_code, 0) << as_json.output;
   const json series = json::parse(as_json.output).at("series");
   ASSERT_EQ(series.size(), 1u);
@@ -398,7 +400,7 @@ TEST(HistoryCommand, ListAndShowPrintTheRunsAndTheSeries) {
   EXPECT_EQ(series[0]["points"][1]["repetitions_ns"], json({0.20e9, 0.24e9, 0.22e9}));
   EXPECT_DOUBLE_EQ(series[0]["points"][1]["median_ns"].get<double>(), 0.22e9);
 
-  const Outcome missing = ladder("history show openmp --history " + quoted(file));
+  const Outcome missing = ladder("history show openmp --history " + in_quotes(file));
   EXPECT_EQ(missing.exit_code, exit_bad_input) << missing.output;
   EXPECT_NE(missing.output.find("no measured cell of tier 'openmp'"), std::string::npos) << missing.output;
 }
@@ -406,29 +408,33 @@ TEST(HistoryCommand, ListAndShowPrintTheRunsAndTheSeries) {
 TEST(HistoryCommand, BadOptionValuesGetClearErrors) {
   TempDir scratch;
   const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z"));
-  const Outcome empty = ladder("history import " + quoted(dir) + " --history ''");
+  const Outcome empty = ladder("history import " + in_quotes(dir) + " --history ''");
   EXPECT_EQ(empty.exit_code, exit_bad_input) << empty.output;
   EXPECT_NE(empty.output.find("--history is empty"), std::string::npos) << empty.output;
-  const Outcome directory = ladder("history import " + quoted(dir) + " --history " + quoted(scratch.str()));
+  const Outcome directory =
+      ladder("history import " + in_quotes(dir) + " --history " + in_quotes(scratch.str()));
   EXPECT_EQ(directory.exit_code, exit_bad_input) << directory.output;
   EXPECT_NE(directory.output.find("is a directory"), std::string::npos) << directory.output;
-  const Outcome since = ladder("history list --since yesterday --history " + quoted(scratch / "h.sqlite"));
-  EXPECT_EQ(since.exit_code, exit_bad_input) << since.output;
   // Reading a database that does not exist says so, and creates nothing.
-  EXPECT_NE(since.output.find("does not exist"), std::string::npos) << since.output;
-  ASSERT_EQ(ladder("history import " + quoted(dir) + " --history " + quoted(scratch / "h.sqlite")).exit_code,
-            0);
-  const Outcome bad_date = ladder("history list --since yesterday --history " + quoted(scratch / "h.sqlite"));
+  const Outcome missing = ladder("history list --history " + in_quotes(scratch / "h.sqlite"));
+  EXPECT_EQ(missing.exit_code, exit_bad_input) << missing.output;
+  EXPECT_NE(missing.output.find("does not exist"), std::string::npos) << missing.output;
+  EXPECT_FALSE(fs::exists(scratch / "h.sqlite"));
+  ASSERT_EQ(
+      ladder("history import " + in_quotes(dir) + " --history " + in_quotes(scratch / "h.sqlite")).exit_code,
+      0);
+  const Outcome bad_date =
+      ladder("history list --since yesterday --history " + in_quotes(scratch / "h.sqlite"));
   EXPECT_EQ(bad_date.exit_code, exit_bad_input) << bad_date.output;
   EXPECT_NE(bad_date.output.find("--since 'yesterday' is not a date"), std::string::npos) << bad_date.output;
   // `ladder run` checks the path before it runs anything.
   const Outcome run = ladder("run --tiers naive --n 1e4 --reps 3 --no-instructions --out " +
-                             quoted(scratch / "out") + " --history ''");
+                             in_quotes(scratch / "out") + " --history ''");
   EXPECT_EQ(run.exit_code, exit_bad_input) << run.output;
   EXPECT_NE(run.output.find("--history is empty"), std::string::npos) << run.output;
   EXPECT_FALSE(fs::exists(scratch / "out"));
   const Outcome env =
-      run_command("LADDER_HISTORY=" + quoted(scratch.str()) + " " + ladder_binary, "history list");
+      run_command("LADDER_HISTORY=" + in_quotes(scratch.str()) + " " + ladder_binary, "history list");
   EXPECT_EQ(env.exit_code, exit_bad_input) << env.output;
   EXPECT_NE(env.output.find("LADDER_HISTORY"), std::string::npos) << env.output;
 }
@@ -443,10 +449,10 @@ TEST(HistoryIntegrity, TwoWritersAtOnceBothLand) {
   // The first writer holds its transaction open for 3 s after its first cell; the second starts meanwhile,
   // waits for the lock (the busy timeout), then writes its own run.
   const pid_t first = start_ladder(
-      "history import " + quoted(one) + " --history " + quoted(file),
+      "history import " + in_quotes(one) + " --history " + in_quotes(file),
       "LADDER_HISTORY_TEST_PAUSE_AFTER_CELLS=1 LADDER_HISTORY_TEST_PAUSE_SECONDS=3", scratch / "first.log");
   ASSERT_TRUE(wait_for_pause(first, scratch / "first.log")) << read_text(scratch / "first.log");
-  const pid_t second = start_ladder("history import " + quoted(two) + " --history " + quoted(file), "",
+  const pid_t second = start_ladder("history import " + in_quotes(two) + " --history " + in_quotes(file), "",
                                     scratch / "second.log");
   EXPECT_EQ(exit_status(first), 0) << read_text(scratch / "first.log");
   EXPECT_EQ(exit_status(second), 0) << read_text(scratch / "second.log");
@@ -459,9 +465,9 @@ TEST(HistoryIntegrity, AWriterKilledMidRecordLeavesItsRunAbsentAndTheDatabaseWho
   TempDir scratch;
   const fs::path file = scratch / "h.sqlite";
   const fs::path earlier = write_results(scratch / "earlier", crafted_run("alpha", "2026-11-29T10:00:00Z"));
-  ASSERT_EQ(ladder("history import " + quoted(earlier) + " --history " + quoted(file)).exit_code, 0);
+  ASSERT_EQ(ladder("history import " + in_quotes(earlier) + " --history " + in_quotes(file)).exit_code, 0);
   const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z", 2.0));
-  const pid_t writer = start_ladder("history import " + quoted(dir) + " --history " + quoted(file),
+  const pid_t writer = start_ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file),
                                     "LADDER_HISTORY_TEST_PAUSE_AFTER_CELLS=2", scratch / "writer.log");
   ASSERT_TRUE(wait_for_pause(writer, scratch / "writer.log")) << read_text(scratch / "writer.log");
   kill(writer, SIGKILL);
@@ -471,7 +477,7 @@ TEST(HistoryIntegrity, AWriterKilledMidRecordLeavesItsRunAbsentAndTheDatabaseWho
   EXPECT_EQ(query(file, "SELECT COUNT(*) FROM cells"), "4");
   EXPECT_EQ(query(file, "SELECT COUNT(*) FROM repetitions"), "9");
   // Recording it again lands it whole.
-  const Outcome again = ladder("history import " + quoted(dir) + " --history " + quoted(file));
+  const Outcome again = ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
   EXPECT_EQ(again.exit_code, 0) << again.output;
   EXPECT_EQ(query(file, "SELECT COUNT(*) FROM cells"), "8");
   EXPECT_EQ(query(file, "PRAGMA integrity_check"), "ok");
@@ -484,7 +490,7 @@ TEST(HistoryIntegrity, AFileThatIsNotSQLiteIsRefusedAndLeftAlone) {
   for (int i = 0; i < 4096; ++i) garbage.push_back(static_cast<char>((i * 7919 + 13) % 251));
   write_text(file, garbage);
   const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z"));
-  const Outcome refused = ladder("history import " + quoted(dir) + " --history " + quoted(file));
+  const Outcome refused = ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
   EXPECT_EQ(refused.exit_code, exit_bad_input) << refused.output;
   EXPECT_NE(refused.output.find("'" + file.string() + "' is not an SQLite database"), std::string::npos)
       << refused.output;
@@ -493,7 +499,8 @@ TEST(HistoryIntegrity, AFileThatIsNotSQLiteIsRefusedAndLeftAlone) {
   // A damaged database (SQLite's header, garbage after it) is refused the same way.
   std::string damaged = std::string("SQLite format 3") + '\0' + garbage;
   write_text(file, damaged);
-  const Outcome damaged_refused = ladder("history import " + quoted(dir) + " --history " + quoted(file));
+  const Outcome damaged_refused =
+      ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
   EXPECT_NE(damaged_refused.exit_code, 0) << damaged_refused.output;
   EXPECT_NE(damaged_refused.output.find(file.string()), std::string::npos) << damaged_refused.output;
   EXPECT_EQ(read_text(file), damaged);
@@ -513,13 +520,13 @@ TEST(HistoryIntegrity, AnotherApplicationsSQLiteFileIsRefusedAndLeftAlone) {
     sqlite3_close(db);
     const std::string before = read_text(file);
     ASSERT_FALSE(before.empty());
-    const Outcome refused = ladder("history import " + quoted(dir) + " --history " + quoted(file));
+    const Outcome refused = ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
     EXPECT_EQ(refused.exit_code, exit_bad_input) << refused.output;
     EXPECT_NE(refused.output.find("is an SQLite database of another application"), std::string::npos)
         << refused.output;
     EXPECT_NE(refused.output.find(file.string()), std::string::npos) << refused.output;
     EXPECT_EQ(read_text(file), before) << setup;
-    const Outcome listed = ladder("history list --history " + quoted(file));
+    const Outcome listed = ladder("history list --history " + in_quotes(file));
     EXPECT_EQ(listed.exit_code, exit_bad_input) << listed.output;
     EXPECT_EQ(read_text(file), before) << setup;
   }
@@ -530,7 +537,7 @@ TEST(HistoryIntegrity, AnotherApplicationsSQLiteFileIsRefusedAndLeftAlone) {
 const char* quick_run = "run --tiers naive --n 1e4 --reps 3 --min-time 0.002 --no-instructions";
 
 std::string git_head() {
-  const Outcome head = run_command("git -C " + quoted(LADDER_SOURCE_DIR), "rev-parse HEAD");
+  const Outcome head = run_command("git -C " + in_quotes(LADDER_SOURCE_DIR), "rev-parse HEAD");
   return head.exit_code == 0 ? head.output.substr(0, 40) : "unknown";
 }
 
@@ -538,14 +545,14 @@ TEST(HistoryRun, ARunRecordsItselfWithItsSourceAndNoHistoryWritesNothing) {
   TempDir scratch;
   const fs::path file = scratch / "h.sqlite";
   const Outcome skipped =
-      run_command("LADDER_HISTORY=" + quoted(file) + " " + ladder_binary,
-                  std::string(quick_run) + " --no-history --out " + quoted(scratch / "a"));
+      run_command("LADDER_HISTORY=" + in_quotes(file) + " " + ladder_binary,
+                  std::string(quick_run) + " --no-history --out " + in_quotes(scratch / "a"));
   EXPECT_EQ(skipped.exit_code, 0) << skipped.output;
   EXPECT_TRUE(fs::exists(scratch / "a" / "results.json"));
   EXPECT_FALSE(fs::exists(file)) << "--no-history wrote the history";
 
-  const Outcome recorded = run_command("LADDER_HISTORY=" + quoted(file) + " " + ladder_binary,
-                                       std::string(quick_run) + " --out " + quoted(scratch / "b"));
+  const Outcome recorded = run_command("LADDER_HISTORY=" + in_quotes(file) + " " + ladder_binary,
+                                       std::string(quick_run) + " --out " + in_quotes(scratch / "b"));
   EXPECT_EQ(recorded.exit_code, 0) << recorded.output;
   EXPECT_NE(recorded.output.find("history: recorded run"), std::string::npos) << recorded.output;
   Store store(file.string(), Store::Mode::read);
@@ -571,7 +578,7 @@ TEST(HistoryRun, AReadOnlyDatabaseGetsAClearErrorAndTheResultsAreStillWritten) {
         << std::strerror(errno) << ")";
   const fs::path file = place / "h.sqlite";
   const fs::path earlier = write_results(scratch / "earlier", crafted_run("alpha", "2026-11-29T10:00:00Z"));
-  ASSERT_EQ(ladder("history import " + quoted(earlier) + " --history " + quoted(file)).exit_code, 0);
+  ASSERT_EQ(ladder("history import " + in_quotes(earlier) + " --history " + in_quotes(file)).exit_code, 0);
   if (root)
     ASSERT_EQ(mount(nullptr, place.c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr), 0)
         << std::strerror(errno);
@@ -579,8 +586,8 @@ TEST(HistoryRun, AReadOnlyDatabaseGetsAClearErrorAndTheResultsAreStillWritten) {
     fs::permissions(place, fs::perms::owner_read | fs::perms::owner_exec),
         fs::permissions(file, fs::perms::owner_read);
   const std::string before = read_text(file);
-  const Outcome run =
-      ladder(std::string(quick_run) + " --out " + quoted(scratch / "out") + " --history " + quoted(file));
+  const Outcome run = ladder(std::string(quick_run) + " --out " + in_quotes(scratch / "out") + " --history " +
+                             in_quotes(file));
   EXPECT_EQ(run.exit_code, exit_cannot_write) << run.output;
   EXPECT_NE(run.output.find("this run was not recorded: history database '" + file.string() + "'"),
             std::string::npos)
