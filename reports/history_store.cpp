@@ -418,7 +418,9 @@ Store::Store(const std::string& path, Mode mode) : impl_(std::make_unique<Impl>(
       throw WriteError("history database '" + path + "': cannot create its directory (" + error.message() +
                        ")");
   }
-  const int flags = mode == Mode::read ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  // A reader opens read-write too (SQLite falls back to read-only on a read-only file) but writes nothing:
+  // the last connection to close then folds the WAL back into the file and removes it.
+  const int flags = mode == Mode::read ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   impl_->db = std::make_unique<Database>(path, flags);
   const Database& db = *impl_->db;
   sqlite3_busy_timeout(db.handle(), busy_timeout_ms);
