@@ -58,7 +58,7 @@ ContextRecord read_context(const JsonReader& in) {
   if (const auto libraries = in.find("libraries"))
     for (const auto& [name, version] : libraries->members()) context.libraries[name] = version.string();
   context.build_type = in.string_or("build_type", "");
-  context.finished = run.string_or("finished", "");
+  context.finished = run.optional_string("finished").value_or("");  // null until the run ends
   context.physical_cores = in.small_integer_or("physical_cores", 0);
   return context;
 }

@@ -248,6 +248,7 @@ TEST(HistoryStore, AnInterruptedRunIsNotRecorded) {
   TempDir scratch;
   json document = crafted_run("alpha", "2026-11-30T10:00:00Z");
   document["context"]["run"]["status"] = "interrupted";
+  document["context"]["run"]["finished"] = nullptr;  // as an interrupted run's results have it
   const fs::path dir = write_results(scratch / "run", document);
   Store store((scratch / "h.sqlite").string(), Store::Mode::write);
   try {
