@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -663,40 +664,32 @@ Recorded Store::record(const std::string& results) {
 
 namespace {
 
+// The columns run_of and cell_of read: the id, then the text columns in the order of their members, then
+// the others.
 constexpr const char* run_columns =
     "r.id, r.run_id, r.results_path, r.recorded, r.started, r.finished, r.label, r.status, r.git_commit, "
-    "r.git_branch, r.git_dirty, r.machine, r.host, r.cpu_model, r.topology, r.logical_cpus, "
-    "r.physical_cores, "
-    "r.memory_total_bytes, r.build, r.compiler, r.build_type, r.common_flags, r.libraries";
+    "r.git_branch, r.git_dirty, r.machine, r.host, r.cpu_model, r.topology, r.build, r.compiler, "
+    "r.build_type, "
+    "r.common_flags, r.libraries, r.logical_cpus, r.physical_cores, r.memory_total_bytes";
+constexpr std::string HistoryRun::*run_texts[] = {
+    &HistoryRun::run_id,     &HistoryRun::results_path, &HistoryRun::recorded, &HistoryRun::started,
+    &HistoryRun::finished,   &HistoryRun::label,        &HistoryRun::status,   &HistoryRun::git_commit,
+    &HistoryRun::git_branch, &HistoryRun::git_dirty,    &HistoryRun::machine,  &HistoryRun::host,
+    &HistoryRun::cpu_model,  &HistoryRun::topology,     &HistoryRun::build,    &HistoryRun::compiler,
+    &HistoryRun::build_type, &HistoryRun::common_flags};
+constexpr int run_text_count = static_cast<int>(std::size(run_texts));
 
 HistoryRun run_of(const Database& db, Statement& row) {
   HistoryRun run;
   const std::int64_t id = row.integer(0);
-  run.run_id = row.text(1);
-  run.results_path = row.text(2);
-  run.recorded = row.text(3);
-  run.started = row.text(4);
-  run.finished = row.text(5);
-  run.label = row.text(6);
-  run.status = row.text(7);
-  run.git_commit = row.text(8);
-  run.git_branch = row.text(9);
-  run.git_dirty = row.text(10);
-  run.machine = row.text(11);
-  run.host = row.text(12);
-  run.cpu_model = row.text(13);
-  run.topology = row.text(14);
-  run.logical_cpus = static_cast<int>(row.integer(15));
-  run.physical_cores = static_cast<int>(row.integer(16));
-  run.memory_total_bytes = row.number(17);
-  run.build = row.text(18);
-  run.compiler = row.text(19);
-  run.build_type = row.text(20);
-  run.common_flags = row.text(21);
-  const json libraries = json::parse(row.text(22), nullptr, false);
+  for (int i = 0; i < run_text_count; ++i) run.*run_texts[i] = row.text(1 + i);
+  const json libraries = json::parse(row.text(run_text_count + 1), nullptr, false);
   if (libraries.is_object())
     for (const auto& [name, version] : libraries.items())
       if (version.is_string()) run.libraries[name] = version.get<std::string>();
+  run.logical_cpus = static_cast<int>(row.integer(run_text_count + 2));
+  run.physical_cores = static_cast<int>(row.integer(run_text_count + 3));
+  run.memory_total_bytes = row.number(run_text_count + 4);
   Statement sources(db, "SELECT file, sha256 FROM tier_sources WHERE run = ? ORDER BY file");
   sources.bind(id);
   while (sources.step()) run.tier_sources[sources.text(0)] = sources.text(1);
@@ -712,38 +705,38 @@ HistoryRun run_of(const Database& db, Statement& row) {
 }
 
 constexpr const char* cell_columns =
-    "c.id, c.name, c.tier, c.integrand, c.n, c.threads, c.ranks, c.status, c.reason, c.median, c.min, c.max, "
-    "c.mean, c.stddev, c.cv, c.ns_per_node, c.peak_heap_bytes, c.peak_rss_bytes, c.allocations, c.rel_error, "
-    "c.rounding_error, c.rounding_bound, c.instructions_per_node, c.tier_source_sha256";
+    "c.id, c.name, c.tier, c.integrand, c.status, c.reason, c.tier_source_sha256, c.n, c.threads, c.ranks, "
+    "c.median, c.min, c.max, c.mean, c.stddev, c.cv, c.ns_per_node, c.peak_heap_bytes, c.peak_rss_bytes, "
+    "c.allocations, c.rel_error, c.rounding_error, c.rounding_bound, c.instructions_per_node";
 constexpr int cell_column_count = 24;
+constexpr std::string StoredCell::*cell_texts[] = {&StoredCell::name,      &StoredCell::tier,
+                                                   &StoredCell::integrand, &StoredCell::status,
+                                                   &StoredCell::reason,    &StoredCell::tier_source_sha256};
+constexpr std::optional<double> StoredCell::*cell_numbers[] = {&StoredCell::median,
+                                                               &StoredCell::min,
+                                                               &StoredCell::max,
+                                                               &StoredCell::mean,
+                                                               &StoredCell::stddev,
+                                                               &StoredCell::cv,
+                                                               &StoredCell::ns_per_node,
+                                                               &StoredCell::peak_heap_bytes,
+                                                               &StoredCell::peak_rss_bytes,
+                                                               &StoredCell::allocations,
+                                                               &StoredCell::rel_error,
+                                                               &StoredCell::rounding_error,
+                                                               &StoredCell::rounding_bound,
+                                                               &StoredCell::instructions_per_node};
 
 StoredCell cell_of(const Database& db, Statement& row) {
   StoredCell cell;
   const std::int64_t id = row.integer(0);
-  cell.name = row.text(1);
-  cell.tier = row.text(2);
-  cell.integrand = row.text(3);
-  cell.n = row.integer(4);
-  cell.threads = static_cast<int>(row.integer(5));
-  cell.ranks = static_cast<int>(row.integer(6));
-  cell.status = row.text(7);
-  cell.reason = row.text(8);
-  std::optional<double>* numbers[] = {&cell.median,
-                                      &cell.min,
-                                      &cell.max,
-                                      &cell.mean,
-                                      &cell.stddev,
-                                      &cell.cv,
-                                      &cell.ns_per_node,
-                                      &cell.peak_heap_bytes,
-                                      &cell.peak_rss_bytes,
-                                      &cell.allocations,
-                                      &cell.rel_error,
-                                      &cell.rounding_error,
-                                      &cell.rounding_bound,
-                                      &cell.instructions_per_node};
-  for (int i = 0; i < 14; ++i) *numbers[i] = row.number(9 + i);
-  cell.tier_source_sha256 = row.text(23);
+  for (std::size_t i = 0; i < std::size(cell_texts); ++i)
+    cell.*cell_texts[i] = row.text(1 + static_cast<int>(i));
+  cell.n = row.integer(7);
+  cell.threads = static_cast<int>(row.integer(8));
+  cell.ranks = static_cast<int>(row.integer(9));
+  for (std::size_t i = 0; i < std::size(cell_numbers); ++i)
+    cell.*cell_numbers[i] = row.number(10 + static_cast<int>(i));
   Statement repetitions(db, "SELECT real_ns, cpu_ns FROM repetitions WHERE cell = ? ORDER BY position");
   repetitions.bind(id);
   while (repetitions.step()) {
@@ -806,12 +799,11 @@ std::vector<SeriesPoint> Store::series(const SeriesKey& key) const {
   while (query.step()) {
     SeriesPoint point;
     point.cell = cell_of(db, query);
-    point.run_id = query.text(cell_column_count);
-    point.started = query.text(cell_column_count + 1);
-    point.label = query.text(cell_column_count + 2);
-    point.git_commit = query.text(cell_column_count + 3);
-    point.git_branch = query.text(cell_column_count + 4);
-    point.git_dirty = query.text(cell_column_count + 5);
+    constexpr std::string SeriesPoint::*texts[] = {&SeriesPoint::run_id,     &SeriesPoint::started,
+                                                   &SeriesPoint::label,      &SeriesPoint::git_commit,
+                                                   &SeriesPoint::git_branch, &SeriesPoint::git_dirty};
+    for (std::size_t i = 0; i < std::size(texts); ++i)
+      point.*texts[i] = query.text(cell_column_count + static_cast<int>(i));
     points.push_back(std::move(point));
   }
   return points;
