@@ -7,6 +7,7 @@
 #include "history_store.hpp"
 #include "registry.hpp"
 #include "report.hpp"
+#include "results_file.hpp"
 #include "run_options.hpp"
 #include "runner.hpp"
 #include "text.hpp"
@@ -14,11 +15,17 @@
 namespace ladder::app {
 namespace {
 
-// Records a finished run in the history database: 0, or exit_cannot_write with why on stderr (the results
-// directory is whole either way).
+// Records a finished run in the history database: 0, or exit_cannot_write with why on stderr when the
+// database cannot take it (the results directory is whole either way).
 int record_history(const std::string& database, const RunOutcome& outcome) {
   if (!outcome.complete) {
     std::printf("history: not recorded yet (the run is interrupted); recorded when --resume finishes it\n");
+    return exit_ok;
+  }
+  try {  // like the report: a results file that cannot be read back is said, not a failure of the run
+    (void)read_results_file(outcome.paths.json);
+  } catch (const InputError& failure) {
+    std::printf("history: not recorded: %s\n", failure.what());
     return exit_ok;
   }
   try {
