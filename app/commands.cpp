@@ -54,7 +54,8 @@ int run_command_line(int argc, char** argv) {
                                               app::add_compare(cli),
                                               app::add_profile(cli),
                                               app::add_instructions(cli),
-                                              app::add_worker(cli)};
+                                              app::add_worker(cli),
+                                              app::add_history(cli)};
 
   try {
     cli.parse(argc, argv);

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,11 @@ Command add_pick(CLI::App& app);
 Command add_compare(CLI::App& app);
 Command add_profile(CLI::App& app);
 Command add_instructions(CLI::App& app);
-Command add_worker(CLI::App& app);  // hidden: one cell, started by `ladder run`
+Command add_worker(CLI::App& app);   // hidden: one cell, started by `ladder run`
+Command add_history(CLI::App& app);  // import, list, show (app/history.cpp)
+
+// --history FILE, declared alike on `ladder run` and the history commands.
+void add_history_option(CLI::App* command, std::optional<std::string>& history);
 
 // The integrand and interval options, declared alike wherever a command takes them. Empty: not given.
 struct IntervalOptions {

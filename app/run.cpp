@@ -4,8 +4,10 @@
 
 #include "commands.hpp"
 #include "errors.hpp"
+#include "history_store.hpp"
 #include "registry.hpp"
 #include "report.hpp"
+#include "results_file.hpp"
 #include "run_options.hpp"
 #include "runner.hpp"
 #include "text.hpp"
@@ -13,7 +15,40 @@
 namespace ladder::app {
 namespace {
 
-int run(const RunArguments& args) {
+// Records a finished run in the history database: 0, or exit_cannot_write with why on stderr when the
+// database cannot take it (the results directory is whole either way).
+int record_history(const std::string& database, const RunOutcome& outcome) {
+  if (!outcome.complete) {
+    std::printf("history: not recorded yet (the run is interrupted); recorded when --resume finishes it\n");
+    return exit_ok;
+  }
+  try {  // like the report: a results file that cannot be read back is said, not a failure of the run
+    (void)read_results_file(outcome.paths.json);
+  } catch (const InputError& failure) {
+    std::printf("history: not recorded: %s\n", failure.what());
+    return exit_ok;
+  }
+  try {
+    history::Store store(database, history::Store::Mode::write);
+    const auto recorded = store.record(outcome.paths.json);
+    std::printf("history: %s run %s in %s\n", recorded.added ? "recorded" : "already holds",
+                recorded.run_id.substr(0, 12).c_str(), database.c_str());
+    return exit_ok;
+  } catch (const std::exception& failure) {  // InputError (a damaged or foreign file) or WriteError
+    std::fprintf(stderr,
+                 "ladder: history: this run was not recorded: %s\n(the results in %s are complete; `ladder "
+                 "history import %s` records them later)\n",
+                 failure.what(), outcome.paths.dir.c_str(), outcome.paths.dir.c_str());
+    return exit_cannot_write;
+  }
+}
+
+int run(const RunOptions& options) {
+  if (options.no_history && options.history)
+    throw InputError("--history and --no-history contradict each other: give one");
+  // Checked before the run: an empty path or a directory (the file itself is opened once the run is done).
+  const std::string database = options.no_history ? "" : history::database_path(options.history);
+  const RunArguments args = options.arguments();
   const RunOutcome outcome = run_matrix(args);
   if (outcome.exit_code == exit_cannot_write) return outcome.exit_code;
   try {  // the report, from the results file just written, as `ladder report DIR` would make it
@@ -29,6 +64,7 @@ int run(const RunArguments& args) {
     std::printf(
         "\ninterrupted: %zu of %zu cells are finished and saved; `ladder run --resume %s` runs the rest\n",
         outcome.cells_done, outcome.cells_total, outcome.paths.dir.c_str());
+  if (!database.empty() && record_history(database, outcome) != exit_ok) return exit_cannot_write;
   return outcome.exit_code;
 }
 
@@ -40,7 +76,8 @@ Command add_run(CLI::App& app, const Invocation& invocation) {
   auto* run_command = app.add_subcommand(
       "run", "the benchmark matrix: every tier × sizes × threads, timed, with memory and error");
   add_run_options(run_command, *options);
-  return {run_command, [options] { return run(options->arguments()); }};
+  add_history_options(run_command, *options);
+  return {run_command, [options] { return run(*options); }};
 }
 
 }  // namespace ladder::app

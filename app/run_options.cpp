@@ -76,4 +76,9 @@ void add_run_options(CLI::App* command, RunOptions& options) {
                       "seconds a cell may take before it is stopped (600)");
 }
 
+void add_history_options(CLI::App* command, RunOptions& options) {
+  add_history_option(command, options.history);
+  command->add_flag("--no-history", options.no_history, "do not record this run in the history database");
+}
+
 }  // namespace ladder::app

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
@@ -16,11 +17,15 @@ struct RunOptions {
   RunArguments args;
   std::string preset, resume, peers, python_limit, seed, budget;
   IntervalOptions interval;
+  std::optional<std::string> history;  // --history; unset: $LADDER_HISTORY, else the default
+  bool no_history = false;
   // The arguments with the text options applied; InputError naming a bad --seed.
   RunArguments arguments() const;
 };
 
-// Declares every option of `ladder run` on `command`, filling `options`.
+// Declares every option of `ladder run` (and `ladder plan`) on `command`, filling `options`.
 void add_run_options(CLI::App* command, RunOptions& options);
+// --history and --no-history, `ladder run`'s only.
+void add_history_options(CLI::App* command, RunOptions& options);
 
 }  // namespace ladder::app

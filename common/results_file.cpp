@@ -48,6 +48,18 @@ ContextRecord read_context(const JsonReader& in) {
   if (const auto integrands = in.find("integrands"))
     for (const auto& integrand : integrands->elements())
       context.integrands.push_back(read_integrand_record(integrand));
+  if (const auto source = in.find("source")) {
+    context.git_commit = source->string_or("git_commit", "unknown");
+    context.git_branch = source->string_or("git_branch", "unknown");
+    context.git_dirty = source->string_or("git_dirty", "unknown");
+    if (const auto files = source->find("tier_sources"))
+      for (const auto& [file, digest] : files->members()) context.tier_sources[file] = digest.string();
+  }
+  if (const auto libraries = in.find("libraries"))
+    for (const auto& [name, version] : libraries->members()) context.libraries[name] = version.string();
+  context.build_type = in.string_or("build_type", "");
+  context.finished = run.optional_string("finished").value_or("");  // null until the run ends
+  context.physical_cores = in.small_integer_or("physical_cores", 0);
   return context;
 }
 

@@ -147,6 +147,14 @@ struct ContextRecord {
   std::optional<BudgetRecord> budget;  // absent when the run was not budgeted
   std::vector<WarningRecord> warnings;
   std::vector<IntegrandRecord> integrands;  // the matrix's; empty in results written before Ladder kept them
+  // What the run was built from (context.source, read at build time), and with (context.libraries): "unknown"
+  // and empty in results written before Ladder kept them, or built from a checkout that is not a git
+  // repository.
+  std::string git_commit = "unknown", git_branch = "unknown", git_dirty = "unknown";  // dirty: yes, no
+  std::map<std::string, std::string> tier_sources;  // source file -> SHA-256 of its text
+  std::map<std::string, std::string> libraries;     // library -> version
+  std::string build_type, finished;                 // finished: the run's end, empty until it ends
+  int physical_cores = 0;                           // 0: not recorded
 };
 
 struct ResultsFile {

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ladder {
 
@@ -18,5 +20,19 @@ struct BuildInfo {
 };
 
 const BuildInfo& build_info();
+
+// The checkout the binary was built from, read at every build (cmake/source_state.cmake): not at configure
+// time, so a tier edited or a commit made since is seen by the next build. "unknown" where the checkout is
+// not a git repository of its own (a tarball) or git is not installed.
+struct SourceState {
+  std::string git_commit;  // the full hash of HEAD
+  std::string git_branch;  // "(detached)" at a detached HEAD
+  std::string git_dirty;   // "yes" (a tracked file differs from the commit), "no" or "unknown"
+  // Each tier's source file (and the project headers it shares), relative to the checkout, with the SHA-256
+  // of its text.
+  std::vector<std::pair<std::string, std::string>> tier_sources;
+};
+
+const SourceState& source_state();
 
 }  // namespace ladder

@@ -170,6 +170,17 @@ json parallel_environment() {
   return variables;
 }
 
+// The checkout the binary was built from: its git state and each tier file's SHA-256.
+json source_context() {
+  const SourceState& state = source_state();
+  json files = json::object();
+  for (const auto& [file, digest] : state.tier_sources) files[file] = digest;
+  return {{"git_commit", state.git_commit},
+          {"git_branch", state.git_branch},
+          {"git_dirty", state.git_dirty},
+          {"tier_sources", files}};
+}
+
 json per_tier_flags() {
   json flags = json::object();
   const std::string common = build_info().common_flags;
@@ -247,6 +258,7 @@ json machine_context(const Topology& topology) {
         {"openmp", build.openmp_version + ", GCC's libgomp"}}},
       {"parallel_environment", parallel_environment()},
       {"ladder_version", build.ladder_version},
+      {"source", source_context()},
   };
 }
 

@@ -1,0 +1,102 @@
+// `ladder history import|list|show`: the runs kept in the history database (reports/history_store.hpp).
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "commands.hpp"
+#include "errors.hpp"
+#include "history_store.hpp"
+#include "parse.hpp"
+
+namespace ladder::app {
+namespace {
+
+// --since: a date, or a date and time, in UTC as results files write them.
+std::string checked_since(const std::string& since) {
+  const auto digits = [&](std::size_t from, std::size_t count) {
+    for (std::size_t i = from; i < from + count; ++i)
+      if (i >= since.size() || since[i] < '0' || since[i] > '9') return false;
+    return true;
+  };
+  const bool date = since.size() >= 10 && digits(0, 4) && since[4] == '-' && digits(5, 2) &&
+                    since[7] == '-' && digits(8, 2);
+  const bool time = since.size() == 10 || (since.size() >= 16 && since[10] == 'T' && digits(11, 2) &&
+                                           since[13] == ':' && digits(14, 2));
+  if (since.empty() || !date || !time)
+    throw InputError("--since '" + since + "' is not a date: give 2026-11-30 or 2026-11-30T14:00 (UTC)");
+  return since;
+}
+
+}  // namespace
+
+void add_history_option(CLI::App* command, std::optional<std::string>& history) {
+  command->add_option(
+      "--history", history,
+      std::string("the history database (default: $LADDER_HISTORY, else ") + history::default_database + ")");
+}
+
+Command add_history(CLI::App& app) {
+  struct Options {
+    std::optional<std::string> history;
+    std::vector<std::string> inputs;
+    history::RunFilter filter;
+    history::SeriesQuery query;
+    std::string n;
+    bool json = false;
+  };
+  auto options = std::make_shared<Options>();
+  auto* command = app.add_subcommand("history", "the runs kept in the history database: import, list, show");
+  command->require_subcommand(1);
+
+  auto* import = command->add_subcommand(
+      "import",
+      "record earlier runs (their directories or results.json files); a run already there is skipped");
+  import->add_option("results", options->inputs, "run directories (or results.json files)")->required();
+  add_history_option(import, options->history);
+
+  auto* list = command->add_subcommand("list", "the recorded runs, oldest first");
+  list->add_option("--machine", options->filter.machine,
+                   "runs of this machine: its fingerprint (a prefix) or host name");
+  list->add_option("--tier", options->filter.tier, "runs with cells of this tier");
+  list->add_option("--since", options->filter.since, "runs started on or after this date (2026-11-30, UTC)");
+  list->add_flag("--json", options->json, "as JSON, every field");
+  add_history_option(list, options->history);
+
+  auto* show =
+      command->add_subcommand("show", "a tier's series over the runs: one table a cell, machine and build");
+  show->add_option("tier", options->query.tier, "the tier id")->required();
+  show->add_option("--n", options->n, "this size only (1e6 or 2^20)");
+  show->add_option("--threads", options->query.threads, "this thread count only");
+  show->add_option("--integrand", options->query.integrand, "this integrand only");
+  show->add_flag("--json", options->json, "as JSON, with every repetition");
+  add_history_option(show, options->history);
+
+  return {command, [options, import, list] {
+            const std::string path = history::database_path(options->history);
+            if (import->parsed()) {
+              history::Store store(path, history::Store::Mode::write);
+              int added = 0;
+              for (const auto& input : options->inputs) {
+                const auto recorded = store.record(input);
+                added += recorded.added;
+                std::printf("%s %s: run %s, %zu cells\n",
+                            recorded.added ? "recorded" : "already recorded, nothing added:", input.c_str(),
+                            recorded.run_id.substr(0, 12).c_str(), recorded.cells);
+              }
+              std::printf("history: %d of %zu runs added to %s\n", added, options->inputs.size(),
+                          path.c_str());
+              return exit_ok;
+            }
+            if (!options->filter.since.empty()) checked_since(options->filter.since);
+            if (!options->n.empty()) options->query.n = parse_size(options->n);
+            const history::Store store(path, history::Store::Mode::read);
+            if (list->parsed()) {
+              history::print_runs(store, options->filter, options->json);
+              return exit_ok;
+            }
+            history::print_series(store, options->query, options->json);
+            return exit_ok;
+          }};
+}
+
+}  // namespace ladder::app

@@ -1,0 +1,154 @@
+// The history of runs: every finished run's results kept in one SQLite database, so that a change can be
+// followed across commits, compilers and machines. Made from results files alone, like the report: `ladder
+// run` records the results.json it has just written, `ladder history import` the ones already on disk.
+//
+// A run is identified by the SHA-256 of its results.json text (recording the same file twice adds nothing),
+// and keyed by what it was built from and ran on: the checkout's git commit, branch and dirty flag and the
+// SHA-256 of each tier's source file; the machine's fingerprint (CPU model, logical CPUs, physical cores,
+// sockets/NUMA nodes/L3 groups, memory in GiB); the build's fingerprint (compiler, build type, flags), with
+// the library versions beside it; the label and the time. A series (one cell's median over runs) never mixes
+// machines or builds: its key holds both fingerprints.
+//
+// Integrity: WAL mode, a busy timeout (two runs recording at once both land, one after the other), every
+// record in one transaction (a writer killed mid-record leaves nothing of its run), a schema version with
+// migrations (PRAGMA user_version), and an application id (PRAGMA application_id) so that a file of another
+// application, or one that is not SQLite at all, is refused and never written.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ladder::history {
+
+// "LADR": what PRAGMA application_id holds in a Ladder history database.
+constexpr std::int32_t application_id = 0x4C414452;
+// The schema this Ladder writes; older databases are migrated to it when opened for writing.
+constexpr int schema_version = 2;
+// The database when neither --history nor LADDER_HISTORY names one (relative to the working directory).
+inline const char* const default_database = "ladder-out/history.sqlite";
+
+// The database to use: `option` (--history) when given, else $LADDER_HISTORY, else default_database.
+// InputError for an empty path or a directory, naming it and what is accepted.
+std::string database_path(const std::optional<std::string>& option);
+
+// One recorded run, as `ladder history list` shows it.
+struct HistoryRun {
+  std::string run_id;        // SHA-256 of its results.json text
+  std::string results_path;  // where it was recorded from
+  std::string recorded;      // when (UTC, ISO 8601)
+  std::string started, finished, label, status;
+  std::string git_commit, git_branch, git_dirty;    // "unknown" when not known; dirty: yes, no
+  std::map<std::string, std::string> tier_sources;  // source file -> SHA-256 of its text
+  std::string machine;                              // the machine's fingerprint (SHA-256, hex)
+  std::string host, cpu_model, topology;            // topology: "1 socket, 2 cores, …" or "unknown"
+  int logical_cpus = 0, physical_cores = 0;         // physical_cores 0: not recorded
+  std::optional<double> memory_total_bytes;
+  std::string build;  // the build's fingerprint (SHA-256, hex) of compiler, build type and flags
+  std::string compiler, build_type, common_flags;
+  std::map<std::string, std::string> libraries;  // library -> version
+  std::vector<std::string> tiers;                // the tiers with cells in the run, sorted
+  int cells = 0;
+};
+
+// One cell of a recorded run: times are nanoseconds a call (Google Benchmark's real_time).
+struct StoredCell {
+  std::string name, tier, integrand;
+  std::int64_t n = 0;
+  int threads = 1, ranks = 1;
+  std::string status, reason;       // status "ok", or why the cell did not run (reason)
+  std::vector<double> repetitions;  // real time of each repetition
+  std::vector<double> cpu_repetitions;
+  std::optional<double> median, min, max, mean, stddev, cv;  // cv: a fraction
+  std::optional<double> ns_per_node;                         // of the median
+  std::optional<double> peak_heap_bytes, peak_rss_bytes, allocations;
+  std::optional<double> rel_error, rounding_error, rounding_bound;
+  std::optional<double> instructions_per_node;  // callgrind's, for the tier and integrand, when counted
+  std::string tier_source_sha256;               // of the tier's source file in this run; empty: unknown
+};
+
+// Which runs `runs` returns; empty fields match everything.
+struct RunFilter {
+  std::string machine;  // a fingerprint prefix (as `history list` prints it) or a host name
+  std::string tier;     // runs with a cell of this tier
+  std::string since;    // runs started on or after this date or time ("2026-11-30", ISO 8601, UTC)
+};
+
+// One series: a cell's coordinates on one machine with one build.
+struct SeriesKey {
+  std::string tier, integrand;
+  std::int64_t n = 0;
+  int threads = 1, ranks = 1;
+  std::string machine, build;  // fingerprints
+  bool operator<(const SeriesKey& other) const;
+  bool operator==(const SeriesKey& other) const = default;
+};
+
+// A series' point: the run it came from and the cell in it.
+struct SeriesPoint {
+  std::string run_id, started, label, git_commit, git_branch, git_dirty;
+  StoredCell cell;
+};
+
+// What record() did.
+struct Recorded {
+  bool added = false;  // false: the run was already there
+  std::string run_id;
+  std::size_t cells = 0;
+};
+
+class Store {
+ public:
+  enum class Mode { read, write };
+  // Opens the database at `path`. Writing creates it (and its directory) when missing and migrates an older
+  // schema. InputError, naming the file, for a file that is not SQLite, a foreign SQLite file (another
+  // application_id, or tables of its own), a damaged one, a newer schema, or (reading) a missing file;
+  // WriteError for one that cannot be written (read-only). A refused file is never modified.
+  Store(const std::string& path, Mode mode);
+  ~Store();
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+
+  const std::string& path() const;
+
+  // Records the run of a results directory (or results.json), in one transaction. InputError for a results
+  // file that cannot be read or a run that did not finish (interrupted: resume it first).
+  Recorded record(const std::string& results);
+
+  // Runs, oldest first (by start time).
+  std::vector<HistoryRun> runs(const RunFilter& filter = {}) const;
+  // The cells of one run (by run id), in the order of its results file.
+  std::vector<StoredCell> cells(const std::string& run_id) const;
+  // Every series the database holds (of measured cells), sorted; `tier` non-empty: of that tier only.
+  std::vector<SeriesKey> series_keys(const std::string& tier = "") const;
+  // A series' points, oldest run first: never mixes machines or builds.
+  std::vector<SeriesPoint> series(const SeriesKey& key) const;
+
+  // For tests of migrations: a new database at `path` with the schema of `version` (1 … schema_version),
+  // as that version of Ladder made it.
+  static void create_at_version(const std::string& path, int version);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// `ladder history list`: the runs the filter keeps, oldest first, as a table (or JSON) on stdout.
+void print_runs(const Store& store, const RunFilter& filter, bool as_json);
+
+// `ladder history show`: a tier's series as tables (or JSON) on stdout, one per integrand, n, threads, ranks,
+// machine and build; empty fields and unset sizes match every value. InputError when nothing matches.
+struct SeriesQuery {
+  std::string tier, integrand;
+  std::optional<std::int64_t> n;
+  std::optional<int> threads;
+};
+void print_series(const Store& store, const SeriesQuery& query, bool as_json);
+
+// Text of SHA-256 of `text`, lower-case hex.
+std::string sha256_hex(const std::string& text);
+
+}  // namespace ladder::history

@@ -1,0 +1,607 @@
+// Issue 18, the store: every run kept in SQLite (reports/history_store.hpp). Crafted results files are
+// recorded and read back field by field; `ladder history import` is idempotent; two writers at once both
+// land; a writer SIGKILLed mid-record leaves the database whole with its run absent; corrupt, foreign and
+// read-only files are refused with a clear error and never modified; `ladder run` records itself unless
+// --no-history, and a record that fails leaves the run's results whole.
+#include "history_store.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "command.hpp"
+#include "crafted_results.hpp"
+#include "errors.hpp"
+
+namespace ladder::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using history::Store;
+using nlohmann::json;
+
+const std::string ladder_binary = LADDER_BINARY;
+
+// A crafted run of `host` that started at `started`: two measured cells of naive, one of xsimd, and one
+// cell that did not run, with every field the store keeps (the source, libraries, instructions, memory).
+json crafted_run(const std::string& host, const std::string& started, double scale = 1.0,
+                 const std::string& commit = "0123456789abcdef0123456789abcdef01234567") {
+  json cards = json::array({crafted_card("naive", 1, {}, false, "hours", 20),
+                            crafted_card("xsimd", 7, {"xsimd"}, false, "days", 40)});
+  cards[0]["source_file"] = "naive.cpp";  // as cards name them; the sources go by path
+  cards[1]["source_file"] = "xsimd.cpp";
+  json benchmarks = json::array();
+  add_cell(benchmarks, {"naive", 1, 1000000, 1, {0.010 * scale, 0.011 * scale, 0.013 * scale}});
+  add_cell(benchmarks, {"naive", 1, 10000000, 1, {0.10 * scale, 0.12 * scale, 0.11 * scale}});
+  add_cell(benchmarks, {"xsimd", 7, 1000000, 1, {0.002 * scale, 0.0021 * scale, 0.0022 * scale}});
+  add_cell_not_run(benchmarks, {"cuda", 15, 1000000, 1, {}}, "unavailable", "no CUDA device here");
+  json document = crafted_results(host, cards, benchmarks, 3, crafted_topology(1, 1, 1, 2, 1));
+  json& context = document["context"];
+  context["run"]["started"] = started;
+  context["run"]["finished"] = started.substr(0, 11) + "23:59:59Z";
+  context["compiler"] = "GNU 12.2.0";
+  context["build_type"] = "Release";
+  context["common_flags"] = "-O3 -DNDEBUG -march=native";
+  context["physical_cores"] = 2;
+  context["memory_total_bytes"] = 8.0 * 1024 * 1024 * 1024;
+  context["libraries"] = {{"eigen", "3.4.0"}, {"xsimd", "8.1.0"}};
+  context["source"] = {
+      {"git_commit", commit},
+      {"git_branch", "main"},
+      {"git_dirty", "no"},
+      {"tier_sources",
+       {{"variants/naive.cpp", std::string(64, 'a')}, {"variants/xsimd.cpp", std::string(64, 'b')}}}};
+  document["instructions"] = {
+      {"available", true},
+      {"tool", "callgrind"},
+      {"target", "x86-64-v3"},
+      {"integrand", "gauss"},
+      {"n", {10000, 30000}},
+      {"tiers", {{"naive", {{"per_node", 83.0}}}, {"xsimd", {{"per_node", 11.75}}}}},
+      {"by_integrand",
+       {{"gauss", {{"tiers", {{"naive", {{"per_node", 83.0}}}, {"xsimd", {{"per_node", 11.75}}}}}}}}}};
+  return document;
+}
+
+Outcome ladder(const std::string& arguments) { return run_command(ladder_binary, arguments); }
+
+std::string in_quotes(const fs::path& path) { return "'" + path.string() + "'"; }
+
+// `sql` run on the database at `path` (read-only), its first column of the first row as text.
+std::string query(const fs::path& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  std::string value = "(error)";
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* statement = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK) {
+      if (sqlite3_step(statement) == SQLITE_ROW) {
+        const auto* text = sqlite3_column_text(statement, 0);
+        value = text ? reinterpret_cast<const char*>(text) : "";
+      }
+      sqlite3_finalize(statement);
+    }
+  }
+  sqlite3_close(db);
+  return value;
+}
+
+// `ladder ARGUMENTS` started in the background with `environment` added, its stderr to `log`; its pid.
+pid_t start_ladder(const std::string& arguments, const std::string& environment, const fs::path& log) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const std::string command =
+        environment + " exec " + ladder_binary + " " + arguments + " >/dev/null 2>" + in_quotes(log);
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return pid;
+}
+
+// Waits until `log` says the writer paused inside its transaction (false if it exited first, or never did).
+bool wait_for_pause(pid_t pid, const fs::path& log) {
+  for (int tries = 0; tries < 2400; ++tries) {  // up to two minutes on a loaded machine
+    if (read_text(log).find("history: test pause") != std::string::npos) return true;
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) == pid) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+int exit_status(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(HistoryStore, Sha256MatchesTheStandardsTestVectors) {
+  EXPECT_EQ(history::sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(history::sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(history::sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST(HistoryStore, RecordsAndReadsBackEveryField) {
+  TempDir scratch;
+  const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z"));
+  Store store((scratch / "h.sqlite").string(), Store::Mode::write);
+  const auto recorded = store.record(dir.string());
+  EXPECT_TRUE(recorded.added);
+  EXPECT_EQ(recorded.cells, 4u);
+  EXPECT_EQ(recorded.run_id, history::sha256_hex(read_text(dir / "results.json")));
+
+  const auto runs = store.runs();
+  ASSERT_EQ(runs.size(), 1u);
+  const auto& run = runs[0];
+  EXPECT_EQ(run.run_id, recorded.run_id);
+  EXPECT_EQ(run.results_path, fs::absolute(dir / "results.json").lexically_normal().string());
+  EXPECT_EQ(run.started, "2026-11-30T10:00:00Z");
+  EXPECT_EQ(run.finished, "2026-11-30T23:59:59Z");
+  EXPECT_EQ(run.label, "alpha");
+  EXPECT_EQ(run.status, "complete");
+  EXPECT_EQ(run.git_commit, "0123456789abcdef0123456789abcdef01234567");
+  EXPECT_EQ(run.git_branch, "main");
+  EXPECT_EQ(run.git_dirty, "no");
+  EXPECT_EQ(run.tier_sources,
+            (std::map<std::string, std::string>{{"variants/naive.cpp", std::string(64, 'a')},
+                                                {"variants/xsimd.cpp", std::string(64, 'b')}}));
+  EXPECT_EQ(run.machine.size(), 64u);
+  EXPECT_EQ(run.host, "alpha");
+  EXPECT_EQ(run.cpu_model, "a test CPU");
+  EXPECT_EQ(run.logical_cpus, 2);
+  EXPECT_EQ(run.physical_cores, 2);
+  EXPECT_EQ(run.memory_total_bytes, 8.0 * 1024 * 1024 * 1024);
+  EXPECT_NE(run.topology, "unknown");
+  EXPECT_EQ(run.build.size(), 64u);
+  EXPECT_EQ(run.compiler, "GNU 12.2.0");
+  EXPECT_EQ(run.build_type, "Release");
+  EXPECT_EQ(run.common_flags, "-O3 -DNDEBUG -march=native");
+  EXPECT_EQ(run.libraries, (std::map<std::string, std::string>{{"eigen", "3.4.0"}, {"xsimd", "8.1.0"}}));
+  EXPECT_EQ(run.tiers, (std::vector<std::string>{"cuda", "naive", "xsimd"}));
+  EXPECT_EQ(run.cells, 4);
+  EXPECT_FALSE(run.recorded.empty());
+
+  const auto cells = store.cells(run.run_id);
+  ASSERT_EQ(cells.size(), 4u);
+  const auto& naive = cells[0];
+  EXPECT_EQ(naive.name, "naive/gauss/n:1000000/threads:1");
+  EXPECT_EQ(naive.tier, "naive");
+  EXPECT_EQ(naive.integrand, "gauss");
+  EXPECT_EQ(naive.n, 1000000);
+  EXPECT_EQ(naive.threads, 1);
+  EXPECT_EQ(naive.ranks, 1);
+  EXPECT_EQ(naive.status, "ok");
+  EXPECT_EQ(naive.repetitions, (std::vector<double>{0.010e9, 0.011e9, 0.013e9}));
+  EXPECT_EQ(naive.cpu_repetitions, (std::vector<double>{0.010e9, 0.011e9, 0.013e9}));
+  EXPECT_DOUBLE_EQ(*naive.median, 0.011e9);  // the crafted aggregates all carry the median, cv 0.01
+  EXPECT_DOUBLE_EQ(*naive.min, 0.011e9);
+  EXPECT_DOUBLE_EQ(*naive.max, 0.011e9);
+  EXPECT_DOUBLE_EQ(*naive.mean, 0.011e9);
+  EXPECT_DOUBLE_EQ(*naive.stddev, 0.011e9);
+  EXPECT_DOUBLE_EQ(*naive.cv, 0.01);
+  EXPECT_EQ(naive.peak_heap_bytes, 0.0);
+  EXPECT_EQ(naive.peak_rss_bytes, 1 << 20);
+  EXPECT_EQ(naive.allocations, 0.0);
+  EXPECT_DOUBLE_EQ(*naive.rel_error, 1e-15);
+  EXPECT_DOUBLE_EQ(*naive.rounding_error, 0.5e-15);
+  EXPECT_DOUBLE_EQ(*naive.rounding_bound, 1e-16);
+  EXPECT_EQ(naive.instructions_per_node, 83.0);
+  EXPECT_EQ(naive.tier_source_sha256, std::string(64, 'a'));
+  EXPECT_EQ(cells[1].n, 10000000);
+  EXPECT_EQ(cells[1].repetitions, (std::vector<double>{0.10e9, 0.12e9, 0.11e9}));
+  EXPECT_EQ(cells[2].instructions_per_node, 11.75);
+  EXPECT_EQ(cells[2].tier_source_sha256, std::string(64, 'b'));
+  const auto& cuda = cells[3];
+  EXPECT_EQ(cuda.status, "unavailable");
+  EXPECT_EQ(cuda.reason, "no CUDA device here");
+  EXPECT_TRUE(cuda.repetitions.empty());
+  EXPECT_FALSE(cuda.median);
+  EXPECT_FALSE(cuda.instructions_per_node);
+}
+
+TEST(HistoryStore, AggregatesMissingFromAnOlderFileComeFromTheRepetitions) {
+  TempDir scratch;
+  json document = crafted_run("alpha", "2026-11-30T10:00:00Z");
+  json kept = json::array();
+  for (const auto& entry : document["benchmarks"])
+    if (entry.value("run_type", "") != "aggregate") kept.push_back(entry);
+  document["benchmarks"] = kept;
+  const fs::path dir = write_results(scratch / "run", document);
+  Store store((scratch / "h.sqlite").string(), Store::Mode::write);
+  const auto cells = store.cells(store.record(dir.string()).run_id);
+  ASSERT_EQ(cells.size(), 4u);
+  EXPECT_DOUBLE_EQ(*cells[1].median, 0.11e9);
+  EXPECT_DOUBLE_EQ(*cells[1].min, 0.10e9);
+  EXPECT_DOUBLE_EQ(*cells[1].max, 0.12e9);
+  EXPECT_FALSE(cells[1].stddev);
+}
+
+TEST(HistoryStore, AResultsFileWithoutSourceFieldsImportsWithThemUnknown) {
+  TempDir scratch;
+  json document = crafted_run("alpha", "2026-11-30T10:00:00Z");
+  document["context"].erase("source");
+  document["context"].erase("libraries");
+  const fs::path dir = write_results(scratch / "run", document);
+  Store store((scratch / "h.sqlite").string(), Store::Mode::write);
+  store.record(dir.string());
+  const auto run = store.runs().at(0);
+  EXPECT_EQ(run.git_commit, "unknown");
+  EXPECT_EQ(run.git_branch, "unknown");
+  EXPECT_EQ(run.git_dirty, "unknown");
+  EXPECT_TRUE(run.tier_sources.empty());
+  EXPECT_TRUE(run.libraries.empty());
+  EXPECT_EQ(store.cells(run.run_id).at(0).tier_source_sha256, "");
+}
+
+TEST(HistoryStore, AnInterruptedRunIsNotRecorded) {
+  TempDir scratch;
+  json document = crafted_run("alpha", "2026-11-30T10:00:00Z");
+  document["context"]["run"]["status"] = "interrupted";
+  document["context"]["run"]["finished"] = nullptr;  // as an interrupted run's results have it
+  const fs::path dir = write_results(scratch / "run", document);
+  Store store((scratch / "h.sqlite").string(), Store::Mode::write);
+  try {
+    store.record(dir.string());
+    FAIL() << "an interrupted run was recorded";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("did not finish"), std::string::npos) << error.what();
+  }
+  EXPECT_TRUE(store.runs().empty());
+}
+
+TEST(HistoryStore, ASeriesNeverMixesMachinesOrBuildsAndRunsInStartOrder) {
+  TempDir scratch;
+  Store store((scratch / "h.sqlite").string(), Store::Mode::write);
+  // alpha twice (recorded newest first), beta once with another CPU, alpha once with other flags.
+  store.record(write_results(scratch / "a2", crafted_run("alpha", "2026-11-30T12:00:00Z", 1.1)).string());
+  store.record(write_results(scratch / "a1", crafted_run("alpha", "2026-11-30T10:00:00Z", 1.0)).string());
+  json other_machine = crafted_run("beta", "2026-11-30T11:00:00Z", 2.0);
+  other_machine["context"]["cpu_model"] = "another CPU";
+  store.record(write_results(scratch / "b", other_machine).string());
+  json other_build = crafted_run("alpha", "2026-11-30T13:00:00Z", 3.0);
+  other_build["context"]["common_flags"] = "-O2";
+  store.record(write_results(scratch / "a3", other_build).string());
+
+  std::vector<history::SeriesKey> cell_keys;
+  for (const auto& key : store.series_keys("naive"))
+    if (key.n == 1000000) cell_keys.push_back(key);
+  ASSERT_EQ(cell_keys.size(), 3u);  // alpha's build, beta, alpha's other build
+  std::multiset<std::size_t> sizes;
+  for (const auto& key : cell_keys) {
+    const auto points = store.series(key);
+    sizes.insert(points.size());
+    if (points.size() == 2) {
+      EXPECT_EQ(points[0].started, "2026-11-30T10:00:00Z");
+      EXPECT_EQ(points[1].started, "2026-11-30T12:00:00Z");
+      EXPECT_DOUBLE_EQ(*points[0].cell.median, 0.011e9);
+      EXPECT_DOUBLE_EQ(*points[1].cell.median, 0.011e9 * 1.1);
+      EXPECT_EQ(points[1].git_commit, "0123456789abcdef0123456789abcdef01234567");
+      EXPECT_EQ(points[1].cell.instructions_per_node, 83.0);
+    }
+  }
+  EXPECT_EQ(sizes, (std::multiset<std::size_t>{1, 1, 2}));
+  EXPECT_EQ(store.runs({"", "", "2026-11-30T11:30"}).size(), 2u);
+  EXPECT_EQ(store.runs({"beta", "", ""}).size(), 1u);
+  EXPECT_EQ(store.runs({store.runs({"beta", "", ""}).at(0).machine.substr(0, 12), "", ""}).size(), 1u);
+  EXPECT_EQ(store.runs({"", "cuda", ""}).size(), 4u);
+  EXPECT_EQ(store.runs({"", "openmp", ""}).size(), 0u);
+}
+
+TEST(HistoryStore, AnOlderSchemaIsMigratedWithItsRunsKept) {
+  TempDir scratch;
+  const fs::path file = scratch / "v1.sqlite";
+  Store::create_at_version(file.string(), 1);
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_exec(db,
+                     "INSERT INTO runs VALUES (1, 'r1', '/old/results.json', '2026-01-01T00:00:00Z', "
+                     "'2026-01-01T00:00:00Z', '', 'old', 'complete', 'unknown', 'unknown', 'unknown', "
+                     "'m', 'oldhost', 'cpu', 2, 2, NULL, 'unknown', 'b', 'GNU', 'Release', '-O3', '{}')",
+                     nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(db);
+  }
+  EXPECT_EQ(query(file, "PRAGMA user_version"), "1");
+  EXPECT_THROW(Store(file.string(), Store::Mode::read), InputError);  // reading does not migrate
+  Store store(file.string(), Store::Mode::write);
+  EXPECT_EQ(query(file, "PRAGMA user_version"), std::to_string(history::schema_version));
+  EXPECT_EQ(query(file, "SELECT name FROM sqlite_master WHERE name = 'cells_by_series'"), "cells_by_series");
+  const auto runs = store.runs();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].host, "oldhost");
+  EXPECT_EQ(
+      store.record(write_results(scratch / "run", crafted_run("a", "2026-11-30T10:00:00Z")).string()).cells,
+      4u);
+  EXPECT_EQ(store.runs().size(), 2u);
+}
+
+TEST(HistoryStore, ANewerSchemaIsRefused) {
+  TempDir scratch;
+  const fs::path file = scratch / "h.sqlite";
+  { Store store(file.string(), Store::Mode::write); }
+  {
+    sqlite3* db = nullptr;
+    sqlite3_open(file.c_str(), &db);
+    sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+  }
+  const Outcome listed = ladder("history list --history " + in_quotes(file));
+  EXPECT_EQ(listed.exit_code, exit_bad_input) << listed.output;
+  EXPECT_NE(listed.output.find("schema version 99"), std::string::npos) << listed.output;
+}
+
+// ---- the command line ---------------------------------------------------------------------------------
+
+TEST(HistoryCommand, ImportingTheSameDirectoryTwiceAddsNothing) {
+  TempDir scratch;
+  const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z"));
+  const fs::path file = scratch / "h.sqlite";
+  const Outcome first = ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
+  EXPECT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_NE(first.output.find("1 of 1 runs added"), std::string::npos) << first.output;
+  const Outcome second = ladder("history import " + in_quotes(dir) + " " + in_quotes(dir / "results.json") +
+                                " --history " + in_quotes(file));
+  EXPECT_EQ(second.exit_code, 0) << second.output;
+  EXPECT_NE(second.output.find("already recorded, nothing added"), std::string::npos) << second.output;
+  EXPECT_NE(second.output.find("0 of 2 runs added"), std::string::npos) << second.output;
+  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM runs"), "1");
+  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM cells"), "4");
+  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM repetitions"), "9");
+}
+
+TEST(HistoryCommand, ListAndShowPrintTheRunsAndTheSeries) {
+  TempDir scratch;
+  const fs::path file = scratch / "h.sqlite";
+  const fs::path one = write_results(scratch / "one", crafted_run("alpha", "2026-11-30T10:00:00Z", 1.0));
+  const fs::path two = write_results(
+      scratch / "two",
+      crafted_run("alpha", "2026-12-01T10:00:00Z", 2.0, "fedcba9876543210fedcba9876543210fedcba98"));
+  ASSERT_EQ(
+      ladder("history import " + in_quotes(one) + " " + in_quotes(two) + " --history " + in_quotes(file))
+          .exit_code,
+      0);
+
+  const Outcome listed = ladder("history list --json --since 2026-12-01 --history " + in_quotes(file));
+  ASSERT_EQ(listed.exit_code, 0) << listed.output;
+  const json runs = json::parse(listed.output).at("runs");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0]["git"]["commit"], "fedcba9876543210fedcba9876543210fedcba98");
+  EXPECT_EQ(runs[0]["cells"], 4);
+
+  const Outcome table = ladder("history list --history " + in_quotes(file));
+  EXPECT_NE(table.output.find("2 runs in"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("fedcba987654"), std::string::npos) << table.output;
+
+  const Outcome shown = ladder("history show naive --n 1e6 --threads 1 --history " + in_quotes(file));
+  ASSERT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_NE(shown.output.find("naive/gauss/n:1e6/threads:1"), std::string::npos) << shown.output;
+  EXPECT_NE(shown.output.find("  11 ms  "), std::string::npos) << shown.output;  // the first run's median
+  EXPECT_NE(shown.output.find("  22 ms  "), std::string::npos) << shown.output;  // the second's
+  EXPECT_NE(shown.output.find("83.00"), std::string::npos) << shown.output;
+  EXPECT_EQ(shown.output.find("n:1e7"), std::string::npos) << shown.output;  // --n keeps one size
+
+  const Outcome as_json = ladder("history show naive --n 1e7 --json --history " + in_quotes(file));
+  ASSERT_EQ(as_json.exit_code, 0) << as_json.output;
+  const json series = json::parse(as_json.output).at("series");
+  ASSERT_EQ(series.size(), 1u);
+  ASSERT_EQ(series[0]["points"].size(), 2u);
+  EXPECT_EQ(series[0]["points"][1]["repetitions_ns"], json({0.20e9, 0.24e9, 0.22e9}));
+  EXPECT_DOUBLE_EQ(series[0]["points"][1]["median_ns"].get<double>(), 0.22e9);
+
+  const Outcome missing = ladder("history show openmp --history " + in_quotes(file));
+  EXPECT_EQ(missing.exit_code, exit_bad_input) << missing.output;
+  EXPECT_NE(missing.output.find("no measured cell of tier 'openmp'"), std::string::npos) << missing.output;
+}
+
+TEST(HistoryCommand, BadOptionValuesGetClearErrors) {
+  TempDir scratch;
+  const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z"));
+  const Outcome empty = ladder("history import " + in_quotes(dir) + " --history ''");
+  EXPECT_EQ(empty.exit_code, exit_bad_input) << empty.output;
+  EXPECT_NE(empty.output.find("--history is empty"), std::string::npos) << empty.output;
+  const Outcome directory =
+      ladder("history import " + in_quotes(dir) + " --history " + in_quotes(scratch.str()));
+  EXPECT_EQ(directory.exit_code, exit_bad_input) << directory.output;
+  EXPECT_NE(directory.output.find("is a directory"), std::string::npos) << directory.output;
+  // Reading a database that does not exist says so, and creates nothing.
+  const Outcome missing = ladder("history list --history " + in_quotes(scratch / "h.sqlite"));
+  EXPECT_EQ(missing.exit_code, exit_bad_input) << missing.output;
+  EXPECT_NE(missing.output.find("does not exist"), std::string::npos) << missing.output;
+  EXPECT_FALSE(fs::exists(scratch / "h.sqlite"));
+  ASSERT_EQ(
+      ladder("history import " + in_quotes(dir) + " --history " + in_quotes(scratch / "h.sqlite")).exit_code,
+      0);
+  const Outcome bad_date =
+      ladder("history list --since yesterday --history " + in_quotes(scratch / "h.sqlite"));
+  EXPECT_EQ(bad_date.exit_code, exit_bad_input) << bad_date.output;
+  EXPECT_NE(bad_date.output.find("--since 'yesterday' is not a date"), std::string::npos) << bad_date.output;
+  // `ladder run` checks the path before it runs anything.
+  const Outcome run = ladder("run --tiers naive --n 1e4 --reps 3 --no-instructions --out " +
+                             in_quotes(scratch / "out") + " --history ''");
+  EXPECT_EQ(run.exit_code, exit_bad_input) << run.output;
+  EXPECT_NE(run.output.find("--history is empty"), std::string::npos) << run.output;
+  EXPECT_FALSE(fs::exists(scratch / "out"));
+  const Outcome env =
+      run_command("LADDER_HISTORY=" + in_quotes(scratch.str()) + " " + ladder_binary, "history list");
+  EXPECT_EQ(env.exit_code, exit_bad_input) << env.output;
+  EXPECT_NE(env.output.find("LADDER_HISTORY"), std::string::npos) << env.output;
+}
+
+// ---- integrity --------------------------------------------------------------------------------------
+
+TEST(HistoryIntegrity, TwoWritersAtOnceBothLand) {
+  TempDir scratch;
+  const fs::path file = scratch / "h.sqlite";
+  const fs::path one = write_results(scratch / "one", crafted_run("alpha", "2026-11-30T10:00:00Z", 1.0));
+  const fs::path two = write_results(scratch / "two", crafted_run("alpha", "2026-11-30T11:00:00Z", 2.0));
+  // The first writer holds its transaction open for 3 s after its first cell; the second starts meanwhile,
+  // waits for the lock (the busy timeout), then writes its own run.
+  const pid_t first = start_ladder(
+      "history import " + in_quotes(one) + " --history " + in_quotes(file),
+      "LADDER_HISTORY_TEST_PAUSE_AFTER_CELLS=1 LADDER_HISTORY_TEST_PAUSE_SECONDS=3", scratch / "first.log");
+  ASSERT_TRUE(wait_for_pause(first, scratch / "first.log")) << read_text(scratch / "first.log");
+  const pid_t second = start_ladder("history import " + in_quotes(two) + " --history " + in_quotes(file), "",
+                                    scratch / "second.log");
+  EXPECT_EQ(exit_status(first), 0) << read_text(scratch / "first.log");
+  EXPECT_EQ(exit_status(second), 0) << read_text(scratch / "second.log");
+  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM runs"), "2");
+  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM cells"), "8");
+  EXPECT_EQ(query(file, "PRAGMA integrity_check"), "ok");
+}
+
+TEST(HistoryIntegrity, AWriterKilledMidRecordLeavesItsRunAbsentAndTheDatabaseWhole) {
+  TempDir scratch;
+  const fs::path file = scratch / "h.sqlite";
+  const fs::path earlier = write_results(scratch / "earlier", crafted_run("alpha", "2026-11-29T10:00:00Z"));
+  ASSERT_EQ(ladder("history import " + in_quotes(earlier) + " --history " + in_quotes(file)).exit_code, 0);
+  const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z", 2.0));
+  const pid_t writer = start_ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file),
+                                    "LADDER_HISTORY_TEST_PAUSE_AFTER_CELLS=2", scratch / "writer.log");
+  ASSERT_TRUE(wait_for_pause(writer, scratch / "writer.log")) << read_text(scratch / "writer.log");
+  kill(writer, SIGKILL);
+  EXPECT_EQ(exit_status(writer), -1);
+  EXPECT_EQ(query(file, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM runs"), "1");  // the earlier run only
+  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM cells"), "4");
+  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM repetitions"), "9");
+  // Recording it again lands it whole.
+  const Outcome again = ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM cells"), "8");
+  EXPECT_EQ(query(file, "PRAGMA integrity_check"), "ok");
+}
+
+TEST(HistoryIntegrity, AFileThatIsNotSQLiteIsRefusedAndLeftAlone) {
+  TempDir scratch;
+  const fs::path file = scratch / "h.sqlite";
+  std::string garbage;
+  for (int i = 0; i < 4096; ++i) garbage.push_back(static_cast<char>((i * 7919 + 13) % 251));
+  write_text(file, garbage);
+  const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z"));
+  const Outcome refused = ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
+  EXPECT_EQ(refused.exit_code, exit_bad_input) << refused.output;
+  EXPECT_NE(refused.output.find("'" + file.string() + "' is not an SQLite database"), std::string::npos)
+      << refused.output;
+  EXPECT_EQ(read_text(file), garbage);
+  EXPECT_FALSE(fs::exists(file.string() + "-wal"));
+  // A damaged database (SQLite's header, garbage after it) is refused the same way.
+  std::string damaged = std::string("SQLite format 3") + '\0' + garbage;
+  write_text(file, damaged);
+  const Outcome damaged_refused =
+      ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
+  EXPECT_NE(damaged_refused.exit_code, 0) << damaged_refused.output;
+  EXPECT_NE(damaged_refused.output.find(file.string()), std::string::npos) << damaged_refused.output;
+  EXPECT_EQ(read_text(file), damaged);
+}
+
+TEST(HistoryIntegrity, AnotherApplicationsSQLiteFileIsRefusedAndLeftAlone) {
+  TempDir scratch;
+  const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z"));
+  for (const std::string setup :
+       {"CREATE TABLE notes (id INTEGER, text TEXT); INSERT INTO notes VALUES (1, 'x')",
+        "PRAGMA application_id = 305419896"}) {
+    const fs::path file = scratch / "foreign.sqlite";
+    fs::remove(file);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, setup.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    const std::string before = read_text(file);
+    ASSERT_FALSE(before.empty());
+    const Outcome refused = ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
+    EXPECT_EQ(refused.exit_code, exit_bad_input) << refused.output;
+    EXPECT_NE(refused.output.find("is an SQLite database of another application"), std::string::npos)
+        << refused.output;
+    EXPECT_NE(refused.output.find(file.string()), std::string::npos) << refused.output;
+    EXPECT_EQ(read_text(file), before) << setup;
+    const Outcome listed = ladder("history list --history " + in_quotes(file));
+    EXPECT_EQ(listed.exit_code, exit_bad_input) << listed.output;
+    EXPECT_EQ(read_text(file), before) << setup;
+  }
+}
+
+// ---- `ladder run` records itself --------------------------------------------------------------------
+
+const char* quick_run = "run --tiers naive --n 1e4 --reps 3 --min-time 0.002 --no-instructions";
+
+std::string git_head() {
+  const Outcome head = run_command("git -C " + in_quotes(LADDER_SOURCE_DIR), "rev-parse HEAD");
+  return head.exit_code == 0 ? head.output.substr(0, 40) : "unknown";
+}
+
+TEST(HistoryRun, ARunRecordsItselfWithItsSourceAndNoHistoryWritesNothing) {
+  TempDir scratch;
+  const fs::path file = scratch / "h.sqlite";
+  const Outcome skipped =
+      run_command("LADDER_HISTORY=" + in_quotes(file) + " " + ladder_binary,
+                  std::string(quick_run) + " --no-history --out " + in_quotes(scratch / "a"));
+  EXPECT_EQ(skipped.exit_code, 0) << skipped.output;
+  EXPECT_TRUE(fs::exists(scratch / "a" / "results.json"));
+  EXPECT_FALSE(fs::exists(file)) << "--no-history wrote the history";
+
+  const Outcome recorded = run_command("LADDER_HISTORY=" + in_quotes(file) + " " + ladder_binary,
+                                       std::string(quick_run) + " --out " + in_quotes(scratch / "b"));
+  EXPECT_EQ(recorded.exit_code, 0) << recorded.output;
+  EXPECT_NE(recorded.output.find("history: recorded run"), std::string::npos) << recorded.output;
+  Store store(file.string(), Store::Mode::read);
+  const auto runs = store.runs();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].git_commit, git_head());
+  const auto naive = runs[0].tier_sources.find("variants/naive.cpp");
+  ASSERT_NE(naive, runs[0].tier_sources.end());
+  EXPECT_EQ(naive->second,
+            history::sha256_hex(read_text(fs::path(LADDER_SOURCE_DIR) / "variants/naive.cpp")));
+  EXPECT_EQ(store.cells(runs[0].run_id).at(0).tier_source_sha256, naive->second);
+  EXPECT_EQ(runs[0].run_id, history::sha256_hex(read_text(scratch / "b" / "results.json")));
+}
+
+TEST(HistoryRun, AReadOnlyDatabaseGetsAClearErrorAndTheResultsAreStillWritten) {
+  TempDir scratch;
+  const fs::path place = scratch / "readonly";
+  fs::create_directories(place);
+  const bool root = geteuid() == 0;
+  if (root && mount("tmpfs", place.c_str(), "tmpfs", 0, "size=4m") != 0)
+    GTEST_SKIP()
+        << "as root, only a read-only mount makes a file read-only, and tmpfs cannot be mounted here ("
+        << std::strerror(errno) << ")";
+  const fs::path file = place / "h.sqlite";
+  const fs::path earlier = write_results(scratch / "earlier", crafted_run("alpha", "2026-11-29T10:00:00Z"));
+  ASSERT_EQ(ladder("history import " + in_quotes(earlier) + " --history " + in_quotes(file)).exit_code, 0);
+  if (root)
+    ASSERT_EQ(mount(nullptr, place.c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr), 0)
+        << std::strerror(errno);
+  else
+    fs::permissions(place, fs::perms::owner_read | fs::perms::owner_exec),
+        fs::permissions(file, fs::perms::owner_read);
+  const std::string before = read_text(file);
+  const Outcome run = ladder(std::string(quick_run) + " --out " + in_quotes(scratch / "out") + " --history " +
+                             in_quotes(file));
+  EXPECT_EQ(run.exit_code, exit_cannot_write) << run.output;
+  EXPECT_NE(run.output.find("this run was not recorded: history database '" + file.string() + "'"),
+            std::string::npos)
+      << run.output;
+  EXPECT_TRUE(fs::exists(scratch / "out" / "results.json"));
+  EXPECT_TRUE(fs::exists(scratch / "out" / "report.html"));
+  EXPECT_EQ(read_json(scratch / "out" / "results.json")["context"]["run"]["status"], "complete");
+  EXPECT_EQ(read_text(file), before);
+  if (root)
+    umount(place.c_str());
+  else
+    fs::permissions(place, fs::perms::owner_all);
+}
+
+}  // namespace
+}  // namespace ladder::testing
