@@ -1,10 +1,12 @@
-// `ladder history import|list|show`: the runs kept in the history database (reports/history_store.hpp).
+// `ladder history import|list|show|report|check`: the runs kept in the history database
+// (reports/history_store.hpp), drawn and checked for changes (reports/history_series.hpp).
 #include <cstdio>
 #include <memory>
 #include <optional>
 
 #include "commands.hpp"
 #include "errors.hpp"
+#include "history_series.hpp"
 #include "history_store.hpp"
 #include "parse.hpp"
 
@@ -43,9 +45,13 @@ Command add_history(CLI::App& app) {
     history::SeriesQuery query;
     std::string n;
     bool json = false;
+    std::string out;
+    report::HistorySeriesFilter series;
+    report::DetectOptions detect;
   };
   auto options = std::make_shared<Options>();
-  auto* command = app.add_subcommand("history", "the runs kept in the history database: import, list, show");
+  auto* command = app.add_subcommand(
+      "history", "the runs kept in the history database: import, list, show, report, check");
   command->require_subcommand(1);
 
   auto* import = command->add_subcommand(
@@ -71,32 +77,68 @@ Command add_history(CLI::App& app) {
   show->add_flag("--json", options->json, "as JSON, with every repetition");
   add_history_option(show, options->history);
 
-  return {command, [options, import, list] {
-            const std::string path = history::database_path(options->history);
-            if (import->parsed()) {
-              history::Store store(path, history::Store::Mode::write);
-              int added = 0;
-              for (const auto& input : options->inputs) {
-                const auto recorded = store.record(input);
-                added += recorded.added;
-                std::printf("%s %s: run %s, %zu cells\n",
-                            recorded.added ? "recorded" : "already recorded, nothing added:", input.c_str(),
-                            recorded.run_id.substr(0, 12).c_str(), recorded.cells);
-              }
-              std::printf("history: %d of %zu runs added to %s\n", added, options->inputs.size(),
-                          path.c_str());
-              return exit_ok;
-            }
-            if (!options->filter.since.empty()) checked_since(options->filter.since);
-            if (!options->n.empty()) options->query.n = parse_size(options->n);
-            const history::Store store(path, history::Store::Mode::read);
-            if (list->parsed()) {
-              history::print_runs(store, options->filter, options->json);
-              return exit_ok;
-            }
-            history::print_series(store, options->query, options->json);
-            return exit_ok;
-          }};
+  auto* report = command->add_subcommand(
+      "report",
+      "the history as a page, DIR/index.html: a chart per series, detected changes marked and listed");
+  report->add_option("--out", options->out, "the directory to write index.html in")->required();
+  report->add_option("--tier", options->series.tier, "the series of this tier only");
+  report->add_option("--machine", options->series.machine,
+                     "the series of this machine only: its fingerprint (a prefix) or host name");
+  report->add_option("--since", options->series.since,
+                     "runs started on or after this date (2026-11-30, UTC)");
+  add_history_option(report, options->history);
+
+  auto* check = command->add_subcommand(
+      "check",
+      "for CI: exit 1 when the newest run is significantly slower, or counts more instructions, than "
+      "the runs before it");
+  check->add_option("--fail-above", options->detect.fail_above_percent,
+                    "fail on a significant slowdown larger than this many per cent (default 10: one run's "
+                    "median moves by 2-3 % on a shared machine)");
+  check->add_option("--min-change", options->detect.min_change_percent,
+                    "smallest change in per cent called faster or slower (default 2)");
+  check->add_option("--tier", options->series.tier, "check this tier's series only");
+  add_history_option(check, options->history);
+
+  return {
+      command, [options, import, list, report, check] {
+        const std::string path = history::database_path(options->history);
+        if (import->parsed()) {
+          history::Store store(path, history::Store::Mode::write);
+          int added = 0;
+          for (const auto& input : options->inputs) {
+            const auto recorded = store.record(input);
+            added += recorded.added;
+            std::printf("%s %s: run %s, %zu cells\n",
+                        recorded.added ? "recorded" : "already recorded, nothing added:", input.c_str(),
+                        recorded.run_id.substr(0, 12).c_str(), recorded.cells);
+          }
+          std::printf("history: %d of %zu runs added to %s\n", added, options->inputs.size(), path.c_str());
+          return exit_ok;
+        }
+        if (!options->filter.since.empty()) checked_since(options->filter.since);
+        if (!options->series.since.empty()) checked_since(options->series.since);
+        report::validate(options->detect);  // --fail-above and --min-change, before the database
+        if (!options->n.empty()) options->query.n = parse_size(options->n);
+        const history::Store store(path, history::Store::Mode::read);
+        if (report->parsed()) {
+          std::printf(
+              "wrote %s\n",
+              report::write_history_report(store, options->series, options->detect, options->out).c_str());
+          return exit_ok;
+        }
+        if (check->parsed()) {
+          const auto checked = report::check_history(store, options->series.tier, options->detect);
+          std::printf("%s", report::check_text(checked, path).c_str());
+          return checked.reasons.empty() ? exit_ok : exit_failed;
+        }
+        if (list->parsed()) {
+          history::print_runs(store, options->filter, options->json);
+          return exit_ok;
+        }
+        history::print_series(store, options->query, options->json);
+        return exit_ok;
+      }};
 }
 
 }  // namespace ladder::app

@@ -1,4 +1,5 @@
 // `ladder run`: the benchmark matrix (harness/runner.hpp), then the report from the results it wrote.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -31,8 +32,18 @@ int record_history(const std::string& database, const RunOutcome& outcome) {
   try {
     history::Store store(database, history::Store::Mode::write);
     const auto recorded = store.record(outcome.paths.json);
-    std::printf("history: %s run %s in %s\n", recorded.added ? "recorded" : "already holds",
-                recorded.run_id.substr(0, 12).c_str(), database.c_str());
+    const auto runs = store.runs();
+    const auto self = std::find_if(runs.begin(), runs.end(), [&](const history::HistoryRun& run) {
+      return run.run_id == recorded.run_id;
+    });
+    const auto same_machine = std::count_if(runs.begin(), runs.end(), [&](const history::HistoryRun& run) {
+      return self != runs.end() && run.machine == self->machine;
+    });
+    std::printf(
+        "history: %s run %s in %s (%s on this machine); `ladder history report --history %s --out DIR` "
+        "draws them\n",
+        recorded.added ? "recorded" : "already holds", recorded.run_id.substr(0, 12).c_str(),
+        database.c_str(), counted(static_cast<int>(same_machine), "run", "runs").c_str(), database.c_str());
     return exit_ok;
   } catch (const std::exception& failure) {  // InputError (a damaged or foreign file) or WriteError
     std::fprintf(stderr,

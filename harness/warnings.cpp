@@ -103,7 +103,7 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
                                                "' where it started: its cells measured different machines");
 
   std::vector<std::string> noisy, spread, loaded, stolen, oversubscribed, failed, skipped, outside_bound,
-      one_core, not_identical, unpinned, nonfinite_result;
+      one_core, not_identical, unpinned, nonfinite_result, slowed;
   // Per integrand: what about its references cannot be trusted (the same notes for each of its cells).
   std::vector<std::pair<std::string, std::vector<std::string>>> reference_notes;
   const int cpus = header.at("matrix").at("cpus").small_integer();  // the hardware threads the run had
@@ -120,6 +120,8 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
       continue;
     }
     const Measurement& measurement = *record.measurement;
+    if (measurement.extra.contains("test_slowdown"))
+      slowed.push_back(name + " (× " + measurement.extra.at("test_slowdown").dump() + ")");
     const Aggregates& aggregates = measurement.aggregates;
     if (aggregates.cv.real_time > 0.05)
       noisy.push_back(name + " (cv " + percent(aggregates.cv.real_time) + ")");
@@ -152,6 +154,11 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
       unpinned.push_back(name + " (ran on CPUs " + outside + ", placed on " +
                          join_numbers(record.placement->pus, ",") + ")");
   }
+  found.about_cells(
+      "test slowdown",
+      "cells made slower on purpose by LADDER_TEST_SLOWDOWN, a switch for tests: each timed call "
+      "made the kernel several times, so these times are not measurements of the tier",
+      slowed);
   found.about_cells("failed cells", "cells that did not finish (each with its reason)", failed);
   found.about_cells("skipped cells", "cells not attempted (each with its reason)", skipped);
   found.about_cells("noisy", "cells whose repetitions vary by more than 5 % (coefficient of variation)",

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <fstream>
 #include <functional>
@@ -72,6 +73,28 @@ bool tbbmalloc_loaded() {
   while (std::getline(maps, line))
     if (line.find("libtbbmalloc") != std::string::npos) return true;
   return false;
+}
+
+// LADDER_TEST_SLOWDOWN="TIER=FACTOR[,TIER=FACTOR…]", a switch for tests only (the end-to-end test of
+// `ladder history check`): the tier's timed call makes the kernel FACTOR times, so its time and its work
+// grow alike; the cell records it (extra "test_slowdown") and the run warns of it. Unset or empty: 1.
+int test_slowdown(const std::string& tier) {
+  const char* value = std::getenv("LADDER_TEST_SLOWDOWN");
+  const std::string text = value ? value : "";
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const std::size_t equals = item.find('=');
+    const std::string factor = equals == std::string::npos ? "" : item.substr(equals + 1);
+    const bool digits =
+        !factor.empty() && factor.size() <= 3 && factor.find_first_not_of("0123456789") == std::string::npos;
+    if (equals == 0 || !digits || std::stoi(factor) < 1)
+      throw std::runtime_error("LADDER_TEST_SLOWDOWN '" + text +
+                               "' is not TIER=FACTOR (a factor from 1 to 999), comma-separated");
+    if (item.substr(0, equals) == tier) return std::stoi(factor);
+    start = comma + 1;
+  }
+  return 1;
 }
 
 Memory memory_of_one_call(const std::function<double(std::int64_t)>& call, std::int64_t n) {
@@ -158,6 +181,7 @@ Measurement measure_cell(const Cell& cell, const Matrix& settings, const std::op
     return integrate(tier, integrand, ab, n, options);
   };
 
+  const int slowdown = test_slowdown(cell.tier);
   ResultLog results;
   std::exception_ptr failure;
   benchmark::RegisterBenchmark(cell_name(cell).c_str(),
@@ -169,6 +193,10 @@ Measurement measure_cell(const Cell& cell, const Matrix& settings, const std::op
                                      double result = call(n);
                                      benchmark::DoNotOptimize(result);
                                      results.add(result);
+                                     for (int again = 1; again < slowdown; ++again) {
+                                       double repeated = call(n);
+                                       benchmark::DoNotOptimize(repeated);
+                                     }
                                    } catch (...) {
                                      failure = std::current_exception();
                                      state.SkipWithError("the kernel threw");
@@ -234,6 +262,7 @@ Measurement measure_cell(const Cell& cell, const Matrix& settings, const std::op
   measurement.extra["median_check"] = median_of(real_times);
   measurement.extra["distinct_results"] = results.distinct.size();
   measurement.extra["simd_width"] = build.simd_width;
+  if (slowdown > 1) measurement.extra["test_slowdown"] = slowdown;
   measurement.bit_identical = results.distinct.size() == 1;
   return measurement;
 }

@@ -1,0 +1,134 @@
+#include "history_series.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "errors.hpp"
+#include "history_page.hpp"
+#include "text.hpp"
+
+namespace ladder::report {
+namespace {
+
+constexpr std::size_t id_digits = 12;  // a run id as `history list` prints it
+// The page's title, which its <title> begins with: how an earlier history page is known.
+constexpr const char* page_title = "Ladder history";
+
+bool machine_matches(const std::string& wanted, const std::string& fingerprint, const std::string& host) {
+  return wanted.empty() || host == wanted || fingerprint.rfind(wanted, 0) == 0;
+}
+
+HistoryRun as_run(const history::SeriesPoint& point) {
+  const auto seconds = [](double ns) { return ns * 1e-9; };
+  HistoryRun run;
+  run.run_id = point.run_id.substr(0, id_digits);
+  run.time = point.started;
+  run.commit = point.git_commit.empty() ? "unknown" : point.git_commit;
+  run.dirty = point.git_dirty == "yes";
+  run.median = seconds(*point.cell.median);
+  run.min = seconds(point.cell.min.value_or(*point.cell.median));
+  run.max = seconds(point.cell.max.value_or(*point.cell.median));
+  for (const double repetition : point.cell.repetitions) run.repetitions.push_back(seconds(repetition));
+  run.instructions_per_node = point.cell.instructions_per_node;
+  return run;
+}
+
+}  // namespace
+
+std::vector<HistorySeries> history_series(const history::Store& store, const HistorySeriesFilter& filter) {
+  std::map<std::string, std::string> hosts;  // machine fingerprint -> host
+  for (const auto& run : store.runs()) hosts[run.machine] = run.host;
+  const auto keys = store.series_keys(filter.tier);
+  std::map<std::string, std::set<std::string>> builds;      // machine -> its builds
+  std::map<std::string, std::set<std::string>> integrands;  // tier -> its integrands
+  for (const auto& key : keys)
+    builds[key.machine].insert(key.build), integrands[key.tier].insert(key.integrand);
+
+  std::vector<HistorySeries> all;
+  for (const auto& key : keys) {
+    const std::string host = hosts.count(key.machine) ? hosts.at(key.machine) : "unknown host";
+    if (!machine_matches(filter.machine, key.machine, host)) continue;
+    HistorySeries series;
+    series.tier = key.tier + (integrands[key.tier].size() > 1 ? ", " + key.integrand : "") +
+                  (key.ranks > 1 ? ", " + counted(key.ranks, "rank", "ranks") : "");
+    series.n = key.n;
+    series.threads = key.threads;
+    series.machine = host + " (machine " + key.machine.substr(0, 8) +
+                     (builds[key.machine].size() > 1 ? ", build " + key.build.substr(0, 8) : "") + ")";
+    for (const auto& point : store.series(key))
+      if (point.cell.median && (filter.since.empty() || point.started >= filter.since))
+        series.runs.push_back(as_run(point));
+    if (!series.runs.empty()) all.push_back(std::move(series));
+  }
+  return all;
+}
+
+std::string write_history_report(const history::Store& store, const HistorySeriesFilter& filter,
+                                 const DetectOptions& options, const std::string& out_dir) {
+  namespace fs = std::filesystem;
+  validate(options);
+  std::error_code error;
+  if (fs::exists(out_dir, error) && !fs::is_directory(out_dir, error))
+    throw InputError("--out '" + out_dir + "' is a file, not a directory: give a directory for index.html");
+  const fs::path page = fs::path(out_dir) / "index.html";
+  if (fs::exists(page, error)) {
+    std::ifstream existing(page);
+    std::ostringstream text;
+    text << existing.rdbuf();
+    if (text.str().find(std::string("<title>") + page_title) == std::string::npos)
+      throw InputError("'" + page.string() +
+                       "' exists and is not a Ladder history page: not overwritten (give another --out "
+                       "directory, or remove that file)");
+  }
+  HistoryPageInput input{page_title, history_series(store, filter), options};
+  if (input.series.empty())
+    throw InputError("history database '" + store.path() + "' holds no measured cell" +
+                     (filter.tier.empty() ? "" : " of tier '" + filter.tier + "'") +
+                     (filter.machine.empty() ? "" : " on machine '" + filter.machine + "'") +
+                     (filter.since.empty() ? "" : " since " + filter.since) +
+                     " (`ladder history list` shows its runs)");
+  write_history_page(input, out_dir);
+  return page.string();
+}
+
+HistoryCheck check_history(const history::Store& store, const std::string& tier,
+                           const DetectOptions& options) {
+  validate(options);
+  history::RunFilter filter;
+  filter.tier = tier;
+  const auto runs = store.runs(filter);
+  if (runs.empty())
+    throw InputError("history database '" + store.path() + "' holds no run" +
+                     (tier.empty() ? "" : " with tier '" + tier + "'") +
+                     ": nothing to check (`ladder run` records each run; `ladder history import DIR` an "
+                     "earlier one)");
+  HistoryCheck check{runs.back(), 0, {}};
+  const std::string newest = check.newest.run_id.substr(0, id_digits);
+  for (const auto& series : history_series(store, {tier, "", ""})) {
+    if (series.runs.back().run_id != newest) continue;
+    ++check.series;
+    for (auto& reason : check_newest(series, options)) check.reasons.push_back(std::move(reason));
+  }
+  return check;
+}
+
+std::string check_text(const HistoryCheck& check, const std::string& database) {
+  const auto& run = check.newest;
+  std::string text = "history check: the newest run " + run.run_id.substr(0, id_digits) + " (commit " +
+                     (run.git_commit.empty() ? "unknown" : run.git_commit.substr(0, 12)) +
+                     (run.git_dirty == "yes" ? ", with uncommitted changes" : "") + ", started " +
+                     run.started + " on " + run.host + ") in " + database + ": " +
+                     counted(static_cast<int>(check.series), "series", "series") +
+                     " checked against the runs before it on the same machine and build\n";
+  for (const auto& reason : check.reasons) text += "  " + reason + "\n";
+  text +=
+      check.reasons.empty()
+          ? std::string("ok: no significant slowdown and no instruction-count increase\n")
+          : "FAILED: " + counted(static_cast<int>(check.reasons.size()), "reason", "reasons") + " (exit 1)\n";
+  return text;
+}
+
+}  // namespace ladder::report
