@@ -149,7 +149,7 @@ fs::path crafted_run(const fs::path& dir, const std::string& started, double ins
   return write_results(dir, document);
 }
 
-TEST(HistoryCheck, AOnePercentInstructionIncreaseFailsWithFlatTimings) {
+TEST(HistoryCheckCommand, AOnePercentInstructionIncreaseFailsWithFlatTimings) {
   TempDir scratch;
   const fs::path database = scratch / "history.sqlite";
   const auto import = [&](const std::string& name, const std::string& started, double count) {
@@ -178,7 +178,7 @@ TEST(HistoryCheck, AOnePercentInstructionIncreaseFailsWithFlatTimings) {
   EXPECT_NE(read_text(scratch / "page" / "index.html").find("more instructions"), std::string::npos);
 }
 
-TEST(HistoryCheck, BadInputGetsAClearErrorAndExit2) {
+TEST(HistoryCheckCommand, BadInputGetsAClearErrorAndExit2) {
   TempDir scratch;
   const fs::path database = scratch / "history.sqlite";
   const fs::path run = crafted_run(scratch / "one", "2026-11-30T10:00:00Z", 83.0);
