@@ -511,7 +511,8 @@ std::string markers_group(const std::vector<Marker>& markers, const Scale& x, co
     out += "<line x1=\"" + px(at) + "\" y1=\"" + px(frame.top) + "\" x2=\"" + px(at) + "\" y2=\"" +
            px(frame.bottom) + "\" stroke=\"#888\" stroke-dasharray=\"2 3\"/>\n";
     out += text(baseline, box.top, marker.label,
-                " text-anchor=\"end\" transform=\"rotate(-90 " + px(baseline) + " " + px(box.top) + ")\"");
+                " text-anchor=\"end\" transform=\"rotate(-90 " + px(baseline) + " " + px(box.top) +
+                    ")\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\"");
     out += "</g>\n";
   }
   boxes.insert(boxes.end(), placed.begin(), placed.end());
@@ -781,15 +782,17 @@ std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
   return labels;
 }
 
-// The labels, bold ones darker, with their leader lines.
-std::string labels_text(const std::vector<Label>& labels, std::string_view cls) {
+// The labels, bold ones darker; their leader lines go to `leaders`, drawn outside the series' group (whose
+// lines are its own, in its colour and dash).
+std::string labels_text(const std::vector<Label>& labels, std::string_view cls, std::string& leaders) {
   std::string out;
   for (const auto& label : labels) {
     const std::string_view colour = label.bold ? "#111" : "#555";
     if (label.leader)
-      out += "<line class=\"leader\" x1=\"" + px((*label.leader)[0]) + "\" y1=\"" + px((*label.leader)[1]) +
-             "\" x2=\"" + px((*label.leader)[2]) + "\" y2=\"" + px((*label.leader)[3]) + "\" stroke=\"" +
-             std::string(colour) + "\" stroke-width=\"0.8\"/>\n";
+      leaders += "<line class=\"leader\" x1=\"" + px((*label.leader)[0]) + "\" y1=\"" +
+                 px((*label.leader)[1]) + "\" x2=\"" + px((*label.leader)[2]) + "\" y2=\"" +
+                 px((*label.leader)[3]) + "\" stroke=\"" + std::string(colour) +
+                 "\" stroke-width=\"0.8\"/>\n";
     out += text(label.box.left, label.box.top + 0.96 * font_size, label.text,
                 " class=\"" + std::string(cls) + "\" fill=\"" + std::string(colour) + "\"" +
                     (label.bold ? " font-weight=\"bold\"" : ""));
@@ -920,15 +923,16 @@ std::string line_chart(const Chart& chart) {
                                      : std::vector<std::vector<Label>>(chart.series.size());
   const auto tags = point_labels(chart.series, runs, frame, boxes);
 
-  std::string plot = bands;
+  std::string plot = bands, leaders;
   double lowest = height;
   for (std::size_t index = 0; index < chart.series.size(); ++index) {
     plot += series_group(chart.series[index], looks[index], runs[index]);
-    plot += labels_text(tags[index], "point-label");
-    plot += labels_text(ends[index], "end-label");
+    plot += labels_text(tags[index], "point-label", leaders);
+    plot += labels_text(ends[index], "end-label", leaders);
     plot += "</g>\n";
     for (const auto& label : ends[index]) lowest = std::max(lowest, label.box.bottom + 6);
   }
+  if (!leaders.empty()) plot += "<g class=\"leaders\">\n" + leaders + "</g>\n";
   double notes_top = lowest + 8;
   const std::string legend_group = legend(chart.series, looks, frame, notes_top);
   std::string out = open_svg(chart.id, chart.title, width + end_margin,
