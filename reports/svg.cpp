@@ -553,7 +553,9 @@ std::string series_group(const Series& series, const Look& look,
   const std::string shape(shape_name(look.shape));
   std::string out = "<g class=\"series\"" + attribute("data-series", series.name) +
                     attribute("data-color", look.color) + attribute("data-marker", shape) +
-                    attribute("data-dash", look.dash) + " fill=\"" + look.color + "\">\n";
+                    // A line of single points (runs of one between points left out) draws no line.
+                    attribute("data-dash", path.empty() ? "none" : look.dash) + " fill=\"" + look.color +
+                    "\">\n";
   if (look.dash != "none" && !path.empty())
     out += "<path class=\"line\" d=\"" + path + "\" fill=\"none\" stroke=\"" + look.color +
            "\" stroke-width=\"2\"" + dash_attribute(look.dash) + "/>\n";

@@ -933,6 +933,16 @@ TEST(SvgRightAxis, SharedAxesShareTheRightAxisToo) {
   EXPECT_EQ(count_a[0].at("data-cy"), count_b[0].at("data-cy")) << "40 at the same height in both";
 }
 
+// A line series of one point draws no line: its group says so (data-dash none), as the contract asks.
+TEST(SvgLooks, ASeriesThatDrawsNoLineDeclaresNone) {
+  Chart chart{.id = "single", .title = "Single"};
+  chart.series = {series_of("one point", {{1, 1}}), series_of("two points", {{1, 2}, {2, 3}})};
+  const auto groups = svg_elements(line_chart(chart), "<g class=\"series\"");
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].at("data-dash"), "none");
+  EXPECT_EQ(groups[1].at("data-dash"), "solid");
+}
+
 TEST(SvgBarChart, OneGroupPerBarWithLabelAndAnnotation) {
   BarChart chart{.id = "cost", .title = "Cost", .value_label = "× naive"};
   chart.bars = {{.label = "naive", .value = 1, .annotation = "cost 1"},
