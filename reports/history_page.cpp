@@ -33,77 +33,86 @@ std::pair<double, std::string> time_unit(const HistorySeries& series) {
   return {1e9, "ns"};
 }
 
-// Runs on x by index; every run a tick up to 30 runs, else about 15 ticks.
-svg::Axis run_axis(std::size_t runs) {
-  svg::Axis axis{"run, in commit order (commits in the tooltips, the markers and the table)"};
+// Runs on x by index, in commit order, each tick labelled with its commit (those that fit).
+svg::Axis run_axis(const HistorySeries& series) {
+  svg::Axis axis{"commit, oldest to newest (one run each; every commit in the tooltips)"};
   axis.min = -0.5;
-  axis.max = static_cast<double>(runs) - 0.5;
-  const std::size_t every = runs <= 30 ? 1 : (runs + 14) / 15;
-  for (std::size_t i = 0; i < runs; i += every) axis.ticks.push_back(static_cast<double>(i));
-  return axis;
-}
-
-std::vector<svg::Marker> markers_of(const std::vector<DetectedChange>& changes, ChangeKind kind) {
-  std::vector<svg::Marker> markers;
-  for (const auto& change : changes)
-    if (change.kind == kind)
-      markers.push_back({static_cast<double>(change.index), short_hash(change.commit)});
-  return markers;
-}
-
-Chart time_chart(const HistorySeries& series, const std::string& id,
-                 const std::vector<DetectedChange>& changes) {
-  const auto [scale, unit] = time_unit(series);
-  svg::Series median{"median", {}, svg::Style::line_and_markers, "#0072b2"};
-  svg::Series fastest{"min", {}, svg::Style::dashed, "#009e73"};
-  svg::Series slowest{"max", {}, svg::Style::dashed, "#d55e00"};
+  axis.max = static_cast<double>(series.runs.size()) - 0.5;
   for (std::size_t i = 0; i < series.runs.size(); ++i) {
-    const HistoryRun& run = series.runs[i];
-    const auto x = static_cast<double>(i);
-    const std::string figures =
-        run_words(run) + ": median " + format_seconds(run.median) + ", min " + format_seconds(run.min) +
-        ", max " + format_seconds(run.max) + ", " +
-        counted(static_cast<int>(run.repetitions.size()), "repetition", "repetitions");
-    median.points.push_back({x, run.median * scale, figures});
-    fastest.points.push_back({x, run.min * scale, "min of " + figures});
-    slowest.points.push_back({x, run.max * scale, "max of " + figures});
+    axis.ticks.push_back(static_cast<double>(i));
+    axis.tick_labels.push_back(short_hash(series.runs[i].commit));
   }
-  svg::Chart chart;
-  chart.id = id;
-  chart.title = "Time per run: median, min and max";
-  chart.x = run_axis(series.runs.size());
-  chart.y = {"time (" + unit + ")"};
-  chart.series = {median, fastest, slowest};
-  chart.markers = markers_of(changes, ChangeKind::time);
-  chart.width = 900;
-  chart.height = 360;
-  return {id, svg::line_chart(chart)};
-}
-
-Chart instructions_chart(const HistorySeries& series, const std::string& id,
-                         const std::vector<DetectedChange>& changes) {
-  svg::Series counts{"instructions per node", {}, svg::Style::line_and_markers, "#cc79a7"};
-  for (std::size_t i = 0; i < series.runs.size(); ++i)
-    if (const auto& count = series.runs[i].instructions_per_node)
-      counts.points.push_back(
-          {static_cast<double>(i), *count,
-           run_words(series.runs[i]) + ": " + format_number("%.6g", *count) + " instructions per node"});
-  svg::Chart chart;
-  chart.id = id;
-  chart.title = "Instructions per node (same runs on x)";
-  chart.x = run_axis(series.runs.size());
-  chart.y = {"instructions per node"};
-  chart.series = {counts};
-  chart.markers = markers_of(changes, ChangeKind::instructions);
-  chart.width = 900;
-  chart.height = 200;
-  return {id, svg::line_chart(chart)};
+  return axis;
 }
 
 std::string level(const DetectedChange& change) {
   return change.kind == ChangeKind::time
              ? format_seconds(change.before) + " → " + format_seconds(change.after)
              : format_number("%.6g", change.before) + " → " + format_number("%.6g", change.after);
+}
+
+std::string percent(const DetectedChange& change) {
+  return format_number("%+.1f %%", (change.ratio - 1) * 100) + " " + direction(change);
+}
+
+// Each change a vertical line at the first run of its new level, labelled with that run's commit (and
+// "instructions" for a change in the count), its figures in the tooltip.
+std::vector<svg::Marker> change_markers(const std::vector<DetectedChange>& changes) {
+  std::vector<svg::Marker> markers;
+  for (const auto& change : changes) {
+    const bool time = change.kind == ChangeKind::time;
+    markers.push_back({static_cast<double>(change.index),
+                       short_hash(change.commit) + (time ? "" : " instructions"),
+                       (time ? "Time" : "Instructions per node") + std::string(" from commit ") +
+                           short_hash(change.commit) + " (run " + change.run_id + "): " + level(change) +
+                           ", " + percent(change)});
+  }
+  return markers;
+}
+
+// One chart: the median time (markers) with its run's min–max band on the left axis, the instructions
+// per node (where any run has a count) on the right, the changes marked.
+Chart series_chart(const HistorySeries& series, const std::string& id,
+                   const std::vector<DetectedChange>& changes) {
+  const auto [scale, unit] = time_unit(series);
+  svg::Series median{.name = "median time", .style = svg::Style::line_and_markers, .color = "#0072b2"};
+  median.band_name = "min–max of each run";
+  svg::Series counts{.name = "instructions per node",
+                     .style = svg::Style::line_and_markers,
+                     .color = "#cc79a7",
+                     .right_axis = true};
+  for (std::size_t i = 0; i < series.runs.size(); ++i) {
+    const HistoryRun& run = series.runs[i];
+    const auto x = static_cast<double>(i);
+    median.points.push_back(
+        {x, run.median * scale,
+         run_words(run) + ": median " + format_seconds(run.median) + ", min " + format_seconds(run.min) +
+             ", max " + format_seconds(run.max) + ", " +
+             counted(static_cast<int>(run.repetitions.size()), "repetition", "repetitions") +
+             (run.instructions_per_node
+                  ? ", " + format_number("%.6g", *run.instructions_per_node) + " instructions per node"
+                  : "")});
+    median.band.push_back({x, run.min * scale, run.max * scale});
+    if (run.instructions_per_node)
+      counts.points.push_back({x, *run.instructions_per_node,
+                               run_words(run) + ": " + format_number("%.6g", *run.instructions_per_node) +
+                                   " instructions per node"});
+  }
+  svg::Chart chart;
+  chart.id = id;
+  chart.title = counts.points.empty() ? "Time per run: median and min–max"
+                                      : "Time per run (median, min–max) and instructions per node";
+  chart.x = run_axis(series);
+  chart.y = {"time (" + unit + ")"};
+  chart.series = {median};
+  if (!counts.points.empty()) {
+    chart.y2 = {"instructions per node"};
+    chart.series.push_back(counts);
+  }
+  chart.markers = change_markers(changes);
+  chart.width = 900;
+  chart.height = 400;
+  return {id, svg::line_chart(chart)};
 }
 
 struct Listed {
@@ -121,8 +130,7 @@ Table changes_table(std::vector<Listed> listed) {
     table.rows.push_back({short_hash(change.commit), change.run_id, change.time,
                           series->tier + ", n = " + format_count(static_cast<double>(series->n)) + ", " +
                               counted(series->threads, "thread", "threads"),
-                          series->machine, level(change),
-                          format_number("%+.1f %%", (change.ratio - 1) * 100) + " " + direction(change)});
+                          series->machine, level(change), percent(change)});
   return table;
 }
 
@@ -138,8 +146,10 @@ std::string method_text(const DetectOptions& options) {
          " and than the noise of the levels on either side; a slow drift shows as a staircase of such steps. "
          "A change in instructions per node is any change over " +
          format_number("%g %%", options.instructions_percent) +
-         " from one run to the next that has a count. Each chart marks a change at the first run of the new "
-         "level, labelled with its commit.";
+         " from one run to the next that has a count. Each chart shows the median time of each run with the "
+         "band "
+         "from its fastest to its slowest repetition, the instructions per node on the right axis, and marks "
+         "each change at the first run of the new level, labelled with its commit.";
 }
 
 std::string newest_text(const HistorySeries& series, const DetectOptions& options) {
@@ -163,11 +173,7 @@ std::string history_page_html(const HistoryPageInput& input) {
     sections.push_back(
         heading(2, describe(series) + ", " + counted(static_cast<int>(series.runs.size()), "run", "runs")));
     sections.push_back(paragraph(newest_text(series, input.options)));
-    const std::string id = "history-" + std::to_string(k + 1);
-    sections.push_back(charts({time_chart(series, id + "-time", changes)}));
-    if (std::any_of(series.runs.begin(), series.runs.end(),
-                    [](const HistoryRun& run) { return run.instructions_per_node.has_value(); }))
-      sections.push_back(charts({instructions_chart(series, id + "-instructions", changes)}));
+    sections.push_back(charts({series_chart(series, "history-" + std::to_string(k + 1), changes)}));
   }
   doc.push_back(heading(2, "Detected changes, newest first"));
   if (listed.empty())

@@ -1,12 +1,12 @@
 // `ladder history report`: the history as one static page, index.html, made from series in memory
 // (history_detect.hpp) — no script, no external request, every string escaped, like report.html.
 //
-// One section per series (tier × n × threads × machine): a chart of the median over runs, with the min
-// and max as two more lines (svg.hpp's line_chart draws lines, not bands), x = the run's index in commit
-// order, each point's tooltip naming its run, commit and figures; the instruction count per node in a
-// second, smaller chart right under it on the same x range (line_chart has one y axis); each detected
-// change a vertical line labelled with the commit where the new level starts. Then one table of every
-// detected change, newest first.
+// One section per series (tier × n × threads × machine) with one chart: x = the runs in commit order (ticks
+// labelled with their commits where they fit); the median time with markers and the band from each run's
+// min to its max; the instruction count per node on the right axis where any run has one; each detected
+// change a vertical line labelled with the commit where the new level starts ("… instructions" for a
+// change in the count), its figures in the tooltip, as each point's are. Then one table of every detected
+// change, newest first.
 #pragma once
 
 #include <string>

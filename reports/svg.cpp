@@ -170,7 +170,8 @@ struct Scale {
 
 struct Ticks {
   std::vector<double> values;
-  int significant = 3;  // digits the labels need to differ
+  int significant = 3;                // digits the labels need to differ
+  std::vector<std::string> labels{};  // the given labels, one per value; empty: the values'
 };
 
 Ticks linear_ticks(Range range) {
@@ -210,11 +211,16 @@ Ticks log_ticks(Range range) {
   return ticks.values.size() >= 2 ? ticks : linear_ticks(range);
 }
 
-Ticks ticks_for(const Scale& scale, const std::vector<double>& wanted) {
+Ticks ticks_for(const Scale& scale, const Axis& axis) {
+  const std::vector<double>& wanted = axis.ticks;
   if (wanted.empty()) return scale.log ? log_ticks(scale.range) : linear_ticks(scale.range);
-  Ticks ticks{{}, 4};
-  for (const double value : wanted)
-    if (plottable(value, scale.log) && scale.contains(value)) ticks.values.push_back(value);
+  Ticks ticks{{}, 4, {}};
+  const bool labelled = axis.tick_labels.size() == wanted.size();
+  for (std::size_t index = 0; index < wanted.size(); ++index)
+    if (plottable(wanted[index], scale.log) && scale.contains(wanted[index])) {
+      ticks.values.push_back(wanted[index]);
+      if (labelled) ticks.labels.push_back(axis.tick_labels[index]);
+    }
   return ticks;
 }
 
@@ -238,16 +244,18 @@ struct Tick {
   std::string label;
   bool labelled;
 };
-std::vector<Tick> ticks_drawn(const Scale& scale, bool horizontal, const Frame& frame,
-                              const std::vector<double>& wanted) {
-  const Ticks ticks = ticks_for(scale, wanted);
+enum class Side { bottom, left, right };  // where an axis stands: x below, y left, y2 right of the plot
+std::vector<Tick> ticks_drawn(const Scale& scale, Side side, const Frame& frame, const Axis& given) {
+  const Ticks ticks = ticks_for(scale, given);
   std::vector<Tick> out;
   std::optional<Box> last;
-  for (double value : ticks.values) {
-    const double at = scale.at(value);
-    std::string label = compact(value, ticks.significant);
-    const Box box = horizontal ? text_box(at, frame.bottom + 16, label, Anchor::middle)
-                               : text_box(frame.left - 6, at + 4, label, Anchor::end);
+  for (std::size_t index = 0; index < ticks.values.size(); ++index) {
+    const double at = scale.at(ticks.values[index]);
+    std::string label =
+        ticks.labels.empty() ? compact(ticks.values[index], ticks.significant) : ticks.labels[index];
+    const Box box = side == Side::bottom ? text_box(at, frame.bottom + 16, label, Anchor::middle)
+                    : side == Side::left ? text_box(frame.left - 6, at + 4, label, Anchor::end)
+                                         : text_box(frame.right + 6, at + 4, label);
     const bool labelled = !last || !overlap(box, *last, 2);
     if (labelled) last = box;
     out.push_back({at, std::move(label), labelled});
@@ -262,10 +270,32 @@ double widest_label(const std::vector<Tick>& ticks) {
   return widest;
 }
 
+// The right axis' width right of the plot: its tick labels, then its turned label.
+double right_axis_width(const std::vector<Tick>& ticks) {
+  return 6 + widest_label(ticks) + 8 + 1.24 * font_size;
+}
+
+// The right axis: short ticks outwards (the grid is the left axis'), labels right of them, the axis line and
+// its label turned, right of the widest tick label.
+std::string right_axis(const std::vector<Tick>& ticks, const Frame& frame, std::string_view label) {
+  std::string out = "<g class=\"axis y2\" fill=\"#333\">\n";
+  for (const auto& tick : ticks) {
+    out += line(frame.right, tick.at, frame.right + 4, tick.at, "#444");
+    if (tick.labelled) out += text(frame.right + 6, tick.at + 4, tick.label);
+  }
+  out += line(frame.right, frame.top, frame.right, frame.bottom, "#444");
+  const double baseline = frame.right + right_axis_width(ticks) - 0.28 * font_size;
+  const std::string middle = px((frame.top + frame.bottom) / 2);
+  out += text(baseline, (frame.top + frame.bottom) / 2, label,
+              " text-anchor=\"middle\" transform=\"rotate(-90 " + px(baseline) + " " + middle + ")\"");
+  return out + "</g>\n";
+}
+
 // Grid lines and labelled ticks across the frame, the axis line and its label (the y axis' turned, in the
 // margin left of its tick labels).
-std::string axis(const std::vector<Tick>& ticks, bool horizontal, const Frame& frame,
-                 std::string_view label) {
+std::string axis(const std::vector<Tick>& ticks, Side side, const Frame& frame, std::string_view label) {
+  if (side == Side::right) return right_axis(ticks, frame, label);
+  const bool horizontal = side == Side::bottom;
   std::string out = std::string("<g class=\"axis ") + (horizontal ? "x" : "y") + "\" fill=\"#333\">\n";
   for (const auto& tick : ticks) {
     if (horizontal) {
@@ -477,10 +507,12 @@ std::string markers_group(const std::vector<Marker>& markers, const Scale& x, co
     const double baseline = box.right - 0.28 * 11;
     out += "<g class=\"marker\"" + attribute("data-marker", marker.label) +
            attribute("data-x", chars(marker.x, std::chars_format::general)) + ">\n";
+    if (!marker.tooltip.empty()) out += "<title>" + escape(marker.tooltip) + "</title>\n";
     out += "<line x1=\"" + px(at) + "\" y1=\"" + px(frame.top) + "\" x2=\"" + px(at) + "\" y2=\"" +
            px(frame.bottom) + "\" stroke=\"#888\" stroke-dasharray=\"2 3\"/>\n";
     out += text(baseline, box.top, marker.label,
-                " text-anchor=\"end\" transform=\"rotate(-90 " + px(baseline) + " " + px(box.top) + ")\"");
+                " text-anchor=\"end\" transform=\"rotate(-90 " + px(baseline) + " " + px(box.top) +
+                    ")\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\"");
     out += "</g>\n";
   }
   boxes.insert(boxes.end(), placed.begin(), placed.end());
@@ -521,7 +553,9 @@ std::string series_group(const Series& series, const Look& look,
   const std::string shape(shape_name(look.shape));
   std::string out = "<g class=\"series\"" + attribute("data-series", series.name) +
                     attribute("data-color", look.color) + attribute("data-marker", shape) +
-                    attribute("data-dash", look.dash) + " fill=\"" + look.color + "\">\n";
+                    // A line of single points (runs of one between points left out) draws no line.
+                    attribute("data-dash", path.empty() ? "none" : look.dash) + " fill=\"" + look.color +
+                    "\">\n";
   if (look.dash != "none" && !path.empty())
     out += "<path class=\"line\" d=\"" + path + "\" fill=\"none\" stroke=\"" + look.color +
            "\" stroke-width=\"2\"" + dash_attribute(look.dash) + "/>\n";
@@ -542,6 +576,50 @@ std::string series_group(const Series& series, const Look& look,
   return out;  // closed by the caller, after the series' labels
 }
 
+constexpr std::string_view band_opacity = "0.2";
+std::string band_name(const Series& series) {
+  return series.band_name.empty() ? series.name + " range" : series.band_name;
+}
+
+// Each band as one path (a piece per run of drawable intervals: along the highs, back along the lows; a
+// lone interval 6 px wide), faint in its series' colour, with its name as the tooltip. `left_out` counts
+// the intervals the axes cannot show.
+std::string bands_group(const std::vector<Series>& series, const std::vector<Look>& looks, const Scale& x,
+                        const Scale& y, const Scale& y2, int& left_out) {
+  std::string out;
+  for (std::size_t index = 0; index < series.size(); ++index) {
+    if (series[index].band.empty()) continue;
+    const Scale& scale = series[index].right_axis ? y2 : y;
+    std::vector<std::vector<std::array<double, 3>>> pieces(1);  // x, the high's y, the low's y in pixels
+    for (const auto& interval : series[index].band) {
+      const bool shown = plottable(interval.x, x.log) && x.contains(interval.x) &&
+                         plottable(interval.low, scale.log) && plottable(interval.high, scale.log) &&
+                         scale.contains(interval.low) && scale.contains(interval.high);
+      if (shown) {
+        pieces.back().push_back({x.at(interval.x), scale.at(std::max(interval.low, interval.high)),
+                                 scale.at(std::min(interval.low, interval.high))});
+      } else {
+        ++left_out;
+        if (!pieces.back().empty()) pieces.emplace_back();
+      }
+    }
+    std::string d;
+    for (auto piece : pieces) {
+      if (piece.size() == 1)
+        piece = {{piece[0][0] - 3, piece[0][1], piece[0][2]}, {piece[0][0] + 3, piece[0][1], piece[0][2]}};
+      for (std::size_t i = 0; i < piece.size(); ++i)
+        d += (i == 0 ? "M" : "L") + px(piece[i][0]) + " " + px(piece[i][1]);
+      for (auto it = piece.rbegin(); it != piece.rend(); ++it) d += "L" + px((*it)[0]) + " " + px((*it)[2]);
+      if (!piece.empty()) d += "Z";
+    }
+    if (d.empty()) continue;
+    out += "<path class=\"band\"" + attribute("data-band", series[index].name) + " d=\"" + d + "\" fill=\"" +
+           looks[index].color + "\" fill-opacity=\"" + std::string(band_opacity) +
+           "\" stroke=\"none\"><title>" + escape(band_name(series[index])) + "</title></path>\n";
+  }
+  return out.empty() ? "" : "<g class=\"bands\">\n" + out + "</g>\n";
+}
+
 // The legend flows in rows from `top` down, within the frame's width; `top` ends below its last row.
 std::string legend(const std::vector<Series>& series, const std::vector<Look>& looks, const Frame& frame,
                    double& top) {
@@ -555,6 +633,17 @@ std::string legend(const std::vector<Series>& series, const std::vector<Look>& l
     }
     out += swatch(looks[index], x, top) + text(x + 28, top + 4, series[index].name);
     x += entry_width + 16;
+    if (series[index].band.empty()) continue;
+    const std::string name = band_name(series[index]);
+    const double band_width = 30 + text_width(name);
+    if (x + band_width > frame.right) {
+      x = frame.left;
+      top += 18;
+    }
+    out += "<rect class=\"swatch\" x=\"" + px(x) + "\" y=\"" + px(top - 6) +
+           "\" width=\"22\" height=\"12\" fill=\"" + looks[index].color + "\" fill-opacity=\"" +
+           std::string(band_opacity) + "\"/>\n" + text(x + 28, top + 4, name);
+    x += band_width + 16;
   }
   if (!series.empty()) top += 6;
   return out + "</g>\n";
@@ -589,9 +678,10 @@ struct Label {  // a text placed by the layout, with its leader line when it is 
 };
 
 // Each line's name right of the plot at its last point's height, moved apart.
+// x: where they start; with a right axis between them and the plot, each gets a leader.
 std::vector<std::vector<Label>> end_labels(const std::vector<Series>& series, const std::vector<Look>& looks,
                                            const std::vector<std::vector<std::vector<Drawn>>>& runs,
-                                           const Frame& frame) {
+                                           const Frame& frame, double x, bool beyond_an_axis) {
   std::vector<std::size_t> labelled;
   std::vector<double> wanted;
   for (std::size_t index = 0; index < series.size(); ++index)
@@ -604,9 +694,8 @@ std::vector<std::vector<Label>> end_labels(const std::vector<Series>& series, co
   std::vector<std::vector<Label>> labels(series.size());
   for (std::size_t i = 0; i < labelled.size(); ++i) {
     const auto& end = runs[labelled[i]].back().back();
-    const double x = frame.right + 16;
     Label label{text_box(x, at[i] + 4, series[labelled[i]].name), series[labelled[i]].name, {}};
-    if (std::fabs(at[i] - end.y) > 1 || end.x < frame.right - 12)
+    if (beyond_an_axis || std::fabs(at[i] - end.y) > 1 || end.x < frame.right - 12)
       // From the line's end, or for a line that ends short of the right edge, from the edge at its height,
       // so that no leader crosses the plot.
       label.leader = {end.x < frame.right - 12 ? frame.right + 1 : end.x + 5, end.y, x - 3, at[i]};
@@ -695,15 +784,17 @@ std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
   return labels;
 }
 
-// The labels, bold ones darker, with their leader lines.
-std::string labels_text(const std::vector<Label>& labels, std::string_view cls) {
+// The labels, bold ones darker; their leader lines go to `leaders`, drawn outside the series' group (whose
+// lines are its own, in its colour and dash).
+std::string labels_text(const std::vector<Label>& labels, std::string_view cls, std::string& leaders) {
   std::string out;
   for (const auto& label : labels) {
     const std::string_view colour = label.bold ? "#111" : "#555";
     if (label.leader)
-      out += "<line class=\"leader\" x1=\"" + px((*label.leader)[0]) + "\" y1=\"" + px((*label.leader)[1]) +
-             "\" x2=\"" + px((*label.leader)[2]) + "\" y2=\"" + px((*label.leader)[3]) + "\" stroke=\"" +
-             std::string(colour) + "\" stroke-width=\"0.8\"/>\n";
+      leaders += "<line class=\"leader\" x1=\"" + px((*label.leader)[0]) + "\" y1=\"" +
+                 px((*label.leader)[1]) + "\" x2=\"" + px((*label.leader)[2]) + "\" y2=\"" +
+                 px((*label.leader)[3]) + "\" stroke=\"" + std::string(colour) +
+                 "\" stroke-width=\"0.8\"/>\n";
     out += text(label.box.left, label.box.top + 0.96 * font_size, label.text,
                 " class=\"" + std::string(cls) + "\" fill=\"" + std::string(colour) + "\"" +
                     (label.bold ? " font-weight=\"bold\"" : ""));
@@ -711,14 +802,28 @@ std::string labels_text(const std::vector<Label>& labels, std::string_view cls) 
   return out;
 }
 
-void collect(const std::vector<Series>& series, bool log_x, bool log_y, std::vector<double>& xs,
+// The values of the series (and bands) on one side's y axis that the axes can show, and their xs.
+void collect(const std::vector<Series>& series, bool right, bool log_x, bool log_y, std::vector<double>& xs,
              std::vector<double>& ys) {
-  for (const auto& one : series)
+  for (const auto& one : series) {
+    if (one.right_axis != right) continue;
     for (const auto& point : one.points)
       if (plottable(point.x, log_x) && plottable(point.y, log_y)) {
         xs.push_back(point.x);
         ys.push_back(point.y);
       }
+    for (const auto& interval : one.band)
+      if (plottable(interval.x, log_x) && plottable(interval.low, log_y) && plottable(interval.high, log_y)) {
+        xs.push_back(interval.x);
+        ys.push_back(interval.low);
+        ys.push_back(interval.high);
+      }
+  }
+}
+
+bool has_right_axis(const Chart& chart) {
+  return std::any_of(chart.series.begin(), chart.series.end(),
+                     [](const Series& one) { return one.right_axis; });
 }
 
 double end_label_width(const Chart& chart) {
@@ -769,15 +874,23 @@ std::string escape(std::string_view text) {
 
 std::string line_chart(const Chart& chart) {
   const double width = std::max(chart.width, 240), height = std::max(chart.height, 160);
-  std::vector<double> xs, ys;
-  collect(chart.series, chart.x.log, chart.y.log, xs, ys);
+  const bool right = has_right_axis(chart);
+  std::vector<double> xs, ys, y2s;
+  collect(chart.series, false, chart.x.log, chart.y.log, xs, ys);
+  collect(chart.series, true, chart.x.log, chart.y2.log, xs, y2s);
   const Range x_range = axis_range(xs, chart.x.log, chart.x.min, chart.x.max);
   const Range y_range = axis_range(ys, chart.y.log, chart.y.min, chart.y.max);
-  // The y tick labels decide the left margin: right of the turned axis title, left of the plot.
+  const Range y2_range = axis_range(y2s, chart.y2.log, chart.y2.min, chart.y2.max);
+  // The y tick labels decide the left margin: right of the turned axis title, left of the plot; the right
+  // axis' its width right of the plot.
   Frame frame{64, 40, width - 16, height - 44};
   const Scale y_first{y_range, chart.y.log, frame.bottom, frame.top};
   frame.left = std::max(
-      64.0, 16 + 0.28 * font_size + 6 + widest_label(ticks_drawn(y_first, false, frame, chart.y.ticks)) + 6);
+      64.0, 16 + 0.28 * font_size + 6 + widest_label(ticks_drawn(y_first, Side::left, frame, chart.y)) + 6);
+  const Scale y2{y2_range, chart.y2.log, frame.bottom, frame.top};
+  const std::vector<Tick> y2_ticks =
+      right ? ticks_drawn(y2, Side::right, frame, chart.y2) : std::vector<Tick>{};
+  if (right) frame.right -= right_axis_width(y2_ticks);
   const double end_margin = end_label_width(chart);
   const Scale x{x_range, chart.x.log, frame.left, frame.right};
   const Scale y{y_range, chart.y.log, frame.bottom, frame.top};
@@ -788,12 +901,18 @@ std::string line_chart(const Chart& chart) {
   int drawn = 0;
   std::vector<std::vector<std::vector<Drawn>>> runs;
   for (const auto& series : chart.series) {
-    runs.push_back(runs_of(series, x, y, left_out, drawn));
+    runs.push_back(runs_of(series, x, series.right_axis ? y2 : y, left_out, drawn));
     if (series.points.empty() && !xs.empty()) notes.push_back(series.name + ": no points");
   }
   for (const auto& [why, count] : left_out)
     notes.push_back(std::to_string(count) + (count == 1 ? " point" : " points") +
                     " left out: " + std::string(why));
+  int intervals_left_out = 0;
+  const std::string bands = bands_group(chart.series, looks, x, y, y2, intervals_left_out);
+  if (intervals_left_out > 0)
+    notes.push_back(std::to_string(intervals_left_out) +
+                    (intervals_left_out == 1 ? " band interval" : " band intervals") +
+                    " left out: beyond the axes or not finite");
   int markers_left_out = 0;
   std::vector<Box> boxes;
   const std::string marker_lines =
@@ -801,25 +920,28 @@ std::string line_chart(const Chart& chart) {
   if (markers_left_out > 0)
     notes.push_back(std::to_string(markers_left_out) + (markers_left_out == 1 ? " marker" : " markers") +
                     " left out: outside the axis range");
-  const auto ends = chart.end_labels ? end_labels(chart.series, looks, runs, frame)
+  const double end_x = right ? width : frame.right + 16;
+  const auto ends = chart.end_labels ? end_labels(chart.series, looks, runs, frame, end_x, right)
                                      : std::vector<std::vector<Label>>(chart.series.size());
   const auto tags = point_labels(chart.series, runs, frame, boxes);
 
-  std::string plot;
+  std::string plot = bands, leaders;
   double lowest = height;
   for (std::size_t index = 0; index < chart.series.size(); ++index) {
     plot += series_group(chart.series[index], looks[index], runs[index]);
-    plot += labels_text(tags[index], "point-label");
-    plot += labels_text(ends[index], "end-label");
+    plot += labels_text(tags[index], "point-label", leaders);
+    plot += labels_text(ends[index], "end-label", leaders);
     plot += "</g>\n";
     for (const auto& label : ends[index]) lowest = std::max(lowest, label.box.bottom + 6);
   }
+  if (!leaders.empty()) plot += "<g class=\"leaders\">\n" + leaders + "</g>\n";
   double notes_top = lowest + 8;
   const std::string legend_group = legend(chart.series, looks, frame, notes_top);
   std::string out = open_svg(chart.id, chart.title, width + end_margin,
                              notes_top + 16 * static_cast<double>(notes.size()) + 10);
-  out += axis(ticks_drawn(x, true, frame, chart.x.ticks), true, frame, chart.x.label) +
-         axis(ticks_drawn(y, false, frame, chart.y.ticks), false, frame, chart.y.label);
+  out += axis(ticks_drawn(x, Side::bottom, frame, chart.x), Side::bottom, frame, chart.x.label) +
+         axis(ticks_drawn(y, Side::left, frame, chart.y), Side::left, frame, chart.y.label);
+  if (right) out += axis(y2_ticks, Side::right, frame, chart.y2.label);
   if (drawn == 0) out += no_data(frame);
   // The markers over the series, so that their labels read on their halo.
   return out + plot + marker_lines + legend_group + notes_below(notes, frame.left, notes_top) + "</svg>\n";
@@ -827,16 +949,19 @@ std::string line_chart(const Chart& chart) {
 
 namespace {
 
-// One axis of every chart made the same: the range over all their points and given bounds, all given ticks.
-void share(std::vector<Chart>& charts, Axis Chart::*axis, double Point::*coordinate) {
+// One axis of every chart made the same: the range over all their values on it (`values` collects a chart's)
+// and given bounds, all given ticks with their labels.
+template <typename Values>
+void share(std::vector<Chart>& charts, Axis Chart::*axis, Values values_of) {
   const bool log = (charts.front().*axis).log;
-  std::vector<double> values, ticks;
+  std::vector<double> values;
+  std::vector<std::pair<double, std::string>> ticks;
+  bool labelled = true;
   std::optional<double> lo, hi;
   bool every_lo = true, every_hi = true;
   for (const auto& chart : charts) {
-    for (const auto& series : chart.series)
-      for (const auto& point : series.points)
-        if (plottable(point.*coordinate, log)) values.push_back(point.*coordinate);
+    for (const double value : values_of(chart, log))
+      if (plottable(value, log)) values.push_back(value);
     const Axis& given = chart.*axis;
     if (given.min && plottable(*given.min, log))
       lo = std::min(lo.value_or(*given.min), *given.min);
@@ -846,27 +971,54 @@ void share(std::vector<Chart>& charts, Axis Chart::*axis, double Point::*coordin
       hi = std::max(hi.value_or(*given.max), *given.max);
     else
       every_hi = false;
-    ticks.insert(ticks.end(), given.ticks.begin(), given.ticks.end());
+    labelled = labelled && given.tick_labels.size() == given.ticks.size();
+    for (std::size_t index = 0; index < given.ticks.size(); ++index)
+      ticks.emplace_back(given.ticks[index],
+                         index < given.tick_labels.size() ? given.tick_labels[index] : std::string());
   }
   const Range data = data_range(values, log);
   Range range{every_lo ? *lo : std::min(lo.value_or(data.lo), data.lo),
               every_hi ? *hi : std::max(hi.value_or(data.hi), data.hi)};
   if (!(range.lo < range.hi)) range = data;
-  std::sort(ticks.begin(), ticks.end());
-  ticks.erase(std::unique(ticks.begin(), ticks.end()), ticks.end());
+  std::stable_sort(ticks.begin(), ticks.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  ticks.erase(std::unique(ticks.begin(), ticks.end(),
+                          [](const auto& a, const auto& b) { return a.first == b.first; }),
+              ticks.end());
   for (auto& chart : charts) {
     (chart.*axis).min = range.lo;
     (chart.*axis).max = range.hi;
-    if (!ticks.empty()) (chart.*axis).ticks = ticks;
+    if (ticks.empty()) continue;
+    (chart.*axis).ticks.clear();
+    (chart.*axis).tick_labels.clear();
+    for (const auto& [value, label] : ticks) {
+      (chart.*axis).ticks.push_back(value);
+      if (labelled) (chart.*axis).tick_labels.push_back(label);
+    }
   }
+}
+
+// A chart's values on x, or on the left or the right y axis (bands included).
+std::vector<double> x_values(const Chart& chart, bool log) {
+  std::vector<double> xs, ys;
+  collect(chart.series, false, log, false, xs, ys);
+  collect(chart.series, true, log, false, xs, ys);
+  return xs;
+}
+std::vector<double> y_values(const Chart& chart, bool right, bool log) {
+  std::vector<double> xs, ys;
+  collect(chart.series, right, false, log, xs, ys);
+  return ys;
 }
 
 }  // namespace
 
 void share_axes(std::vector<Chart>& charts) {
   if (charts.size() < 2) return;
-  share(charts, &Chart::x, &Point::x);
-  share(charts, &Chart::y, &Point::y);
+  share(charts, &Chart::x, x_values);
+  share(charts, &Chart::y, [](const Chart& chart, bool log) { return y_values(chart, false, log); });
+  if (std::any_of(charts.begin(), charts.end(), has_right_axis))
+    share(charts, &Chart::y2, [](const Chart& chart, bool log) { return y_values(chart, true, log); });
   double margin = 0;
   for (const auto& chart : charts) margin = std::max(margin, end_label_width(chart));
   for (auto& chart : charts) chart.end_margin = margin;
@@ -937,7 +1089,7 @@ std::string bar_chart(const BarChart& chart) {
   const double notes_top = bottom + 44;
   std::string out =
       open_svg(chart.id, chart.title, width, notes_top + 16 * static_cast<double>(notes.size()) + 10);
-  out += axis(ticks_drawn(scale, true, frame, {}), true, frame, chart.value_label);
+  out += axis(ticks_drawn(scale, Side::bottom, frame, {}), Side::bottom, frame, chart.value_label);
   if (chart.bars.empty()) out += no_data(frame);
   out += bars + line(base, top, base, bottom, "#444") + notes_below(notes, frame.left, notes_top);
   return out + "</svg>\n";

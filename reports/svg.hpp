@@ -56,29 +56,49 @@ Look look(std::size_t slot);
 // the chart has it; otherwise (and where not given) the first look of the sequence no earlier series has.
 // The style then takes away what it does not draw: the marker of a line or dashed series (whose points
 // stay tooltips: small dots), the line of a markers series; a dashed series gets a dash.
+//
+// A band: from low to high at each x (e.g. the min and max over runs around their median), filled in the
+// series' colour, faint, under every line: one <path class="band" data-band="NAME"> (not a g.series: it has
+// no look of its own), in <g class="bands">, its legend entry a faint swatch named band_name (empty: "NAME
+// range"). Intervals in x order; one the axes cannot show is left out (noted), breaking the band there.
+// right_axis: the series (and its band) on the chart's right axis, Chart::y2, rather than on y.
+struct Interval {
+  double x = 0, low = 0, high = 0;
+};
 struct Series {
   std::string name{};
   std::vector<Point> points{};
   Style style = Style::line_and_markers;
   std::string color{};
   std::optional<std::size_t> slot{};
+  std::vector<Interval> band{};
+  std::string band_name{};
+  bool right_axis = false;
 };
 struct Axis {
   std::string label{};
   bool log = false;
   std::optional<double> min{}, max{};  // from the data, padded a little, where not given
   std::vector<double> ticks{};         // where given, the ticks (those in range) instead of the automatic
+  // Where given with the ticks (one each), their labels (e.g. commits) instead of their values; a label that
+  // would overlap the one before is left out, as a number's is.
+  std::vector<std::string> tick_labels{};
 };
 // A vertical line across the plot at x, labelled along it from the top: <g class="marker"
 // data-marker="LABEL" data-x="X">. One outside the x axis' range is left out, and a note says so.
 struct Marker {
   double x = 0;
   std::string label{};
+  std::string tooltip{};  // non-empty: the marker's <title> (e.g. the change it marks, in figures)
 };
 struct Chart {
   std::string id{};  // the <svg>'s id and data-chart attribute
   std::string title{};
   Axis x{}, y{};
+  // The right axis, drawn where a series is on it (Series::right_axis): its own range, ticks and turned
+  // label right of its tick labels (<g class="axis y2">); its grid is the left axis' alone. The end labels
+  // then stand right of its label.
+  Axis y2{};
   std::vector<Series> series{};
   std::vector<std::string> notes{};  // short lines printed under the plot area
   int width = 720, height = 420;     // the plot with its axes; the legend and notes add rows below
@@ -94,7 +114,7 @@ struct Chart {
 // No two texts overlap by the layout's own estimate of their size (tick labels that would are left out).
 std::string line_chart(const Chart& chart);
 
-// Small multiples: gives every chart the same x and y ranges (over all their drawable points and given
+// Small multiples: gives every chart the same x, y and y2 ranges (over all their drawable points and given
 // bounds), the same given ticks (all of theirs) and the same end-label margin, so that side by side they
 // read on the same axes at the same scale.
 void share_axes(std::vector<Chart>& charts);
