@@ -102,9 +102,9 @@ TEST(HistoryEndToEnd, ThreeRunsTheThirdSlowedAndCheckFailsOnIt) {
       ladder("history report --history " + in_quotes(database) + " --out " + in_quotes(e2e_dir / "report"));
   ASSERT_EQ(report.exit_code, 0) << report.output;
   const std::string html = read_text(e2e_dir / "report" / "index.html");
-  for (const std::string chart : {"history-1-time", "history-2-time"})
+  for (const std::string chart : {"history-1", "history-2"})
     EXPECT_NE(html.find("data-chart=\"" + chart + "\""), std::string::npos) << chart;
-  EXPECT_EQ(html.find("data-chart=\"history-3-time\""), std::string::npos) << "two series, two charts";
+  EXPECT_EQ(html.find("data-chart=\"history-3\""), std::string::npos) << "two series, two charts";
   EXPECT_NE(html.find("tier &#39;xsimd&#39;"), std::string::npos);
   EXPECT_NE(html.find("tier &#39;naive&#39;"), std::string::npos);
   EXPECT_NE(html.find("Detected changes, newest first"), std::string::npos);
@@ -125,7 +125,7 @@ TEST(HistoryEndToEnd, TheReportOpensInChromium) {
   const Outcome browser =
       run_command("python3", std::string(LADDER_SOURCE_DIR) + "/tests/browser_check.py " + in_quotes(page) +
                                  " --screenshot " + in_quotes(e2e_dir / "history-report.png") +
-                                 " --expect-chart history-1-time --expect-chart history-2-time"
+                                 " --expect-chart history-1 --expect-chart history-2"
                                  " --expect-text 'Detected changes, newest first'");
   if (browser.exit_code == 77) GTEST_SKIP() << browser.output;
   EXPECT_EQ(browser.exit_code, 0) << browser.output;
