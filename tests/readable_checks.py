@@ -8,7 +8,8 @@ each chart. They check the HTML contract the report keeps for them (issue 17):
   it is drawn: data-color="#rrggbb", data-marker (circle, square, triangle, diamond, cross, plus,
   triangle-down, star or none) and data-dash (solid, a stroke-dasharray value, or none: no line); its line
   drawn with that stroke and dash, its points with class "point", data-shape = the marker and that colour;
-  no two series of a chart alike in all three;
+  no two series of a chart alike in all three (a label's leader line, class "leader", is not the series'
+  drawing);
 - every .point has a <title> with its figures; labels of points are text.point-label, the labels at the
   ends of lines text.end-label; no two <text> of a chart overlap, and no such label covers a .point.
 """
@@ -115,6 +116,7 @@ READABLE_FACTS = """(async () => {
       const name = group.getAttribute('data-series') || '';
       const lines = [...group.querySelectorAll('path, line, polyline')].filter(element =>
           !element.closest('.point') && !element.closest('.mark') && !element.closest('.end-label') &&
+          !element.closest('.leader') &&
           hex(getComputedStyle(element).stroke) !== 'none');
       const marks = [...group.querySelectorAll('.point')];
       const markColour = point => {
