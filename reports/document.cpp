@@ -13,7 +13,8 @@ std::string fold_constant_columns(Table& table) {
     for (const auto& row : table.rows)
       same = same && column < row.size() && row[column] == table.rows.front()[column];
     if (!same) continue;
-    said.insert(said.begin(), table.header[column] + ": " + table.rows.front()[column]);
+    const std::string& value = table.rows.front()[column];
+    said.insert(said.begin(), table.header[column] + ": " + (value.empty() ? "–" : value));
     table.header.erase(table.header.begin() + static_cast<std::ptrdiff_t>(column));
     for (auto& row : table.rows) row.erase(row.begin() + static_cast<std::ptrdiff_t>(column));
   }

@@ -3,6 +3,7 @@
 // rung, what it costs in plain words, its error, the cheaper runner-up and how much slower it is — or to stay
 // where you are when the ladder does not pay.
 #include <algorithm>
+#include <cctype>
 
 #include "sections.hpp"
 
@@ -35,9 +36,10 @@ std::string cost_text(const Row& row) {
 // The answer for one analysis, as a lead sentence and a short list.
 void one_answer(Document& blocks, const Analysis& analysis, const std::string& current_tier,
                 const std::string& lead) {
-  const std::string at = "at n = " + format_count(static_cast<double>(analysis.n));
+  const std::string at =
+      (lead.empty() ? "At" : lead + "at") + " n = " + format_count(static_cast<double>(analysis.n));
   if (!analysis.recommended) {
-    blocks.push_back(paragraph(lead + at + ": " + analysis.why + "."));
+    blocks.push_back(paragraph(at + ": " + analysis.why + "."));
     return;
   }
   const Row& pick = *analysis.recommended;
@@ -48,7 +50,7 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
     for (const auto& row : analysis.rows)
       if (!row.card->peer && row.cell->median < fastest->cell->median) fastest = &row;
     blocks.push_back(
-        paragraph(lead + at + ": **stay where you are** — " + current->card->id +
+        paragraph(at + ": **stay where you are** — " + current->card->id +
                   (current_tier.empty() ? ", the likely current rung," : ", your current rung,") + " takes " +
                   format_seconds(current->cell->median) + " a call."));
     items.push_back("No tier beats it by more than 10 %" +
@@ -61,7 +63,7 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
     blocks.push_back(list(items));
     return;
   }
-  blocks.push_back(paragraph(lead + at + ": use " + with_configuration(pick) + "."));
+  blocks.push_back(paragraph(at + ": use " + with_configuration(pick) + "."));
   std::string buys = "Buys: " + (pick.speedup ? "**" + times(*pick.speedup) + "** naive" : "– naive");
   if (current && current != &pick)
     buys += ", **" + times(current->cell->median / pick.cell->median) + "** " + current->card->id +
@@ -146,14 +148,14 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
   for (std::size_t i = 0; i < analyses.size(); ++i) {
     const std::string lead = several ? "On **" + all_runs[i].machine + "**, " : "";
     if (answers[i].analyses.empty()) {
-      one_answer(blocks, analyses[i], current_tier, lead.empty() ? "At" : lead + "at");
+      one_answer(blocks, analyses[i], current_tier, lead);
       continue;
     }
-    blocks.push_back(paragraph(
-        (lead.empty() ? "" : lead) +
-        (answers[i].n ? std::string(lead.empty() ? "At" : "at") + " n = " +
-                            format_count(static_cast<double>(*answers[i].n)) + ", one row an integrand:"
-                      : std::string(lead.empty() ? "O" : "o") + "ne row an integrand, each at its own n:")));
+    const std::string at = answers[i].n ? "at n = " + format_count(static_cast<double>(*answers[i].n)) + ", "
+                                        : std::string("each at its own n, ");
+    std::string said = lead + at + "one row an integrand:";
+    said.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(said.front())));
+    blocks.push_back(paragraph(said));
     blocks.push_back(table(integrand_table(answers[i], current_tier)));
     for (auto& sentence : gives_up(all_runs[i], answers[i])) blocks.push_back(paragraph(std::move(sentence)));
   }

@@ -335,7 +335,7 @@ TEST(IntegrandReport, RunsOfDifferentIntegrandsAreSaidToDifferBeforeTheDetailedS
                            ") holds rational. The sections below compare **gauss** on left, **rational** on "
                            "right: different functions";
   ASSERT_TRUE(has(md, said)) << md.substr(0, 3000);
-  EXPECT_LT(md.find(said), md.find("## The answer\n")) << "before the detailed sections";
+  EXPECT_LT(md.find(said), md.find("## The machines")) << "before the detailed sections";
 
   const std::vector<ladder::report::Run> alike = {load_run(write(dir / "left2", gauss).string()),
                                                   load_run((dir / "left").string())};
@@ -365,7 +365,8 @@ TEST(IntegrandReport, AnswersEachIntegrandInASmallTableWithItsSourceAndNotes) {
   const std::string md = report_md(run);
   const std::size_t section = md.find("## The answer for each integrand");
   ASSERT_NE(section, std::string::npos) << md.substr(0, 3000);
-  EXPECT_LT(section, md.find("## The answer\n")) << "before the detailed answer";
+  EXPECT_LT(md.find("## The answer\n"), section) << "after the one-screen answer";
+  EXPECT_LT(section, md.find("## The machines")) << "before the detailed sections";
   EXPECT_TRUE(has(md, "| integrand | source | pick | speedup over naive | note |"));
   EXPECT_TRUE(has(md, "| gauss | built-in | **tbb** (2 threads) | 20× | – |")) << md.substr(section, 3000);
   EXPECT_TRUE(
