@@ -69,13 +69,14 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
     buys += ", **" + times(current->cell->median / pick.cell->median) + "** " + current->card->id +
             (current_tier.empty() ? " (the likely current rung)" : " (your current rung)");
   items.push_back(buys + "; " + format_seconds(pick.cell->median) + " a call.");
-  items.push_back("Costs: **" + cost_text(pick) + "**.");
+  items.push_back("Costs: **" + format_number("%.1f", pick.cost.score) + "** of 10 — " +
+                  join(cost_in_words(*pick.card), "; ") + ".");
   items.push_back("Error: " + scientific(pick.cell->rel_error) + " relative to the exact integral.");
   items.push_back(analysis.cheaper ? "Runner-up that costs less: **" + analysis.cheaper->card->id +
                                          "** (cost " + format_number("%.1f", analysis.cheaper->cost.score) +
                                          "), " + slower(*analysis.cheaper, pick) + "."
                                    : "Runner-up that costs less: none; nothing cheaper was measured.");
-  if (!pick.card->note.empty()) items.push_back("Its card: " + pick.card->note + ".");
+  if (!pick.card->note.empty()) items.push_back("Its card says: " + pick.card->note + ".");
   blocks.push_back(list(items));
 }
 
@@ -161,7 +162,7 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
   }
   blocks.push_back(
       paragraph("The pick: the cheapest tier within 10 % of the fastest. The likely current rung: " +
-                (current_tier.empty() ? current_rung_rule() + " (`--current TIER` sets it)"
+                (current_tier.empty() ? current_rung_rule() + " (--current TIER sets it)"
                                       : current_tier + " (--current)") +
                 "; stay where you are when no tier beats it by more than 10 %."));
   doc.push_back(section("answer", std::move(blocks)));

@@ -94,7 +94,7 @@ TEST(Answer, SaysThePickWhatItBuysCostsItsErrorAndTheCheaperRunnerUp) {
   for (const std::string expected :
        {"At n = 1e6: use **tbb** (2 threads).",
         "Buys: **20×** naive, **10×** inlined (the likely current rung); 50 ms a call.",
-        "Costs: **7.4 of 10 — 80 lines of code to keep; days to learn**.",
+        "Costs: **7.4** of 10 — 80 lines of code to keep; days to learn.",
         "Error: 1.0e-14 relative to the exact integral.",
         "Runner-up that costs less: **xsimd** (cost 5.6), 2.00× slower (+100 %).",
         "The likely current rung: the fastest plain single-threaded C++ rung, with no library and no "
