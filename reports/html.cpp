@@ -29,8 +29,8 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; ma
        padding: 0 1rem; color: #222; line-height: 1.45; }
 h1 { font-size: 1.6rem; margin: .4rem 0; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
 table { border-collapse: collapse; font-size: .85rem; margin: .8rem 0; }
-th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: right; vertical-align: top; min-width: 3rem; }
-td:first-child, td:nth-child(2) { white-space: nowrap; } td { overflow-wrap: break-word; max-width: 32rem; }
+th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: right; vertical-align: top; white-space: nowrap; }
+td.long { white-space: normal; min-width: 8rem; max-width: 32rem; } th { white-space: normal; }
 .table { overflow-x: auto; }
 th { background: #f4f4f4; } td:first-child, th:first-child, td:nth-child(2) { text-align: left; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 1rem; margin: 1rem 0; }
@@ -39,6 +39,7 @@ th { background: #f4f4f4; } td:first-child, th:first-child, td:nth-child(2) { te
           font-size: .9rem; line-height: 1.35; }
 #answer h2 { margin: .4rem 0; font-size: 1.2rem; border: none; }
 #answer p, #answer ul { margin: .3rem 0; } #answer table { margin: .3rem 0; font-size: .8rem; }
+#answer td, #answer th { text-align: left; }
 details { margin: .3rem 0; } summary { cursor: pointer; }
 details > :not(summary) { margin-left: 1.2rem; }
 @media print { body { margin: 0; max-width: none; } .charts { break-inside: avoid; } h2 { break-after: avoid; } }
@@ -68,7 +69,8 @@ void blocks_html(const Document& doc, std::string& html) {
         html += "</tr></thead>\n<tbody>\n";
         for (const auto& row : block.table.rows) {
           html += "<tr>";
-          for (const auto& cell : row) html += "<td>" + html_text(cell) + "</td>";
+          for (const auto& cell : row)  // long text wraps; a figure ("10.6 ms", "1.2e-16") never breaks
+            html += (cell.size() > 24 ? "<td class=\"long\">" : "<td>") + html_text(cell) + "</td>";
           html += "</tr>\n";
         }
         html += "</tbody>\n</table></div>\n";

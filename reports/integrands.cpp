@@ -218,11 +218,20 @@ std::vector<std::string> integrand_differences(const Run& all, const IntegrandAn
       text += "; the fastest tier that runs it is " + fastest->card->id + " at " + times(*fastest->speedup) +
               " naive" + size_suffix(answers, *analysis);
     if (tiers.size() == 1) {
-      std::vector<std::string> elsewhere;
+      std::vector<std::pair<double, std::string>> elsewhere;  // speedup, "5.00× for gauss"
       for (const auto& other : analyses)
         if (const Row* row = row_of(other, tiers.front()); row && row->speedup && &other != analysis)
-          elsewhere.push_back(times(*row->speedup) + " for " + name_of(other) + size_suffix(answers, other));
-      if (!elsewhere.empty()) text += ", against " + tiers.front() + "'s " + join(elsewhere);
+          elsewhere.emplace_back(
+              *row->speedup, times(*row->speedup) + " for " + name_of(other) + size_suffix(answers, other));
+      if (elsewhere.size() > 2) {  // a range, not a list: "1.50×–8.84× on 4 other integrands"
+        const auto [low, high] = std::minmax_element(elsewhere.begin(), elsewhere.end());
+        text += ", against " + tiers.front() + "'s " + times(low->first) + "–" + times(high->first) + " on " +
+                std::to_string(elsewhere.size()) + " other integrands";
+      } else if (!elsewhere.empty()) {
+        std::vector<std::string> each;
+        for (const auto& [speedup, said] : elsewhere) each.push_back(said);
+        text += ", against " + tiers.front() + "'s " + join(each);
+      }
     }
     sentences.push_back(text + ".");
   }
@@ -236,10 +245,10 @@ std::vector<std::string> integrand_differences(const Run& all, const IntegrandAn
     if (speedups.size() < 2) continue;
     const auto [low, high] = std::minmax_element(speedups.begin(), speedups.end());
     if (high->first < spread * low->first) continue;
-    std::string text = card->id + " over naive: ";
-    for (std::size_t i = 0; i < speedups.size(); ++i)
-      text += (i ? ", " : "") + times(speedups[i].first) + " for " + speedups[i].second;
-    sentences.push_back(text + " (" + times(high->first / low->first) + " apart).");
+    // One line a tier: its lowest and highest, not every integrand's.
+    sentences.push_back(card->id + " over naive: " + times(low->first) + " for " + low->second + " to " +
+                        times(high->first) + " for " + high->second + " (" + times(high->first / low->first) +
+                        " apart).");
   }
   return sentences;
 }

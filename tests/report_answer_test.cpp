@@ -4,6 +4,7 @@
 // tiers' details, columns folded into a sentence, and Markdown with the page's structure.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -121,13 +122,13 @@ TEST(Answer, StayWhereYouAreWhenNoTierBeatsTheCurrentRungByTenPercent) {
 
 TEST(Answer, SaysWhenThePickHelpsOnlyOneIntegrand) {
   TempDir dir;
-  // "tuned" (hand-written maths) runs gauss only and is its pick; rational's pick is xsimd.
+  // "tuned" (hand-written maths) runs gauss only and is its pick; rational's and log-atan's pick is xsimd.
   json card_list = cards();
   card_list.push_back(testing::crafted_card("tuned", 13, {"xsimd 8.1"}, false, "days", 60));
   card_list.back()["max_ulp_error"] = 1.3;
   json benchmarks = json::array();
   const std::int64_t n = 1000000;
-  for (const std::string integrand : {"gauss", "rational"})
+  for (const std::string integrand : {"gauss", "rational", "log-atan"})
     for (const CraftedCell& cell : std::vector<CraftedCell>{{"naive", 0, n, 1, around(1.0)},
                                                             {"inlined", 2, n, 1, around(0.5)},
                                                             {"xsimd", 6, n, 1, around(0.1)}}) {
@@ -136,14 +137,15 @@ TEST(Answer, SaysWhenThePickHelpsOnlyOneIntegrand) {
       testing::add_cell(benchmarks, each);
     }
   testing::add_cell(benchmarks, {"tuned", 13, n, 1, around(0.04)});
-  testing::add_cell_not_run(benchmarks, {"tuned", 13, n, 1, {}, 0, nullptr, "rational"}, "unavailable",
-                            "its exp is written for gauss only");
-  const Document doc = build(
-      {load_run(write(dir / "run", testing::crafted_results("crafted", card_list, benchmarks)).string())});
+  for (const std::string integrand : {"rational", "log-atan"})
+    testing::add_cell_not_run(benchmarks, {"tuned", 13, n, 1, {}, 0, nullptr, integrand}, "unavailable",
+                              "tier 'tuned' cannot run integrand '" + integrand + "': its exp is for gauss");
+  const fs::path path = write(dir / "run", testing::crafted_results("crafted", card_list, benchmarks));
+  const Document doc = build({load_run(path.string())});
   const std::string text = answer_text(doc);
   EXPECT_NE(
-      text.find("**tuned** (the pick for gauss) helps only gauss: it does not run rational; a team that "
-                "takes it keeps another tier for that one."),
+      text.find("**tuned** (the pick for gauss) helps only gauss: it does not run rational, log-atan; a "
+                "team that takes it keeps another tier for those."),
       std::string::npos)
       << text;
   // One row an integrand: the pick, × naive, × the current rung, and its cost in words.
@@ -153,6 +155,13 @@ TEST(Answer, SaysWhenThePickHelpsOnlyOneIntegrand) {
       std::string::npos)
       << text;
   EXPECT_NE(text.find("rational | **xsimd** | 10× | 5.00× inlined | 100 ms"), std::string::npos) << text;
+  // Where the answers differ: the same refusal on two integrands is one sentence.
+  const Run run = load_run(path.string());
+  const auto sentences = integrand_differences(run, answer_each_integrand(run));
+  EXPECT_NE(std::find(sentences.begin(), sentences.end(),
+                      "For **rational**, **log-atan**, tuned is unavailable (its exp is for gauss)."),
+            sentences.end())
+      << ::testing::PrintToString(sentences);
 }
 
 TEST(Answer, CurrentSetsTheRungAndABadTierIsRefusedNamingTheAcceptedOnes) {
