@@ -6,7 +6,7 @@
 namespace ladder::report {
 
 std::string fold_constant_columns(Table& table) {
-  if (table.rows.size() < 2) return "";
+  if (table.rows.size() < 2 || !table.fold) return "";
   std::vector<std::string> said;
   for (std::size_t column = table.header.size(); column-- > 1;) {
     bool same = true;

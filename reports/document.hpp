@@ -26,6 +26,7 @@ struct Table {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
   std::string name{};  // HTML's data-table, for a table readers and checks find by name ("ladder")
+  bool fold = true;    // fold_constant_columns may take its columns out (not the answer's: read row by row)
 };
 struct Chart {
   std::string id, svg;

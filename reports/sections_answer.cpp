@@ -83,7 +83,9 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
 // One row an integrand: integrand, use, × naive, × current rung, time, cost, error, cheaper runner-up.
 Table integrand_table(const IntegrandAnswers& answers, const std::string& current_tier) {
   Table rows{{"integrand", "use", "× naive", "× current rung", "time", "cost", "error", "cheaper runner-up"},
-             {}};
+             {},
+             "",
+             false};
   for (const auto& analysis : answers.analyses) {
     const std::string name = analysis.run->integrand_names().front();
     const Row* pick = analysis.recommended;

@@ -13,6 +13,7 @@
 
 #include "command.hpp"
 #include "crafted_results.hpp"
+#include "document_text.hpp"
 #include "report.hpp"
 #include "sections.hpp"
 
@@ -70,16 +71,7 @@ const Block* find_block(const Document& doc, Block::Kind kind, const std::string
   return found;
 }
 
-// Every text of the blocks, one a line (tables' cells joined by " | ").
-std::string text_of(const Document& doc) {
-  std::string text;
-  visit_blocks(doc, [&](const Block& block) {
-    text += block.text + "\n";
-    for (const auto& item : block.items) text += item + "\n";
-    for (const auto& row : block.table.rows) text += join(row, " | ") + "\n";
-  });
-  return text;
-}
+const auto text_of = testing::document_text;
 
 std::string answer_text(const Document& doc) {
   const Block* answer = find_block(doc, Block::Kind::section, "answer");
@@ -156,7 +148,7 @@ TEST(Answer, SaysWhenThePickHelpsOnlyOneIntegrand) {
       << text;
   EXPECT_NE(text.find("rational | **xsimd** | 10× | 5.00× inlined | 100 ms"), std::string::npos) << text;
   // Where the answers differ: the same refusal on two integrands is one sentence.
-  const Run run = load_run(path.string());
+  const report::Run run = load_run(path.string());
   const auto sentences = integrand_differences(run, answer_each_integrand(run));
   EXPECT_NE(std::find(sentences.begin(), sentences.end(),
                       "For **rational**, **log-atan**, tuned is unavailable (its exp is for gauss)."),
@@ -176,7 +168,7 @@ TEST(Answer, CurrentSetsTheRungAndABadTierIsRefusedNamingTheAcceptedOnes) {
   const auto bad = testing::run_command(
       LADDER_BINARY, "report " + run.string() + " --current nope --out " + (dir / "bad").string());
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
-  EXPECT_NE(bad.output.find("--current 'nope' is not a tier of '" + run.string() +
+  EXPECT_NE(bad.output.find("--current 'nope' is not a tier of '" + (run / "results.json").string() +
                             "'; it has: naive, inlined, eigen, xsimd, tbb"),
             std::string::npos)
       << bad.output;

@@ -244,8 +244,9 @@ TEST(IntegrandAnswers, ATierThatFailedOnOneIntegrandWhileItRanAnotherIsSaidWithI
   const std::string md = report_md(path);
   EXPECT_FALSE(has(md, "nowhere")) << md.substr(0, 3000);
   EXPECT_FALSE(has(md, "every tier runs every integrand"));
-  EXPECT_TRUE(
-      has(md, "| rational | not recorded | **autovec** | 4.00× | xsimd timed out, tbb failed (below) |"))
+  // Every source is "not recorded": one sentence above the table, not a column.
+  EXPECT_TRUE(has(md, "Same in every row below — source: not recorded.")) << md.substr(0, 3000);
+  EXPECT_TRUE(has(md, "| rational | **autovec** | 4.00× | xsimd timed out, tbb failed (below) |"))
       << md.substr(0, 3000);
 }
 
@@ -295,8 +296,14 @@ TEST(IntegrandAnswers, NothingIsSaidToDifferWhenNothingDoes) {
   for (const std::string absent : {"The pick differs", "is unavailable (", "- naive over naive: ",
                                    "- autovec over naive: ", "- xsimd over naive: ", "- tbb over naive: "})
     EXPECT_FALSE(has(md, absent)) << absent;
-  EXPECT_TRUE(has(md, "| gauss | not recorded | **tbb** (2 threads) | 20× | – |")) << md.substr(0, 3000);
-  EXPECT_TRUE(has(md, "| rational | not recorded | **tbb** (2 threads) | 20× | – |")) << md.substr(0, 3000);
+  // The same pick, speedup and note for both: a sentence above the table; the answer's rows keep them.
+  EXPECT_TRUE(has(md,
+                  "Same in every row below — source: not recorded; pick: **tbb** (2 threads); speedup over "
+                  "naive: 20×; note: –."))
+      << md.substr(0, 3000);
+  EXPECT_TRUE(has(md, "| gauss | **tbb** (2 threads) | 20× | 5.00× autovec | 50 ms |")) << md.substr(0, 3000);
+  EXPECT_TRUE(has(md, "| rational | **tbb** (2 threads) | 20× | 5.00× autovec | 75 ms |"))
+      << md.substr(0, 3000);
   EXPECT_FALSE(has(md, "exact integral: antiderivative"));
 }
 
@@ -308,10 +315,12 @@ TEST(IntegrandReport, TheAntiderivativeIsNamedInTheNoteOnlyWithAnEstimateOrANote
     if (entry["integrand"] == "rational") entry["exact_error_estimate"] = 1e-30;
   }
   const std::string md = report_md(write(dir / "run", document));
-  EXPECT_TRUE(has(md, "| gauss | not recorded | **tbb** (2 threads) | 20× | – |")) << md.substr(0, 3000);
   EXPECT_TRUE(has(md,
-                  "| rational | not recorded | **tbb** (2 threads) | 20× | exact integral: antiderivative "
-                  "(error estimate 1.0e-30) |"))
+                  "Same in every row below — source: not recorded; pick: **tbb** (2 threads); speedup over "
+                  "naive: 20×."))
+      << md.substr(0, 3000);
+  EXPECT_TRUE(has(md, "| gauss | – |")) << md.substr(0, 3000);
+  EXPECT_TRUE(has(md, "| rational | exact integral: antiderivative (error estimate 1.0e-30) |"))
       << md.substr(0, 3000);
 }
 
@@ -385,8 +394,9 @@ TEST(IntegrandReport, AnswersEachIntegrandInASmallTableWithItsSourceAndNotes) {
   EXPECT_TRUE(has(md, "- autovec over naive: 1.25× for piecewise-branch to 4.00× for gauss (3.20× apart)."));
   EXPECT_TRUE(has(md, "The sections below are about **gauss** only"));
   EXPECT_TRUE(has(md, "On **crafted**: use **tbb**")) << "the detailed answer is gauss's";
-  EXPECT_TRUE(has(md, "| machine | tier | integrand | n |")) << "every cell says its integrand";
-  EXPECT_TRUE(has(md, "| crafted | xsimd | normal-cdf | 1e6 |"));
+  // n (1e6 in every cell) is said once above the table.
+  EXPECT_TRUE(has(md, "| machine | tier | integrand | threads |")) << "every cell says its integrand";
+  EXPECT_TRUE(has(md, "| crafted | xsimd | normal-cdf | 1 |"));
   EXPECT_TRUE(has(md, "| " + cdf_note + " |\n")) << "the reference note beside each cell";
 }
 
@@ -444,7 +454,8 @@ TEST(IntegrandReport, ASingleIntegrandFileIsReportedAsBefore) {
     for (const char* absent :
          {"The answer for each integrand", "Where the answers differ", "sections below are"})
       EXPECT_FALSE(has(md, absent)) << absent;
-    EXPECT_TRUE(has(md, "| machine | tier | n | threads |")) << "no integrand column";
+    EXPECT_TRUE(has(md, "| machine | tier | threads |")) << "no integrand column (and n, 1e6 in every cell, "
+                                                            "said once)";
     EXPECT_TRUE(has(md, "On **crafted**: use **tbb**"));
   }
 }

@@ -18,6 +18,7 @@
 #include "choose.hpp"
 #include "command.hpp"
 #include "crafted_results.hpp"
+#include "document_text.hpp"
 #include "report.hpp"
 #include "scaling.hpp"
 #include "sections.hpp"
@@ -127,16 +128,7 @@ const Table* table_after(const Document& doc, const std::string& title) {
   return table;
 }
 
-std::string all_text(const Document& doc) {
-  std::string text;
-  visit_blocks(doc, [&](const Block& block) {
-    text += block.text + "\n";
-    for (const auto& item : block.items) text += item + "\n";
-    for (const auto& row : block.table.rows)
-      for (const auto& cell : row) text += cell + " | ";
-  });
-  return text;
-}
+const auto all_text = testing::document_text;
 
 TEST(ReportTopology, OneLinePerDistinctMachineAndNotRecordedForAnOlderFile) {
   TempDir dir;
