@@ -29,8 +29,10 @@ std::string slower(const Row& slow, const Row& fast) {
   return times(ratio) + " slower (" + format_number("%+.0f %%", 100 * (ratio - 1)) + ")";
 }
 
-std::string cost_text(const Row& row) {
-  return format_number("%.1f", row.cost.score) + " of 10 — " + join(cost_in_words(*row.card), "; ");
+// "7.4 of 10 — 80 lines of code to keep; days to learn" ("7.4 — …" in a table, whose header says cost).
+std::string cost_text(const Row& row, bool of_ten = true) {
+  return format_number("%.1f", row.cost.score) + (of_ten ? " of 10 — " : " — ") +
+         join(cost_in_words(*row.card), "; ");
 }
 
 // The answer for one analysis, as a lead sentence and a short list.
@@ -98,27 +100,32 @@ Table integrand_table(const IntegrandAnswers& answers, const std::string& curren
     if (current && !ladder_pays(analysis, *current)) {
       rows.rows.push_back({name, "stay: **" + current->card->id + "**",
                            current->speedup ? times(*current->speedup) : "–", "1×",
-                           format_seconds(current->cell->median) + size, cost_text(*current),
+                           format_seconds(current->cell->median) + size, cost_text(*current, false),
                            scientific(current->cell->rel_error), "– (nothing beats it by 10 %)"});
       continue;
     }
     rows.rows.push_back(
         {name, with_configuration(*pick), pick->speedup ? times(*pick->speedup) : "–",
          current ? times(current->cell->median / pick->cell->median) + " " + current->card->id : "–",
-         format_seconds(pick->cell->median) + size, cost_text(*pick), scientific(pick->cell->rel_error),
-         analysis.cheaper ? analysis.cheaper->card->id + ", " + slower(*analysis.cheaper, *pick) : "–"});
+         format_seconds(pick->cell->median) + size, cost_text(*pick, false),
+         scientific(pick->cell->rel_error),
+         analysis.cheaper ? analysis.cheaper->card->id + ", " +
+                                times(analysis.cheaper->cell->median / pick->cell->median) + " slower"
+                          : "–"});
   }
   return rows;
 }
 
-// For each pick that some other integrand cannot run: what a team that takes it gives up.
-std::vector<std::string> gives_up(const Run& run, const IntegrandAnswers& answers) {
+// For each pick that some other integrand cannot run: what a team that takes it gives up, one paragraph
+// ("" when every pick runs every integrand).
+std::string gives_up(const Run& run, const IntegrandAnswers& answers) {
   std::vector<std::string> picks;
   for (const auto& analysis : answers.analyses)
     if (analysis.recommended &&
         std::find(picks.begin(), picks.end(), analysis.recommended->card->id) == picks.end())
       picks.push_back(analysis.recommended->card->id);
   std::vector<std::string> sentences;
+  std::size_t missed_last = 0;  // how many integrands the last of them does not run
   for (const auto& tier : picks) {
     std::vector<std::string> picked_for, not_run, runs;
     for (const auto& analysis : answers.analyses) {
@@ -132,13 +139,19 @@ std::vector<std::string> gives_up(const Run& run, const IntegrandAnswers& answer
         runs.push_back(name);
     }
     if (not_run.empty()) continue;
+    missed_last = not_run.size();
     sentences.push_back(
         "**" + tier + "** (the pick for " + join(picked_for) + ") " +
         (runs.size() == 1 ? "helps only " + runs.front() + ": it does not run " : "does not run ") +
-        join(not_run) + "; a team that takes it keeps another tier for " +
-        (not_run.size() == 1 ? "that one." : "those."));
+        join(not_run));
   }
-  return sentences;
+  if (sentences.size() == 1)
+    return sentences.front() + "; a team that takes it keeps another tier for " +
+           (missed_last == 1 ? "that one." : "those.");
+  return sentences.empty() ? ""
+                           : join(sentences, ". ") +
+                                 ". A team that takes one of these keeps another tier for the integrands it "
+                                 "does not run.";
 }
 
 }  // namespace
@@ -160,13 +173,14 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
     said.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(said.front())));
     blocks.push_back(paragraph(said));
     blocks.push_back(table(integrand_table(answers[i], current_tier)));
-    for (auto& sentence : gives_up(all_runs[i], answers[i])) blocks.push_back(paragraph(std::move(sentence)));
+    if (std::string said_up = gives_up(all_runs[i], answers[i]); !said_up.empty())
+      blocks.push_back(paragraph(std::move(said_up)));
   }
   blocks.push_back(
       paragraph("The pick: the cheapest tier within 10 % of the fastest. The likely current rung: " +
                 (current_tier.empty() ? current_rung_rule() + " (--current TIER sets it)"
                                       : current_tier + " (--current)") +
-                "; stay where you are when no tier beats it by more than 10 %."));
+                ". Stay where you are: no tier beats it by more than 10 %."));
   doc.push_back(section("answer", std::move(blocks)));
 }
 
