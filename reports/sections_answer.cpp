@@ -176,11 +176,11 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
     if (std::string said_up = gives_up(all_runs[i], answers[i]); !said_up.empty())
       blocks.push_back(paragraph(std::move(said_up)));
   }
-  blocks.push_back(
-      paragraph("The pick: the cheapest tier within 10 % of the fastest. The likely current rung: " +
-                (current_tier.empty() ? current_rung_rule() + " (--current TIER sets it)"
-                                      : current_tier + " (--current)") +
-                ". Stay where you are: no tier beats it by more than 10 %."));
+  blocks.push_back(paragraph(
+      "The pick: the cheapest tier within 10 % of the fastest. " +
+      (current_tier.empty() ? "The likely current rung: " + current_rung_rule() + " (--current TIER sets it)"
+                            : "Your current rung: " + current_tier + " (--current)") +
+      ". Stay where you are: no tier beats it by more than 10 %."));
   doc.push_back(section("answer", std::move(blocks)));
 }
 
