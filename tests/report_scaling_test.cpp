@@ -18,6 +18,7 @@
 #include "choose.hpp"
 #include "command.hpp"
 #include "crafted_results.hpp"
+#include "document_text.hpp"
 #include "report.hpp"
 #include "scaling.hpp"
 #include "sections.hpp"
@@ -105,26 +106,18 @@ std::map<int, std::string> point_xs(const std::string& svg, const std::string& n
   return xs;
 }
 
-// The table that follows the heading that starts with `title`.
+// The table that follows the heading that starts with `title` (in its details too).
 const Table* table_after(const Document& doc, const std::string& title) {
   bool found = false;
-  for (const auto& block : doc) {
+  const Table* table = nullptr;
+  visit_blocks(doc, [&](const Block& block) {
     if (block.kind == Block::Kind::heading) found = block.text.rfind(title, 0) == 0;
-    if (found && block.kind == Block::Kind::table) return &block.table;
-  }
-  return nullptr;
+    if (found && !table && block.kind == Block::Kind::table) table = &block.table;
+  });
+  return table;
 }
 
-std::string all_text(const Document& doc) {
-  std::string text;
-  for (const auto& block : doc) {
-    text += block.text + "\n";
-    for (const auto& item : block.items) text += item + "\n";
-    for (const auto& row : block.table.rows)
-      for (const auto& cell : row) text += cell + " | ";
-  }
-  return text;
-}
+const auto all_text = testing::document_text;
 
 TEST(ReportTopology, OneLinePerDistinctMachineAndNotRecordedForAnOlderFile) {
   TempDir dir;
