@@ -305,6 +305,11 @@ constexpr std::array<std::string_view, 4> dashes = {"solid", "7 4", "2 3", "10 3
 // The slot's look with the series' own colour, less what its style does not draw.
 Look styled(Look look, const Series& series) {
   if (valid_colour(series.color)) look.color = series.color;
+  // A series of one point draws no line, so its dash cannot tell it apart (its colour and marker must).
+  const auto finite = std::count_if(series.points.begin(), series.points.end(), [](const Point& point) {
+    return std::isfinite(point.x) && std::isfinite(point.y);
+  });
+  if (finite < 2 && series.style != Style::line && series.style != Style::dashed) look.dash = "none";
   switch (series.style) {
     case Style::markers:
       look.dash = "none";
@@ -519,10 +524,12 @@ std::string series_group(const Series& series, const Look& look,
     for (std::size_t index = 0; run.size() > 1 && index < run.size(); ++index)
       path += (index == 0 ? "M" : "L") + px(run[index].x) + " " + px(run[index].y);
   const std::string shape(shape_name(look.shape));
+  // The dash as drawn: none where no two neighbouring points are left to join.
+  const std::string dash = path.empty() ? std::string("none") : look.dash;
   std::string out = "<g class=\"series\"" + attribute("data-series", series.name) +
                     attribute("data-color", look.color) + attribute("data-marker", shape) +
-                    attribute("data-dash", look.dash) + " fill=\"" + look.color + "\">\n";
-  if (look.dash != "none" && !path.empty())
+                    attribute("data-dash", dash) + " fill=\"" + look.color + "\">\n";
+  if (dash != "none")
     out += "<path class=\"line\" d=\"" + path + "\" fill=\"none\" stroke=\"" + look.color +
            "\" stroke-width=\"2\"" + dash_attribute(look.dash) + "/>\n";
   for (const auto& run : runs)
