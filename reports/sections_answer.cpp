@@ -78,7 +78,7 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
                                          "** (cost " + format_number("%.1f", analysis.cheaper->cost.score) +
                                          "), " + slower(*analysis.cheaper, pick) + "."
                                    : "Runner-up that costs less: none; nothing cheaper was measured.");
-  if (!pick.card->note.empty()) items.push_back("Its card says: " + pick.card->note + ".");
+  if (!pick.card->note.empty()) items.push_back("Before taking it: " + pick.card->note + ".");
   blocks.push_back(list(items));
 }
 
@@ -180,7 +180,7 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
       "The pick: the cheapest tier within 10 % of the fastest. " +
       (current_tier.empty() ? "The likely current rung: " + current_rung_rule() + " (--current TIER sets it)"
                             : "Your current rung: " + current_tier + " (--current)") +
-      ". Stay where you are: no tier beats it by more than 10 %."));
+      ". The answer is \"stay where you are\" when no tier beats that rung by more than 10 %."));
   doc.push_back(section("answer", std::move(blocks)));
 }
 
@@ -188,13 +188,15 @@ void why(Document& doc, const std::vector<Analysis>& analyses) {
   doc.push_back(heading(2, "Why this answer"));
   std::vector<std::string> items;
   for (const auto& analysis : analyses) {
-    std::string item = "On **" + analysis.run->machine + "**: ";
+    // The answer block has the figures; this says what they were chosen among, and for which width.
+    const auto names = analysis.run->integrand_names();
+    std::string item = "On **" + analysis.run->machine + "**" +
+                       (names.size() == 1 ? " for **" + names.front() + "**" : std::string()) + ": ";
     if (!analysis.recommended) {
       items.push_back(item + analysis.why);
       continue;
     }
-    items.push_back(item + "use **" + analysis.recommended->card->id + "**. " + analysis.why +
-                    " Answered for " + width_text(analysis) + ".");
+    items.push_back(item + "answered for " + width_text(analysis) + ".");
   }
   doc.push_back(list(items));
   doc.push_back(

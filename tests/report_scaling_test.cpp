@@ -330,13 +330,13 @@ TEST(WhichTier, AnswersForTheMachinesWidthAndDiffersBetweenEightAndSixtyFourCore
   // on each share of the machine.
   const std::string text = all_text(build({sixty_four}));
   for (const std::string expected :
-       {"use **tbb**.", "Answered for 128 threads, the widest measured here",
+       {"use **tbb**", "answered for 128 threads, the widest measured here",
         "openmp is fastest on 64 threads, fewer than the 128 this answer is for; its scaling: stops gaining "
         "at 32 threads.",
         "The recommendation on a share of this machine (each width measured): 1 thread: **xsimd**; 2–16 "
         "threads: **openmp**; 32–128 threads: **tbb**."})
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
-  EXPECT_NE(all_text(build({eight})).find("Answered for 8 threads, the widest measured here"),
+  EXPECT_NE(all_text(build({eight})).find("answered for 8 threads, the widest measured here"),
             std::string::npos);
 }
 
