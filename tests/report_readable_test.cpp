@@ -131,20 +131,26 @@ void second_machine(const fs::path& first, const std::string& host, const fs::pa
   write_results(dir, second);
 }
 
-// The default run, and a second machine made from it.
-TEST(ReadableReport, TwoMachinesInOneReportPassEveryCheckWithEachMachinesCharts) {
-  TempDir dir;
-  const fs::path first = default_run(dir / "first");
-  second_machine(first, "sixteen-cores", dir / "second");
+// The report of FIRST and a second machine made from it (HOST), checked as CASE with EXPECTATIONS.
+void expect_two_machines_readable(const fs::path& first, const std::string& host, const std::string& name,
+                                  const std::string& expectations) {
+  const fs::path dir = first.parent_path();
+  second_machine(first, host, dir / "second");
   const Outcome report = ladder("report " + first.string() + " " + (dir / "second").string() + " --out " +
                                 (dir / "both").string());
   ASSERT_EQ(report.exit_code, 0) << report.output;
-  const Outcome browser = check_readable(dir / "both/report.html", "two-machines",
+  const Outcome browser = check_readable(dir / "both/report.html", name,
                                          " --expect-chart pareto-1 --expect-chart pareto-2"
-                                         " --expect-chart scaling-1 --expect-chart scaling-2"
-                                         " --expect-text sixteen-cores");
+                                         " --expect-chart scaling-1 --expect-chart scaling-2 --expect-text " +
+                                             host + expectations);
   if (browser.exit_code == 77) GTEST_SKIP() << browser.output;
   EXPECT_EQ(browser.exit_code, 0) << browser.output;
+}
+
+// The default run, and a second machine made from it.
+TEST(ReadableReport, TwoMachinesInOneReportPassEveryCheckWithEachMachinesCharts) {
+  TempDir dir;
+  expect_two_machines_readable(default_run(dir / "first"), "sixteen-cores", "two-machines", "");
 }
 
 // `ladder run --preset quick` with six integrands (gauss, normal-cdf, rational, piecewise-branch,
@@ -152,17 +158,8 @@ TEST(ReadableReport, TwoMachinesInOneReportPassEveryCheckWithEachMachinesCharts)
 // six integrands each in one report, where the answer holds a pick for each machine and each integrand.
 TEST(ReadableReport, TwoMachinesOfSixIntegrandsEachPassEveryCheck) {
   TempDir dir;
-  const fs::path first = unpacked("six_integrands_results", dir / "first");
-  second_machine(first, "second-box", dir / "second");
-  const Outcome report = ladder("report " + first.string() + " " + (dir / "second").string() + " --out " +
-                                (dir / "both").string());
-  ASSERT_EQ(report.exit_code, 0) << report.output;
-  const Outcome browser = check_readable(dir / "both/report.html", "two-machines-six-integrands",
-                                         " --expect-chart pareto-1 --expect-chart pareto-2"
-                                         " --expect-chart scaling-1 --expect-chart scaling-2"
-                                         " --expect-text second-box --expect-text log-atan");
-  if (browser.exit_code == 77) GTEST_SKIP() << browser.output;
-  EXPECT_EQ(browser.exit_code, 0) << browser.output;
+  expect_two_machines_readable(unpacked("six_integrands_results", dir / "first"), "second-box",
+                               "two-machines-six-integrands", " --expect-text log-atan");
 }
 
 }  // namespace

@@ -690,14 +690,27 @@ double distance(const TextBox& box, double x, double y) {
                     std::max({box.top - y, 0.0, y - box.bottom}));
 }
 
+// A Pareto chart's frame: cost 0 to 10 across, speedup on a log scale up, no end labels.
+Chart pareto_like() {
+  return {.id = "pareto",
+          .title = "Pareto",
+          .x = {.label = "cost", .min = 0.0, .max = 10.0},
+          .y = {.label = "speedup", .log = true},
+          .end_labels = false};
+}
+
+// No two texts of the chart overlap, by the layout's own estimate.
+void expect_no_texts_overlap(const std::string& svg) {
+  const auto all = text_boxes(svg, "");
+  for (std::size_t i = 0; i < all.size(); ++i)
+    for (std::size_t j = i + 1; j < all.size(); ++j)
+      EXPECT_FALSE(overlap(all[i], all[j])) << all[i].text << " / " << all[j].text;
+}
+
 // A crowded Pareto-like set: twenty dots, most at cost 1 to 1.5 and nearly the same speed, each tagged;
 // every tag inside the plot, clear of every other tag and every dot.
 TEST(SvgPointLabels, CrowdedTagsAvoidEachOtherTheDotsAndTheEdges) {
-  Chart chart{.id = "pareto",
-              .title = "Pareto",
-              .x = {.label = "cost", .min = 0.0, .max = 10.0},
-              .y = {.label = "speedup", .log = true},
-              .end_labels = false};
+  Chart chart = pareto_like();
   Series frontier{.name = "frontier", .style = Style::line_and_markers};
   Series others{.name = "others", .style = Style::markers};
   Series peers{.name = "peers", .style = Style::markers};
@@ -748,11 +761,7 @@ TEST(SvgPointLabels, CrowdedTagsAvoidEachOtherTheDotsAndTheEdges) {
 // leader starts) than any other dot — but tbb's, boxed in by three dots within 15 px; no leader crosses a
 // text or another leader; no two texts overlap.
 TEST(SvgPointLabels, LeadersInACrowdedCornerPointAtTheirOwnDotAndCrossNothing) {
-  Chart chart{.id = "pareto",
-              .title = "Pareto",
-              .x = {.label = "cost", .min = 0.0, .max = 10.0},
-              .y = {.label = "speedup", .log = true},
-              .end_labels = false};
+  Chart chart = pareto_like();
   Series frontier{.name = "frontier", .style = Style::line_and_markers};
   Series others{.name = "others", .style = Style::markers};
   const std::vector<std::tuple<const char*, double, double, bool>> dots = {
@@ -771,10 +780,7 @@ TEST(SvgPointLabels, LeadersInACrowdedCornerPointAtTheirOwnDotAndCrossNothing) {
   expect_sound(svg);
   expect_leaders_clear(svg);
   const auto tags = text_boxes(svg, "point-label");
-  const auto all = text_boxes(svg, "");
-  for (std::size_t i = 0; i < all.size(); ++i)
-    for (std::size_t j = i + 1; j < all.size(); ++j)
-      EXPECT_FALSE(overlap(all[i], all[j])) << all[i].text << " / " << all[j].text;
+  expect_no_texts_overlap(svg);
   EXPECT_EQ(tags.size(), 15u) << "every dot tagged: " << svg;
   std::vector<std::pair<double, double>> centres;
   for (const auto& point : svg_elements(svg, "class=\"point\""))
@@ -838,10 +844,7 @@ TEST(SvgPointLabels, TagsWithNoRoomAreLeftOutAndNamedInANote) {
   expect_sound(svg);
   expect_leaders_clear(svg);
   const auto tags = text_boxes(svg, "point-label");
-  const auto all = text_boxes(svg, "");
-  for (std::size_t i = 0; i < all.size(); ++i)
-    for (std::size_t j = i + 1; j < all.size(); ++j)
-      EXPECT_FALSE(overlap(all[i], all[j])) << all[i].text << " / " << all[j].text;
+  expect_no_texts_overlap(svg);
   ASSERT_LT(tags.size(), 40u) << "not all forty fit";
   ASSERT_GT(tags.size(), 0u);
   const auto note = svg.find("Not tagged for lack of room: ");
