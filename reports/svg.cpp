@@ -635,17 +635,40 @@ bool crosses(const std::array<double, 4>& segment, const Box& box) {
   return false;
 }
 
-// Each tagged point's tag, clear of the other tags and their leaders, every point, the given boxes and the
-// plot's edges: beside the point where it can, else further out along one of 16 directions with a leader
-// line that crosses no other tag (it may pass a point). The emphasised points' tags are placed first.
+// Whether two segments cross (touching ends do not count).
+bool crosses(const std::array<double, 4>& a, const std::array<double, 4>& b) {
+  const auto side = [](double x1, double y1, double x2, double y2, double x, double y) {
+    const double cross = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1);
+    return cross > 1e-9 ? 1 : cross < -1e-9 ? -1 : 0;
+  };
+  return side(a[0], a[1], a[2], a[3], b[0], b[1]) * side(a[0], a[1], a[2], a[3], b[2], b[3]) < 0 &&
+         side(b[0], b[1], b[2], b[3], a[0], a[1]) * side(b[0], b[1], b[2], b[3], a[2], a[3]) < 0;
+}
+
+double distance(const Box& box, double x, double y) {
+  return std::hypot(std::max({box.left - x, 0.0, x - box.right}),
+                    std::max({box.top - y, 0.0, y - box.bottom}));
+}
+
+// Each tagged point's tag, clear of the other tags, every leader, every point, the given boxes (texts) and
+// the plot's edges — a point within `edge` px of the plot's right edge may put its tag in the margin right of
+// the plot, up to `margin` px: beside the point where it can, else further out along one of 16 directions
+// with a leader line that crosses no text and no other leader (it may pass a point). Placements whose tag is
+// nearer its own point than any other point come first. The emphasised points' tags are placed first.
+// A tag with no such place anywhere is not drawn: its name goes to `untagged` (the chart says so below).
 std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
                                              const std::vector<std::vector<std::vector<Drawn>>>& runs,
-                                             const Frame& frame, std::vector<Box> obstacles) {
+                                             const Frame& frame, std::vector<Box> obstacles, double margin,
+                                             std::vector<std::string>& untagged) {
+  constexpr double edge = 64;
+  const std::vector<Box> texts = obstacles;  // the given boxes: leaders cross none of them
+  std::vector<std::array<double, 2>> dots;
   for (const auto& series_runs : runs)
     for (const auto& run : series_runs)
       for (const auto& drawn : run) {
         const double r = radius(*drawn.point) * 1.35 + 1;  // the largest shape's reach
         obstacles.push_back({drawn.x - r, drawn.y - r, drawn.x + r, drawn.y + r});
+        dots.push_back({drawn.x, drawn.y});
       }
   std::vector<std::vector<Label>> labels(series.size());
   std::vector<std::array<double, 4>> leaders;  // and the tags they lead to
@@ -657,7 +680,8 @@ std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
           const Point& point = *drawn.point;
           if (point.tag.empty() || point.emphasis != emphasised) continue;
           const double width = text_width(point.tag, font_size, point.emphasis), height = 1.24 * font_size;
-          const double reach = radius(point) * 1.35 + 2;
+          const double reach = radius(point) * 1.35 + 3;  // clear of its own dot's box by more than the gap
+          const double right = drawn.x >= frame.right - edge ? frame.right + margin : frame.right - 2;
           // A box whose side (or corner) facing the point sits at distance d along direction angle.
           const auto box_at = [&](double angle, double d) {
             const double ax = drawn.x + d * std::cos(angle), ay = drawn.y + d * std::sin(angle);
@@ -666,33 +690,44 @@ std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
             const double top = s > 0.3 ? ay : s < -0.3 ? ay - height : ay - height / 2;
             return Box{left, top, left + width, top + height};
           };
-          bool strict = true;  // leaders cross no tag; else, where nothing fits so, they may
+          bool near = true;  // first only places nearer this point than any other point
           const auto fits = [&](const Box& box) {
-            return box.left >= frame.left + 2 && box.right <= frame.right - 2 && box.top >= frame.top + 2 &&
+            const double own = distance(box, drawn.x, drawn.y);
+            return box.left >= frame.left + 2 && box.right <= right && box.top >= frame.top + 2 &&
                    box.bottom <= frame.bottom - 2 && !overlaps_any(box, obstacles, 1.5) &&
-                   (!strict || std::none_of(leaders.begin(), leaders.end(),
-                                            [&](const auto& leader) { return crosses(leader, box); }));
+                   std::none_of(leaders.begin(), leaders.end(),
+                                [&](const auto& leader) { return crosses(leader, box); }) &&
+                   (!near || std::none_of(dots.begin(), dots.end(), [&](const auto& dot) {
+                     return (dot[0] != drawn.x || dot[1] != drawn.y) && distance(box, dot[0], dot[1]) < own;
+                   }));
+          };
+          const auto clear = [&](const std::array<double, 4>& leader) {
+            const auto through = [&](const Box& other) { return crosses(leader, other); };
+            return std::none_of(placed.begin(), placed.end(), through) &&
+                   std::none_of(texts.begin(), texts.end(), through) &&
+                   std::none_of(leaders.begin(), leaders.end(),
+                                [&](const auto& other) { return crosses(leader, other); });
           };
           std::optional<Label> chosen;
-          for (const double angle : {0.0, pi, -pi / 2, pi / 2, -pi / 4, pi / 4, -3 * pi / 4, 3 * pi / 4})
-            if (const Box box = box_at(angle, reach); !chosen && fits(box))
-              chosen = Label{box, point.tag, {}};
-          for (; !chosen; strict = false) {
-            for (const double d : {18.0, 28.0, 40.0, 54.0, 70.0, 90.0, 115.0, 145.0, 180.0})
-              for (int step = 0; step < 16 && !chosen; ++step) {
-                const double angle = -pi / 2 + step * pi / 8;
+          for (; !chosen; near = false) {
+            for (const double angle : {0.0, pi, -pi / 2, pi / 2, -pi / 4, pi / 4, -3 * pi / 4, 3 * pi / 4})
+              if (const Box box = box_at(angle, reach); !chosen && fits(box))
+                chosen = Label{box, point.tag, {}};
+            for (const double d : {18.0, 28.0, 40.0, 54.0, 70.0, 90.0, 115.0, 145.0, 180.0, 220.0})
+              for (int step = 0; step < 32 && !chosen; ++step) {
+                const double angle = -pi / 2 + step * pi / 16;
                 const std::array<double, 4> leader{
                     drawn.x + reach * std::cos(angle), drawn.y + reach * std::sin(angle),
                     drawn.x + (d + reach - 2) * std::cos(angle), drawn.y + (d + reach - 2) * std::sin(angle)};
-                const bool clear = std::none_of(placed.begin(), placed.end(),
-                                                [&](const Box& other) { return crosses(leader, other); });
-                if (const Box box = box_at(angle, d + reach); (clear || !strict) && fits(box))
+                if (const Box box = box_at(angle, d + reach); clear(leader) && fits(box))
                   chosen = Label{box, point.tag, leader};
               }
-            if (!strict) break;
+            if (!near) break;
           }
-          // Nowhere clear (a plot too crowded): to the right, over whatever is there.
-          if (!chosen) chosen = Label{box_at(0, reach), point.tag, {}};
+          if (!chosen) {  // nowhere clear (a plot too crowded): the tag is left out, and said so
+            untagged.push_back(point.tag);
+            continue;
+          }
           chosen->bold = point.emphasis;
           obstacles.push_back(chosen->box);
           placed.push_back(chosen->box);
@@ -810,7 +845,26 @@ std::string line_chart(const Chart& chart) {
                     " left out: outside the axis range");
   const auto ends = chart.end_labels ? end_labels(chart.series, looks, runs, frame)
                                      : std::vector<std::vector<Label>>(chart.series.size());
-  const auto tags = point_labels(chart.series, runs, frame, boxes);
+  // Tags may use a margin right of the plot (as wide as the widest tag) where their point is at its edge;
+  // the chart widens by what they use.
+  double widest_tag = 0;
+  for (const auto& series : chart.series)
+    for (const auto& point : series.points)
+      if (!point.tag.empty())
+        widest_tag = std::max(widest_tag, text_width(point.tag, font_size, point.emphasis));
+  for (const auto& series_ends : ends)
+    for (const auto& label : series_ends) boxes.push_back(label.box);
+  std::vector<std::string> untagged;
+  const auto tags = point_labels(chart.series, runs, frame, boxes, widest_tag + 16, untagged);
+  double tag_margin = 0;
+  for (const auto& series_tags : tags)
+    for (const auto& tag : series_tags)
+      tag_margin = std::max(tag_margin, tag.box.right + 8 - (frame.right + 16));
+  if (!untagged.empty()) {
+    std::string names;
+    for (const auto& name : untagged) names += (names.empty() ? "" : ", ") + name;
+    notes.push_back("Not tagged for lack of room: " + names + " (each point's tooltip names it).");
+  }
 
   std::string plot;
   double lowest = height;
@@ -823,7 +877,7 @@ std::string line_chart(const Chart& chart) {
   }
   double notes_top = lowest + 8;
   const std::string legend_group = legend(chart.series, looks, frame, notes_top);
-  std::string out = open_svg(chart.id, chart.title, width + end_margin,
+  std::string out = open_svg(chart.id, chart.title, width + std::max(end_margin, tag_margin),
                              notes_top + 16 * static_cast<double>(notes.size()) + 10);
   out += axis(ticks_drawn(x, true, frame, chart.x.ticks), true, frame, chart.x.label) +
          axis(ticks_drawn(y, false, frame, chart.y.ticks), false, frame, chart.y.label);
