@@ -14,7 +14,7 @@ namespace ladder::app {
 Command add_report(CLI::App& app) {
   struct Options {
     std::vector<std::string> inputs;
-    std::string out, integrand;
+    std::string out, integrand, current;
   };
   auto options = std::make_shared<Options>();
   auto* report_command = app.add_subcommand(
@@ -27,6 +27,9 @@ Command add_report(CLI::App& app) {
   report_command->add_option("--integrand", options->integrand,
                              "with several integrands in a run: each gets its answer, and the detailed "
                              "sections are about this one (default: the first in the run)");
+  report_command->add_option("--current", options->current,
+                             "the tier your team runs now: the answer says what the ladder buys over it, or "
+                             "to stay (default: the fastest plain single-threaded rung, no library)");
   return {report_command, [options] {
             std::vector<report::Run> runs;
             for (const auto& input : options->inputs) runs.push_back(report::load_run(input));
@@ -35,7 +38,8 @@ Command add_report(CLI::App& app) {
                                     : std::filesystem::is_directory(first)
                                         ? first
                                         : std::filesystem::path(first).parent_path().string();
-            for (const auto& file : report::write_report(runs, out.empty() ? "." : out, options->integrand))
+            for (const auto& file :
+                 report::write_report(runs, out.empty() ? "." : out, options->integrand, options->current))
               std::printf("wrote %s\n", file.c_str());
             return 0;
           }};

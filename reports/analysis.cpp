@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "errors.hpp"
 #include "report.hpp"
 #include "text.hpp"
 
@@ -43,6 +44,38 @@ Cost maintenance_cost(const Card& card) {
   for (const auto& part : cost.parts) cost.score += part.points;
   cost.score = std::min(10.0, std::round(cost.score * 10) / 10);
   return cost;
+}
+
+std::vector<std::string> cost_in_words(const Card& card, std::size_t count) {
+  std::vector<std::string> words;
+  if (card.max_ulp_error)
+    words.push_back(format_number("hand-written maths (%.1f ulp) your team must own", *card.max_ulp_error));
+  const auto listed = [](std::size_t number, const char* one, const char* many,
+                         const std::vector<std::string>& names) {
+    return counted(static_cast<int>(number), one, many) + (names.empty() ? "" : " (" + join(names) + ")");
+  };
+  std::vector<std::pair<double, std::string>> parts;  // points, words
+  const Cost cost = maintenance_cost(card);
+  for (const auto& part : cost.parts) {
+    std::string said;
+    if (part.name == "code")
+      said = part.value + " of code to keep";
+    else if (part.name == "concepts")
+      said = counted(static_cast<int>(card.concepts.size()), "concept", "concepts") + " to learn";
+    else if (part.name == "libraries")
+      said = listed(card.libraries.size(), "library", "libraries", card.libraries);
+    else if (part.name == "flags")
+      said = listed(card.flags.size(), "compiler flag", "compiler flags", card.flags);
+    else if (part.name == "learning")
+      said = part.value + " to learn";
+    else
+      said = card.reproducible == "on request" ? "the same bits only on request" : "not the same bits twice";
+    if (part.points > 0) parts.emplace_back(part.points, said);
+  }
+  std::stable_sort(parts.begin(), parts.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = 0; i < parts.size() && i < count; ++i) words.push_back(parts[i].second);
+  return words;
 }
 
 namespace {
@@ -229,6 +262,41 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
                     format_number("%.1f", faster->cost.score);
   analysis.why += ".";
   return analysis;
+}
+
+const Row* current_rung(const Analysis& analysis, const std::string& tier) {
+  const Row* found = nullptr;
+  for (const auto& row : analysis.rows) {
+    const Card& card = *row.card;
+    if (!tier.empty()) {
+      if (card.id == tier) return &row;
+      continue;
+    }
+    const bool plain =
+        !card.peer && !card.parallel && !card.distributed && card.libraries.empty() && !card.max_ulp_error;
+    if (plain && (!found || row.cell->median < found->cell->median)) found = &row;
+  }
+  return found;
+}
+
+std::string current_rung_rule() {
+  return "the fastest plain single-threaded C++ rung, with no library and no hand-written maths: the step a "
+         "team reaches before it adds dependencies";
+}
+
+bool ladder_pays(const Analysis& analysis, const Row& current) {
+  return std::any_of(analysis.rows.begin(), analysis.rows.end(), [&](const Row& row) {
+    return !row.card->peer && row.cell->median < 0.9 * current.cell->median;
+  });
+}
+
+void check_tier(const std::vector<Run>& runs, const std::string& tier, const std::string& option) {
+  for (const auto& run : runs) {
+    if (run.card(tier)) continue;
+    std::vector<std::string> ids;
+    for (const Card* card : run.cards_by_rung()) ids.push_back(card->id);
+    throw InputError(option + " '" + tier + "' is not a tier of '" + run.path + "'; it has: " + join(ids));
+  }
 }
 
 }  // namespace ladder::report

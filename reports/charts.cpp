@@ -99,12 +99,14 @@ svg::BarChart speedup_figures(const Analysis& analysis, std::size_t machine) {
 }
 
 // A log₂ axis: ticks at the powers of two from the one at or below `lowest` up to `most`, and at `most`
-// itself where it is not one and sits far enough from the power below to be read apart.
+// itself where it is a whole number (a count: 24 threads), not a power of two, and far enough from the power
+// below to be read apart — a measured top such as a 3.111× speedup gets no tick of its own, whose label
+// would read unlike the others.
 std::vector<double> doubling_ticks(double lowest, double most) {
   std::vector<double> ticks;
   for (double power = std::exp2(std::floor(std::log2(std::max(lowest, 1e-6)))); power <= most; power *= 2)
     ticks.push_back(power);
-  if (most > ticks.back() * 1.25) ticks.push_back(most);
+  if (most > ticks.back() * 1.25 && most == std::floor(most)) ticks.push_back(most);
   return ticks;
 }
 

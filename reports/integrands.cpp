@@ -164,46 +164,76 @@ std::vector<std::string> integrand_differences(const Run& all, const IntegrandAn
   }
 
   // A tier that cannot run an integrand: the reason, what runs it fastest instead, and the tier elsewhere.
-  // Tiers refused for the same reason (the SIMD tiers, say) share one sentence.
+  // Tiers refused for the same reason (the SIMD tiers, say) share one sentence; the same tiers refused for
+  // the same reason on several integrands share one too, without the per-integrand figures (the answer
+  // gives each integrand's pick).
+  struct Refused {
+    std::string said;
+    std::vector<std::string> tiers;
+    const Analysis* analysis;
+  };
+  std::vector<Refused> refused;
   for (const auto& analysis : analyses) {
     const std::string integrand = name_of(analysis);
-    std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // "is unavailable (why)", tiers
+    const auto first = refused.size();
     for (const NotRunning& not_running : tiers_not_running(all, integrand)) {
       // The sentence names the tier and the integrand already: the reason's own naming of them goes.
       const std::string named = "tier '" + not_running.tier + "' cannot run integrand '" + integrand + "': ";
       const std::string& reason = not_running.reason;
       const std::string why = reason.rfind(named, 0) == 0 ? reason.substr(named.size()) : reason;
       const std::string said = not_running.what() + (why.empty() ? std::string() : " (" + why + ")");
-      const auto group =
-          std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == said; });
-      if (group == groups.end())
-        groups.push_back({said, {not_running.tier}});
+      const auto group = std::find_if(refused.begin() + static_cast<std::ptrdiff_t>(first), refused.end(),
+                                      [&](const Refused& g) { return g.said == said; });
+      if (group == refused.end())
+        refused.push_back({said, {not_running.tier}, &analysis});
       else
-        group->second.push_back(not_running.tier);
+        group->tiers.push_back(not_running.tier);
+    }
+  }
+  const auto plural = [](std::string text, const std::string& before, std::size_t tiers) {
+    if (tiers > 1 && text.compare(before.size(), 4, " is ") == 0)  // "is unavailable" → "are unavailable"
+      text.replace(before.size(), 4, " are ");
+    return text;
+  };
+  std::vector<bool> said_already(refused.size(), false);
+  for (std::size_t i = 0; i < refused.size(); ++i) {
+    if (said_already[i]) continue;
+    const auto& [said, tiers, analysis] = refused[i];
+    std::vector<std::string> integrands = {"**" + name_of(*analysis) + "**"};
+    for (std::size_t j = i + 1; j < refused.size(); ++j)
+      if (!said_already[j] && refused[j].said == said && refused[j].tiers == tiers) {
+        integrands.push_back("**" + name_of(*refused[j].analysis) + "**");
+        said_already[j] = true;
+      }
+    const std::string before = "For " + join(integrands) + ", " + join(tiers);
+    std::string text = plural(before + " " + said, before, tiers.size());
+    if (integrands.size() > 1) {
+      sentences.push_back(text + ".");
+      continue;
     }
     const Row* fastest = nullptr;
-    for (const auto& row : analysis.rows)
+    for (const auto& row : analysis->rows)
       if (!row.card->peer && (!fastest || row.cell->median < fastest->cell->median)) fastest = &row;
-    for (const auto& [said, tiers] : groups) {
-      std::string text = "For **" + integrand + "**, " + join(tiers) + " " + said;
-      if (tiers.size() > 1) {  // "is unavailable" → "are unavailable", "failed" stays
-        const auto is = text.find(" is ", ("For **" + integrand + "**, " + join(tiers)).size());
-        if (is != std::string::npos && is == ("For **" + integrand + "**, " + join(tiers)).size())
-          text.replace(is, 4, " are ");
+    if (fastest && fastest->speedup)
+      text += "; the fastest tier that runs it is " + fastest->card->id + " at " + times(*fastest->speedup) +
+              " naive" + size_suffix(answers, *analysis);
+    if (tiers.size() == 1) {
+      std::vector<std::pair<double, std::string>> elsewhere;  // speedup, "5.00× for gauss"
+      for (const auto& other : analyses)
+        if (const Row* row = row_of(other, tiers.front()); row && row->speedup && &other != analysis)
+          elsewhere.emplace_back(
+              *row->speedup, times(*row->speedup) + " for " + name_of(other) + size_suffix(answers, other));
+      if (elsewhere.size() > 2) {  // a range, not a list: "1.50×–8.84× on 4 other integrands"
+        const auto [low, high] = std::minmax_element(elsewhere.begin(), elsewhere.end());
+        text += ", against " + tiers.front() + "'s " + times(low->first) + "–" + times(high->first) + " on " +
+                std::to_string(elsewhere.size()) + " other integrands";
+      } else if (!elsewhere.empty()) {
+        std::vector<std::string> each;
+        for (const auto& [speedup, said] : elsewhere) each.push_back(said);
+        text += ", against " + tiers.front() + "'s " + join(each);
       }
-      if (fastest && fastest->speedup)
-        text += "; the fastest tier that runs it is " + fastest->card->id + " at " +
-                times(*fastest->speedup) + " naive" + size_suffix(answers, analysis);
-      if (tiers.size() == 1) {
-        std::vector<std::string> elsewhere;
-        for (const auto& other : analyses)
-          if (const Row* row = row_of(other, tiers.front()); row && row->speedup && &other != &analysis)
-            elsewhere.push_back(times(*row->speedup) + " for " + name_of(other) +
-                                size_suffix(answers, other));
-        if (!elsewhere.empty()) text += ", against " + tiers.front() + "'s " + join(elsewhere);
-      }
-      sentences.push_back(text + ".");
     }
+    sentences.push_back(text + ".");
   }
 
   // A tier whose speedup over naive differs by `spread` or more between integrands.
@@ -215,10 +245,10 @@ std::vector<std::string> integrand_differences(const Run& all, const IntegrandAn
     if (speedups.size() < 2) continue;
     const auto [low, high] = std::minmax_element(speedups.begin(), speedups.end());
     if (high->first < spread * low->first) continue;
-    std::string text = card->id + " over naive: ";
-    for (std::size_t i = 0; i < speedups.size(); ++i)
-      text += (i ? ", " : "") + times(speedups[i].first) + " for " + speedups[i].second;
-    sentences.push_back(text + " (" + times(high->first / low->first) + " apart).");
+    // One line a tier: its lowest and highest, not every integrand's.
+    sentences.push_back(card->id + " over naive: " + times(low->first) + " for " + low->second + " to " +
+                        times(high->first) + " for " + high->second + " (" + times(high->first / low->first) +
+                        " apart).");
   }
   return sentences;
 }

@@ -27,10 +27,8 @@ std::string markdown_text(const std::string& in, bool in_table) {
   return out;
 }
 
-}  // namespace
-
-std::string to_markdown(const Document& doc, std::vector<std::pair<std::string, std::string>>& files) {
-  std::string md;
+void blocks_markdown(const Document& doc, std::vector<std::pair<std::string, std::string>>& files,
+                     std::string& md) {
   for (const auto& block : doc) {
     switch (block.kind) {
       case Block::Kind::heading:
@@ -65,8 +63,22 @@ std::string to_markdown(const Document& doc, std::vector<std::pair<std::string, 
         }
         md += "\n";
         break;
+      case Block::Kind::section:  // its blocks, where they stand
+        blocks_markdown(block.blocks, files, md);
+        break;
+      case Block::Kind::details:  // open on a review page: its summary a heading, its blocks under it
+        md += std::string(block.level, '#') + " " + markdown_text(block.text, false) + "\n\n";
+        blocks_markdown(block.blocks, files, md);
+        break;
     }
   }
+}
+
+}  // namespace
+
+std::string to_markdown(const Document& doc, std::vector<std::pair<std::string, std::string>>& files) {
+  std::string md;
+  blocks_markdown(doc, files, md);
   return md;
 }
 

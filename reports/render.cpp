@@ -10,9 +10,9 @@
 namespace ladder::report {
 
 std::vector<std::string> write_report(const std::vector<Run>& runs, const std::string& out_dir,
-                                      const std::string& integrand) {
+                                      const std::string& integrand, const std::string& current) {
   namespace fs = std::filesystem;
-  const Document doc = build(runs, integrand);
+  const Document doc = build(runs, integrand, current);
   std::vector<std::pair<std::string, std::string>> files;
   const std::string md = to_markdown(doc, files);
   files.push_back({"report.md", md});

@@ -108,6 +108,10 @@ struct Cost {
 };
 Cost maintenance_cost(const Card& card);
 std::string cost_formula();  // the formula in words, for the report
+// What a tier asks of a team, in plain words, most first: hand-written maths it must own (a card with its
+// own elementary function), then the `count` parts of its cost worth the most points ("3 libraries (…)",
+// "days to learn"); parts worth nothing are left out.
+std::vector<std::string> cost_in_words(const Card& card, std::size_t count = 2);
 
 // A tier's best configuration (the fastest threads × ranks) at one n on one run.
 struct Row {
@@ -136,6 +140,17 @@ struct Analysis {
   const Row* cheaper = nullptr;  // the runner-up that costs less
   std::string why;               // one sentence
 };
+
+// The team's likely current rung: `tier` when given (null when it was not measured at the analysis' n), else
+// by current_rung_rule: the fastest plain single-threaded C++ rung, with no library and no hand-written
+// maths — the step a team reaches before it adds dependencies.
+const Row* current_rung(const Analysis& analysis, const std::string& tier = "");
+std::string current_rung_rule();
+// The ladder pays over `current` when some C++ tier is faster by more than the 10 % the recommendation
+// allows (its time under 0.9 × the current rung's); else the answer is to stay where you are.
+bool ladder_pays(const Analysis& analysis, const Row& current);
+// Throws InputError when `tier` is not a tier of every run, naming it and the tiers the run has.
+void check_tier(const std::vector<Run>& runs, const std::string& tier, const std::string& option);
 
 // n: the size to decide at (default: the largest n at which most tiers were measured).
 // Peers are on the ladder but recommended only with include_peers (`ladder pick --include-peers`).
@@ -205,7 +220,8 @@ std::vector<NotRunning> tiers_not_running(const Run& all, const std::string& int
 // Writes report.md, report.html and charts/*.svg into out_dir; returns the paths written. With several
 // integrands in a run, the answer is per integrand, and the detailed sections are about `integrand` (the
 // first in the run when empty).
+// current: the team's current rung (current_rung; by its rule when empty).
 std::vector<std::string> write_report(const std::vector<Run>& runs, const std::string& out_dir,
-                                      const std::string& integrand = "");
+                                      const std::string& integrand = "", const std::string& current = "");
 
 }  // namespace ladder::report

@@ -5,7 +5,8 @@
 
 namespace ladder::report {
 
-Document build(const std::vector<Run>& all_runs, const std::string& integrand) {
+Document build(const std::vector<Run>& all_runs, const std::string& integrand, const std::string& current) {
+  if (!current.empty()) check_tier(all_runs, current, "--current");
   // The detailed sections read one integrand's cells: the analysis of a run of several would compare one
   // integrand's cells with another's.
   std::vector<Run> runs;
@@ -30,13 +31,13 @@ Document build(const std::vector<Run>& all_runs, const std::string& integrand) {
   std::string title = "Ladder report";
   if (runs.size() == 1 && !runs[0].label.empty()) title += ": " + runs[0].label;
   doc.push_back(heading(1, title));
-  doc.push_back(
-      paragraph("How far to optimize the midpoint rule, and what each step costs to keep — measured on " +
-                std::to_string(runs.size()) + (runs.size() == 1 ? " machine" : " machines") +
-                ". Every number comes from the results files listed below."));
+  doc.push_back(paragraph("How far to optimize the midpoint rule, and what each step costs to keep: " +
+                          counted(static_cast<int>(runs.size()), "machine", "machines") +
+                          ", every number from the results files under Sources."));
+  answer(doc, all_runs, analyses, answers, current);
+  why(doc, analyses);
   if (several_integrands) integrand_answers(doc, all_runs, answers, focus);
   integrand_sets(doc, all_runs, focus);
-  answer(doc, analyses);
   trust(doc, runs);
   topologies(doc, runs);
   ladder_table(doc, analyses, runs.size() > 1);
@@ -58,6 +59,7 @@ Document build(const std::vector<Run>& all_runs, const std::string& integrand) {
   for (const auto& run : runs) sources.push_back(run.path + " (" + run.machine + ", " + run.started + ")");
   doc.push_back(heading(2, "Sources"));
   doc.push_back(list(sources));
+  fold_constant_columns(doc);
   return doc;
 }
 

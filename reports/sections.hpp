@@ -14,7 +14,9 @@ namespace ladder::report {
 
 // The whole report, one machine a run. A run with several integrands is answered for each; the sections
 // after that answer are about `integrand` (each run's first when empty).
-Document build(const std::vector<Run>& runs, const std::string& integrand = "");
+// current: the team's current rung (current_rung; by its rule when empty).
+Document build(const std::vector<Run>& runs, const std::string& integrand = "",
+               const std::string& current = "");
 
 // The answer for each integrand of each run that holds several, and where the answers differ; answers: each
 // run's answer_each_integrand (empty for a run of one integrand); focus: the integrand the later sections
@@ -24,7 +26,12 @@ void integrand_answers(Document& doc, const std::vector<Run>& runs,
 // When the runs' integrands differ, a paragraph naming each run's, before the detailed sections compare them.
 void integrand_sets(Document& doc, const std::vector<Run>& runs, const std::vector<std::string>& focus);
 
-void answer(Document& doc, const std::vector<Analysis>& analyses);
+// The one-screen answer, a section with the id "answer": each run's analysis, or its answers for each
+// integrand (answers: one a run, empty for a run of one integrand).
+void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
+            const std::vector<IntegrandAnswers>& answers, const std::string& current_tier);
+// Each machine's answer in a sentence with its figures, and the rule.
+void why(Document& doc, const std::vector<Analysis>& analyses);
 void trust(Document& doc, const std::vector<Run>& runs);
 void topologies(Document& doc, const std::vector<Run>& runs);
 void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool several);

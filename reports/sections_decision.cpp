@@ -54,32 +54,6 @@ std::string by_width(const Analysis& analysis) {
 
 }  // namespace
 
-void answer(Document& doc, const std::vector<Analysis>& analyses) {
-  doc.push_back(heading(2, "The answer"));
-  std::vector<std::string> items;
-  for (const auto& analysis : analyses) {
-    std::string item = "On **" + analysis.run->machine + "**: ";
-    if (!analysis.recommended) {
-      items.push_back(item + analysis.why);
-      continue;
-    }
-    item += "use **" + analysis.recommended->card->id + "**. " + analysis.why + " Answered for " +
-            width_text(analysis) + ".";
-    if (analysis.cheaper) {
-      const Row& cheaper = *analysis.cheaper;
-      item += " The runner-up that costs less: **" + cheaper.card->id + "** (cost " +
-              format_number("%.1f", cheaper.cost.score) +
-              (cheaper.speedup ? ", " + times(*cheaper.speedup) + " naive" : std::string()) + ", " +
-              percent(cheaper.fraction_of_fastest) + " of the fastest).";
-    }
-    items.push_back(item);
-  }
-  doc.push_back(list(items));
-  doc.push_back(
-      paragraph("The recommendation is the cheapest tier within 10 % of the fastest at that size: past it, "
-                "the ladder stops paying for what it costs to keep."));
-}
-
 void costs(Document& doc, const Run& run) {
   doc.push_back(heading(2, "What each tier costs to keep"));
   doc.push_back(

@@ -47,6 +47,19 @@ std::string counters_text(const Cell& cell) {
   return cell.counters_unavailable.empty() ? "–" : cell.counters_unavailable;
 }
 
+// Each row of `more` (its first column the tier) as a tier's details: what is the same for every tier one
+// sentence before them, the rest a list under each tier's summary.
+void tier_details(Document& doc, Table more) {
+  const std::string same = fold_constant_columns(more);
+  doc.push_back(paragraph("Each tier's spread, memory, instructions, vector use and counters" +
+                          (same.empty() ? std::string(":") : "; the same for every tier — " + same + ":")));
+  for (const auto& row : more.rows) {
+    std::vector<std::string> items;
+    for (std::size_t i = 1; i < row.size(); ++i) items.push_back(more.header[i] + ": " + row[i]);
+    doc.push_back(details(3, "tier " + row.front(), {list(items)}));
+  }
+}
+
 }  // namespace
 
 void trust(Document& doc, const std::vector<Run>& runs) {
@@ -83,45 +96,40 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
     doc.push_back(heading(2, "The ladder at n = " + format_count(static_cast<double>(analysis.n)) +
                                  (several ? " on " + analysis.run->machine : "")));
     const bool peers = analysis.best_peer != nullptr;
-    Table rows{{"rung",      "tier",       "best at",        "median",       "min – max",
-                "cv",        "× naive",    "× rung below",   "nodes/s",      "of fastest",
-                "peak heap", "peak RSS",   "minor faults",   "instr/node",   "vector",
-                "counters",  "rel. error", "rounding error", "reproducible", "cost"},
+    // What decides, in the table; the rest in each tier's details.
+    Table rows{
+        {"rung", "tier", "configuration", "time", "× naive", "× rung below", "error", "peak memory", "cost"},
+        {},
+        "ladder"};
+    Table more{{"tier", "min – max", "cv", "nodes/s", "of fastest", "peak heap", "minor faults", "instr/node",
+                "vector", "counters", "rounding error", "reproducible"},
                {}};
-    if (peers) rows.header.insert(rows.header.begin() + 8, {"× py-list", "× best Python"});
+    if (peers) more.header.insert(more.header.begin() + 5, {"× py-list", "× best Python"});
     for (const auto& row : analysis.rows) {
       const Cell& cell = *row.cell;
       const std::string name = row.card->id + (row.card->peer ? " (Python)" : "");
       rows.rows.push_back(
           {row.card->peer ? "py " + std::to_string(row.card->rung - 100) : std::to_string(row.card->rung),
-           (row.pareto ? "**" + name + "**" : name),
-           configuration(row),
-           format_seconds(cell.median),
-           format_seconds(cell.min) + " – " + format_seconds(cell.max),
-           percent(cell.cv),
-           row.speedup ? times(*row.speedup) : "–",
-           row.speedup_below ? times(*row.speedup_below) : "–",
-           format_number("%.3g", static_cast<double>(cell.n) / cell.median),
-           percent(row.fraction_of_fastest),
-           format_bytes(cell.peak_heap),
-           format_bytes(cell.peak_rss),
-           format_number("%.0f", cell.minor_faults),
-           instructions_text(*row.card),
-           report_vector_text(*row.card, "linked"),
-           counters_text(cell),
-           scientific(cell.rel_error),
-           scientific(cell.rounding_error),
-           cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–",
-           format_number("%.1f", row.cost.score)});
+           (row.pareto ? "**" + name + "**" : name), configuration(row), format_seconds(cell.median),
+           row.speedup ? times(*row.speedup) : "–", row.speedup_below ? times(*row.speedup_below) : "–",
+           scientific(cell.rel_error), format_bytes(cell.peak_rss), format_number("%.1f", row.cost.score)});
+      more.rows.push_back(
+          {name, format_seconds(cell.min) + " – " + format_seconds(cell.max), percent(cell.cv),
+           format_number("%.3g", static_cast<double>(cell.n) / cell.median), percent(row.fraction_of_fastest),
+           format_bytes(cell.peak_heap), format_number("%.0f", cell.minor_faults),
+           instructions_text(*row.card), report_vector_text(*row.card, "linked"), counters_text(cell),
+           scientific(cell.rounding_error), cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–"});
       if (peers)
-        rows.rows.back().insert(rows.rows.back().begin() + 8,
+        more.rows.back().insert(more.rows.back().begin() + 5,
                                 {row.over_py_list ? times(*row.over_py_list) : "–",
                                  row.over_best_peer ? times(*row.over_best_peer) : "–"});
     }
     doc.push_back(table(rows));
     doc.push_back(
         paragraph("Bold tiers are Pareto-optimal (no other tier is both faster and no more costly). "
-                  "Each tier at its fastest threads × ranks; times are the median of the repetitions."));
+                  "Each tier at its fastest threads × ranks; times are the median of the repetitions, errors "
+                  "relative to the exact integral, peak memory the process's resident set."));
+    tier_details(doc, more);
     if (!analysis.unmeasured.empty()) {
       std::vector<std::string> items;
       for (const Cell* cell : analysis.unmeasured)
@@ -205,7 +213,8 @@ void all_cells(Document& doc, const std::vector<Run>& runs) {
            cell.ok() || cell.placement ? placement_text(cell.placement) : "–", note});
       if (integrands) rows.rows.back().insert(rows.rows.back().begin() + 2, cell.integrand);
     }
-  doc.push_back(table(rows));
+  const std::string count = counted(static_cast<int>(rows.rows.size()), "cell", "cells");
+  doc.push_back(details(3, "all " + count + ", one a row", {table(rows)}));
 }
 
 }  // namespace ladder::report

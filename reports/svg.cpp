@@ -335,6 +335,11 @@ constexpr std::array<std::string_view, 4> dashes = {"solid", "7 4", "2 3", "10 3
 // The slot's look with the series' own colour, less what its style does not draw.
 Look styled(Look look, const Series& series) {
   if (valid_colour(series.color)) look.color = series.color;
+  // A series of one point draws no line, so its dash cannot tell it apart (its colour and marker must).
+  const auto finite = std::count_if(series.points.begin(), series.points.end(), [](const Point& point) {
+    return std::isfinite(point.x) && std::isfinite(point.y);
+  });
+  if (finite < 2 && series.style != Style::line && series.style != Style::dashed) look.dash = "none";
   switch (series.style) {
     case Style::markers:
       look.dash = "none";
@@ -551,12 +556,12 @@ std::string series_group(const Series& series, const Look& look,
     for (std::size_t index = 0; run.size() > 1 && index < run.size(); ++index)
       path += (index == 0 ? "M" : "L") + px(run[index].x) + " " + px(run[index].y);
   const std::string shape(shape_name(look.shape));
+  // The dash as drawn: none where no two neighbouring points are left to join.
+  const std::string dash = path.empty() ? std::string("none") : look.dash;
   std::string out = "<g class=\"series\"" + attribute("data-series", series.name) +
                     attribute("data-color", look.color) + attribute("data-marker", shape) +
-                    // A line of single points (runs of one between points left out) draws no line.
-                    attribute("data-dash", path.empty() ? "none" : look.dash) + " fill=\"" + look.color +
-                    "\">\n";
-  if (look.dash != "none" && !path.empty())
+                    attribute("data-dash", dash) + " fill=\"" + look.color + "\">\n";
+  if (dash != "none")
     out += "<path class=\"line\" d=\"" + path + "\" fill=\"none\" stroke=\"" + look.color +
            "\" stroke-width=\"2\"" + dash_attribute(look.dash) + "/>\n";
   for (const auto& run : runs)
@@ -717,17 +722,40 @@ bool crosses(const std::array<double, 4>& segment, const Box& box) {
   return false;
 }
 
-// Each tagged point's tag, clear of the other tags and their leaders, every point, the given boxes and the
-// plot's edges: beside the point where it can, else further out along one of 16 directions with a leader
-// line that crosses no other tag (it may pass a point). The emphasised points' tags are placed first.
+// Whether two segments cross (touching ends do not count).
+bool crosses(const std::array<double, 4>& a, const std::array<double, 4>& b) {
+  const auto side = [](double x1, double y1, double x2, double y2, double x, double y) {
+    const double cross = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1);
+    return cross > 1e-9 ? 1 : cross < -1e-9 ? -1 : 0;
+  };
+  return side(a[0], a[1], a[2], a[3], b[0], b[1]) * side(a[0], a[1], a[2], a[3], b[2], b[3]) < 0 &&
+         side(b[0], b[1], b[2], b[3], a[0], a[1]) * side(b[0], b[1], b[2], b[3], a[2], a[3]) < 0;
+}
+
+double distance(const Box& box, double x, double y) {
+  return std::hypot(std::max({box.left - x, 0.0, x - box.right}),
+                    std::max({box.top - y, 0.0, y - box.bottom}));
+}
+
+// Each tagged point's tag, clear of the other tags, every leader, every point, the given boxes (texts) and
+// the plot's edges — a point within `edge` px of the plot's right edge may put its tag in the margin right of
+// the plot, up to `margin` px: beside the point where it can, else further out along one of 16 directions
+// with a leader line that crosses no text and no other leader (it may pass a point). Placements whose tag is
+// nearer its own point than any other point come first. The emphasised points' tags are placed first.
+// A tag with no such place anywhere is not drawn: its name goes to `untagged` (the chart says so below).
 std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
                                              const std::vector<std::vector<std::vector<Drawn>>>& runs,
-                                             const Frame& frame, std::vector<Box> obstacles) {
+                                             const Frame& frame, std::vector<Box> obstacles, double margin,
+                                             std::vector<std::string>& untagged) {
+  constexpr double edge = 64;
+  const std::vector<Box> texts = obstacles;  // the given boxes: leaders cross none of them
+  std::vector<std::array<double, 2>> dots;
   for (const auto& series_runs : runs)
     for (const auto& run : series_runs)
       for (const auto& drawn : run) {
         const double r = radius(*drawn.point) * 1.35 + 1;  // the largest shape's reach
         obstacles.push_back({drawn.x - r, drawn.y - r, drawn.x + r, drawn.y + r});
+        dots.push_back({drawn.x, drawn.y});
       }
   std::vector<std::vector<Label>> labels(series.size());
   std::vector<std::array<double, 4>> leaders;  // and the tags they lead to
@@ -739,7 +767,8 @@ std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
           const Point& point = *drawn.point;
           if (point.tag.empty() || point.emphasis != emphasised) continue;
           const double width = text_width(point.tag, font_size, point.emphasis), height = 1.24 * font_size;
-          const double reach = radius(point) * 1.35 + 2;
+          const double reach = radius(point) * 1.35 + 3;  // clear of its own dot's box by more than the gap
+          const double right = drawn.x >= frame.right - edge ? frame.right + margin : frame.right - 2;
           // A box whose side (or corner) facing the point sits at distance d along direction angle.
           const auto box_at = [&](double angle, double d) {
             const double ax = drawn.x + d * std::cos(angle), ay = drawn.y + d * std::sin(angle);
@@ -748,33 +777,44 @@ std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
             const double top = s > 0.3 ? ay : s < -0.3 ? ay - height : ay - height / 2;
             return Box{left, top, left + width, top + height};
           };
-          bool strict = true;  // leaders cross no tag; else, where nothing fits so, they may
+          bool near = true;  // first only places nearer this point than any other point
           const auto fits = [&](const Box& box) {
-            return box.left >= frame.left + 2 && box.right <= frame.right - 2 && box.top >= frame.top + 2 &&
+            const double own = distance(box, drawn.x, drawn.y);
+            return box.left >= frame.left + 2 && box.right <= right && box.top >= frame.top + 2 &&
                    box.bottom <= frame.bottom - 2 && !overlaps_any(box, obstacles, 1.5) &&
-                   (!strict || std::none_of(leaders.begin(), leaders.end(),
-                                            [&](const auto& leader) { return crosses(leader, box); }));
+                   std::none_of(leaders.begin(), leaders.end(),
+                                [&](const auto& leader) { return crosses(leader, box); }) &&
+                   (!near || std::none_of(dots.begin(), dots.end(), [&](const auto& dot) {
+                     return (dot[0] != drawn.x || dot[1] != drawn.y) && distance(box, dot[0], dot[1]) < own;
+                   }));
+          };
+          const auto clear = [&](const std::array<double, 4>& leader) {
+            const auto through = [&](const Box& other) { return crosses(leader, other); };
+            return std::none_of(placed.begin(), placed.end(), through) &&
+                   std::none_of(texts.begin(), texts.end(), through) &&
+                   std::none_of(leaders.begin(), leaders.end(),
+                                [&](const auto& other) { return crosses(leader, other); });
           };
           std::optional<Label> chosen;
-          for (const double angle : {0.0, pi, -pi / 2, pi / 2, -pi / 4, pi / 4, -3 * pi / 4, 3 * pi / 4})
-            if (const Box box = box_at(angle, reach); !chosen && fits(box))
-              chosen = Label{box, point.tag, {}};
-          for (; !chosen; strict = false) {
-            for (const double d : {18.0, 28.0, 40.0, 54.0, 70.0, 90.0, 115.0, 145.0, 180.0})
-              for (int step = 0; step < 16 && !chosen; ++step) {
-                const double angle = -pi / 2 + step * pi / 8;
+          for (; !chosen; near = false) {
+            for (const double angle : {0.0, pi, -pi / 2, pi / 2, -pi / 4, pi / 4, -3 * pi / 4, 3 * pi / 4})
+              if (const Box box = box_at(angle, reach); !chosen && fits(box))
+                chosen = Label{box, point.tag, {}};
+            for (const double d : {18.0, 28.0, 40.0, 54.0, 70.0, 90.0, 115.0, 145.0, 180.0, 220.0})
+              for (int step = 0; step < 32 && !chosen; ++step) {
+                const double angle = -pi / 2 + step * pi / 16;
                 const std::array<double, 4> leader{
                     drawn.x + reach * std::cos(angle), drawn.y + reach * std::sin(angle),
                     drawn.x + (d + reach - 2) * std::cos(angle), drawn.y + (d + reach - 2) * std::sin(angle)};
-                const bool clear = std::none_of(placed.begin(), placed.end(),
-                                                [&](const Box& other) { return crosses(leader, other); });
-                if (const Box box = box_at(angle, d + reach); (clear || !strict) && fits(box))
+                if (const Box box = box_at(angle, d + reach); clear(leader) && fits(box))
                   chosen = Label{box, point.tag, leader};
               }
-            if (!strict) break;
+            if (!near) break;
           }
-          // Nowhere clear (a plot too crowded): to the right, over whatever is there.
-          if (!chosen) chosen = Label{box_at(0, reach), point.tag, {}};
+          if (!chosen) {  // nowhere clear (a plot too crowded): the tag is left out, and said so
+            untagged.push_back(point.tag);
+            continue;
+          }
           chosen->bold = point.emphasis;
           obstacles.push_back(chosen->box);
           placed.push_back(chosen->box);
@@ -784,17 +824,15 @@ std::vector<std::vector<Label>> point_labels(const std::vector<Series>& series,
   return labels;
 }
 
-// The labels, bold ones darker; their leader lines go to `leaders`, drawn outside the series' group (whose
-// lines are its own, in its colour and dash).
-std::string labels_text(const std::vector<Label>& labels, std::string_view cls, std::string& leaders) {
+// The labels, bold ones darker, each after its leader line (class "leader": not the series' drawing).
+std::string labels_text(const std::vector<Label>& labels, std::string_view cls) {
   std::string out;
   for (const auto& label : labels) {
     const std::string_view colour = label.bold ? "#111" : "#555";
     if (label.leader)
-      leaders += "<line class=\"leader\" x1=\"" + px((*label.leader)[0]) + "\" y1=\"" +
-                 px((*label.leader)[1]) + "\" x2=\"" + px((*label.leader)[2]) + "\" y2=\"" +
-                 px((*label.leader)[3]) + "\" stroke=\"" + std::string(colour) +
-                 "\" stroke-width=\"0.8\"/>\n";
+      out += "<line class=\"leader\" x1=\"" + px((*label.leader)[0]) + "\" y1=\"" + px((*label.leader)[1]) +
+             "\" x2=\"" + px((*label.leader)[2]) + "\" y2=\"" + px((*label.leader)[3]) + "\" stroke=\"" +
+             std::string(colour) + "\" stroke-width=\"0.8\"/>\n";
     out += text(label.box.left, label.box.top + 0.96 * font_size, label.text,
                 " class=\"" + std::string(cls) + "\" fill=\"" + std::string(colour) + "\"" +
                     (label.bold ? " font-weight=\"bold\"" : ""));
@@ -923,21 +961,39 @@ std::string line_chart(const Chart& chart) {
   const double end_x = right ? width : frame.right + 16;
   const auto ends = chart.end_labels ? end_labels(chart.series, looks, runs, frame, end_x, right)
                                      : std::vector<std::vector<Label>>(chart.series.size());
-  const auto tags = point_labels(chart.series, runs, frame, boxes);
+  // Tags may use a margin right of the plot (as wide as the widest tag) where their point is at its edge;
+  // the chart widens by what they use.
+  double widest_tag = 0;
+  for (const auto& series : chart.series)
+    for (const auto& point : series.points)
+      if (!point.tag.empty())
+        widest_tag = std::max(widest_tag, text_width(point.tag, font_size, point.emphasis));
+  for (const auto& series_ends : ends)
+    for (const auto& label : series_ends) boxes.push_back(label.box);
+  std::vector<std::string> untagged;
+  const auto tags = point_labels(chart.series, runs, frame, boxes, widest_tag + 16, untagged);
+  double tag_margin = 0;
+  for (const auto& series_tags : tags)
+    for (const auto& tag : series_tags)
+      tag_margin = std::max(tag_margin, tag.box.right + 8 - (frame.right + 16));
+  if (!untagged.empty()) {
+    std::string names;
+    for (const auto& name : untagged) names += (names.empty() ? "" : ", ") + name;
+    notes.push_back("Not tagged for lack of room: " + names + " (each point's tooltip names it).");
+  }
 
-  std::string plot = bands, leaders;
+  std::string plot = bands;
   double lowest = height;
   for (std::size_t index = 0; index < chart.series.size(); ++index) {
     plot += series_group(chart.series[index], looks[index], runs[index]);
-    plot += labels_text(tags[index], "point-label", leaders);
-    plot += labels_text(ends[index], "end-label", leaders);
+    plot += labels_text(tags[index], "point-label");
+    plot += labels_text(ends[index], "end-label");
     plot += "</g>\n";
     for (const auto& label : ends[index]) lowest = std::max(lowest, label.box.bottom + 6);
   }
-  if (!leaders.empty()) plot += "<g class=\"leaders\">\n" + leaders + "</g>\n";
   double notes_top = lowest + 8;
   const std::string legend_group = legend(chart.series, looks, frame, notes_top);
-  std::string out = open_svg(chart.id, chart.title, width + end_margin,
+  std::string out = open_svg(chart.id, chart.title, width + std::max(end_margin, tag_margin),
                              notes_top + 16 * static_cast<double>(notes.size()) + 10);
   out += axis(ticks_drawn(x, Side::bottom, frame, chart.x), Side::bottom, frame, chart.x.label) +
          axis(ticks_drawn(y, Side::left, frame, chart.y), Side::left, frame, chart.y.label);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -57,6 +58,16 @@ fs::path machine(const fs::path& dir, const std::string& host, bool second) {
       testing::add_cell(benchmarks, {"tbb", 9, n, threads, around(1.1 * size * scale / threads), 5e-12});
     }
   }
+  // Each median cell at the largest n sampled one call: four samples over the call, the second machine's
+  // ten times shorter.
+  for (auto& entry : benchmarks)
+    if (entry.value("run_type", "") == "aggregate" && entry.value("aggregate_name", "") == "median" &&
+        entry.value("n", std::int64_t{0}) == 100000000LL) {
+      const double call = entry.at("real_time").get<double>() * 1e-9;
+      entry["memory_timeline"] = {{"seconds", {0.0, call / 3, 2 * call / 3, call}},
+                                  {"rss_bytes", {1e6, 2e6, 2e6, 1e6}},
+                                  {"cpu_seconds", {0.0, call / 3, 2 * call / 3, call}}};
+    }
   return testing::write_results(dir / host, testing::crafted_results(host, cards, benchmarks));
 }
 
@@ -104,16 +115,22 @@ TEST_F(Charts, ATierLooksTheSameInEveryChartOnEveryMachine) {
 
 TEST_F(Charts, EachKindSharesItsAxesAcrossTheMachines) {
   for (const auto& charts : {speedup_charts(analyses), scaling_charts(analyses), efficiency_charts(analyses),
-                             pareto_charts(analyses), memory_charts(runs), error_charts(runs)}) {
+                             pareto_charts(analyses), memory_charts(runs), error_charts(runs),
+                             timeline_charts(runs), cpu_timeline_charts(runs)}) {
     ASSERT_EQ(charts.size(), 2u);
     SCOPED_TRACE(charts[0].id);
     EXPECT_EQ(charts[0].id.substr(charts[0].id.size() - 2), "-1");
     EXPECT_EQ(charts[1].id.substr(charts[1].id.size() - 2), "-2");
+    EXPECT_EQ(charts[0].svg.find(">no data<"), std::string::npos) << "each chart has points to place";
+    int compared = 0;
     for (const std::string axis : {"<g class=\"axis x\"", "<g class=\"axis y\""}) {
       const std::string first = svg_group(charts[0].svg, axis);
       if (first.empty()) continue;  // a bar chart has no y axis
       EXPECT_EQ(texts(first), texts(svg_group(charts[1].svg, axis))) << axis;
+      EXPECT_FALSE(texts(first).empty()) << axis;
+      ++compared;
     }
+    EXPECT_GE(compared, charts[0].id.starts_with("speedup") ? 1 : 2) << "axes compared";
   }
   // Apart, the first machine's times would span other decades than the second's.
   EXPECT_NE(texts(svg_group(speedup_chart(analyses[0], 0).svg, "<g class=\"axis x\"")),
@@ -160,6 +177,33 @@ TEST_F(Charts, EveryPointOfEveryChartHasATooltip) {
     }
   const std::string memory = memory_charts(runs)[0].svg;
   EXPECT_NE(memory.find("<title>tbb at n = 1e6, 4 threads: "), std::string::npos) << memory;
+}
+
+// A tier that speeds up 3.111× on 2 threads (the cache's gift): the scaling chart's y axis stops at it, but
+// its ticks stay powers of two, read alike — no end tick labelled "3.111".
+TEST(ChartTicks, AMeasuredTopSpeedupGetsNoTickOfItsOwn) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("ladder-ticks-" + std::to_string(::getpid()));
+  json benchmarks = json::array();
+  testing::add_cell(benchmarks, {"naive", 0, 1000000, 1, around(1.0), 3e-12});
+  testing::add_cell(benchmarks, {"openmp", 8, 1000000, 1, around(0.5), 4e-12});
+  testing::add_cell(benchmarks, {"openmp", 8, 1000000, 2, around(0.5 / 3.111), 4e-12});
+  const json cards = json::array({testing::crafted_card("naive", 0, {}, false, "minutes", 27),
+                                  testing::crafted_card("openmp", 8, {"OpenMP"}, true, "hours", 40)});
+  const report::Run run =
+      load_run(testing::write_results(dir / "superlinear", testing::crafted_results("vm", cards, benchmarks))
+                   .string());
+  const std::string svg = scaling_chart(analyse(run), 0).svg;
+  const auto ticks = texts(svg_group(svg, "<g class=\"axis y\""));
+  ASSERT_FALSE(ticks.empty()) << svg;
+  EXPECT_EQ(svg.find(">3.111<"), std::string::npos) << svg;
+  int numbers = 0;
+  for (const auto& tick : ticks)
+    if (!tick.empty() && std::isdigit(static_cast<unsigned char>(tick[0])) != 0) {
+      ++numbers;
+      const double value = std::stod(tick);
+      EXPECT_EQ(std::exp2(std::round(std::log2(value))), value) << "a power of two: " << tick;
+    }
+  EXPECT_GE(numbers, 2) << svg;
 }
 
 }  // namespace

@@ -8,9 +8,12 @@ each chart. They check the HTML contract the report keeps for them (issue 17):
   it is drawn: data-color="#rrggbb", data-marker (circle, square, triangle, diamond, cross, plus,
   triangle-down, star or none) and data-dash (solid, a stroke-dasharray value, or none: no line); its line
   drawn with that stroke and dash, its points with class "point", data-shape = the marker and that colour;
-  no two series of a chart alike in all three;
+  no two series of a chart alike in all three (a label's leader line, class "leader", is not the series'
+  drawing);
 - every .point has a <title> with its figures; labels of points are text.point-label, the labels at the
-  ends of lines text.end-label; no two <text> of a chart overlap, and no such label covers a .point.
+  ends of lines text.end-label; no two <text> of a chart overlap, and no such label covers a .point;
+- a label away from its point is joined to it by a line.leader, written just before the label's <text>: no
+  leader crosses a <text> other than its own label, nor another leader.
 """
 import base64
 import pathlib
@@ -105,6 +108,48 @@ READABLE_FACTS = """(async () => {
         const o = overlap(l.box, box(point));
         if (o) chart.covers.push(`label ${label(l.text)} overlaps point ${pointName(point)} ${by(...o)}`);
       }
+    // Leader lines (line.leader), each followed by the text it leads to: none may cross another text or
+    // another leader. Their ends in page coordinates, as the texts' boxes are.
+    const toPage = (element, x, y) => {
+      const p = new DOMPoint(x, y).matrixTransform(element.getScreenCTM());
+      return [p.x + window.scrollX, p.y + window.scrollY];
+    };
+    const leaders = [...svg.querySelectorAll('line.leader')].map(line => {
+      const at = name => Number(line.getAttribute(name));
+      const next = line.nextElementSibling;
+      return {own: next && next.tagName.toLowerCase() === 'text' ? next : null,
+              a: toPage(line, at('x1'), at('y1')), b: toPage(line, at('x2'), at('y2'))};
+    });
+    chart.leaders = leaders.length;
+    const through = (l, r) => {  // the segment enters the box shrunk by the tolerance (Liang–Barsky)
+      const [dx, dy] = [l.b[0] - l.a[0], l.b[1] - l.a[1]];
+      let [t0, t1] = [0, 1];
+      for (const [p, q] of [[-dx, l.a[0] - r.left - tolerance], [dx, r.right - tolerance - l.a[0]],
+                            [-dy, l.a[1] - r.top - tolerance], [dy, r.bottom - tolerance - l.a[1]]]) {
+        if (p === 0) {
+          if (q < 0) return false;
+        } else if (p < 0) {
+          t0 = Math.max(t0, q / p);
+        } else {
+          t1 = Math.min(t1, q / p);
+        }
+      }
+      return t1 - t0 > 1e-9;
+    };
+    const side = (a, b, c) =>  // which side of a→b c lies on; 0 on the line (touching ends do not cross)
+        Math.sign(Math.round(((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])) * 1e6));
+    const cross = (l, m) => side(l.a, l.b, m.a) * side(l.a, l.b, m.b) < 0 &&
+                            side(m.a, m.b, l.a) * side(m.a, m.b, l.b) < 0;
+    const leaderName = l => `the leader of ${l.own ? label(l.own) : 'no text'}`;
+    chart.crossings = [];
+    for (let i = 0; i < leaders.length; ++i) {
+      for (const t of texts)
+        if (t.text !== leaders[i].own && through(leaders[i], t.box))
+          chart.crossings.push(`${leaderName(leaders[i])} crosses text ${label(t.text)}`);
+      for (let j = i + 1; j < leaders.length; ++j)
+        if (cross(leaders[i], leaders[j]))
+          chart.crossings.push(`${leaderName(leaders[i])} crosses ${leaderName(leaders[j])}`);
+    }
     for (const point of points) {
       const title = point.querySelector(':scope > title');
       if (!title || !title.textContent.trim())
@@ -115,6 +160,7 @@ READABLE_FACTS = """(async () => {
       const name = group.getAttribute('data-series') || '';
       const lines = [...group.querySelectorAll('path, line, polyline')].filter(element =>
           !element.closest('.point') && !element.closest('.mark') && !element.closest('.end-label') &&
+          !element.closest('.leader') &&
           hex(getComputedStyle(element).stroke) !== 'none');
       const marks = [...group.querySelectorAll('.point')];
       const markColour = point => {
@@ -207,10 +253,11 @@ def readable_checks(args, facts, report):
 
     if args.check.get("labels"):
         for chart in charts:
-            problems = chart["overlaps"] + chart["covers"]
+            problems = chart["overlaps"] + chart["covers"] + chart["crossings"]
             report.check(not problems and chart["texts"] > 0,
                          f"labels of chart {chart['id']}: " + (shown(problems) if problems else
-                         f"{chart['texts']} texts, {chart['labels']} point/end labels, no overlap"
+                         f"{chart['texts']} texts, {chart['labels']} point/end labels, no overlap; "
+                         f"{chart['leaders']} leader lines, none crossing another text or leader"
                          if chart["texts"] else "no text at all (a chart without labels)"))
 
     if args.check.get("series"):

@@ -18,6 +18,7 @@
 #include "choose.hpp"
 #include "command.hpp"
 #include "crafted_results.hpp"
+#include "document_text.hpp"
 #include "report.hpp"
 #include "scaling.hpp"
 #include "sections.hpp"
@@ -105,26 +106,18 @@ std::map<int, std::string> point_xs(const std::string& svg, const std::string& n
   return xs;
 }
 
-// The table that follows the heading that starts with `title`.
+// The table that follows the heading that starts with `title` (in its details too).
 const Table* table_after(const Document& doc, const std::string& title) {
   bool found = false;
-  for (const auto& block : doc) {
+  const Table* table = nullptr;
+  visit_blocks(doc, [&](const Block& block) {
     if (block.kind == Block::Kind::heading) found = block.text.rfind(title, 0) == 0;
-    if (found && block.kind == Block::Kind::table) return &block.table;
-  }
-  return nullptr;
+    if (found && !table && block.kind == Block::Kind::table) table = &block.table;
+  });
+  return table;
 }
 
-std::string all_text(const Document& doc) {
-  std::string text;
-  for (const auto& block : doc) {
-    text += block.text + "\n";
-    for (const auto& item : block.items) text += item + "\n";
-    for (const auto& row : block.table.rows)
-      for (const auto& cell : row) text += cell + " | ";
-  }
-  return text;
-}
+const auto all_text = testing::document_text;
 
 TEST(ReportTopology, OneLinePerDistinctMachineAndNotRecordedForAnOlderFile) {
   TempDir dir;
@@ -337,13 +330,13 @@ TEST(WhichTier, AnswersForTheMachinesWidthAndDiffersBetweenEightAndSixtyFourCore
   // on each share of the machine.
   const std::string text = all_text(build({sixty_four}));
   for (const std::string expected :
-       {"use **tbb**.", "Answered for 128 threads, the widest measured here",
+       {"use **tbb**", "answered for 128 threads, the widest measured here",
         "openmp is fastest on 64 threads, fewer than the 128 this answer is for; its scaling: stops gaining "
         "at 32 threads.",
         "The recommendation on a share of this machine (each width measured): 1 thread: **xsimd**; 2–16 "
         "threads: **openmp**; 32–128 threads: **tbb**."})
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
-  EXPECT_NE(all_text(build({eight})).find("Answered for 8 threads, the widest measured here"),
+  EXPECT_NE(all_text(build({eight})).find("answered for 8 threads, the widest measured here"),
             std::string::npos);
 }
 

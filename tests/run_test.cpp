@@ -377,8 +377,9 @@ TEST(Report, RendersInAHeadlessBrowserWithoutErrorsOrRequests) {
   std::string expectations;
   for (const char* chart : {"speedup-1", "scaling-1", "pareto-1", "memory-1", "error-1"})
     expectations += std::string(" --expect-chart ") + chart;
-  for (const char* series : {"scaling-1:openmp", "scaling-1:tbb", "scaling-1:ideal", "pareto-1:tiers",
-                             "pareto-1:Pareto frontier", "memory-1:naive", "memory-1:xsimd", "error-1:xsimd"})
+  for (const char* series :
+       {"scaling-1:openmp", "scaling-1:tbb", "scaling-1:ideal", "pareto-1:Pareto frontier (bold)",
+        "memory-1:naive", "memory-1:xsimd", "error-1:xsimd"})
     expectations += std::string(" --expect-series '") + series + "'";
   const Outcome browser = run_command("python3", std::string(LADDER_SOURCE_DIR) + "/tests/browser_check.py " +
                                                      (dir / "out/report.html").string() + " --screenshot " +

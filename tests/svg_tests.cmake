@@ -84,4 +84,10 @@ readable_defect(point_without_title
                 [[y="166" width="8" height="8"><title>openmp: n 1e6, 0.003 s</title></rect>]]
                 [[y="166" width="8" height="8"/>]]
                 [[titles of chart scaling: point #5 of series "openmp" (<rect>) has no title]])
+readable_defect(leader_across_a_label [[<line class="leader" x1="205" y1="205" x2="236" y2="236"]]
+                [[<line class="leader" x1="205" y1="195" x2="330" y2="128"]]
+                [[labels of chart pareto: the leader of "eigen" at (238, 250) crosses text "openmp" at (310, 135)]])
+readable_defect(crossing_leaders [[<line class="leader" x1="554" y1="254" x2="520" y2="276"]]
+                [[<line class="leader" x1="554" y1="254" x2="215" y2="226"]]
+                [[labels of chart pareto: the leader of "eigen" at (238, 250) crosses the leader of "kahan" at (480, 290)]])
 set_tests_properties(${readable_tests} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)

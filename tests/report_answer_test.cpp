@@ -1,0 +1,270 @@
+// The report read in one minute (issue 17): the one-screen answer of crafted runs (the pick, what it buys
+// against naive and the current rung, its time, cost in words, error, the cheaper runner-up; "stay where
+// you are"; a pick that helps only one integrand), `ladder report --current`, the main table's columns, the
+// tiers' details, columns folded into a sentence, and Markdown with the page's structure.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "crafted_results.hpp"
+#include "document_text.hpp"
+#include "report.hpp"
+#include "sections.hpp"
+
+namespace ladder::report {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+using testing::around;
+using testing::CraftedCell;
+using testing::TempDir;
+
+// Costs: naive 2.0, inlined 2.0, eigen 3.9, xsimd 5.6, tbb 7.4 (80 lines → 2.0, days → 2.0, 2 libraries →
+// 1.5, its largest parts). Rel. errors and peak memory differ from tier to tier.
+json cards() {
+  using testing::crafted_card;
+  return json::array({crafted_card("naive", 0, {}, false, "minutes", 27),
+                      crafted_card("inlined", 2, {}, false, "minutes", 27),
+                      crafted_card("eigen", 4, {"Eigen 3.4"}, false, "hours", 33),
+                      crafted_card("xsimd", 6, {"xsimd 8.1"}, false, "days", 60),
+                      crafted_card("tbb", 9, {"xsimd 8.1", "oneTBB"}, true, "days", 80)});
+}
+
+// The counters' reason, the same in every cell (as on a VM without perf events).
+const std::string no_counters = "unavailable: perf_event_open: No such file or directory";
+
+// At n = 1e6: naive 1 s, inlined 0.5 s (the likely current rung: plain, single-threaded, no library), eigen
+// 0.2 s, xsimd 0.1 s (error 1e-11), tbb 0.12 s on 1 thread and `tbb_two` on 2. With tbb_two = 0.05 the pick
+// is tbb on 2 threads: 20× naive, 10× inlined, 50 ms, error 1e-14; the runner-up that costs less is xsimd,
+// 2× slower.
+json ladder_run(double inlined = 0.5, double tbb_two = 0.05) {
+  json benchmarks = json::array();
+  const std::int64_t n = 1000000;
+  int memory = 1;
+  for (CraftedCell cell : std::vector<CraftedCell>{{"naive", 0, n, 1, around(1.0), 1e-13},
+                                                   {"inlined", 2, n, 1, around(inlined), 2e-13},
+                                                   {"eigen", 4, n, 1, around(0.2), 1e-15},
+                                                   {"xsimd", 6, n, 1, around(0.1), 1e-11},
+                                                   {"tbb", 9, n, 1, around(0.12), 1e-14},
+                                                   {"tbb", 9, n, 2, around(tbb_two), 1e-14}}) {
+    cell.extra = {{"counters", {{"available", false}, {"reason", no_counters}}},
+                  {"peak_rss_bytes", (memory++) << 20}};
+    testing::add_cell(benchmarks, cell);
+  }
+  return testing::crafted_results("crafted", cards(), benchmarks);
+}
+
+fs::path write(const fs::path& dir, const json& document) { return testing::write_results(dir, document); }
+
+const Block* find_block(const Document& doc, Block::Kind kind, const std::string& text) {
+  const Block* found = nullptr;
+  visit_blocks(doc, [&](const Block& block) {
+    if (!found && block.kind == kind && block.text == text) found = &block;
+  });
+  return found;
+}
+
+const auto text_of = testing::document_text;
+
+std::string answer_text(const Document& doc) {
+  const Block* answer = find_block(doc, Block::Kind::section, "answer");
+  return answer ? text_of(answer->blocks) : "";
+}
+
+TEST(Answer, SaysThePickWhatItBuysCostsItsErrorAndTheCheaperRunnerUp) {
+  TempDir dir;
+  const Document doc = build({load_run(write(dir / "run", ladder_run()).string())});
+  ASSERT_GE(doc.size(), 3u);
+  EXPECT_EQ(doc[2].kind, Block::Kind::section) << "right after the title and the intro";
+  const std::string text = answer_text(doc);
+  for (const std::string expected :
+       {"At n = 1e6: use **tbb** (2 threads).",
+        "Buys: **20×** naive, **10×** inlined (the likely current rung); 50 ms a call.",
+        "Costs: **7.4** of 10 — 80 lines of code to keep; days to learn.",
+        "Error: 1.0e-14 relative to the exact integral.",
+        "Runner-up that costs less: **xsimd** (cost 5.6), 2.00× slower (+100 %).",
+        "The likely current rung: the fastest plain single-threaded C++ rung, with no library and no "
+        "hand-written maths"})
+    EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
+  EXPECT_EQ(text.find("**stay where you are**"), std::string::npos) << text;
+}
+
+TEST(Answer, StayWhereYouAreWhenNoTierBeatsTheCurrentRungByTenPercent) {
+  TempDir dir;
+  // inlined 0.105 s; the fastest, tbb on 2 threads, 0.1 s: 1.05× faster, inside the 10 %.
+  const Document doc = build({load_run(write(dir / "run", ladder_run(0.105, 0.1)).string())});
+  const std::string text = answer_text(doc);
+  EXPECT_NE(
+      text.find(
+          "At n = 1e6: **stay where you are** — inlined, the likely current rung, takes 105 ms a call."),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("No tier beats it by more than 10 %: the fastest, **xsimd**, is 1.05× faster"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find(": use **"), std::string::npos) << text;
+}
+
+TEST(Answer, SaysWhenThePickHelpsOnlyOneIntegrand) {
+  TempDir dir;
+  // "tuned" (hand-written maths) runs gauss only and is its pick; rational's and log-atan's pick is xsimd.
+  json card_list = cards();
+  card_list.push_back(testing::crafted_card("tuned", 13, {"xsimd 8.1"}, false, "days", 60));
+  card_list.back()["max_ulp_error"] = 1.3;
+  json benchmarks = json::array();
+  const std::int64_t n = 1000000;
+  for (const std::string integrand : {"gauss", "rational", "log-atan"})
+    for (const CraftedCell& cell : std::vector<CraftedCell>{{"naive", 0, n, 1, around(1.0)},
+                                                            {"inlined", 2, n, 1, around(0.5)},
+                                                            {"xsimd", 6, n, 1, around(0.1)}}) {
+      CraftedCell each = cell;
+      each.integrand = integrand;
+      testing::add_cell(benchmarks, each);
+    }
+  testing::add_cell(benchmarks, {"tuned", 13, n, 1, around(0.04)});
+  for (const std::string integrand : {"rational", "log-atan"})
+    testing::add_cell_not_run(benchmarks, {"tuned", 13, n, 1, {}, 0, nullptr, integrand}, "unavailable",
+                              "tier 'tuned' cannot run integrand '" + integrand + "': its exp is for gauss");
+  const fs::path path = write(dir / "run", testing::crafted_results("crafted", card_list, benchmarks));
+  const Document doc = build({load_run(path.string())});
+  const std::string text = answer_text(doc);
+  EXPECT_NE(
+      text.find("**tuned** (the pick for gauss) helps only gauss: it does not run rational, log-atan; a "
+                "team that takes it keeps another tier for those."),
+      std::string::npos)
+      << text;
+  // One row an integrand: the pick, × naive, × the current rung, and its cost in words.
+  EXPECT_NE(text.find("gauss | **tuned** | 25× | 12× inlined | 40 ms | 5.6 — hand-written maths (1.3 ulp) "
+                      "your team must own; days to learn; 60 lines of code to keep"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("rational | **xsimd** | 10× | 5.00× inlined | 100 ms"), std::string::npos) << text;
+  // Where the answers differ: the same refusal on two integrands is one sentence.
+  const report::Run run = load_run(path.string());
+  const auto sentences = integrand_differences(run, answer_each_integrand(run));
+  EXPECT_NE(std::find(sentences.begin(), sentences.end(),
+                      "For **rational**, **log-atan**, tuned is unavailable (its exp is for gauss)."),
+            sentences.end())
+      << ::testing::PrintToString(sentences);
+}
+
+TEST(Answer, CurrentSetsTheRungAndABadTierIsRefusedNamingTheAcceptedOnes) {
+  TempDir dir;
+  const fs::path run = write(dir / "run", ladder_run());
+  const auto good = testing::run_command(
+      LADDER_BINARY, "report " + run.string() + " --current eigen --out " + (dir / "good").string());
+  ASSERT_EQ(good.exit_code, 0) << good.output;
+  const std::string html = testing::read_text(dir / "good/report.html");
+  EXPECT_NE(html.find("<strong>4.00×</strong> eigen (your current rung)"), std::string::npos)
+      << html.substr(0, 4000);
+  const auto bad = testing::run_command(
+      LADDER_BINARY, "report " + run.string() + " --current nope --out " + (dir / "bad").string());
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--current 'nope' is not a tier of '" + (run / "results.json").string() +
+                            "'; it has: naive, inlined, eigen, xsimd, tbb"),
+            std::string::npos)
+      << bad.output;
+  EXPECT_FALSE(fs::exists(dir / "bad/report.html"));
+}
+
+TEST(LadderTable, ShowsWhatDecidesAndEachTierHasTheRestInItsDetails) {
+  TempDir dir;
+  const Document doc = build({load_run(write(dir / "run", ladder_run()).string())});
+  const Block* ladder = nullptr;
+  visit_blocks(doc, [&](const Block& block) {
+    if (block.kind == Block::Kind::table && block.table.name == "ladder") ladder = &block;
+  });
+  ASSERT_NE(ladder, nullptr);
+  EXPECT_EQ(ladder->table.header,
+            (std::vector<std::string>{"rung", "tier", "configuration", "time", "× naive", "× rung below",
+                                      "error", "peak memory", "cost"}));
+  ASSERT_EQ(ladder->table.rows.size(), 5u);
+  EXPECT_EQ(ladder->table.rows.back(), (std::vector<std::string>{"9", "**tbb**", "2 thr", "50 ms", "20×",
+                                                                 "2.00×", "1.0e-14", "6.0 MiB", "7.4"}));
+  const Block* tbb = find_block(doc, Block::Kind::details, "tier tbb");
+  ASSERT_NE(tbb, nullptr);
+  const std::string details = text_of(tbb->blocks);
+  // What differs between the tiers is in each one's details; what does not, once above them.
+  for (const std::string moved :
+       {"min – max: 50 ms – 50 ms", "nodes/s: 2e+07", "of fastest: 100 %", "rounding error: 5.0e-15"})
+    EXPECT_NE(details.find(moved), std::string::npos) << moved << "\n" << details;
+  const std::string all = text_of(doc);
+  EXPECT_NE(all.find("the same for every tier — cv: 1 %; peak heap: 0 B; minor faults: 0; instr/node: –; "
+                     "vector: –; counters: " +
+                     no_counters + "; reproducible: –:"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(find_block(doc, Block::Kind::details, "tier naive"), nullptr);
+  write_report({load_run((dir / "run").string())}, (dir / "out").string());
+  const std::string html = testing::read_text(dir / "out/report.html");
+  EXPECT_NE(html.find("<table data-table=\"ladder\">"), std::string::npos);
+  EXPECT_NE(html.find("<details><summary>tier tbb</summary>"), std::string::npos);
+}
+
+TEST(FoldedColumns, AColumnTheSameInEveryRowIsOneSentenceAndOneThatDiffersStays) {
+  Table rows{{"tier", "counters", "vector"},
+             {{"a", "unavailable: x", "scalar"}, {"b", "unavailable: x", "4 × f64"}}};
+  EXPECT_EQ(fold_constant_columns(rows), "counters: unavailable: x");
+  EXPECT_EQ(rows.header, (std::vector<std::string>{"tier", "vector"}));
+  EXPECT_EQ(rows.rows, (std::vector<std::vector<std::string>>{{"a", "scalar"}, {"b", "4 × f64"}}));
+  // One row that differs keeps the column.
+  Table differs{{"tier", "counters"}, {{"a", "x"}, {"b", "x"}, {"c", "y"}}};
+  EXPECT_EQ(fold_constant_columns(differs), "");
+  EXPECT_EQ(differs.header.size(), 2u);
+  // In a report: the counters' reason once, above the tiers' details, in none of them.
+  TempDir dir;
+  const Document doc = build({load_run(write(dir / "run", ladder_run()).string())});
+  const std::string all = text_of(doc);
+  EXPECT_NE(all.find("; counters: " + no_counters + "; "), std::string::npos) << all;
+  const Block* tbb = find_block(doc, Block::Kind::details, "tier tbb");
+  ASSERT_NE(tbb, nullptr);
+  EXPECT_EQ(text_of(tbb->blocks).find("counters"), std::string::npos) << text_of(tbb->blocks);
+  // The every-cell table too: its machine (the first column) stays, its placement (not recorded in
+  // any cell) is a sentence.
+  const Block* cells = nullptr;
+  visit_blocks(doc, [&](const Block& block) {
+    if (block.kind == Block::Kind::details && block.text.starts_with("all ")) cells = &block;
+  });
+  ASSERT_NE(cells, nullptr);
+  ASSERT_EQ(cells->blocks.size(), 2u);
+  EXPECT_NE(cells->blocks.front().text.find("placement: not recorded"), std::string::npos)
+      << cells->blocks.front().text;
+  EXPECT_EQ(cells->blocks.back().table.header.front(), "machine");
+}
+
+// The headings and summaries, in order: <h2>…</h2>, <summary>…</summary> in the page; #… in Markdown.
+std::vector<std::string> outline(const std::string& text, const std::regex& pattern) {
+  std::vector<std::string> found;
+  for (std::sregex_iterator it(text.begin(), text.end(), pattern), end; it != end; ++it) {
+    std::string title = (*it)[1].str();
+    for (const std::string mark : {"<strong>", "</strong>", "**"})
+      for (auto at = title.find(mark); at != std::string::npos; at = title.find(mark))
+        title.erase(at, mark.size());
+    found.push_back(title);
+  }
+  return found;
+}
+
+TEST(Markdown, HasThePagesStructure) {
+  TempDir dir;
+  const fs::path run = write(dir / "run", ladder_run());
+  write_report({load_run(run.string())}, (dir / "out").string());
+  const std::string html = testing::read_text(dir / "out/report.html"),
+                    md = testing::read_text(dir / "out/report.md");
+  const auto page =
+      outline(html, std::regex("<(?:h[1-6]|summary)>([^<]*(?:<strong>[^<]*</strong>[^<]*)*)</"));
+  const auto markdown = outline(md, std::regex("(?:^|\n)#+ ([^\n]*)"));
+  EXPECT_EQ(page, markdown);
+  EXPECT_GT(page.size(), 10u);
+  EXPECT_EQ(md.find("## The answer"), md.find("## ")) << "the first section";
+}
+
+}  // namespace
+}  // namespace ladder::report
