@@ -1,11 +1,32 @@
 // The report's outline: the sections and charts in the order a reader meets them.
 #include "sections.hpp"
 
+#include <algorithm>
+
 #include "charts.hpp"
 
 namespace ladder::report {
+namespace {
 
-Document build(const std::vector<Run>& all_runs, const std::string& integrand, const std::string& current) {
+// The runs, with machine names told apart where two are the same: "vm (baseline)" by the run's label, else
+// "vm (run 2026-12-01T06:09)" by its start.
+std::vector<Run> told_apart(std::vector<Run> runs) {
+  std::vector<std::string> names;
+  for (const auto& run : runs) {
+    const bool shared = std::count_if(runs.begin(), runs.end(),
+                                      [&](const Run& other) { return other.machine == run.machine; }) > 1;
+    names.push_back(run.machine + (!shared              ? ""
+                                   : !run.label.empty() ? " (" + run.label + ")"
+                                                        : " (run " + run.started.substr(0, 16) + ")"));
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) runs[i].machine = names[i];
+  return runs;
+}
+
+}  // namespace
+
+Document build(const std::vector<Run>& given_runs, const std::string& integrand, const std::string& current) {
+  const std::vector<Run> all_runs = told_apart(given_runs);
   if (!current.empty()) check_tier(all_runs, current, "--current");
   // The detailed sections read one integrand's cells: the analysis of a run of several would compare one
   // integrand's cells with another's.
@@ -34,8 +55,14 @@ Document build(const std::vector<Run>& all_runs, const std::string& integrand, c
   doc.push_back(paragraph("How far to optimize the midpoint rule, and what each step costs to keep: " +
                           counted(static_cast<int>(runs.size()), "machine", "machines") +
                           ", every number from the results files under Sources."));
+  // --current must name a tier measured at the answer's n: on a run of several integrands, for one of them.
+  for (std::size_t i = 0; i < analyses.size() && !current.empty(); ++i) {
+    const auto& each = answers[i].analyses;
+    if (std::none_of(each.begin(), each.end(),
+                     [&](const Analysis& analysis) { return current_rung(analysis, current) != nullptr; }))
+      check_measured(analyses[i], current, "--current");
+  }
   answer(doc, all_runs, analyses, answers, current);
-  why(doc, analyses);
   if (several_integrands) integrand_answers(doc, all_runs, answers, focus);
   integrand_sets(doc, all_runs, focus);
   trust(doc, runs);
