@@ -291,19 +291,26 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
   if (any_integrands) {
     // The warnings that touch any integrand's pick or runner-up, once for the whole table.
     std::vector<std::string> integrands, kinds;
+    std::size_t rows = 0, touched = 0;
     for (std::size_t i = 0; i < answers.size(); ++i)
       for (const auto& analysis : answers[i].analyses) {
+        ++rows;
         auto said = flagged(all_runs[i], analysis.recommended);
         for (auto& kind : flagged(all_runs[i], analysis.cheaper)) said.push_back(kind);
         if (said.empty()) continue;
-        integrands.push_back(analysis.run->integrand_names().front());
+        ++touched;
+        const std::string name = analysis.run->integrand_names().front();
+        if (std::find(integrands.begin(), integrands.end(), name) == integrands.end())
+          integrands.push_back(name);
         for (auto& kind : said)
           if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
       }
-    if (!integrands.empty())
-      blocks.push_back(paragraph("Trust: the pick or runner-up for " + join(integrands) +
+    if (touched > 0)
+      blocks.push_back(paragraph("Trust: " +
+                                 (touched == rows ? std::string("every pick or its runner-up")
+                                                  : "the pick or runner-up for " + join(integrands)) +
                                  " rests on cells flagged " + join(kinds) +
-                                 ": read those rows with the run's warnings below."));
+                                 "; see the run's warnings below."));
   }
   const bool same_width = std::all_of(analyses.begin(), analyses.end(), [&](const Analysis& each) {
     return short_width(each) == short_width(analyses.front());
