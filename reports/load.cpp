@@ -123,7 +123,7 @@ Run load_run(const std::string& where) {
 
   Run run;
   run.path = path;
-  run.machine = file.context.host_name;
+  run.machine = run.host = file.context.host_name;
   run.cpu = file.context.cpu_model;
   run.cpus = file.context.logical_cpus;
   run.instruction_set = file.context.kernels_use;

@@ -68,7 +68,8 @@ struct Integrand {
 
 struct Run {
   std::string path;     // where it was read from
-  std::string machine;  // the host name
+  std::string machine;  // the host name (in a report, with the run's label or start where two share it)
+  std::string host;     // the host name as recorded
   std::string cpu, label, started, status, instruction_set;
   std::optional<BudgetRecord> budget;  // how the run was fitted to --budget; absent when it was not
   int cpus = 1, repetitions = 0;

@@ -8,16 +8,30 @@
 namespace ladder::report {
 namespace {
 
-// The runs, with machine names told apart where two are the same: "vm (baseline)" by the run's label, else
-// "vm (run 2026-12-01T06:09)" by its start.
+// The runs, with machine names told apart where two are the same: "vm (baseline)" by the runs' labels where
+// they differ, else "vm (run 2026-12-01T06:09)" by their start, else by their folder.
 std::vector<Run> told_apart(std::vector<Run> runs) {
+  const auto folder = [](const Run& run) {
+    std::string path = run.path;
+    for (const std::string file : {"/results.json", "/"})
+      if (path.ends_with(file)) path.erase(path.size() - file.size());
+    return path.substr(path.find_last_of('/') + 1);
+  };
   std::vector<std::string> names;
   for (const auto& run : runs) {
-    const bool shared = std::count_if(runs.begin(), runs.end(),
-                                      [&](const Run& other) { return other.machine == run.machine; }) > 1;
-    names.push_back(run.machine + (!shared              ? ""
-                                   : !run.label.empty() ? " (" + run.label + ")"
-                                                        : " (run " + run.started.substr(0, 16) + ")"));
+    std::vector<const Run*> same;
+    for (const auto& other : runs)
+      if (other.machine == run.machine) same.push_back(&other);
+    const auto differ = [&](const auto& key) {
+      return std::all_of(same.begin(), same.end(),
+                         [&](const Run* other) { return other == &run || key(*other) != key(run); });
+    };
+    const auto label = [](const Run& each) { return each.label; };
+    const auto started = [](const Run& each) { return each.started.substr(0, 16); };
+    names.push_back(run.machine + (same.size() < 2                           ? ""
+                                   : !run.label.empty() && differ(label)     ? " (" + run.label + ")"
+                                   : !run.started.empty() && differ(started) ? " (run " + started(run) + ")"
+                                                                             : " (" + folder(run) + ")"));
   }
   for (std::size_t i = 0; i < runs.size(); ++i) runs[i].machine = names[i];
   return runs;
