@@ -315,9 +315,12 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
   const bool same_width = std::all_of(analyses.begin(), analyses.end(), [&](const Analysis& each) {
     return short_width(each) == short_width(analyses.front());
   });
-  const std::string answered = same_width && several ? "for " + short_width(analyses.front()) +
-                                                           (any_integrands ? ", for each integrand" : "")
-                                                     : join(widths, "; ");
+  std::string answered = same_width && several ? "for " + short_width(analyses.front()) +
+                                                     (any_integrands ? ", for each integrand" : "")
+                                               : join(widths, "; ");
+  if (same_width && several)  // said once for every machine
+    if (const auto at = answered.find("all this machine has"); at != std::string::npos)
+      answered.replace(at, 20, "all each machine has");
   blocks.push_back(paragraph(
       "The pick: the cheapest tier within 10 % of the fastest, answered " + answered + ". " +
       (current_tier.empty() ? "The likely current rung: " + current_rung_rule() + " (--current TIER sets it)"
