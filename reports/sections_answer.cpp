@@ -216,6 +216,15 @@ std::string short_width(const Analysis& analysis) {
          (hardware > 0 && analysis.width >= hardware ? ", all this machine has" : ", the widest measured");
 }
 
+// The analyses a run gives the answer's table: each integrand's, or with `whole` (one table for every
+// run) its one analysis when it holds one integrand.
+std::vector<const Analysis*> rows_of(const Analysis& analysis, const IntegrandAnswers& answers, bool whole) {
+  std::vector<const Analysis*> each;
+  for (const auto& one : answers.analyses) each.push_back(&one);
+  if (each.empty() && whole) each.push_back(&analysis);
+  return each;
+}
+
 void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
             const std::vector<IntegrandAnswers>& answers, const std::string& current_tier) {
   Document blocks;
@@ -245,12 +254,8 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
       const auto at = answers[i].analyses.empty() ? std::optional<std::int64_t>(analyses[i].n) : answers[i].n;
       if (at != n) n.reset();
     }
-    for (std::size_t i = 0; i < analyses.size(); ++i) {
-      std::vector<const Analysis*> each;
-      for (const auto& analysis : answers[i].analyses) each.push_back(&analysis);
-      if (each.empty()) each.push_back(&analyses[i]);
-      integrand_rows(rows, each, n.has_value(), current_tier, names[i]);
-    }
+    for (std::size_t i = 0; i < analyses.size(); ++i)
+      integrand_rows(rows, rows_of(analyses[i], answers[i], true), n.has_value(), current_tier, names[i]);
     blocks.push_back(
         paragraph((n ? "At n = " + format_count(static_cast<double>(*n)) + ", one" : std::string("One")) +
                   " row for each integrand of each machine:"));
@@ -293,7 +298,8 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
     std::vector<std::string> integrands, kinds;
     std::size_t rows = 0, touched = 0;
     for (std::size_t i = 0; i < answers.size(); ++i)
-      for (const auto& analysis : answers[i].analyses) {
+      for (const auto* each : rows_of(analyses[i], answers[i], several)) {
+        const Analysis& analysis = *each;
         ++rows;
         auto said = flagged(all_runs[i], analysis.recommended);
         for (auto& kind : flagged(all_runs[i], analysis.cheaper)) said.push_back(kind);
