@@ -125,8 +125,8 @@ void integrand_answers(Document& doc, const std::vector<Run>& runs, const std::v
                            note(run, analysis, name)});
     }
     // "–" where another integrand has a note; no column when none has.
-    const bool noted = std::any_of(rows.rows.begin(), rows.rows.end(),
-                                   [](const auto& row) { return !row.back().empty(); });
+    const bool noted =
+        std::any_of(rows.rows.begin(), rows.rows.end(), [](const auto& row) { return !row.back().empty(); });
     for (auto& row : rows.rows)
       if (noted && row.back().empty()) row.back() = "–";
     doc.push_back(table(rows));
