@@ -299,4 +299,22 @@ void check_tier(const std::vector<Run>& runs, const std::string& tier, const std
   }
 }
 
+void check_measured(const Analysis& analysis, const std::string& tier, const std::string& option) {
+  if (std::any_of(analysis.rows.begin(), analysis.rows.end(),
+                  [&](const Row& row) { return row.card->id == tier; }))
+    return;
+  const Run& run = *analysis.run;
+  const std::string at = "n = " + format_count(static_cast<double>(analysis.n));
+  std::string why = "no cell of it was measured at " + at;
+  for (const auto& cell : run.cells)
+    if (cell.tier == tier && cell.n == analysis.n && !cell.ok()) {
+      why = std::string(to_string(cell.status)) + (cell.reason.empty() ? "" : ": " + cell.reason);
+      break;
+    }
+  std::vector<std::string> measured;
+  for (const auto& row : analysis.rows) measured.push_back(row.card->id);
+  throw InputError(option + " '" + tier + "' has no measurement at " + at + " in '" + run.path + "' (" + why +
+                   "); measured there: " + join(measured));
+}
+
 }  // namespace ladder::report

@@ -1,4 +1,5 @@
-// The document's one rewrite: a column that says the same in every row becomes a sentence.
+// The document's one rewrite: a column that says the same in every row becomes a sentence (one empty in
+// every row goes).
 #include "document.hpp"
 
 #include <cstddef>
@@ -13,8 +14,9 @@ std::string fold_constant_columns(Table& table) {
     for (const auto& row : table.rows)
       same = same && column < row.size() && row[column] == table.rows.front()[column];
     if (!same) continue;
-    const std::string& value = table.rows.front()[column];
-    said.insert(said.begin(), table.header[column] + ": " + (value.empty() ? "–" : value));
+    // A column empty in every row goes without a word.
+    if (const std::string& value = table.rows.front()[column]; !value.empty())
+      said.insert(said.begin(), table.header[column] + ": " + value);
     table.header.erase(table.header.begin() + static_cast<std::ptrdiff_t>(column));
     for (auto& row : table.rows) row.erase(row.begin() + static_cast<std::ptrdiff_t>(column));
   }

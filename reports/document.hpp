@@ -27,6 +27,9 @@ struct Table {
   std::vector<std::vector<std::string>> rows;
   std::string name{};  // HTML's data-table, for a table readers and checks find by name ("ladder")
   bool fold = true;    // fold_constant_columns may take its columns out (not the answer's: read row by row)
+  // Each row is a tier's details: in HTML a <details> (its summary "tier " + the first cell, the others a
+  // list "header: cell"), needing no script; in Markdown the table as it is.
+  bool details = false;
 };
 struct Chart {
   std::string id, svg;
@@ -67,7 +70,8 @@ inline Block details(int level, std::string summary, Document blocks) {
 }
 
 // A column with the same text in every row of a table of two rows or more, past the first (which names
-// the row), leaves the table for one sentence before it: "Same in every row: counters: unavailable …".
+// the row), leaves the table for one sentence before it: "Same in every row: counters: unavailable …"; one
+// empty in every row leaves it without a word.
 // Applied to every table of the document, inside sections and details too.
 void fold_constant_columns(Document& doc);
 // The same for one table: removes those columns and returns what they said, "counters: unavailable …;

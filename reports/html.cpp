@@ -61,6 +61,15 @@ void blocks_html(const Document& doc, std::string& html) {
         html += "</ul>\n";
         break;
       case Block::Kind::table:
+        if (block.table.details) {  // a tier's details a row: opened by the reader, no script
+          for (const auto& row : block.table.rows) {
+            html += "<details><summary>tier " + html_text(row.front()) + "</summary>\n<ul>\n";
+            for (std::size_t i = 1; i < row.size() && i < block.table.header.size(); ++i)
+              html += "<li>" + html_text(block.table.header[i] + ": " + row[i]) + "</li>\n";
+            html += "</ul>\n</details>\n";
+          }
+          break;
+        }
         html += "<div class=\"table\"><table" +
                 (block.table.name.empty() ? std::string()
                                           : " data-table=\"" + svg::escape(block.table.name) + "\"") +

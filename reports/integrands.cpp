@@ -141,8 +141,8 @@ IntegrandAnswers answer_each_integrand(const Run& run, std::optional<std::int64_
   return answers;
 }
 
-std::vector<std::string> integrand_differences(const Run& all, const IntegrandAnswers& answers,
-                                               double spread) {
+std::vector<std::string> integrand_differences(const Run& all, const IntegrandAnswers& answers, double spread,
+                                               bool with_picks) {
   std::vector<std::string> sentences;
   const auto& analyses = answers.analyses;
 
@@ -150,7 +150,7 @@ std::vector<std::string> integrand_differences(const Run& all, const IntegrandAn
   std::set<std::string> picks;
   for (const auto& analysis : analyses)
     picks.insert(analysis.recommended ? analysis.recommended->card->id : "");
-  if (picks.size() > 1) {
+  if (with_picks && picks.size() > 1) {
     std::string text = "The pick differs: ";
     for (std::size_t i = 0; i < analyses.size(); ++i) {
       const Row* pick = analyses[i].recommended;

@@ -123,7 +123,7 @@ Run load_run(const std::string& where) {
 
   Run run;
   run.path = path;
-  run.machine = file.context.host_name;
+  run.machine = run.host = file.context.host_name;
   run.cpu = file.context.cpu_model;
   run.cpus = file.context.logical_cpus;
   run.instruction_set = file.context.kernels_use;
@@ -137,6 +137,7 @@ Run load_run(const std::string& where) {
   run.build = file.context.compiler + " " + file.context.common_flags;
   run.topology = file.context.topology;
   for (const auto& warning : file.context.warnings) run.warnings.push_back(warning_text(warning));
+  run.warning_records = file.context.warnings;
   for (const auto& record : file.tiers) run.cards.push_back(card_of(record));
 
   const InstructionCounts& instructions = file.instructions;

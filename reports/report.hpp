@@ -68,7 +68,8 @@ struct Integrand {
 
 struct Run {
   std::string path;     // where it was read from
-  std::string machine;  // the host name
+  std::string machine;  // the host name (in a report, with the run's label or start where two share it)
+  std::string host;     // the host name as recorded
   std::string cpu, label, started, status, instruction_set;
   std::optional<BudgetRecord> budget;  // how the run was fitted to --budget; absent when it was not
   int cpus = 1, repetitions = 0;
@@ -79,7 +80,8 @@ struct Run {
   std::optional<Topology> topology;
   std::vector<Card> cards;
   std::vector<Cell> cells;
-  std::vector<std::string> warnings;  // "kind: message (N cells)"
+  std::vector<std::string> warnings;           // "kind: message (N cells)"
+  std::vector<WarningRecord> warning_records;  // the same, with the cells each names
   // How the instructions a node were counted ("callgrind (valgrind-3.19.0) on -march=x86-64-v3, gauss, …"),
   // or why they were not ("unavailable: …").
   std::string instructions_method, instructions_unavailable;
@@ -151,6 +153,9 @@ std::string current_rung_rule();
 bool ladder_pays(const Analysis& analysis, const Row& current);
 // Throws InputError when `tier` is not a tier of every run, naming it and the tiers the run has.
 void check_tier(const std::vector<Run>& runs, const std::string& tier, const std::string& option);
+// Throws InputError when `tier` has no row in the analysis (no cell measured at its n): why, from its cells
+// there (unavailable: …, failed: …) or that none was measured at that n, and the tiers that were.
+void check_measured(const Analysis& analysis, const std::string& tier, const std::string& option);
 
 // n: the size to decide at (default: the largest n at which most tiers were measured).
 // Peers are on the ladder but recommended only with include_peers (`ladder pick --include-peers`).
@@ -199,8 +204,9 @@ IntegrandAnswers answer_each_integrand(const Run& run, std::optional<std::int64_
 // does not run an integrand (tiers_not_running: unavailable, failed, timed out …, with the reason), a tier
 // whose speedup over naive differs by `spread` or more between integrands. Empty when nothing differs. `all`:
 // the run the answers were made from (its unavailable cells, its context's integrands).
+// with_picks: false leaves out the first sentence, the picks (when a table beside it shows them).
 std::vector<std::string> integrand_differences(const Run& all, const IntegrandAnswers& answers,
-                                               double spread = 2);
+                                               double spread = 2, bool with_picks = true);
 
 // A tier that has no measured cell of an integrand while it ran another (or that the context records as
 // unable to run it): its cells' status (unavailable, failed, timeout, …) and why.

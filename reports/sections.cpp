@@ -1,11 +1,46 @@
 // The report's outline: the sections and charts in the order a reader meets them.
 #include "sections.hpp"
 
+#include <algorithm>
+
 #include "charts.hpp"
 
 namespace ladder::report {
+namespace {
 
-Document build(const std::vector<Run>& all_runs, const std::string& integrand, const std::string& current) {
+// The runs, with machine names told apart where two are the same: "vm (baseline)" by the runs' labels where
+// they differ, else "vm (run 2026-12-01T06:09)" by their start, else by their folder.
+std::vector<Run> told_apart(std::vector<Run> runs) {
+  const auto folder = [](const Run& run) {
+    std::string path = run.path;
+    for (const std::string file : {"/results.json", "/"})
+      if (path.ends_with(file)) path.erase(path.size() - file.size());
+    return path.substr(path.find_last_of('/') + 1);
+  };
+  std::vector<std::string> names;
+  for (const auto& run : runs) {
+    std::vector<const Run*> same;
+    for (const auto& other : runs)
+      if (other.machine == run.machine) same.push_back(&other);
+    const auto differ = [&](const auto& key) {
+      return std::all_of(same.begin(), same.end(),
+                         [&](const Run* other) { return other == &run || key(*other) != key(run); });
+    };
+    const auto label = [](const Run& each) { return each.label; };
+    const auto started = [](const Run& each) { return each.started.substr(0, 16); };
+    names.push_back(run.machine + (same.size() < 2                           ? ""
+                                   : !run.label.empty() && differ(label)     ? " (" + run.label + ")"
+                                   : !run.started.empty() && differ(started) ? " (run " + started(run) + ")"
+                                                                             : " (" + folder(run) + ")"));
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) runs[i].machine = names[i];
+  return runs;
+}
+
+}  // namespace
+
+Document build(const std::vector<Run>& given_runs, const std::string& integrand, const std::string& current) {
+  const std::vector<Run> all_runs = told_apart(given_runs);
   if (!current.empty()) check_tier(all_runs, current, "--current");
   // The detailed sections read one integrand's cells: the analysis of a run of several would compare one
   // integrand's cells with another's.
@@ -34,8 +69,14 @@ Document build(const std::vector<Run>& all_runs, const std::string& integrand, c
   doc.push_back(paragraph("How far to optimize the midpoint rule, and what each step costs to keep: " +
                           counted(static_cast<int>(runs.size()), "machine", "machines") +
                           ", every number from the results files under Sources."));
+  // --current must name a tier measured at the answer's n: on a run of several integrands, for one of them.
+  for (std::size_t i = 0; i < analyses.size() && !current.empty(); ++i) {
+    const auto& each = answers[i].analyses;
+    if (std::none_of(each.begin(), each.end(),
+                     [&](const Analysis& analysis) { return current_rung(analysis, current) != nullptr; }))
+      check_measured(analyses[i], current, "--current");
+  }
   answer(doc, all_runs, analyses, answers, current);
-  why(doc, analyses);
   if (several_integrands) integrand_answers(doc, all_runs, answers, focus);
   integrand_sets(doc, all_runs, focus);
   trust(doc, runs);

@@ -30,8 +30,6 @@ void integrand_sets(Document& doc, const std::vector<Run>& runs, const std::vect
 // integrand (answers: one a run, empty for a run of one integrand).
 void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
             const std::vector<IntegrandAnswers>& answers, const std::string& current_tier);
-// Each machine's answer in a sentence with its figures, and the rule.
-void why(Document& doc, const std::vector<Analysis>& analyses);
 void trust(Document& doc, const std::vector<Run>& runs);
 void topologies(Document& doc, const std::vector<Run>& runs);
 void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool several);

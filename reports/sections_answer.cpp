@@ -29,10 +29,36 @@ std::string slower(const Row& slow, const Row& fast) {
   return times(ratio) + " slower (" + format_number("%+.0f %%", 100 * (ratio - 1)) + ")";
 }
 
-// "7.4 of 10 — 80 lines of code to keep; days to learn" ("7.4 — …" in a table, whose header says cost).
-std::string cost_text(const Row& row, bool of_ten = true) {
-  return format_number("%.1f", row.cost.score) + (of_ten ? " of 10 — " : " — ") +
-         join(cost_in_words(*row.card), "; ");
+// "7.4 of 10 — 80 lines of code to keep; days to learn" ("7.4 — …" in a table, whose header says cost;
+// "7.4 — 80 lines of code to keep" when short: the largest part only).
+std::string cost_text(const Row& row, bool of_ten = true, bool short_form = false) {
+  auto words = cost_in_words(*row.card);
+  if (short_form && words.size() > 1) words.resize(1);
+  return format_number("%.1f", row.cost.score) + (of_ten ? " of 10 — " : " — ") + join(words, "; ");
+}
+
+// The kinds of the run's warnings that name a row's cell ("noisy", "load during the run").
+std::vector<std::string> flagged(const Run& run, const Row* row) {
+  std::vector<std::string> said;
+  if (!row) return said;
+  for (const auto& warning : run.warning_records)
+    for (const auto& cell : warning.cells)
+      if ((cell == row->cell->name || cell.rfind(row->cell->name + " ", 0) == 0) &&
+          std::find(said.begin(), said.end(), warning.kind) == said.end())
+        said.push_back(warning.kind);
+  return said;
+}
+
+// What the run's warnings say about the pick's and the runner-up's cells, one line ("" when nothing).
+std::string trust_line(const Run& run, const Row& pick, const Row* runner_up) {
+  std::vector<std::string> parts;
+  if (const auto said = flagged(run, &pick); !said.empty())
+    parts.push_back("the pick's cell is flagged " + join(said));
+  if (const auto said = flagged(run, runner_up); !said.empty())
+    parts.push_back("the runner-up's " + join(said));
+  return parts.empty()
+             ? ""
+             : "Trust: " + join(parts, "; ") + ": read these figures with the run's warnings below.";
 }
 
 // The answer for one analysis, as a lead sentence and a short list.
@@ -67,9 +93,15 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
   }
   blocks.push_back(paragraph(at + ": use " + with_configuration(pick) + "."));
   std::string buys = "Buys: " + (pick.speedup ? "**" + times(*pick.speedup) + "** naive" : "– naive");
-  if (current && current != &pick)
-    buys += ", **" + times(current->cell->median / pick.cell->median) + "** " + current->card->id +
-            (current_tier.empty() ? " (the likely current rung)" : " (your current rung)");
+  const std::string whose = current_tier.empty() ? "the likely current rung" : "your current rung";
+  if (current && current->card->id == "naive")
+    buys += " (naive is " + whose + ")";
+  else if (current && current != &pick)
+    buys += ", **" + times(current->cell->median / pick.cell->median) + "** " + current->card->id + " (" +
+            whose + ")";
+  else if (!current)
+    buys += " (no plain single-threaded rung was measured at n = " +
+            format_count(static_cast<double>(analysis.n)) + " to compare with)";
   items.push_back(buys + "; " + format_seconds(pick.cell->median) + " a call.");
   items.push_back("Costs: **" + format_number("%.1f", pick.cost.score) + "** of 10 — " +
                   join(cost_in_words(*pick.card), "; ") + ".");
@@ -79,41 +111,55 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
                                          "), " + slower(*analysis.cheaper, pick) + "."
                                    : "Runner-up that costs less: none; nothing cheaper was measured.");
   if (!pick.card->note.empty()) items.push_back("Before taking it: " + pick.card->note + ".");
+  if (std::string trust = trust_line(*analysis.run, pick, analysis.cheaper); !trust.empty())
+    items.push_back(std::move(trust));
   blocks.push_back(list(items));
 }
 
-// One row an integrand: integrand, use, × naive, × current rung, time, cost, error, cheaper runner-up.
-Table integrand_table(const IntegrandAnswers& answers, const std::string& current_tier) {
-  Table rows{{"integrand", "use", "× naive", "× current rung", "time", "cost", "error", "cheaper runner-up"},
-             {},
-             "",
-             false};
-  for (const auto& analysis : answers.analyses) {
-    const std::string name = analysis.run->integrand_names().front();
+// One row an integrand (of one run, or of each run with its machine first: `machine` not empty): integrand,
+// use, × naive, × current rung, time, cost, error, cheaper runner-up. In the table of several runs the cost
+// is its score and largest part.
+void integrand_rows(Table& rows, const std::vector<const Analysis*>& analyses, bool same_n,
+                    const std::string& current_tier, const std::string& machine) {
+  const bool short_cost = !machine.empty();
+  for (const Analysis* each : analyses) {
+    const Analysis& analysis = *each;
+    std::vector<std::string> row;
+    if (!machine.empty()) row.push_back(machine);
+    row.push_back(analysis.run->integrand_names().front());
     const Row* pick = analysis.recommended;
     if (!pick) {
-      rows.rows.push_back({name, "none: " + analysis.why, "–", "–", "–", "–", "–", "–"});
+      row.push_back("none: " + analysis.why);
+      row.resize(rows.header.size(), "–");
+      rows.rows.push_back(row);
       continue;
     }
     const Row* current = current_rung(analysis, current_tier);
-    const std::string size = answers.n ? "" : " at n = " + format_count(static_cast<double>(analysis.n));
+    const std::string size = same_n ? "" : " at n = " + format_count(static_cast<double>(analysis.n));
     if (current && !ladder_pays(analysis, *current)) {
-      rows.rows.push_back({name, "stay: **" + current->card->id + "**",
-                           current->speedup ? times(*current->speedup) : "–", "1×",
-                           format_seconds(current->cell->median) + size, cost_text(*current, false),
-                           scientific(current->cell->rel_error), "– (nothing beats it by 10 %)"});
+      for (auto& cell : {"stay: **" + current->card->id + "**",
+                         current->speedup ? times(*current->speedup) : "–", std::string("1×"),
+                         format_seconds(current->cell->median) + size, cost_text(*current, false, short_cost),
+                         scientific(current->cell->rel_error), std::string("– (nothing beats it by 10 %)")})
+        row.push_back(cell);
+      rows.rows.push_back(row);
       continue;
     }
-    rows.rows.push_back(
-        {name, with_configuration(*pick), pick->speedup ? times(*pick->speedup) : "–",
-         current ? times(current->cell->median / pick->cell->median) + " " + current->card->id : "–",
-         format_seconds(pick->cell->median) + size, cost_text(*pick, false),
-         scientific(pick->cell->rel_error),
-         analysis.cheaper ? analysis.cheaper->card->id + ", " +
-                                times(analysis.cheaper->cell->median / pick->cell->median) + " slower"
-                          : "–"});
+    const std::string versus =
+        !current                       ? "– (no plain rung)"
+        : current->card->id == "naive" ? "– (naive)"
+        : current == pick              ? "1×"
+                          : times(current->cell->median / pick->cell->median) + " " + current->card->id;
+    for (auto& cell :
+         {with_configuration(*pick), pick->speedup ? times(*pick->speedup) : "–", versus,
+          format_seconds(pick->cell->median) + size, cost_text(*pick, false, short_cost),
+          scientific(pick->cell->rel_error),
+          analysis.cheaper ? analysis.cheaper->card->id + ", " +
+                                 times(analysis.cheaper->cell->median / pick->cell->median) + " slower"
+                           : std::string("–")})
+      row.push_back(cell);
+    rows.rows.push_back(row);
   }
-  return rows;
 }
 
 // For each pick that some other integrand cannot run: what a team that takes it gives up, one paragraph
@@ -156,52 +202,137 @@ std::string gives_up(const Run& run, const IntegrandAnswers& answers) {
 
 }  // namespace
 
+// "2 threads, all this machine has" (or "the widest measured", or "as asked; 4 were measured").
+std::string short_width(const Analysis& analysis) {
+  const auto threads = [](int count) {
+    return std::to_string(count) + (count == 1 ? " thread" : " threads");
+  };
+  const int widest = widest_measured(*analysis.run, analysis.n);
+  if (analysis.width < widest)
+    return threads(analysis.width) + " (as asked; " + threads(widest) + " measured)";
+  const Run& run = *analysis.run;
+  const int hardware = run.topology ? run.topology->hardware_threads() : run.cpus;
+  return threads(analysis.width) +
+         (hardware > 0 && analysis.width >= hardware ? ", all this machine has" : ", the widest measured");
+}
+
+// The analyses a run gives the answer's table: each integrand's, or with `whole` (one table for every
+// run) its one analysis when it holds one integrand.
+std::vector<const Analysis*> rows_of(const Analysis& analysis, const IntegrandAnswers& answers, bool whole) {
+  std::vector<const Analysis*> each;
+  for (const auto& one : answers.analyses) each.push_back(&one);
+  if (each.empty() && whole) each.push_back(&analysis);
+  return each;
+}
+
 void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
             const std::vector<IntegrandAnswers>& answers, const std::string& current_tier) {
   Document blocks;
   blocks.push_back(heading(2, "The answer"));
   const bool several = all_runs.size() > 1;
+  std::vector<std::string> names;
+  for (const auto& run : all_runs) names.push_back(run.machine);
+  const bool any_integrands = std::any_of(
+      answers.begin(), answers.end(), [](const IntegrandAnswers& each) { return !each.analyses.empty(); });
+  // The width each answer is for, said once when the same everywhere.
+  std::vector<std::string> widths;
   for (std::size_t i = 0; i < analyses.size(); ++i) {
-    const std::string lead = several ? "On **" + all_runs[i].machine + "**, " : "";
-    if (answers[i].analyses.empty()) {
-      one_answer(blocks, analyses[i], current_tier, lead);
-      continue;
-    }
-    const std::string at = answers[i].n ? "at n = " + format_count(static_cast<double>(*answers[i].n)) + ", "
-                                        : std::string("each at its own n, ");
-    std::string said = lead + at + "one row an integrand:";
-    said.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(said.front())));
-    blocks.push_back(paragraph(said));
-    blocks.push_back(table(integrand_table(answers[i], current_tier)));
-    if (std::string said_up = gives_up(all_runs[i], answers[i]); !said_up.empty())
-      blocks.push_back(paragraph(std::move(said_up)));
+    const std::string width = short_width(analyses[i]);
+    const bool each_integrand = !answers[i].analyses.empty();
+    widths.push_back((several ? "on **" + names[i] + "** " : std::string()) + "for " + width +
+                     (each_integrand ? ", for each integrand" : ""));
   }
+  if (several && any_integrands) {
+    // One table: a row for each integrand of each machine, the size said once when shared.
+    Table rows{{"machine", "integrand", "use", "× naive", "× current rung", "time", "cost", "error",
+                "cheaper runner-up"},
+               {},
+               "",
+               false};
+    std::optional<std::int64_t> n = analyses.front().n;
+    for (std::size_t i = 0; i < analyses.size(); ++i) {
+      const auto at = answers[i].analyses.empty() ? std::optional<std::int64_t>(analyses[i].n) : answers[i].n;
+      if (at != n) n.reset();
+    }
+    for (std::size_t i = 0; i < analyses.size(); ++i)
+      integrand_rows(rows, rows_of(analyses[i], answers[i], true), n.has_value(), current_tier, names[i]);
+    blocks.push_back(
+        paragraph((n ? "At n = " + format_count(static_cast<double>(*n)) + ", one" : std::string("One")) +
+                  " row for each integrand of each machine:"));
+    blocks.push_back(table(rows));
+    std::vector<std::string> given_up;
+    for (std::size_t i = 0; i < analyses.size(); ++i)
+      if (!answers[i].analyses.empty())
+        if (std::string said = gives_up(all_runs[i], answers[i]);
+            !said.empty() && std::find(given_up.begin(), given_up.end(), said) == given_up.end())
+          given_up.push_back(said);
+    for (auto& said : given_up) blocks.push_back(paragraph(std::move(said)));
+  } else {
+    for (std::size_t i = 0; i < analyses.size(); ++i) {
+      const std::string lead = several ? "On **" + names[i] + "**, " : "";
+      if (answers[i].analyses.empty()) {
+        one_answer(blocks, analyses[i], current_tier, lead);
+        continue;
+      }
+      const std::string at = answers[i].n
+                                 ? "at n = " + format_count(static_cast<double>(*answers[i].n)) + ", "
+                                 : std::string("each at its own n, ");
+      std::string said = lead + at + "one row an integrand:";
+      said.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(said.front())));
+      blocks.push_back(paragraph(said));
+      Table rows{
+          {"integrand", "use", "× naive", "× current rung", "time", "cost", "error", "cheaper runner-up"},
+          {},
+          "",
+          false};
+      std::vector<const Analysis*> each;
+      for (const auto& analysis : answers[i].analyses) each.push_back(&analysis);
+      integrand_rows(rows, each, answers[i].n.has_value(), current_tier, "");
+      blocks.push_back(table(rows));
+      if (std::string said_up = gives_up(all_runs[i], answers[i]); !said_up.empty())
+        blocks.push_back(paragraph(std::move(said_up)));
+    }
+  }
+  if (any_integrands) {
+    // The warnings that touch any integrand's pick or runner-up, once for the whole table.
+    std::vector<std::string> integrands, kinds;
+    std::size_t rows = 0, touched = 0;
+    for (std::size_t i = 0; i < answers.size(); ++i)
+      for (const auto* each : rows_of(analyses[i], answers[i], several)) {
+        const Analysis& analysis = *each;
+        ++rows;
+        auto said = flagged(all_runs[i], analysis.recommended);
+        for (auto& kind : flagged(all_runs[i], analysis.cheaper)) said.push_back(kind);
+        if (said.empty()) continue;
+        ++touched;
+        const std::string name = analysis.run->integrand_names().front();
+        if (std::find(integrands.begin(), integrands.end(), name) == integrands.end())
+          integrands.push_back(name);
+        for (auto& kind : said)
+          if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+      }
+    if (touched > 0)
+      blocks.push_back(paragraph("Trust: " +
+                                 (touched == rows ? std::string("every pick or its runner-up")
+                                                  : "the pick or runner-up for " + join(integrands)) +
+                                 " rests on cells flagged " + join(kinds) +
+                                 "; see the run's warnings below."));
+  }
+  const bool same_width = std::all_of(analyses.begin(), analyses.end(), [&](const Analysis& each) {
+    return short_width(each) == short_width(analyses.front());
+  });
+  std::string answered = same_width && several ? "for " + short_width(analyses.front()) +
+                                                     (any_integrands ? ", for each integrand" : "")
+                                               : join(widths, "; ");
+  if (same_width && several)  // said once for every machine
+    if (const auto at = answered.find("all this machine has"); at != std::string::npos)
+      answered.replace(at, 20, "all each machine has");
   blocks.push_back(paragraph(
-      "The pick: the cheapest tier within 10 % of the fastest. " +
+      "The pick: the cheapest tier within 10 % of the fastest, answered " + answered + ". " +
       (current_tier.empty() ? "The likely current rung: " + current_rung_rule() + " (--current TIER sets it)"
                             : "Your current rung: " + current_tier + " (--current)") +
       ". The answer is \"stay where you are\" when no tier beats that rung by more than 10 %."));
   doc.push_back(section("answer", std::move(blocks)));
-}
-
-void why(Document& doc, const std::vector<Analysis>& analyses) {
-  doc.push_back(heading(2, "Why this answer"));
-  std::vector<std::string> items;
-  for (const auto& analysis : analyses) {
-    // The answer block has the figures; this says what they were chosen among, and for which width.
-    const auto names = analysis.run->integrand_names();
-    std::string item = "On **" + analysis.run->machine + "**" +
-                       (names.size() == 1 ? " for **" + names.front() + "**" : std::string()) + ": ";
-    if (!analysis.recommended) {
-      items.push_back(item + analysis.why);
-      continue;
-    }
-    items.push_back(item + "answered for " + width_text(analysis) + ".");
-  }
-  doc.push_back(list(items));
-  doc.push_back(
-      paragraph("The recommendation is the cheapest tier within 10 % of the fastest at that size: past it, "
-                "the ladder stops paying for what it costs to keep."));
 }
 
 }  // namespace ladder::report

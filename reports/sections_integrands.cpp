@@ -1,5 +1,5 @@
-// The answer for each integrand, when a run holds several: one small table (integrand, source, pick, speedup
-// over naive, note) and where the answers differ, in sentences from the numbers.
+// Where each integrand's answer comes from, when a run holds several: one small table (integrand, source,
+// note; the answer above has the picks) and where the answers differ, in sentences from the numbers.
 #include <algorithm>
 #include <set>
 #include <utility>
@@ -25,10 +25,8 @@ std::string provenance(const Run& run, const IntegrandAnswers& answers) {
                          ? "At n = " + format_count(static_cast<double>(*answers.n)) +
                                " (of the sizes measured for every integrand, the one with the most tiers)"
                          : "Each integrand at its own size (no size was measured for all of them)") +
-         ", each integrand's pick by the report's rule: the cheapest tier within 10 % of the fastest. "
-         "Speedup "
-         "over naive: naive's median on 1 thread over the pick's median at its fastest threads × ranks; "
-         "medians of " +
+         ". The answer's × naive: naive's median on 1 thread over the pick's median at its fastest threads "
+         "× ranks; medians of " +
          repetitions + " repetitions, from " + run.path + ".";
 }
 
@@ -66,7 +64,7 @@ std::string note(const Run& run, const Analysis& analysis, const std::string& in
     }
   }
   for (auto& each : references) parts.push_back(std::move(each));
-  return parts.empty() ? "–" : join(parts, "; ");
+  return join(parts, "; ");
 }
 
 // What "nowhere" rests on, from what was checked: the one pick, the tiers that ran every integrand and those
@@ -118,32 +116,29 @@ void integrand_answers(Document& doc, const std::vector<Run>& runs, const std::v
     const IntegrandAnswers& answers = each[i];
     const std::string machine = runs.size() > 1 ? "On **" + run.machine + "**: " : "";
     doc.push_back(paragraph(machine + provenance(run, answers)));
-    Table rows{{"integrand", "source", "pick", "speedup over naive", "note"}, {}};
+    // The answer above has each pick and its figures; this says where they come from.
+    Table rows{{"integrand", "source", "note"}, {}};
     for (const auto& analysis : answers.analyses) {
       const std::string name = analysis.run->integrand_names().front();
       const Integrand* recorded = run.integrand(name);
-      const Row* pick = analysis.recommended;
-      std::string tier = "none", speedup = "–";
-      if (pick) {
-        tier = "**" + pick->card->id + "**";
-        if (pick->card->parallel || pick->card->distributed)
-          tier += " (" + std::to_string(pick->cell->threads) +
-                  (pick->cell->threads > 1 ? " threads" : " thread") +
-                  (pick->card->distributed ? " × " + std::to_string(pick->cell->ranks) + " ranks" : "") + ")";
-        speedup = pick->speedup ? times(*pick->speedup) : "– (naive not measured)";
-        if (!answers.n) speedup += " at n = " + format_count(static_cast<double>(analysis.n));
-      }
       rows.rows.push_back({name, recorded && !recorded->source.empty() ? recorded->source : "not recorded",
-                           tier, speedup, note(run, analysis, name)});
+                           note(run, analysis, name)});
     }
+    // "–" where another integrand has a note; no column when none has.
+    const bool noted =
+        std::any_of(rows.rows.begin(), rows.rows.end(), [](const auto& row) { return !row.back().empty(); });
+    for (auto& row : rows.rows)
+      if (noted && row.back().empty()) row.back() = "–";
     doc.push_back(table(rows));
-    const auto differences = integrand_differences(run, answers);
-    if (differences.empty()) {
+    const auto differences = integrand_differences(run, answers, 2, false);
+    if (differences.empty() && !integrand_differences(run, answers).empty()) {
+      doc.push_back(paragraph("Where the answers differ: only in the pick, as the answer shows."));
+    } else if (differences.empty()) {
       doc.push_back(paragraph(nowhere(run, answers)));
     } else {
       doc.push_back(
-          paragraph("Where the answers differ (a different pick, a tier that cannot run an "
-                    "integrand, a speedup over naive 2× or more apart):"));
+          paragraph("Where the answers differ (a tier that cannot run an integrand, a speedup over naive 2× "
+                    "or more apart):"));
       doc.push_back(list(differences));
     }
     doc.push_back(paragraph("The sections below are about **" + focus[i] +

@@ -9,7 +9,8 @@ namespace ladder::report {
 namespace {
 
 std::string configuration(const Row& row) {
-  std::string result = row.card->parallel ? std::to_string(row.cell->threads) + " thr" : "1 thr";
+  const int threads = row.card->parallel ? row.cell->threads : 1;
+  std::string result = std::to_string(threads) + (threads == 1 ? " thread" : " threads");
   if (row.card->distributed)
     result += " × " + std::to_string(row.cell->ranks) + (row.cell->ranks > 1 ? " ranks" : " rank");
   if (row.cell->oversubscribed) result += " (oversubscribed)";
@@ -48,16 +49,14 @@ std::string counters_text(const Cell& cell) {
 }
 
 // Each row of `more` (its first column the tier) as a tier's details: what is the same for every tier one
-// sentence before them, the rest a list under each tier's summary.
+// sentence before them, the rest a <details> a tier in HTML and one sub-table in Markdown.
 void tier_details(Document& doc, Table more) {
   const std::string same = fold_constant_columns(more);
   doc.push_back(paragraph("Each tier's spread, memory, instructions, vector use and counters" +
-                          (same.empty() ? std::string(":") : "; the same for every tier — " + same + ":")));
-  for (const auto& row : more.rows) {
-    std::vector<std::string> items;
-    for (std::size_t i = 1; i < row.size(); ++i) items.push_back(more.header[i] + ": " + row[i]);
-    doc.push_back(details(3, "tier " + row.front(), {list(items)}));
-  }
+                          (same.empty() ? std::string(".") : ". The same for every tier — " + same + ".")));
+  more.fold = false;
+  more.details = true;
+  doc.push_back(table(std::move(more)));
 }
 
 }  // namespace

@@ -11,7 +11,7 @@ void topologies(Document& doc, const std::vector<Run>& runs) {
   std::vector<std::string> lines;
   std::set<std::string> seen;
   for (const auto& run : runs) {
-    std::string line = "**" + run.machine + "**: ";
+    std::string line = "**" + (run.host.empty() ? run.machine : run.host) + "**: ";  // one line a machine
     if (run.topology)
       line += run.topology->describe() +
               (run.topology->source == "this machine" ? "" : " (" + run.topology->source + ")");

@@ -90,10 +90,17 @@ TEST(Answer, SaysThePickWhatItBuysCostsItsErrorAndTheCheaperRunnerUp) {
         "Costs: **7.4** of 10 — 80 lines of code to keep; days to learn.",
         "Error: 1.0e-14 relative to the exact integral.",
         "Runner-up that costs less: **xsimd** (cost 5.6), 2.00× slower (+100 %).",
+        "The pick: the cheapest tier within 10 % of the fastest, answered for 2 threads, all this machine "
+        "has.",
         "The likely current rung: the fastest plain single-threaded C++ rung, with no library and no "
         "hand-written maths"})
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
   EXPECT_EQ(text.find("**stay where you are**"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Trust:"), std::string::npos) << "the run has no warnings\n" << text;
+  // The rule once on the page, and no second section saying the width again.
+  const std::string all = text_of(doc);
+  EXPECT_EQ(all.find("within 10 % of the fastest"), all.rfind("within 10 % of the fastest")) << all;
+  EXPECT_EQ(find_block(doc, Block::Kind::heading, "Why this answer"), nullptr);
 }
 
 TEST(Answer, StayWhereYouAreWhenNoTierBeatsTheCurrentRungByTenPercent) {
@@ -112,9 +119,9 @@ TEST(Answer, StayWhereYouAreWhenNoTierBeatsTheCurrentRungByTenPercent) {
   EXPECT_EQ(text.find(": use **"), std::string::npos) << text;
 }
 
-TEST(Answer, SaysWhenThePickHelpsOnlyOneIntegrand) {
-  TempDir dir;
-  // "tuned" (hand-written maths) runs gauss only and is its pick; rational's and log-atan's pick is xsimd.
+// Three integrands: "tuned" (hand-written maths) runs gauss only and is its pick; rational's and log-atan's
+// pick is xsimd.
+json three_integrands(const std::string& host = "crafted") {
   json card_list = cards();
   card_list.push_back(testing::crafted_card("tuned", 13, {"xsimd 8.1"}, false, "days", 60));
   card_list.back()["max_ulp_error"] = 1.3;
@@ -132,7 +139,12 @@ TEST(Answer, SaysWhenThePickHelpsOnlyOneIntegrand) {
   for (const std::string integrand : {"rational", "log-atan"})
     testing::add_cell_not_run(benchmarks, {"tuned", 13, n, 1, {}, 0, nullptr, integrand}, "unavailable",
                               "tier 'tuned' cannot run integrand '" + integrand + "': its exp is for gauss");
-  const fs::path path = write(dir / "run", testing::crafted_results("crafted", card_list, benchmarks));
+  return testing::crafted_results(host, card_list, benchmarks);
+}
+
+TEST(Answer, SaysWhenThePickHelpsOnlyOneIntegrand) {
+  TempDir dir;
+  const fs::path path = write(dir / "run", three_integrands());
   const Document doc = build({load_run(path.string())});
   const std::string text = answer_text(doc);
   EXPECT_NE(
@@ -153,6 +165,114 @@ TEST(Answer, SaysWhenThePickHelpsOnlyOneIntegrand) {
                       "For **rational**, **log-atan**, tuned is unavailable (its exp is for gauss)."),
             sentences.end())
       << ::testing::PrintToString(sentences);
+  // The width once, for each integrand; the picks and their speedups only in the answer's table.
+  EXPECT_NE(text.find("answered for 1 thread, the widest measured, for each integrand."), std::string::npos)
+      << text;
+  const std::string all = text_of(doc);
+  EXPECT_EQ(all.find("The pick differs"), std::string::npos) << all;
+  EXPECT_NE(all.find("Where the answers differ (a tier that cannot run an integrand, a speedup over naive 2× "
+                     "or more apart):"),
+            std::string::npos)
+      << all;
+  // The table after "The answer for each integrand": no pick, no speedup (source, the same for all, folded).
+  const auto heading_at = std::find_if(doc.begin(), doc.end(), [](const Block& block) {
+    return block.kind == Block::Kind::heading && block.text == "The answer for each integrand";
+  });
+  const auto sources = std::find_if(heading_at, doc.end(),
+                                    [](const Block& block) { return block.kind == Block::Kind::table; });
+  ASSERT_NE(sources, doc.end());
+  EXPECT_EQ(sources->table.header, (std::vector<std::string>{"integrand", "note"}));
+}
+
+// The blocks of the answer section of kind `kind`.
+std::vector<const Block*> answer_blocks(const Document& doc, Block::Kind kind) {
+  std::vector<const Block*> found;
+  const Block* answer = find_block(doc, Block::Kind::section, "answer");
+  if (answer)
+    visit_blocks(answer->blocks, [&](const Block& block) {
+      if (block.kind == kind) found.push_back(&block);
+    });
+  return found;
+}
+
+TEST(Answer, SeveralMachinesOfSeveralIntegrandsShareOneTableToldApartByLabel) {
+  TempDir dir;
+  // The same host twice (labels "first" and "second"), three integrands each.
+  json first = three_integrands("vm"), second = three_integrands("vm");
+  first["context"]["run"]["label"] = "first";
+  second["context"]["run"]["label"] = "second";
+  const Document doc =
+      build({load_run(write(dir / "a", first).string()), load_run(write(dir / "b", second).string())});
+  const auto tables = answer_blocks(doc, Block::Kind::table);
+  ASSERT_EQ(tables.size(), 1u) << answer_text(doc);
+  const Table& rows = tables.front()->table;
+  EXPECT_EQ(rows.header.front(), "machine");
+  ASSERT_EQ(rows.rows.size(), 6u);
+  // The cost is its score and largest part; the machines told apart by their labels.
+  EXPECT_EQ(rows.rows.front(),
+            (std::vector<std::string>{"vm (first)", "gauss", "**tuned**", "25×", "12× inlined", "40 ms",
+                                      "5.6 — hand-written maths (1.3 ulp) your team must own", "1.0e-15",
+                                      "inlined, 12× slower"}));
+  EXPECT_EQ(rows.rows[3][0], "vm (second)");
+  const std::string text = answer_text(doc);
+  // The rule once, for both machines; the integrand a pick helps only once, not once a machine.
+  EXPECT_EQ(text.find("within 10 %"), text.rfind("within 10 %")) << text;
+  EXPECT_NE(text.find("answered for 1 thread, the widest measured, for each integrand."), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("helps only gauss"), text.rfind("helps only gauss")) << text;
+  EXPECT_NE(text.find("helps only gauss"), std::string::npos) << text;
+  const std::string all = text_of(doc);
+  EXPECT_EQ(all.find("On **vm**"), std::string::npos) << all;
+  EXPECT_NE(all.find("On **vm (second)**"), std::string::npos) << all;
+  // Without labels, by their start.
+  first["context"]["run"]["label"] = "";
+  second["context"]["run"]["label"] = "";
+  second["context"]["run"]["started"] = "2026-12-01T06:09:30Z";
+  const Document unlabelled =
+      build({load_run(write(dir / "c", first).string()), load_run(write(dir / "d", second).string())});
+  const auto unlabelled_tables = answer_blocks(unlabelled, Block::Kind::table);
+  ASSERT_EQ(unlabelled_tables.size(), 1u);
+  EXPECT_EQ(unlabelled_tables.front()->table.rows[3][0], "vm (run 2026-12-01T06:09)");
+}
+
+TEST(Answer, TrustLineWhenTheRunsWarningsNameThePickOrTheRunnerUp) {
+  TempDir dir;
+  json run = ladder_run();
+  run["context"]["warnings"] = json::array({{{"kind", "noisy"},
+                                             {"message", "cells whose repetitions vary"},
+                                             {"cells", {"tbb/gauss/n:1000000/threads:2 (cv 9 %)"}}},
+                                            {{"kind", "load during the run"},
+                                             {"message", "other processes"},
+                                             {"cells", {"xsimd/gauss/n:1000000/threads:1 (0.5 cores busy)"}}},
+                                            {{"kind", "one core"},
+                                             {"message", "a silent fallback"},
+                                             {"cells", {"eigen/gauss/n:1000000/threads:1 (CPU/wall 1)"}}}});
+  const std::string text = answer_text(build({load_run(write(dir / "run", run).string())}));
+  EXPECT_NE(text.find("Trust: the pick's cell is flagged noisy; the runner-up's load during the run: read "
+                      "these figures with the run's warnings below."),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("one core"), std::string::npos) << "eigen is neither\n" << text;
+}
+
+TEST(Answer, BuysSaysNaiveOnceAndWhenNoPlainRungWasMeasured) {
+  TempDir dir;
+  const fs::path path = write(dir / "run", ladder_run());
+  const std::string naive = answer_text(build({load_run(path.string())}, "", "naive"));
+  EXPECT_NE(naive.find("Buys: **20×** naive (naive is your current rung); 50 ms a call."), std::string::npos)
+      << naive;
+  // No plain single-threaded rung: only libraries and threads.
+  json benchmarks = json::array();
+  for (const CraftedCell& cell : std::vector<CraftedCell>{{"eigen", 4, 1000000, 1, around(0.2), 1e-15},
+                                                          {"tbb", 9, 1000000, 2, around(0.05), 1e-14}})
+    testing::add_cell(benchmarks, cell);
+  const fs::path libraries =
+      write(dir / "libraries", testing::crafted_results("crafted", cards(), benchmarks));
+  const std::string text = answer_text(build({load_run(libraries.string())}));
+  EXPECT_NE(
+      text.find("Buys: – naive (no plain single-threaded rung was measured at n = 1e6 to compare with)"),
+      std::string::npos)
+      << text;
 }
 
 TEST(Answer, CurrentSetsTheRungAndABadTierIsRefusedNamingTheAcceptedOnes) {
@@ -172,6 +292,41 @@ TEST(Answer, CurrentSetsTheRungAndABadTierIsRefusedNamingTheAcceptedOnes) {
             std::string::npos)
       << bad.output;
   EXPECT_FALSE(fs::exists(dir / "bad/report.html"));
+  // A tier of the run not measured at the report's n: refused, with why and what was measured.
+  json gpu = ladder_run();
+  gpu["tiers"].push_back(testing::crafted_card("gpu", 14, {"CUDA"}, true, "days", 90));
+  testing::add_cell_not_run(gpu["benchmarks"], {"gpu", 14, 1000000, 1, {}}, "unavailable", "no CUDA device");
+  const fs::path with_gpu = write(dir / "gpu", gpu);
+  const auto unmeasured = testing::run_command(
+      LADDER_BINARY, "report " + with_gpu.string() + " --current gpu --out " + (dir / "unmeasured").string());
+  EXPECT_EQ(unmeasured.exit_code, 2) << unmeasured.output;
+  EXPECT_NE(unmeasured.output.find("--current 'gpu' has no measurement at n = 1e6 in '" +
+                                   (with_gpu / "results.json").string() +
+                                   "' (unavailable: no CUDA device); measured there: naive, inlined, eigen, "
+                                   "xsimd, tbb"),
+            std::string::npos)
+      << unmeasured.output;
+  EXPECT_FALSE(fs::exists(dir / "unmeasured/report.html"));
+}
+
+// The tiers' details: one table, a tier a row (<details> in HTML).
+const Table* details_table(const Document& doc) {
+  const Table* found = nullptr;
+  visit_blocks(doc, [&](const Block& block) {
+    if (!found && block.kind == Block::Kind::table && block.table.details) found = &block.table;
+  });
+  return found;
+}
+
+// A details row as "header: cell; …", found by its tier.
+std::string row_text(const Table& rows, const std::string& tier) {
+  for (const auto& row : rows.rows)
+    if (row.front() == tier) {
+      std::vector<std::string> said;
+      for (std::size_t i = 1; i < row.size(); ++i) said.push_back(rows.header[i] + ": " + row[i]);
+      return join(said, "; ");
+    }
+  return "";
 }
 
 TEST(LadderTable, ShowsWhatDecidesAndEachTierHasTheRestInItsDetails) {
@@ -186,26 +341,33 @@ TEST(LadderTable, ShowsWhatDecidesAndEachTierHasTheRestInItsDetails) {
             (std::vector<std::string>{"rung", "tier", "configuration", "time", "× naive", "× rung below",
                                       "error", "peak memory", "cost"}));
   ASSERT_EQ(ladder->table.rows.size(), 5u);
-  EXPECT_EQ(ladder->table.rows.back(), (std::vector<std::string>{"9", "**tbb**", "2 thr", "50 ms", "20×",
+  EXPECT_EQ(ladder->table.rows.back(), (std::vector<std::string>{"9", "**tbb**", "2 threads", "50 ms", "20×",
                                                                  "2.00×", "1.0e-14", "6.0 MiB", "7.4"}));
-  const Block* tbb = find_block(doc, Block::Kind::details, "tier tbb");
-  ASSERT_NE(tbb, nullptr);
-  const std::string details = text_of(tbb->blocks);
+  EXPECT_EQ(ladder->table.rows.front()[2], "1 thread");
+  const Table* details = details_table(doc);
+  ASSERT_NE(details, nullptr);
+  ASSERT_EQ(details->rows.size(), 5u);
+  const std::string tbb = row_text(*details, "tbb");
   // What differs between the tiers is in each one's details; what does not, once above them.
   for (const std::string moved :
        {"min – max: 50 ms – 50 ms", "nodes/s: 2e+07", "of fastest: 100 %", "rounding error: 5.0e-15"})
-    EXPECT_NE(details.find(moved), std::string::npos) << moved << "\n" << details;
+    EXPECT_NE(tbb.find(moved), std::string::npos) << moved << "\n" << tbb;
   const std::string all = text_of(doc);
-  EXPECT_NE(all.find("the same for every tier — cv: 1 %; peak heap: 0 B; minor faults: 0; instr/node: –; "
+  EXPECT_NE(all.find(". The same for every tier — cv: 1 %; peak heap: 0 B; minor faults: 0; instr/node: –; "
                      "vector: –; counters: " +
-                     no_counters + "; reproducible: –:"),
+                     no_counters + "; reproducible: –."),
             std::string::npos)
       << all;
-  EXPECT_NE(find_block(doc, Block::Kind::details, "tier naive"), nullptr);
   write_report({load_run((dir / "run").string())}, (dir / "out").string());
   const std::string html = testing::read_text(dir / "out/report.html");
   EXPECT_NE(html.find("<table data-table=\"ladder\">"), std::string::npos);
-  EXPECT_NE(html.find("<details><summary>tier tbb</summary>"), std::string::npos);
+  EXPECT_NE(html.find("<details><summary>tier tbb</summary>\n<ul>\n<li>min – max: 50 ms – 50 ms</li>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<details><summary>tier naive</summary>"), std::string::npos);
+  // In Markdown one sub-table, a tier a row, not a heading a tier.
+  const std::string md = testing::read_text(dir / "out/report.md");
+  EXPECT_NE(md.find("| tier | min – max | nodes/s | of fastest | rounding error |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("# tier "), std::string::npos) << md;
 }
 
 TEST(FoldedColumns, AColumnTheSameInEveryRowIsOneSentenceAndOneThatDiffersStays) {
@@ -223,9 +385,13 @@ TEST(FoldedColumns, AColumnTheSameInEveryRowIsOneSentenceAndOneThatDiffersStays)
   const Document doc = build({load_run(write(dir / "run", ladder_run()).string())});
   const std::string all = text_of(doc);
   EXPECT_NE(all.find("; counters: " + no_counters + "; "), std::string::npos) << all;
-  const Block* tbb = find_block(doc, Block::Kind::details, "tier tbb");
-  ASSERT_NE(tbb, nullptr);
-  EXPECT_EQ(text_of(tbb->blocks).find("counters"), std::string::npos) << text_of(tbb->blocks);
+  const Table* details = details_table(doc);
+  ASSERT_NE(details, nullptr);
+  EXPECT_EQ(std::find(details->header.begin(), details->header.end(), "counters"), details->header.end());
+  // A column empty in every row goes without a word.
+  Table empty{{"tier", "label", "counters"}, {{"a", "", "x"}, {"b", "", "x"}}};
+  EXPECT_EQ(fold_constant_columns(empty), "counters: x");
+  EXPECT_EQ(empty.header, (std::vector<std::string>{"tier"}));
   // The every-cell table too: its machine (the first column) stays, its placement (not recorded in
   // any cell) is a sentence.
   const Block* cells = nullptr;
@@ -261,8 +427,12 @@ TEST(Markdown, HasThePagesStructure) {
   const auto page =
       outline(html, std::regex("<(?:h[1-6]|summary)>([^<]*(?:<strong>[^<]*</strong>[^<]*)*)</"));
   const auto markdown = outline(md, std::regex("(?:^|\n)#+ ([^\n]*)"));
-  EXPECT_EQ(page, markdown);
-  EXPECT_GT(page.size(), 10u);
+  // The tiers' details are a sub-table in Markdown, <details> a tier in the page.
+  auto sections = page;
+  std::erase_if(sections, [](const std::string& title) { return title.starts_with("tier "); });
+  EXPECT_EQ(sections.size() + 5, page.size()) << "a <details> a tier";
+  EXPECT_EQ(sections, markdown);
+  EXPECT_GT(sections.size(), 10u);
   EXPECT_EQ(md.find("## The answer"), md.find("## ")) << "the first section";
 }
 
