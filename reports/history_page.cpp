@@ -110,6 +110,9 @@ Chart series_chart(const HistorySeries& series, const std::string& id,
     chart.series.push_back(counts);
   }
   chart.markers = change_markers(changes);
+  // Each series is named by its axis' title and the legend; an end label beyond the right axis would need
+  // a leader across that axis' tick labels.
+  chart.end_labels = false;
   chart.width = 900;
   chart.height = 400;
   return {id, svg::line_chart(chart)};

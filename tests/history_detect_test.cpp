@@ -420,7 +420,7 @@ TEST(HistoryPage, DrawsEachSeriesAndListsChangesNewestFirst) {
             std::string::npos);
   EXPECT_NE(html.find("<td>+2.5 % more instructions</td>"), std::string::npos) << "41 against 40 per node";
   EXPECT_NE(html.find("<td>1.01 ms → 1.11 ms</td>"), std::string::npos);
-  EXPECT_NE(html.find("<td>scalar, n = 1e8, 2 threads</td>"), std::string::npos);
+  EXPECT_NE(html.find(">scalar, n = 1e8, 2 threads</td>"), std::string::npos);
   // Each run's point carries its figures.
   const HistoryRun run = crafted_page().series[0].runs[12];
   EXPECT_NE(first.find("<title>run 13, commit " + commit_of(12).substr(0, 7) + ", " + run.time + ": median " +
