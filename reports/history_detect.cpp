@@ -221,6 +221,18 @@ std::vector<DetectedChange> detect_changes(const HistorySeries& series, const De
   return changes;
 }
 
+namespace {
+
+// Two runs of one clean commit ran the same code: a change in time between them is the machine's.
+bool same_code(const HistoryRun& a, const HistoryRun& b) {
+  return !a.commit.empty() && a.commit != "unknown" && a.commit == b.commit && !a.dirty && !b.dirty;
+}
+const std::string same_code_note =
+    "; both of one clean commit: the machine or its load changed, not the code (a threshold under this "
+    "machine's run-to-run noise flags such runs)";
+
+}  // namespace
+
 std::vector<std::string> check_newest(const HistorySeries& series, const DetectOptions& options) {
   validate(options);
   std::vector<std::string> reasons;
@@ -235,7 +247,8 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
     reasons.push_back(subject + " is " + percent_more(pairwise->ratio) + " slower than the previous " +
                       run_name(previous) + ": median " + format_seconds(newest.median) + " against " +
                       format_seconds(previous.median) + ", " +
-                      u_figures(*pairwise, previous.repetitions.size(), newest.repetitions.size()) + over);
+                      u_figures(*pairwise, previous.repetitions.size(), newest.repetitions.size()) + over +
+                      (same_code(newest, previous) ? same_code_note : std::string()));
 
   // The baseline: the runs before a recent slower step, else the runs before the newest.
   const auto window = static_cast<std::size_t>(std::max(1, options.baseline_runs));
@@ -249,7 +262,9 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
       std::max(level_start, baseline_end >= window ? baseline_end - window : 0);
   if (baseline_begin < baseline_end && !(baseline_begin == count - 2 && baseline_end == count - 1)) {
     std::vector<double> medians, pooled;
+    bool all_same_code = true;
     for (std::size_t i = baseline_begin; i < baseline_end; ++i) {
+      all_same_code = all_same_code && same_code(newest, series.runs[i]);
       medians.push_back(series.runs[i].median);
       pooled.insert(pooled.end(), series.runs[i].repetitions.begin(), series.runs[i].repetitions.end());
     }
@@ -262,7 +277,8 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
                         run_name(series.runs[baseline_begin]) + " to " +
                         run_name(series.runs[baseline_end - 1]) + ": median " +
                         format_seconds(newest.median) + " against their median " + format_seconds(baseline) +
-                        ", " + u_figures(against, pooled.size(), newest.repetitions.size()) + over);
+                        ", " + u_figures(against, pooled.size(), newest.repetitions.size()) + over +
+                        (all_same_code ? same_code_note : std::string()));
   }
 
   if (const HistoryRun* before = previous_with_count(series, count - 1);

@@ -324,6 +324,21 @@ TEST(HistoryCheck, NewestRunThirtyPercentSlowerFailsNamingTheCell) {
   EXPECT_NE(pairwise[0].find("over 7 and 7 repetitions"), std::string::npos) << pairwise[0];
 }
 
+// Runs of one clean commit ran the same code: the check still fails on the threshold, and says the change
+// is the machine's; runs of different commits, or a dirty one, are not said to be.
+TEST(HistoryCheck, ASlowdownBetweenRunsOfOneCleanCommitIsSaidToBeTheMachines) {
+  const VmNoise clean{.outlier_rate = 0};
+  HistorySeries series = synthetic(step_at(runs - 1, 1.3), 1, clean);
+  const std::string note = "both of one clean commit: the machine or its load changed, not the code";
+  for (const auto& reason : check_newest(series)) EXPECT_EQ(reason.find(note), std::string::npos) << reason;
+  for (auto& run : series.runs) run.commit = commit_of(0);
+  const auto same = check_newest(series);
+  ASSERT_FALSE(same.empty());
+  for (const auto& reason : same) EXPECT_NE(reason.find(note), std::string::npos) << reason;
+  series.runs.back().dirty = true;
+  for (const auto& reason : check_newest(series)) EXPECT_EQ(reason.find(note), std::string::npos) << reason;
+}
+
 // Two runs at the new level: the newest against the previous passes, against the runs before the step fails.
 TEST(HistoryCheck, RegressionTwoRunsOldStillFailsAgainstTheRunsBeforeIt) {
   for (std::uint32_t seed = 1; seed <= seeds; ++seed) {
