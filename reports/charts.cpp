@@ -26,7 +26,7 @@ std::optional<std::size_t> slot_of(const Slots& slots, const std::string& tier, 
 // A cell's figures for a tooltip: "tbb at n = 1e8, 2 threads: 12.3 ms".
 std::string cell_figures(const Cell& cell) {
   std::string out = cell.tier + " at n = " + format_count(static_cast<double>(cell.n)) + ", " +
-                    std::to_string(cell.threads) + (cell.threads == 1 ? " thread" : " threads");
+                    counted(cell.threads, "thread", "threads");
   if (cell.ranks > 1) out += " × " + std::to_string(cell.ranks) + " ranks";
   return out + ": " + format_seconds(cell.median);
 }
@@ -211,8 +211,7 @@ svg::Chart pareto_figures(const Analysis& analysis, std::size_t machine) {
     std::string figures = row.card->id + (row.card->peer ? " (Python)" : "") + ": " + times(*row.speedup) +
                           " naive, cost " + format_number("%.1f", row.cost.score) +
                           "; n = " + format_count(static_cast<double>(cell.n)) + ", " +
-                          std::to_string(cell.threads) + (cell.threads == 1 ? " thread" : " threads") + ", " +
-                          format_seconds(cell.median);
+                          counted(cell.threads, "thread", "threads") + ", " + format_seconds(cell.median);
     if (cell.rel_error) figures += ", relative error " + format_number("%.2g", std::fabs(*cell.rel_error));
     svg::Point point{row.cost.score, *row.speedup, figures, {}, row.card->id, row.pareto};
     (row.pareto ? frontier : row.card->peer ? peers : others).points.push_back(std::move(point));

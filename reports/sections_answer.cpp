@@ -12,9 +12,8 @@ namespace {
 
 std::string configuration(const Row& row) {
   if (!row.card->parallel && !row.card->distributed) return "";
-  std::string text = std::to_string(row.cell->threads) + (row.cell->threads == 1 ? " thread" : " threads");
-  if (row.card->distributed)
-    text += " × " + std::to_string(row.cell->ranks) + (row.cell->ranks == 1 ? " rank" : " ranks");
+  std::string text = counted(row.cell->threads, "thread", "threads");
+  if (row.card->distributed) text += " × " + counted(row.cell->ranks, "rank", "ranks");
   return text;
 }
 
@@ -204,9 +203,7 @@ std::string gives_up(const Run& run, const IntegrandAnswers& answers) {
 
 // "2 threads, all this machine has" (or "the widest measured", or "as asked; 4 were measured").
 std::string short_width(const Analysis& analysis) {
-  const auto threads = [](int count) {
-    return std::to_string(count) + (count == 1 ? " thread" : " threads");
-  };
+  const auto threads = [](int count) { return counted(count, "thread", "threads"); };
   const int widest = widest_measured(*analysis.run, analysis.n);
   if (analysis.width < widest)
     return threads(analysis.width) + " (as asked; " + threads(widest) + " measured)";

@@ -10,9 +10,8 @@ namespace {
 
 std::string configuration(const Row& row) {
   const int threads = row.card->parallel ? row.cell->threads : 1;
-  std::string result = std::to_string(threads) + (threads == 1 ? " thread" : " threads");
-  if (row.card->distributed)
-    result += " × " + std::to_string(row.cell->ranks) + (row.cell->ranks > 1 ? " ranks" : " rank");
+  std::string result = counted(threads, "thread", "threads");
+  if (row.card->distributed) result += " × " + counted(row.cell->ranks, "rank", "ranks");
   if (row.cell->oversubscribed) result += " (oversubscribed)";
   return result;
 }
