@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "schema_v1.hpp"
+
 namespace ladder {
 
 using nlohmann::json;
@@ -192,128 +194,33 @@ InstructionCounts read_instruction_counts(const JsonReader& in) {
   counts.integrand = in.string_or("integrand", "");
   if (const auto n = in.find("n"))
     for (const auto& each : n->elements()) counts.n.push_back(each.integer());
-  if (const auto tiers = in.find("tiers"))
-    for (const auto& [id, entry] : tiers->members())
-      counts.tiers.push_back({id, entry.optional_number("per_node"), entry.string_or("unavailable", "")});
+  const auto tiers_of = [](const JsonReader& counted) {
+    std::vector<InstructionCounts::Tier> tiers;
+    if (const auto listed = counted.find("tiers"))
+      for (const auto& [id, entry] : listed->members())
+        tiers.push_back({id, entry.optional_number("per_node"), entry.string_or("unavailable", "")});
+    return tiers;
+  };
+  counts.tiers = tiers_of(in);
+  if (const auto by = in.find("by_integrand"))
+    for (const auto& [integrand, counted] : by->members())
+      if (counted.boolean_or("available", false)) counts.by_integrand[integrand] = tiers_of(counted);
   return counts;
 }
 
-void to_json(json& out, const BenchmarkEntry& entry) {
-  out = entry.extra;
-  out.update({{"name", entry.name},
-              {"family_index", entry.family_index},
-              {"per_family_instance_index", entry.per_family_instance_index},
-              {"run_name", entry.run_name},
-              {"run_type", entry.run_type},
-              {"repetitions", entry.repetitions},
-              {"iterations", entry.iterations},
-              {"real_time", entry.real_time},
-              {"cpu_time", entry.cpu_time},
-              {"time_unit", "ns"},
-              {"cell", entry.cell},
-              {"rung", entry.rung},
-              {"oversubscribed", entry.oversubscribed},
-              {"status", entry.status},
-              {"reproducible", entry.reproducible ? json(*entry.reproducible) : json(nullptr)}});
-  if (entry.placement) out["placement"] = *entry.placement;
-  out.update(json(entry.coordinates));  // tier, integrand, a, b, n, threads, ranks, reproducible_requested
-  if (entry.repetition_index) out["repetition_index"] = *entry.repetition_index;
-  if (!entry.aggregate_name.empty()) {
-    out["aggregate_name"] = entry.aggregate_name;
-    out["aggregate_unit"] = entry.aggregate_unit;
+std::optional<double> InstructionCounts::per_node(const std::string& tier, const std::string& integrand) const {
+  if (!available) return std::nullopt;
+  const std::vector<Tier>* counted = &tiers;
+  if (!by_integrand.empty()) {
+    const auto found = by_integrand.find(integrand);
+    if (found == by_integrand.end()) return std::nullopt;
+    counted = &found->second;
+  } else if (!this->integrand.empty() && this->integrand != integrand) {
+    return std::nullopt;
   }
-  if (entry.error_occurred) {
-    out["error_occurred"] = true;
-    out["error_message"] = entry.error_message;
-  }
-  if (!entry.reason.empty()) out["reason"] = entry.reason;
-  if (entry.status != CellStatus::ok) return;
-  for (const auto& [key, value] : {std::pair{"result", entry.result},
-                                   {"exact", entry.exact},
-                                   {"midpoint", entry.midpoint},
-                                   {"rel_error", entry.rel_error},
-                                   {"rounding_error", entry.rounding_error},
-                                   {"rounding_bound", entry.rounding_bound},
-                                   {"other_load_cores", entry.other_load_cores}})
-    out[key] = value && std::isfinite(*value) ? json(*value) : json(nullptr);  // a NaN result: null
-  write_memory_figures(entry.memory, out);
-  out["within_rounding_bound"] = entry.within_rounding_bound.value_or(false);
-  out["bit_identical"] = entry.bit_identical.value_or(false);
-  out["exact_method"] = entry.exact_method;
-  out["exact_error_estimate"] = optional_json(entry.exact_error_estimate);
-  out["reference_notes"] = entry.reference_notes;
-  out["instruction_set"] = entry.instruction_set;
-  if (entry.counters) out["counters"] = *entry.counters;
-  if (entry.memory.timeline) out["memory_timeline"] = *entry.memory.timeline;
-  // Rates from the entry's own times; a stddev or a cv has none.
-  if (entry.ns_per_node) {
-    out["ns_per_node"] = *entry.ns_per_node;
-    out["nodes_per_second"] = optional_json(entry.nodes_per_second);
-    out["parallel_efficiency"] = optional_json(entry.parallel_efficiency);
-  }
-}
-
-BenchmarkEntry read_benchmark_entry(const JsonReader& in) {
-  BenchmarkEntry entry;
-  entry.name = in.at("name").string();
-  entry.run_type = in.at("run_type").string();
-  if (entry.run_type != "iteration" && entry.run_type != "aggregate")
-    in.at("run_type").fail("'" + entry.run_type + "' is neither \"iteration\" nor \"aggregate\"");
-  entry.run_name = in.string_or("run_name", entry.name);
-  entry.family_index = in.small_integer_or("family_index", 0);
-  entry.per_family_instance_index = in.small_integer_or("per_family_instance_index", 0);
-  entry.repetitions = in.small_integer_or("repetitions", 0);
-  if (const auto index = in.find("repetition_index")) entry.repetition_index = index->small_integer();
-  entry.iterations = in.integer_or("iterations", 0);
-  entry.error_occurred = in.boolean_or("error_occurred", false);
-  entry.error_message = in.string_or("error_message", "");
-  entry.cell = in.at("cell").string();
-  // A results file made by hand may leave out what a report does not need: the interval and whether
-  // reproducibility was asked for.
-  entry.coordinates = {in.at("tier").string(),
-                       in.at("integrand").string(),
-                       in.number_or("a", 0),
-                       in.number_or("b", 1),
-                       in.at("n").integer(),
-                       in.at("threads").small_integer(),
-                       in.small_integer_or("ranks", 1),
-                       in.boolean_or("reproducible_requested", false)};
-  entry.rung = in.at("rung").small_integer();
-  entry.oversubscribed = in.boolean_or("oversubscribed", false);
-  entry.status = read_cell_status(in.at("status"));
-  entry.reason = in.string_or("reason", "");
-  entry.reproducible = in.optional_boolean("reproducible");
-  if (const auto placement = in.find("placement"); placement && !placement->is_null())
-    entry.placement = read_placement(*placement);
-  const bool measured = entry.status == CellStatus::ok;
-  // A cell that did not run may have no times (files before Google Benchmark's errored-run form).
-  entry.real_time = measured ? in.at("real_time").number() : in.number_or("real_time", 0);
-  entry.cpu_time = measured ? in.at("cpu_time").number() : in.number_or("cpu_time", 0);
-  if (entry.run_type == "aggregate") {
-    entry.aggregate_name = in.at("aggregate_name").string();
-    entry.aggregate_unit = in.string_or("aggregate_unit", "time");
-  }
-  if (!measured) return entry;
-  entry.result = in.optional_number("result");
-  entry.exact = in.optional_number("exact");
-  entry.midpoint = in.optional_number("midpoint");
-  entry.rel_error = in.optional_number("rel_error");
-  entry.rounding_error = in.optional_number("rounding_error");
-  entry.rounding_bound = in.optional_number("rounding_bound");
-  entry.ns_per_node = in.optional_number("ns_per_node");
-  entry.nodes_per_second = in.optional_number("nodes_per_second");
-  entry.parallel_efficiency = in.optional_number("parallel_efficiency");
-  entry.other_load_cores = in.optional_number("other_load_cores");
-  entry.within_rounding_bound = in.optional_boolean("within_rounding_bound");
-  entry.bit_identical = in.optional_boolean("bit_identical");
-  read_reference_fields(in, entry.exact_method, entry.exact_error_estimate, entry.reference_notes);
-  entry.instruction_set = in.optional_string("instruction_set").value_or("");
-  read_memory_figures(in, entry.memory);
-  if (const auto timeline = in.find("memory_timeline")) entry.memory.timeline = read_timeline(*timeline);
-  if (const auto counters = in.find("counters")) entry.counters = read_counters(*counters);
-  for (const char* key : {"environment", "launcher"})
-    if (const auto member = in.find(key)) entry.extra[key] = member->raw();
-  return entry;
+  for (const auto& each : *counted)
+    if (each.id == tier) return each.per_node;
+  return std::nullopt;
 }
 
 void to_json(json& out, const WarningRecord& warning) {
@@ -333,18 +240,20 @@ ResultsFile read_results_file(const std::string& where) {
     throw reject("cannot be read (does it exist? give a `ladder run --out` directory or its results.json)");
   std::stringstream text;
   text << in.rdbuf();
-  const json document = json::parse(text.str(), nullptr, false);
+  json document = json::parse(text.str(), nullptr, false);
   if (document.is_discarded())
     throw reject(
         "is not valid JSON (cut short, or not a results file); a run in progress rewrites it whole "
         "after every cell, so this file was damaged");
   if (!document.is_object() || !document.contains("schema_version"))
     throw reject("is not a Ladder results file (no schema_version)");
-  const json& version = document.at("schema_version");
-  if (!version.is_number_integer() || version.get<std::int64_t>() != results_schema_version)
-    throw reject("has schema version " + version.dump() + "; this Ladder reads version " +
+  const json version = document.at("schema_version");
+  if (!version.is_number_integer() || version.get<std::int64_t>() < 1 ||
+      version.get<std::int64_t>() > results_schema_version)
+    throw reject("has schema version " + version.dump() + "; this Ladder reads versions 1 to " +
                  std::to_string(results_schema_version));
   try {
+    if (version.get<std::int64_t>() == 1) document = migrate_results_v1(document);
     const JsonReader root(document);
     ResultsFile file;
     file.path = path;
@@ -354,8 +263,7 @@ ResultsFile read_results_file(const std::string& where) {
       file.instructions = read_instruction_counts(*instructions);
     else
       file.instructions.reason = "unavailable: not recorded by this version of Ladder";
-    for (const auto& entry : root.at("benchmarks").elements())
-      file.benchmarks.push_back(read_benchmark_entry(entry));
+    for (const auto& cell : root.at("cells").elements()) file.cells.push_back(read_cell_result(cell));
     return file;
   } catch (const SchemaError& problem) {
     throw reject(problem.what());
@@ -363,6 +271,5 @@ ResultsFile read_results_file(const std::string& where) {
 }
 
 void from_json(const json& in, CardRecord& card) { card = read_card_record(JsonReader(in)); }
-void from_json(const json& in, BenchmarkEntry& entry) { entry = read_benchmark_entry(JsonReader(in)); }
 
 }  // namespace ladder

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "measurement.hpp"
+#include "cell_result.hpp"
 #include "topology.hpp"
 
 namespace ladder {
@@ -56,48 +56,15 @@ struct InstructionCounts {
     std::string unavailable;
   };
   std::vector<Tier> tiers;
+  // Each integrand's counts, when the run counted more than one (the first is also the fields above).
+  std::map<std::string, std::vector<Tier>> by_integrand;
   nlohmann::json all;  // as counted
+
+  // Instructions a node of `tier` on `integrand`; null when not counted.
+  std::optional<double> per_node(const std::string& tier, const std::string& integrand) const;
 };
 InstructionCounts read_instruction_counts(const JsonReader& in);
 
-// One entry of `benchmarks`: a repetition, an aggregate, or a cell that did not run (written as Google
-// Benchmark writes an errored run: error_occurred, error_message, and zero times).
-struct BenchmarkEntry {
-  // Google Benchmark's fields.
-  std::string name, run_name, run_type;  // run_type: "iteration" or "aggregate"
-  int family_index = 0, per_family_instance_index = 0, repetitions = 0;
-  std::optional<int> repetition_index;
-  std::int64_t iterations = 0;
-  std::string aggregate_name, aggregate_unit;  // aggregates only: "median", "time" or "percentage"
-  double real_time = 0, cpu_time = 0;          // nanoseconds (cv: a fraction)
-  bool error_occurred = false;
-  std::string error_message;
-  // Ladder's: the cell and how it ended.
-  std::string cell;  // the cell's name, shared by its entries
-  Cell coordinates;
-  int rung = 0;
-  bool oversubscribed = false;
-  CellStatus status = CellStatus::ok;
-  std::string reason;
-  std::optional<bool> reproducible;  // same bits at every thread count; null when not known
-  // Measured cells.
-  std::optional<double> result, exact, midpoint, rel_error, rounding_error, rounding_bound, ns_per_node,
-      nodes_per_second, parallel_efficiency, other_load_cores;
-  std::optional<bool> within_rounding_bound, bit_identical;
-  // How the exact integral was found ("antiderivative", "Boost.Math tanh_sinh in …"; empty in older
-  // files), the quadrature's error estimate, and what about the references cannot be trusted.
-  std::string exact_method;
-  std::optional<double> exact_error_estimate;
-  std::vector<std::string> reference_notes;
-  std::string instruction_set;
-  Memory memory;                                    // its figures (the timeline on the median entry only)
-  std::optional<Counters> counters;                 // measured cells
-  std::optional<Placement> placement;               // where its threads ran; null in older files
-  nlohmann::json extra = nlohmann::json::object();  // thread placement, environment, launcher
-};
-void to_json(nlohmann::json& out, const BenchmarkEntry& entry);
-void from_json(const nlohmann::json& in, BenchmarkEntry& entry);
-BenchmarkEntry read_benchmark_entry(const JsonReader& in);
 
 struct WarningRecord {
   std::string kind, message;
@@ -162,11 +129,12 @@ struct ResultsFile {
   ContextRecord context;
   std::vector<CardRecord> tiers;
   InstructionCounts instructions;
-  std::vector<BenchmarkEntry> benchmarks;
+  std::vector<CellResult> cells;  // in the order they finished
 };
 
-// Reads DIR/results.json, or the file itself. Throws InputError naming the file and the problem: missing,
-// not JSON, cut short, another schema version, or the path of a field that is missing or of the wrong type.
+// Reads DIR/results.json, or the file itself, of schema version 2, or of version 1 through its one migration
+// (schema_v1.hpp). Throws InputError naming the file and the problem: missing, not JSON, cut short, another
+// schema version, or the path of a field that is missing or of the wrong type.
 ResultsFile read_results_file(const std::string& path);
 
 }  // namespace ladder

@@ -1,7 +1,10 @@
 #include "text.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace ladder {
 
@@ -52,6 +55,30 @@ std::string format_vectorization(const std::string& status, int lanes) {
   if (status == "scalar") return "scalar";
   const std::string width = lanes > 0 ? std::to_string(lanes) + " × f64" : "";
   return status == "vectorized" ? width : status + " " + width;
+}
+
+std::vector<int> parse_cpu_list(std::string_view text) {
+  const auto bad = [&] {
+    return std::invalid_argument("'" + std::string(text) + "' is not a CPU list (0-3,8)");
+  };
+  const auto number = [&](std::string_view digits) {
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) throw bad();
+    return std::stoi(std::string(digits));
+  };
+  std::string_view list = text;
+  while (!list.empty() && std::isspace(static_cast<unsigned char>(list.front()))) list.remove_prefix(1);
+  while (!list.empty() && std::isspace(static_cast<unsigned char>(list.back()))) list.remove_suffix(1);
+  std::vector<int> cpus;
+  while (!list.empty()) {
+    const std::string_view range = list.substr(0, list.find(','));
+    list.remove_prefix(std::min(list.size(), range.size() + 1));
+    const auto dash = range.find('-');
+    const int first = number(range.substr(0, dash));
+    const int last = dash == std::string_view::npos ? first : number(range.substr(dash + 1));
+    if (last < first) throw bad();
+    for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
+  }
+  return cpus;
 }
 
 }  // namespace ladder

@@ -93,7 +93,7 @@ Calibration Calibration::from_json(const json& in) {
 
 std::string tier_key(const std::string& tier, const std::string& integrand) { return tier + "/" + integrand; }
 
-std::string cell_key(const Cell& cell, const Matrix& matrix) {
+std::string cell_key(const CellKey& cell, const Matrix& matrix) {
   return cell_name(cell) + " reps:" + std::to_string(matrix.repetitions) +
          " min_time:" + format_number("%g", matrix.min_time) +
          " warmup:" + format_number("%g", matrix.min_warmup_time);
@@ -215,7 +215,7 @@ void calibrate_integrand(const std::string& executable, Calibration& calibration
   const std::int64_t memory_limit = std::min(std::int64_t{2} << 30, available / 2);
   for (const auto& tier : missing) {
     settings.tiers = {tier};
-    const Cell cell{tier, integrand, 0, 1, calibration_n, 1, 1, false};
+    const CellKey cell{tier, integrand, 0, 1, calibration_n, 1, 1, false};
     // The faster of two workers: the estimate is for a machine not busy with other work.
     for (int sample = 0; sample < calibration_samples; ++sample) {
       const WorkerOutcome outcome = run_worker_process(
@@ -271,7 +271,7 @@ void calibrate(const std::string& executable, Calibration& calibration, const st
   save_calibration(executable, calibration);
 }
 
-void record_cell(const std::string& executable, const Cell& cell, const Matrix& matrix, double wall_seconds) {
+void record_cell(const std::string& executable, const CellKey& cell, const Matrix& matrix, double wall_seconds) {
   Calibration calibration = load_calibration(executable);
   if (calibration.cells.size() >= kept_cells) calibration.cells.clear();  // bounded: forget, start again
   calibration.cells[cell_key(cell, matrix)] = wall_seconds;

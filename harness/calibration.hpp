@@ -63,7 +63,7 @@ constexpr std::int64_t calibration_n = 100'000;
 // "tier/integrand", the key of Calibration::tiers.
 std::string tier_key(const std::string& tier, const std::string& integrand);
 // A cell with the settings that decide its wall time: its name, repetitions, minimum and warm-up times.
-std::string cell_key(const Cell& cell, const Matrix& matrix);
+std::string cell_key(const CellKey& cell, const Matrix& matrix);
 
 // The cache directory, and this build's and machine's file in it (keyed by the binary at `executable`,
 // its version, compiler and flags, the host name and the CPU model).
@@ -87,7 +87,7 @@ void calibrate(const std::string& executable, Calibration& calibration, const st
 
 // A finished cell's worker wall time, and the instruction counting's, into the cache (the plan prefers
 // them). Never throws.
-void record_cell(const std::string& executable, const Cell& cell, const Matrix& matrix, double wall_seconds);
+void record_cell(const std::string& executable, const CellKey& cell, const Matrix& matrix, double wall_seconds);
 void record_instructions(const std::string& executable, std::size_t tiers, int parallel, double wall_seconds);
 void record_runner(const std::string& executable, double seconds_per_cell);
 

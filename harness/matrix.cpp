@@ -10,15 +10,15 @@
 
 namespace ladder {
 
-std::string cell_name(const Cell& cell) {
+std::string cell_name(const CellKey& cell) {
   return cell.tier + "/" + cell.integrand + "/n:" + std::to_string(cell.n) +
          "/threads:" + std::to_string(cell.threads) +
          (find_card(cell.tier).distributed ? "/ranks:" + std::to_string(cell.ranks) : "") +
-         (cell.reproducible ? "/reproducible" : "");
+         (cell.reproducible_requested ? "/reproducible" : "");
 }
 
-std::vector<Cell> Matrix::cells() const {
-  std::vector<Cell> all;
+std::vector<CellKey> Matrix::cells() const {
+  std::vector<CellKey> all;
   for (const auto& id : tiers) {
     const TierCard& card = find_card(id);
     const bool reproducible_here = card.parallel && reproducible && card.reproducible != Reproducible::never;

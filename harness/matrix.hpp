@@ -8,13 +8,13 @@
 #include <string_view>
 #include <vector>
 
-#include "measurement.hpp"
+#include "cell_result.hpp"
 
 namespace ladder {
 
 // A cell (measurement.hpp) by its Google Benchmark name: "tier/integrand/n:N/threads:T", with
 // "/ranks:R" for a distributed tier and "/reproducible" when asked for.
-std::string cell_name(const Cell& cell);
+std::string cell_name(const CellKey& cell);
 
 struct Matrix {
   std::vector<std::string> tiers;
@@ -38,7 +38,7 @@ struct Matrix {
 
   // Every cell, shuffled by the seed: drift in the machine spreads over all tiers instead of landing on
   // whichever ran last.
-  std::vector<Cell> cells() const;
+  std::vector<CellKey> cells() const;
 
   nlohmann::json to_json() const;
   // Checked: a damaged journal's matrix is a SchemaError naming the field. A matrix written before

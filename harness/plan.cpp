@@ -21,7 +21,7 @@ namespace ladder {
 
 using nlohmann::json;
 
-std::pair<CellStatus, std::string> not_attempted(const Cell& cell, const Matrix& matrix, double available) {
+std::pair<CellStatus, std::string> not_attempted(const CellKey& cell, const Matrix& matrix, double available) {
   const TierCard& card = find_card(cell.tier);
   if (const auto reason = unavailable_reason(cell.tier); !reason.empty())
     return {CellStatus::unavailable, "tier '" + cell.tier + "' cannot run here: " + reason};
@@ -101,7 +101,7 @@ std::string seconds_text(double seconds) {
 
 }  // namespace
 
-Estimate estimate(const Matrix& matrix, const std::vector<Cell>& cells, const Calibration& calibration,
+Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const Calibration& calibration,
                   const PlanSettings& settings) {
   Estimate result;
   const Calibration::TierCost fallback = fallback_cost(calibration);

@@ -24,7 +24,7 @@ namespace ladder {
 
 // Why a cell is not attempted (its tier cannot run here, or cannot run its integrand, it would not fit in
 // `available` bytes of memory, a pure-Python peer would take minutes), or {ok, ""} when it is.
-std::pair<CellStatus, std::string> not_attempted(const Cell& cell, const Matrix& matrix, double available);
+std::pair<CellStatus, std::string> not_attempted(const CellKey& cell, const Matrix& matrix, double available);
 
 // What the estimate needs besides the matrix and the calibration.
 struct PlanSettings {
@@ -40,7 +40,7 @@ struct PlanSettings {
 PlanSettings plan_settings(const RunArguments& args, const Topology& topology);
 
 struct PlannedCell {
-  Cell cell;
+  CellKey cell;
   std::string name;
   CellStatus status = CellStatus::ok;
   std::string reason;  // why it is not attempted
@@ -59,7 +59,7 @@ struct Estimate {
 };
 
 // The estimate for `cells` (a matrix's, or what is left of it on --resume).
-Estimate estimate(const Matrix& matrix, const std::vector<Cell>& cells, const Calibration& calibration,
+Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const Calibration& calibration,
                   const PlanSettings& settings);
 inline Estimate estimate(const Matrix& matrix, const Calibration& calibration, const PlanSettings& settings) {
   return estimate(matrix, matrix.cells(), calibration, settings);

@@ -5,8 +5,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
+
+#include "text.hpp"
 
 namespace ladder::process {
 namespace {
@@ -65,31 +68,18 @@ std::vector<int> thread_ids() {
 
 ThreadPlacement thread_placement() {
   ThreadPlacement placement;
-  std::vector<bool> seen;
+  std::set<int> all;
   for (const int id : thread_ids()) {
     std::ifstream status("/proc/self/task/" + std::to_string(id) + "/status");
     std::string line;
     while (std::getline(status, line)) {
       if (line.rfind("Cpus_allowed_list:", 0) != 0) continue;
-      std::string list = line.substr(line.find(':') + 1);
-      list.erase(0, list.find_first_not_of(" \t"));
-      placement.per_thread.push_back(list);
-      std::istringstream ranges(list);
-      for (std::string range; std::getline(ranges, range, ',');) {
-        const auto dash = range.find('-');
-        const int first = std::stoi(range.substr(0, dash));
-        const int last = dash == std::string::npos ? first : std::stoi(range.substr(dash + 1));
-        if (static_cast<int>(seen.size()) <= last) seen.resize(static_cast<std::size_t>(last) + 1, false);
-        for (int cpu = first; cpu <= last; ++cpu) seen[static_cast<std::size_t>(cpu)] = true;
-      }
+      std::vector<int> cpus = parse_cpu_list(line.substr(line.find(':') + 1));
+      all.insert(cpus.begin(), cpus.end());
+      placement.per_thread.push_back(std::move(cpus));
     }
   }
-  placement.threads = static_cast<int>(placement.per_thread.size());
-  for (std::size_t cpu = 0; cpu < seen.size(); ++cpu) {
-    if (!seen[cpu]) continue;
-    ++placement.cpus;
-    placement.union_of_cpus += (placement.union_of_cpus.empty() ? "" : ",") + std::to_string(cpu);
-  }
+  placement.union_of_cpus.assign(all.begin(), all.end());
   return placement;
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cell_result.hpp"
+
 namespace ladder::process {
 
 // Resets this process's peak resident set (VmHWM) to its current size: `echo 5 > /proc/self/clear_refs`
@@ -37,12 +39,6 @@ std::vector<int> thread_ids();
 
 // The CPUs each of this process's threads may run on (Cpus_allowed_list of /proc/self/task/*/status), and
 // their union: a parallel runtime whose threads all inherited a one-CPU mask shows here, whatever the load.
-struct ThreadPlacement {
-  int threads = 0;
-  std::string union_of_cpus;            // e.g. "0-1"
-  int cpus = 0;                         // how many CPUs that union holds
-  std::vector<std::string> per_thread;  // each thread's list
-};
 ThreadPlacement thread_placement();
 
 // Bytes the kernel estimates are available for new allocations (MemAvailable in /proc/meminfo).

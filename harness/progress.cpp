@@ -29,7 +29,7 @@ Progress::Progress(std::size_t total, std::size_t done, double estimated_seconds
       start_(std::chrono::steady_clock::now()),
       terminal_(isatty(STDOUT_FILENO)) {}
 
-void Progress::starting(const Cell& cell) {
+void Progress::starting(const CellKey& cell) {
   if (!terminal_) return;
   const int width = 24;
   const int filled = total_ ? static_cast<int>(width * done_ / total_) : width;
@@ -39,7 +39,7 @@ void Progress::starting(const Cell& cell) {
   std::fflush(stdout);
 }
 
-void Progress::finished(const CellRecord& record, double estimated_seconds) {
+void Progress::finished(const CellResult& record, double estimated_seconds) {
   ++done_;
   estimated_left_ = std::max(0.0, estimated_left_ - estimated_seconds);
   estimated_done_ += estimated_seconds;
@@ -47,7 +47,7 @@ void Progress::finished(const CellRecord& record, double estimated_seconds) {
                      std::string(to_string(record.status));
   if (record.measurement) {
     const double median = record.measurement->aggregates.median.real_time * 1e-9;
-    const double n = static_cast<double>(record.cell.n);
+    const double n = static_cast<double>(record.n);
     char figures[160];
     std::snprintf(figures, sizeof figures, ", median %s (%.3g ns a node), heap %s",
                   format_seconds(median).c_str(), median * 1e9 / n,

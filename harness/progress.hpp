@@ -6,7 +6,7 @@
 #include <chrono>
 #include <cstddef>
 
-#include "measurement.hpp"
+#include "cell_result.hpp"
 
 namespace ladder {
 
@@ -14,9 +14,9 @@ class Progress {
  public:
   // `estimated_seconds`: the plan's estimate of the cells still to run.
   Progress(std::size_t total, std::size_t done, double estimated_seconds);
-  void starting(const Cell& cell);
+  void starting(const CellKey& cell);
   // `estimated_seconds`: what the plan estimated for this cell.
-  void finished(const CellRecord& record, double estimated_seconds);
+  void finished(const CellResult& record, double estimated_seconds);
   void clear();
 
  private:

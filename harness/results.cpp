@@ -12,10 +12,12 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "benchmark_entries.hpp"
 #include "build_info.hpp"
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "peers.hpp"
+#include "schema_v1.hpp"
 #include "text.hpp"
 
 namespace ladder {
@@ -26,8 +28,8 @@ using nlohmann::json;
 // Cells that differ only in their thread count: a reproducible tier gives the same bits in all of them.
 using Group = std::tuple<std::string, std::string, double, double, std::int64_t, bool>;
 
-Group group_of(const Cell& cell) {
-  return {cell.tier, cell.integrand, cell.a, cell.b, cell.n, cell.reproducible};
+Group group_of(const CellKey& cell) {
+  return {cell.tier, cell.integrand, cell.a, cell.b, cell.n, cell.reproducible_requested};
 }
 
 struct GroupResults {
@@ -39,8 +41,8 @@ std::map<Group, GroupResults> results_by_group(const Journal& journal) {
   std::map<Group, GroupResults> groups;
   for (const auto& record : journal.cells) {
     if (!record.measurement) continue;
-    auto& group = groups[group_of(record.cell)];
-    group.by_threads[record.cell.threads] = record.measurement->result;
+    auto& group = groups[group_of(record)];
+    group.by_threads[record.threads] = record.measurement->result;
     group.all_bit_identical = group.all_bit_identical && record.measurement->bit_identical;
   }
   return groups;
@@ -48,10 +50,10 @@ std::map<Group, GroupResults> results_by_group(const Journal& journal) {
 
 // Same bits at every thread count measured (and in every repetition); unknown when only one thread count
 // was measured for a parallel tier.
-std::optional<bool> reproducible(const CellRecord& record, const std::map<Group, GroupResults>& groups) {
+std::optional<bool> reproducible(const CellResult& record, const std::map<Group, GroupResults>& groups) {
   if (!record.measurement) return std::nullopt;
-  const auto& group = groups.at(group_of(record.cell));
-  if (find_card(record.cell.tier).parallel && group.by_threads.size() < 2) return std::nullopt;
+  const auto& group = groups.at(group_of(record));
+  if (find_card(record.tier).parallel && group.by_threads.size() < 2) return std::nullopt;
   bool same = group.all_bit_identical;
   const double first = group.by_threads.begin()->second;
   for (const auto& [threads, result] : group.by_threads)
@@ -59,96 +61,94 @@ std::optional<bool> reproducible(const CellRecord& record, const std::map<Group,
   return same;
 }
 
-// The fields every entry of a cell shares: Ladder's, beside Google Benchmark's.
-BenchmarkEntry cell_entry(const CellRecord& record, std::optional<bool> reproducible_value, int family) {
-  BenchmarkEntry entry;
-  entry.name = entry.run_name = entry.cell = record.name;
-  entry.family_index = family;
-  entry.run_type = "iteration";
-  entry.coordinates = record.cell;
-  entry.rung = record.rung;
-  entry.oversubscribed = record.oversubscribed;
-  entry.status = record.status;
-  entry.reason = record.reason;
-  entry.reproducible = reproducible_value;
-  entry.placement = record.placement;
-  if (!record.measurement) return entry;
-  const Measurement& measurement = *record.measurement;
-  entry.result = measurement.result;
-  entry.exact = measurement.exact;
-  entry.midpoint = measurement.midpoint;
-  entry.exact_method = measurement.exact_method;
-  entry.exact_error_estimate = measurement.exact_error_estimate;
-  entry.reference_notes = measurement.reference_notes;
-  entry.rel_error = measurement.rel_error;
-  entry.rounding_error = measurement.rounding_error;
-  entry.rounding_bound = measurement.rounding_bound;
-  entry.within_rounding_bound = measurement.within_rounding_bound;
-  entry.bit_identical = measurement.bit_identical;
-  entry.instruction_set = measurement.instruction_set;
-  entry.memory = measurement.memory;
-  entry.memory.timeline.reset();  // on the median entry only, not repeated on every entry
-  // Hardware counters over one call: figures, or why there are none.
-  entry.counters = measurement.counters.value_or(Counters{});
-  entry.other_load_cores = record.worker.other_load_cores;
-  entry.extra["environment"] = record.worker.environment;
-  if (!record.worker.launcher.empty()) entry.extra["launcher"] = record.worker.launcher;
-  return entry;
-}
+// results.csv: one row a cell, these columns.
+const std::vector<std::string> csv_columns = {"tier",
+                                              "rung",
+                                              "integrand",
+                                              "a",
+                                              "b",
+                                              "n",
+                                              "threads",
+                                              "reproducible_requested",
+                                              "status",
+                                              "reason",
+                                              "repetitions",
+                                              "iterations",
+                                              "real_time_median_ns",
+                                              "real_time_min_ns",
+                                              "real_time_max_ns",
+                                              "real_time_mean_ns",
+                                              "real_time_stddev_ns",
+                                              "real_time_cv",
+                                              "cpu_time_median_ns",
+                                              "ns_per_node",
+                                              "nodes_per_second",
+                                              "parallel_efficiency",
+                                              "result",
+                                              "rel_error",
+                                              "rounding_error",
+                                              "within_rounding_bound",
+                                              "bit_identical",
+                                              "reproducible",
+                                              "peak_heap_bytes",
+                                              "allocations",
+                                              "peak_rss_bytes",
+                                              "peak_rss_growth_bytes",
+                                              "minor_faults",
+                                              "major_faults",
+                                              "instruction_set",
+                                              "ipc",
+                                              "cache_misses",
+                                              "branch_misses",
+                                              "counters_unavailable",
+                                              "other_load_cores"};
 
-// Per-entry rates from that entry's times: nanoseconds a node, nodes a second, CPU per wall per thread.
-void add_rates(BenchmarkEntry& entry) {
-  const double real_ns = entry.real_time, n = static_cast<double>(entry.coordinates.n);
-  entry.ns_per_node = real_ns / n;
-  if (real_ns > 0) {
-    entry.nodes_per_second = n / (real_ns * 1e-9);
-    entry.parallel_efficiency = entry.cpu_time / (real_ns * entry.coordinates.threads);
-  }
-}
+json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
-void add_entries(std::vector<BenchmarkEntry>& benchmarks, const CellRecord& record,
-                 std::optional<bool> reproducible_value, int family) {
-  const BenchmarkEntry common = cell_entry(record, reproducible_value, family);
-  if (!record.measurement) {  // as Google Benchmark writes a run that stopped with an error
-    BenchmarkEntry entry = common;
-    entry.error_occurred = true;
-    entry.error_message = record.reason;
-    benchmarks.push_back(entry);
-    return;
+// A cell's row, by column; a column it has no value for is left empty.
+json csv_row(const CellResult& cell) {
+  json row = json(cell.key());
+  row.update({{"rung", cell.rung},
+              {"status", cell.status},
+              {"reason", cell.reason},
+              {"reproducible", cell.reproducible ? json(*cell.reproducible) : json(nullptr)}});
+  if (!cell.ok()) {  // as Google Benchmark writes an errored run: no repetitions
+    row.update({{"repetitions", 0}, {"iterations", 0}});
+    return row;
   }
-  const Measurement& measurement = *record.measurement;
-  const auto count = static_cast<int>(measurement.repetitions.size());
-  for (const auto& repetition : measurement.repetitions) {
-    BenchmarkEntry entry = common;
-    entry.repetitions = count;
-    entry.repetition_index = repetition.repetition_index;
-    entry.iterations = repetition.iterations;
-    entry.real_time = repetition.real_time;
-    entry.cpu_time = repetition.cpu_time;
-    add_rates(entry);
-    benchmarks.push_back(entry);
+  const Measurement& measured = *cell.measurement;
+  const Aggregates& times = measured.aggregates;
+  const double n = static_cast<double>(cell.n), median = times.median.real_time;
+  row.update({{"repetitions", measured.repetitions.size()},
+              {"iterations", measured.repetitions.front().iterations},
+              {"real_time_median_ns", median},
+              {"real_time_min_ns", times.min.real_time},
+              {"real_time_max_ns", times.max.real_time},
+              {"real_time_mean_ns", times.mean.real_time},
+              {"real_time_stddev_ns", times.stddev.real_time},
+              {"real_time_cv", times.cv.real_time},
+              {"cpu_time_median_ns", times.median.cpu_time},
+              {"ns_per_node", median / n},
+              {"result", std::isfinite(measured.result) ? json(measured.result) : json(nullptr)},
+              {"rel_error", optional_json(measured.rel_error)},
+              {"rounding_error", optional_json(measured.rounding_error)},
+              {"within_rounding_bound", measured.within_rounding_bound},
+              {"bit_identical", measured.bit_identical},
+              {"instruction_set", measured.instruction_set},
+              {"other_load_cores", cell.worker.other_load_cores}});
+  if (median > 0)
+    row.update({{"nodes_per_second", n / (median * 1e-9)}, {"parallel_efficiency", cell.efficiency()}});
+  write_memory_figures(measured.memory, row);
+  const Counters counters = measured.counters.value_or(Counters{});
+  if (counters.available) {
+    for (const auto& [key, value] : {std::pair{"ipc", counters.ipc},
+                                     {"cache_misses", counters.cache_misses},
+                                     {"branch_misses", counters.branch_misses}})
+      if (value) row[key] = *value;
+  } else {
+    row["counters_unavailable"] = counters.reason;
   }
-  const auto& aggregates = measurement.aggregates;
-  for (const auto& [aggregate, timing] : {std::pair{"mean", aggregates.mean},
-                                          {"median", aggregates.median},
-                                          {"stddev", aggregates.stddev},
-                                          {"cv", aggregates.cv},
-                                          {"min", aggregates.min},
-                                          {"max", aggregates.max}}) {
-    const std::string name = aggregate;
-    BenchmarkEntry entry = common;
-    entry.name = record.name + "_" + name;
-    entry.run_type = "aggregate";
-    entry.repetitions = count;
-    entry.aggregate_name = name;
-    entry.aggregate_unit = name == "cv" ? "percentage" : "time";
-    entry.iterations = measurement.repetitions.front().iterations;
-    entry.real_time = timing.real_time;
-    entry.cpu_time = timing.cpu_time;
-    if (name == "median") entry.memory.timeline = measurement.memory.timeline;
-    if (name != "cv" && name != "stddev") add_rates(entry);
-    benchmarks.push_back(entry);
-  }
+  return row;
 }
 
 std::string csv_field(const json& value) {
@@ -182,6 +182,7 @@ Journal read_journal(const std::string& path, bool repair) {
       throw WriteError("cannot repair " + path + ": " + std::strerror(errno));
   }
   Journal journal;
+  std::int64_t schema = 0;  // the header's, once read
   std::istringstream lines(contents.substr(0, complete));
   std::string line;
   for (int number = 1; std::getline(lines, line); ++number) {
@@ -189,23 +190,27 @@ Journal read_journal(const std::string& path, bool repair) {
     json parsed = json::parse(line, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object())
       throw InputError("'" + path + "' is not a Ladder journal (" + where + " is not a JSON object)");
+    if (schema == 1) migrate_journal_line_v1(parsed);
     try {
       const JsonReader reader(parsed, where);
       if (journal.header.is_null()) {
         if (reader.string_or("kind", "") != "run")
           throw InputError("'" + path + "' is not a Ladder journal (its first line does not describe a run)");
         const auto version = reader.at("schema_version");
-        if (!version.raw().is_number_integer() || version.integer() != results_schema_version)
+        if (!version.raw().is_number_integer() || version.integer() < 1 ||
+            version.integer() > results_schema_version)
           throw InputError("'" + path + "' has results schema version " + version.raw().dump() +
-                           "; this Ladder reads version " + std::to_string(results_schema_version) + " only");
+                           "; this Ladder reads versions 1 to " + std::to_string(results_schema_version));
+        schema = version.integer();
         for (const char* key : {"started", "label", "preset"}) reader.at(key).string();
         reader.at("matrix").object(), reader.at("context").object(), reader.at("tiers").elements();
+        if (schema == 1) migrate_journal_line_v1(parsed);
         journal.header = std::move(parsed);
         continue;
       }
       const std::string kind = reader.at("kind").string();
       if (kind == "cell")
-        journal.cells.push_back(read_cell_record(reader));
+        journal.cells.push_back(read_cell_result(reader));
       else if (kind == "resume")
         journal.resumptions.push_back({reader.string_or("at", ""), reader.string_or("host_name", ""),
                                        reader.string_or("command_line", "")});
@@ -235,12 +240,15 @@ void append_journal(const std::string& path, const json& line) {
   }
 }
 
-json results_document(const Journal& journal, const json& run) {
+std::vector<CellResult> results_cells(const Journal& journal) {
   const auto groups = results_by_group(journal);
-  std::vector<BenchmarkEntry> benchmarks;
-  int family = 0;
-  for (const auto& record : journal.cells)
-    add_entries(benchmarks, record, reproducible(record, groups), family++);
+  std::vector<CellResult> cells = journal.cells;
+  for (auto& cell : cells) cell.reproducible = reproducible(cell, groups);
+  return cells;
+}
+
+json results_document(const Journal& journal, const json& run) {
+  const std::vector<CellResult> cells = results_cells(journal);
   json context = journal.header.at("context");
   context["date"] = run.value("updated", std::string());
   context["run"] = run;
@@ -251,80 +259,16 @@ json results_document(const Journal& journal, const json& run) {
           {"tiers", journal.header.value("tiers", json::array())},
           {"instructions", journal.header.value("instructions", json{{"available", false},
                                                                      {"reason", "not counted in this run"}})},
-          {"benchmarks", benchmarks}};
+          {"cells", cells},
+          {"benchmarks", benchmark_entries(cells)}};
 }
 
-std::string results_csv(const json& document) {
-  static const std::vector<std::string> columns = {"tier",
-                                                   "rung",
-                                                   "integrand",
-                                                   "a",
-                                                   "b",
-                                                   "n",
-                                                   "threads",
-                                                   "reproducible_requested",
-                                                   "status",
-                                                   "reason",
-                                                   "repetitions",
-                                                   "iterations",
-                                                   "real_time_median_ns",
-                                                   "real_time_min_ns",
-                                                   "real_time_max_ns",
-                                                   "real_time_mean_ns",
-                                                   "real_time_stddev_ns",
-                                                   "real_time_cv",
-                                                   "cpu_time_median_ns",
-                                                   "ns_per_node",
-                                                   "nodes_per_second",
-                                                   "parallel_efficiency",
-                                                   "result",
-                                                   "rel_error",
-                                                   "rounding_error",
-                                                   "within_rounding_bound",
-                                                   "bit_identical",
-                                                   "reproducible",
-                                                   "peak_heap_bytes",
-                                                   "allocations",
-                                                   "peak_rss_bytes",
-                                                   "peak_rss_growth_bytes",
-                                                   "minor_faults",
-                                                   "major_faults",
-                                                   "instruction_set",
-                                                   "ipc",
-                                                   "cache_misses",
-                                                   "branch_misses",
-                                                   "counters_unavailable",
-                                                   "other_load_cores"};
-  std::map<std::string, json> rows;  // by cell, in the order cells finished
-  std::vector<std::string> order;
-  for (const auto& entry : document.at("benchmarks")) {
-    const std::string cell = entry.at("cell");
-    if (!rows.count(cell)) {
-      order.push_back(cell), rows[cell] = entry;
-      const json counters = entry.value("counters", json::object());
-      if (counters.value("available", false)) {
-        for (const char* key : {"ipc", "cache_misses", "branch_misses"})
-          if (counters.contains(key) && counters.at(key).is_number()) rows[cell][key] = counters.at(key);
-      } else if (counters.contains("reason")) {
-        rows[cell]["counters_unavailable"] = counters.at("reason");
-      }
-    }
-    json& row = rows[cell];
-    if (entry.at("run_type") != "aggregate") continue;
-    const std::string aggregate = entry.at("aggregate_name");
-    row["real_time_" + aggregate + "_ns"] = entry.at("real_time");
-    if (aggregate == "cv") row["real_time_cv"] = entry.at("real_time");
-    if (aggregate == "median") {
-      row["cpu_time_median_ns"] = entry.at("cpu_time");
-      for (const char* key : {"ns_per_node", "nodes_per_second", "parallel_efficiency"})
-        row[key] = entry.at(key);
-    }
-  }
-  std::string csv = join(columns, ",") + "\n";
-  for (const auto& cell : order) {
-    const json& row = rows[cell];
+std::string results_csv(const Journal& journal) {
+  std::string csv = join(csv_columns, ",") + "\n";
+  for (const auto& cell : results_cells(journal)) {
+    const json row = csv_row(cell);
     std::vector<std::string> fields;
-    for (const auto& column : columns)
+    for (const auto& column : csv_columns)
       fields.push_back(row.contains(column) ? csv_field(row.at(column)) : std::string());
     csv += join(fields, ",") + "\n";
   }

@@ -1,9 +1,10 @@
-// The results a run leaves behind, all made from its journal (the types are common/measurement.hpp and
+// The results a run leaves behind, all made from its journal (the types are common/cell_result.hpp and
 // common/results_file.hpp, the one schema):
 // - journal.jsonl: one JSON object a line, appended and flushed to disk as each cell finishes (the first
 //   line describes the run); what `--resume` reads;
-// - results.json: schema-versioned; `context` (machine, build, run, warnings) and `benchmarks`, whose
-//   entries keep Google Benchmark's field names (so its compare.py reads them) with Ladder's beside them;
+// - results.json: schema-versioned; `context` (machine, build, run, warnings), `cells` (the CellResult
+//   records, what Ladder reads back) and `benchmarks`, their projection in Google Benchmark's own form (so
+//   its compare.py reads them, common/benchmark_entries.hpp);
 // - results.csv: one row a cell.
 // results.json and results.csv are rewritten atomically after every cell.
 #pragma once
@@ -13,7 +14,7 @@
 #include <vector>
 
 #include "build_info.hpp"
-#include "measurement.hpp"
+#include "cell_result.hpp"
 #include "results_file.hpp"
 
 namespace ladder {
@@ -25,9 +26,11 @@ Journal read_journal(const std::string& path, bool repair);
 // Appends one line and flushes it to disk before returning; WriteError when it cannot.
 void append_journal(const std::string& path, const nlohmann::json& line);
 
+// The run's cells as results.json carries them: the journal's, each with whether its group was reproducible.
+std::vector<CellResult> results_cells(const Journal& journal);
 // The documents, from the journal and the run's summary (status, times, load).
 nlohmann::json results_document(const Journal& journal, const nlohmann::json& run);
-std::string results_csv(const nlohmann::json& document);
+std::string results_csv(const Journal& journal);
 
 // The warnings a reader must see beside the numbers: noisy or short measurements, load, oversubscribed
 // threads, an unoptimized build, failed cells, results outside the rounding bound, a parallel tier that

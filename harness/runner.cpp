@@ -58,7 +58,7 @@ std::string executable_path() {
 void write_results(const Paths& paths, const Journal& journal, const json& run) {
   const json document = results_document(journal, run);
   write_file_atomically(paths.json, document.dump(2) + "\n");
-  write_file_atomically(paths.csv, results_csv(document));
+  write_file_atomically(paths.csv, results_csv(journal));
 }
 
 json run_header(const RunArguments& args, const Matrix& matrix, const Topology& topology,
@@ -104,229 +104,291 @@ json run_header(const RunArguments& args, const Matrix& matrix, const Topology& 
   return header;
 }
 
-}  // namespace
+// The run record (results.json's context.run) as it stands when the first cell starts.
+json run_record(const RunArguments& args, const json& header, std::size_t cells, std::size_t done,
+                double estimated_seconds, const cpu_set_t& run_cpus) {
+  json run = {
+      {"label", header.at("label")},
+      {"preset", header.at("preset")},
+      {"started", header.at("started")},
+      {"status", "running"},
+      {"cells_total", cells},
+      {"cells_done", done},
+      {"estimated_seconds", estimated_seconds},
+      {"cell_timeout_seconds", args.cell_timeout},
+      {"worker_cpus", cpu_list(run_cpus)},
+      {"hostfile", args.hostfile.empty() ? json(nullptr) : json(args.hostfile)},
+      {"thread_binding",
+       "each cell's threads are placed compactly (one a core: an L3 group, then its NUMA node, then its "
+       "socket; SMT siblings only past the physical cores) and its worker starts with exactly those "
+       "CPUs (the entry's placement); OpenMP tiers: OMP_PROC_BIND=close and OMP_PLACES listing them, "
+       "unless the environment sets them (each cell's environment is in its entry); oneTBB tiers (tbb, "
+       "tbb-tuned, stdpar): arena slot i pinned to the i-th; mpi: the launcher binds each rank to its "
+       "cores, the launcher starting with all of worker_cpus"},
+      {"interleaving",
+       "cells run in a shuffled order (matrix seed); each cell's repetitions run in "
+       "its own worker, with Google Benchmark's random interleaving on"}};
+  if (header.contains("budget")) run["budget"] = header.at("budget");
+  return run;
+}
 
-RunOutcome run_matrix(const RunArguments& args) {
-  const bool resuming = args.resume.has_value();
-  if (resuming && args.force)
-    throw InputError("--resume and --force do not go together: resume keeps the results");
-  if (!(args.cell_timeout > 0)) throw InputError("--cell-timeout must be a number of seconds above 0");
-  RunOutcome outcome;
-  outcome.paths = paths_in(resuming ? *args.resume : args.out);
-  const Paths& paths = outcome.paths;
-  if (!cpu_runs_this_build())
-    throw InputError("this binary's kernels use " + build_info().instruction_set +
-                     ", which this CPU lacks (it has " + best_instruction_set() +
-                     "): rebuild here, or with -DLADDER_ARCH=x86-64-v3 (or lower) for a portable binary");
+// One `ladder run`, in the phases google/benchmark's BenchmarkRunner would name: admit (arguments, matrix,
+// output directory, journal), plan (the estimate), start (the journal's first line, the run record),
+// measure (each cell, journaled at once), finish (the run record's end), each a member below.
+class MatrixRunner {
+ public:
+  explicit MatrixRunner(const RunArguments& args) : args_(args), resuming_(args.resume.has_value()) {}
 
-  const Topology topology = read_topology();
-  require_this_system(topology, "ladder run");
-  if (resuming && args.budget)
-    throw InputError(
-        "--resume and --budget do not go together: a resumed run keeps its matrix (a budgeted "
-        "one, as it was fitted when it started)");
-  const std::string executable = executable_path();
-  Calibration calibration = load_calibration(executable);
-  std::optional<Budgeted> budget;
-  Journal journal;
-  Matrix matrix;
-  if (resuming) {
+  RunOutcome run() {
+    admit();
+    plan();
+    started_ = Clock::now();
+    // From here every write can fail (a full disk): what is written stays whole, and the run can resume.
+    try {
+      start();
+      measure();
+      finish();
+    } catch (const WriteError& failure) {
+      return stopped_by(failure);
+    }
+    print_summary(journal_, run_, outcome_.paths);
+    outcome_.cells_done = done_.size();
+    if (!outcome_.complete) {
+      outcome_.exit_code = exit_interrupted;
+      return outcome_;
+    }
+    const bool failed_cells = std::any_of(journal_.cells.begin(), journal_.cells.end(),
+                                          [](const CellResult& record) { return is_failure(record.status); });
+    outcome_.exit_code = failed_cells ? exit_failed : exit_ok;
+    return outcome_;
+  }
+
+ private:
+  // The arguments, the machine, the matrix and the output directory, checked before anything is written;
+  // when resuming, the journal too.
+  void admit() {
+    if (resuming_ && args_.force)
+      throw InputError("--resume and --force do not go together: resume keeps the results");
+    if (!(args_.cell_timeout > 0)) throw InputError("--cell-timeout must be a number of seconds above 0");
+    outcome_.paths = paths_in(resuming_ ? *args_.resume : args_.out);
+    if (!cpu_runs_this_build())
+      throw InputError("this binary's kernels use " + build_info().instruction_set +
+                       ", which this CPU lacks (it has " + best_instruction_set() +
+                       "): rebuild here, or with -DLADDER_ARCH=x86-64-v3 (or lower) for a portable binary");
+    topology_ = read_topology();
+    require_this_system(topology_, "ladder run");
+    if (resuming_ && args_.budget)
+      throw InputError(
+          "--resume and --budget do not go together: a resumed run keeps its matrix (a budgeted "
+          "one, as it was fitted when it started)");
+    executable_ = executable_path();
+    calibration_ = load_calibration(executable_);
+    if (resuming_)
+      admit_resumed();
+    else
+      admit_new();
+    cells_ = matrix_.cells();
+    admit_journaled();
+    outcome_.cells_total = cells_.size();
+    if (resuming_)
+      calibrate(executable_, calibration_, matrix_.tiers, matrix_.integrands, args_.cell_timeout);
+  }
+
+  void admit_resumed() {
+    const Paths& paths = outcome_.paths;
     if (!fs::is_directory(paths.dir)) throw InputError("--resume '" + paths.dir + "' is not a directory");
-    journal = read_journal(paths.journal, false);
+    journal_ = read_journal(paths.journal, false);
     Matrix recorded;
     try {
-      recorded = Matrix::from_json(JsonReader(journal.header, "journal line 1").at("matrix"));
+      recorded = Matrix::from_json(JsonReader(journal_.header, "journal line 1").at("matrix"));
     } catch (const SchemaError& problem) {
       throw InputError("journal '" + paths.journal + "' is damaged: " + problem.what());
     }
-    matrix = requested_matrix(args, &recorded, topology);
-    if (const auto difference = Matrix::difference(matrix, recorded); !difference.empty())
+    matrix_ = requested_matrix(args_, &recorded, topology_);
+    if (const auto difference = Matrix::difference(matrix_, recorded); !difference.empty())
       throw InputError("--resume '" + paths.dir + "' holds another matrix (" + difference +
                        "); resume it without matrix options, or start a new run in another --out");
     prepare_directory(paths.dir, true, false);
-    journal = read_journal(paths.journal, true);
-  } else {
-    matrix = requested_matrix(args, nullptr, topology);
-    matrix.cells();  // checks every tier id before anything is written
-    // A budget too small is bad input, refused before anything is written.
-    budget = calibrate_and_fit(matrix, args, topology, calibration, executable);
-    prepare_directory(paths.dir, false, args.force);
+    journal_ = read_journal(paths.journal, true);
   }
 
-  const std::vector<Cell> cells = matrix.cells();
-  std::set<std::string> done;
-  std::set<std::string> in_matrix;
-  for (const auto& cell : cells) in_matrix.insert(cell_name(cell));
-  for (const auto& record : journal.cells) {
-    // A record that is not one of the matrix's cells, names another cell than it describes, or repeats one
-    // would make the run's count wrong (more cells done than there are); the journal is damaged, not
-    // resumable.
-    const auto damaged = [&](const std::string& why) {
-      return InputError("journal '" + paths.journal + "' is damaged: its record of cell '" + record.name +
-                        "' " + why + "; start a new run in another --out");
-    };
-    if (!in_matrix.count(record.name)) throw damaged("names no cell of the run's matrix");
-    if (cell_name(record.cell) != record.name)
-      throw damaged("describes another cell ('" + cell_name(record.cell) + "')");
-    if (!done.insert(record.name).second) throw damaged("comes twice");
+  void admit_new() {
+    matrix_ = requested_matrix(args_, nullptr, topology_);
+    matrix_.cells();  // checks every tier id before anything is written
+    // A budget too small is bad input, refused before anything is written.
+    budget_ = calibrate_and_fit(matrix_, args_, topology_, calibration_, executable_);
+    prepare_directory(outcome_.paths.dir, false, args_.force);
   }
-  outcome.cells_total = cells.size();
-  if (resuming) calibrate(executable, calibration, matrix.tiers, matrix.integrands, args.cell_timeout);
+
+  // The journal's cells are the matrix's, each once.
+  void admit_journaled() {
+    std::set<std::string> in_matrix;
+    for (const auto& cell : cells_) in_matrix.insert(cell_name(cell));
+    for (const auto& record : journal_.cells) {
+      // A record that is not one of the matrix's cells, names another cell than it describes, or repeats
+      // one would make the run's count wrong (more cells done than there are); the journal is damaged, not
+      // resumable.
+      const auto damaged = [&](const std::string& why) {
+        return InputError("journal '" + outcome_.paths.journal + "' is damaged: its record of cell '" +
+                          record.name + "' " + why + "; start a new run in another --out");
+      };
+      if (!in_matrix.count(record.name)) throw damaged("names no cell of the run's matrix");
+      if (cell_name(record) != record.name)
+        throw damaged("describes another cell ('" + cell_name(record) + "')");
+      if (!done_.insert(record.name).second) throw damaged("comes twice");
+    }
+  }
 
   // The estimate, before the first cell (and the ETA's base): the cells still to run.
-  std::vector<Cell> remaining;
-  for (const auto& cell : cells)
-    if (!done.count(cell_name(cell))) remaining.push_back(cell);
-  PlanSettings settings = plan_settings(args, topology);
-  settings.instructions = settings.instructions && !resuming;
-  const Estimate estimated = estimate(matrix, remaining, calibration, settings);
-  if (budget) {
-    std::printf("budget %s: %s\n", budget->budget_text.c_str(),
-                budget->dropped.empty() ? "the matrix fits as it is" : "to fit it, dropped:");
-    for (const auto& line : budget->dropped) std::printf("  %s\n", line.c_str());
+  void plan() {
+    std::vector<CellKey> remaining;
+    for (const auto& cell : cells_)
+      if (!done_.count(cell_name(cell))) remaining.push_back(cell);
+    PlanSettings settings = plan_settings(args_, topology_);
+    settings.instructions = settings.instructions && !resuming_;
+    estimated_ = estimate(matrix_, remaining, calibration_, settings);
+    if (budget_) {
+      std::printf("budget %s: %s\n", budget_->budget_text.c_str(),
+                  budget_->dropped.empty() ? "the matrix fits as it is" : "to fit it, dropped:");
+      for (const auto& line : budget_->dropped) std::printf("  %s\n", line.c_str());
+    }
+    std::printf("%zu cells; estimated wall time %s\n", remaining.size(), describe(estimated_).c_str());
+    std::fflush(stdout);
+    for (const auto& planned : estimated_.cells) cell_estimates_[planned.name] = planned.seconds;
   }
-  std::printf("%zu cells; estimated wall time %s\n", remaining.size(), describe(estimated).c_str());
-  std::fflush(stdout);
-  std::map<std::string, double> cell_estimates;
-  for (const auto& planned : estimated.cells) cell_estimates[planned.name] = planned.seconds;
-  const cpu_set_t run_cpus = ThreadBinding::run_cpus();
-  json run;
-  double measured_seconds = 0;
-  const auto started = Clock::now();
-  // From here every write can fail (a full disk): what is written stays whole, and the run can resume.
-  try {
-    if (resuming) {
+
+  // The journal's first line (or a resumption's), the run record, and results files with no cell yet.
+  void start() {
+    const Paths& paths = outcome_.paths;
+    if (resuming_) {
       char host[256] = {};
       gethostname(host, sizeof host - 1);
-      const ResumeRecord resume{now_iso(), host, args.command_line};
+      const ResumeRecord resume{now_iso(), host, args_.command_line};
       append_journal(paths.journal, resume);
-      journal.resumptions.push_back(resume);
+      journal_.resumptions.push_back(resume);
     } else {
-      const json header = run_header(args, matrix, topology, budget, executable);
+      const json header = run_header(args_, matrix_, topology_, budget_, executable_);
       write_file_atomically(paths.journal, header.dump() + "\n");
-      journal.header = header;
+      journal_.header = header;
     }
     std::error_code error;
     fs::create_directories(paths.work, error);
+    run_ = run_record(args_, journal_.header, cells_.size(), done_.size(), estimated_.seconds, run_cpus_);
+    write_results(paths, journal_, run_);
+  }
 
-    run = {{"label", journal.header.at("label")},
-           {"preset", journal.header.at("preset")},
-           {"started", journal.header.at("started")},
-           {"status", "running"},
-           {"cells_total", cells.size()},
-           {"cells_done", done.size()},
-           {"estimated_seconds", estimated.seconds},
-           {"cell_timeout_seconds", args.cell_timeout},
-           {"worker_cpus", cpu_list(run_cpus)},
-           {"hostfile", args.hostfile.empty() ? json(nullptr) : json(args.hostfile)},
-           {"thread_binding",
-            "each cell's threads are placed compactly (one a core: an L3 group, then its NUMA node, then its "
-            "socket; SMT siblings only past the physical cores) and its worker starts with exactly those "
-            "CPUs (the entry's placement); OpenMP tiers: OMP_PROC_BIND=close and OMP_PLACES listing them, "
-            "unless the environment sets them (each cell's environment is in its entry); oneTBB tiers (tbb, "
-            "tbb-tuned, stdpar): arena slot i pinned to the i-th; mpi: the launcher binds each rank to its "
-            "cores, the launcher starting with all of worker_cpus"},
-           {"interleaving",
-            "cells run in a shuffled order (matrix seed); each cell's repetitions run in "
-            "its own worker, with Google Benchmark's random interleaving on"}};
-    if (journal.header.contains("budget")) run["budget"] = journal.header.at("budget");
-    write_results(paths, journal, run);
-
+  // Each cell not yet done, in the matrix's order, until the last or an interrupt.
+  void measure() {
     catch_interrupts();
-    Progress progress(cells.size(), done.size(), estimated.seconds - estimated.parts.front().second);
-    std::map<std::pair<std::string, std::int64_t>, Reference> references;      // one interval a run
-    std::map<std::pair<std::string, std::int64_t>, std::string> no_reference;  // why, where one failed
+    Progress progress(cells_.size(), done_.size(), estimated_.seconds - estimated_.parts.front().second);
     // The runner's own time between the cells (results rewritten, the journal), for the plan: the run's
     // time less its workers' and references'.
     const auto cells_started = Clock::now();
-    double worker_seconds = 0;
-    std::size_t workers = 0;
-    for (const auto& cell : cells) {
+    for (const auto& cell : cells_) {
       if (interrupted()) break;
       const std::string name = cell_name(cell);
-      if (done.count(name)) continue;
-      CellRecord record;
-      record.name = name;
-      record.cell = cell;
-      record.rung = find_card(cell.tier).rung;
-      record.oversubscribed = distributed::oversubscribed(cell.ranks, cell.threads, matrix.cpus);
-      const auto available = static_cast<double>(process::available_memory().value_or(0));
-      const auto key = std::make_pair(cell.integrand, cell.n);
-      auto verdict = not_attempted(cell, matrix, available);
-      if (verdict.second.empty() && !references.count(key) && !no_reference.count(key)) {
-        const auto computing = Clock::now();
-        try {
-          references[key] = reference(integrands()[find_integrand(cell.integrand)], {cell.a, cell.b}, cell.n);
-        } catch (const std::exception& failure) {  // nothing to judge a result by: the worker is not started
-          no_reference[key] = "no reference for integrand '" + cell.integrand +
-                              "' at n = " + std::to_string(cell.n) + ": " + failure.what();
-        }
-        worker_seconds +=
-            std::chrono::duration<double>(Clock::now() - computing).count();  // not the runner's
-      }
-      if (verdict.second.empty() && no_reference.count(key))
-        verdict = {CellStatus::failed, no_reference.at(key)};
-      if (!verdict.second.empty()) {
-        record.status = verdict.first, record.reason = verdict.second;
-      } else {
-        progress.starting(cell);
-        const auto limit = static_cast<std::int64_t>(0.9 * available) + (std::int64_t{512} << 20) +
-                           (std::int64_t{16} << 20) * cell.threads;
-        const ThreadBinding binding =
-            ThreadBinding::for_cell(find_card(cell.tier), cell, topology, run_cpus, !args.hostfile.empty());
-        WorkerOutcome worker =
-            run_worker_process(executable, cell, matrix, references.at(key), binding, args.hostfile,
-                               paths.work + "/cell-" + std::to_string(getpid()) + ".json", args.cell_timeout,
-                               available > 0 ? limit : static_cast<std::int64_t>(RLIM_INFINITY));
-        if (worker.interrupted) break;
-        record.status = worker.status;
-        record.reason = worker.reason;
-        record.measurement = std::move(worker.measurement);
-        if (record.measurement) measured_seconds += record.measurement->measured_seconds;
-        record.worker = worker.worker;
-        record.worker.environment = binding.describe();
-        record.placement = binding.placement(topology);
-        worker_seconds += record.worker.wall_seconds.value_or(0), ++workers;
-        if (record.status == CellStatus::ok && record.worker.wall_seconds)
-          record_cell(executable, cell, matrix, *record.worker.wall_seconds);
-      }
-      record.finished = now_iso();
-      append_journal(paths.journal, record);
-      journal.cells.push_back(record);
-      done.insert(name);
-      progress.finished(record, cell_estimates[name]);
-      run["cells_done"] = done.size();
-      run["updated"] = now_iso();
-      write_results(paths, journal, run);
+      if (done_.count(name)) continue;
+      std::optional<CellResult> record = measure_cell(cell, progress);
+      if (!record) break;  // interrupted while it ran
+      record->finished = now_iso();
+      append_journal(outcome_.paths.journal, *record);
+      journal_.cells.push_back(*record);
+      done_.insert(name);
+      progress.finished(*record, cell_estimates_[name]);
+      run_["cells_done"] = done_.size();
+      run_["updated"] = now_iso();
+      write_results(outcome_.paths, journal_, run_);
     }
     progress.clear();
-    if (workers >= 8)  // fewer say little about the runner's time a cell
-      record_runner(executable,
-                    (std::chrono::duration<double>(Clock::now() - cells_started).count() - worker_seconds) /
-                        static_cast<double>(workers));
+    if (workers_ >= 8)  // fewer say little about the runner's time a cell
+      record_runner(executable_,
+                    (std::chrono::duration<double>(Clock::now() - cells_started).count() - worker_seconds_) /
+                        static_cast<double>(workers_));
+  }
 
-    const double wall = std::chrono::duration<double>(Clock::now() - started).count();
-    outcome.complete = done.size() == cells.size();
-    run["status"] = outcome.complete ? "complete" : "interrupted";
-    run["updated"] = now_iso();
-    run["finished"] = outcome.complete ? json(now_iso()) : json(nullptr);
-    run["load_average_after"] = load_average();
-    run["this_session"] = {{"wall_seconds", wall},
-                           {"measured_seconds", measured_seconds},
-                           {"harness_seconds", wall - measured_seconds},
-                           {"note",
-                            "measured: the time Google Benchmark spent in its timed repetitions; the rest "
-                            "is process start, warm-up, iteration sizing, the memory pass and the "
-                            "references"}};
-    write_results(paths, journal, run);
-    fs::remove_all(paths.work, error);
-  } catch (const WriteError& failure) {
-    outcome.exit_code = exit_cannot_write;
-    outcome.cells_done = journal.cells.size();
-    if (journal.header.is_null()) {  // not even the journal's first line: nothing to resume
+  // One cell: not attempted (with why), or run in its worker; nothing when the run was interrupted.
+  std::optional<CellResult> measure_cell(const CellKey& cell, Progress& progress) {
+    CellResult record;
+    record.name = cell_name(cell);
+    static_cast<CellKey&>(record) = cell;
+    record.rung = find_card(cell.tier).rung;
+    record.oversubscribed = distributed::oversubscribed(cell.ranks, cell.threads, matrix_.cpus);
+    const auto available = static_cast<double>(process::available_memory().value_or(0));
+    const auto key = std::make_pair(cell.integrand, cell.n);
+    auto verdict = not_attempted(cell, matrix_, available);
+    if (verdict.second.empty()) compute_reference(cell);
+    if (verdict.second.empty() && no_reference_.count(key))
+      verdict = {CellStatus::failed, no_reference_.at(key)};
+    if (!verdict.second.empty()) {
+      record.status = verdict.first, record.reason = verdict.second;
+      return record;
+    }
+    progress.starting(cell);
+    const auto limit = static_cast<std::int64_t>(0.9 * available) + (std::int64_t{512} << 20) +
+                       (std::int64_t{16} << 20) * cell.threads;
+    const ThreadBinding binding =
+        ThreadBinding::for_cell(find_card(cell.tier), cell, topology_, run_cpus_, !args_.hostfile.empty());
+    WorkerOutcome worker = run_worker_process(
+        executable_, cell, matrix_, references_.at(key), binding, args_.hostfile,
+        outcome_.paths.work + "/cell-" + std::to_string(getpid()) + ".json", args_.cell_timeout,
+        available > 0 ? limit : static_cast<std::int64_t>(RLIM_INFINITY));
+    if (worker.interrupted) return std::nullopt;
+    record.status = worker.status;
+    record.reason = worker.reason;
+    record.measurement = std::move(worker.measurement);
+    if (record.measurement) measured_seconds_ += record.measurement->measured_seconds;
+    record.worker = worker.worker;
+    record.worker.environment = binding.describe();
+    record.placement = binding.placement(topology_);
+    worker_seconds_ += record.worker.wall_seconds.value_or(0), ++workers_;
+    if (record.status == CellStatus::ok && record.worker.wall_seconds)
+      record_cell(executable_, cell, matrix_, *record.worker.wall_seconds);
+    return record;
+  }
+
+  // The exact references of the cell's integrand and n, once a run (or why there are none).
+  void compute_reference(const CellKey& cell) {
+    const auto key = std::make_pair(cell.integrand, cell.n);
+    if (references_.count(key) || no_reference_.count(key)) return;
+    const auto computing = Clock::now();
+    try {
+      references_[key] = reference(integrands()[find_integrand(cell.integrand)], {cell.a, cell.b}, cell.n);
+    } catch (const std::exception& failure) {  // nothing to judge a result by: the worker is not started
+      no_reference_[key] = "no reference for integrand '" + cell.integrand +
+                           "' at n = " + std::to_string(cell.n) + ": " + failure.what();
+    }
+    worker_seconds_ += std::chrono::duration<double>(Clock::now() - computing).count();  // not the runner's
+  }
+
+  // The run record's end, and the results files once more.
+  void finish() {
+    const double wall = std::chrono::duration<double>(Clock::now() - started_).count();
+    outcome_.complete = done_.size() == cells_.size();
+    run_["status"] = outcome_.complete ? "complete" : "interrupted";
+    run_["updated"] = now_iso();
+    run_["finished"] = outcome_.complete ? json(now_iso()) : json(nullptr);
+    run_["load_average_after"] = load_average();
+    run_["this_session"] = {{"wall_seconds", wall},
+                            {"measured_seconds", measured_seconds_},
+                            {"harness_seconds", wall - measured_seconds_},
+                            {"note",
+                             "measured: the time Google Benchmark spent in its timed repetitions; the rest "
+                             "is process start, warm-up, iteration sizing, the memory pass and the "
+                             "references"}};
+    write_results(outcome_.paths, journal_, run_);
+    std::error_code error;
+    fs::remove_all(outcome_.paths.work, error);
+  }
+
+  // A write failed: what is finished is safe, and the message says how to go on.
+  RunOutcome stopped_by(const WriteError& failure) {
+    outcome_.exit_code = exit_cannot_write;
+    outcome_.cells_done = journal_.cells.size();
+    const Paths& paths = outcome_.paths;
+    if (journal_.header.is_null()) {  // not even the journal's first line: nothing to resume
       std::fprintf(stderr, "\nladder: %s\nladder: nothing was measured; make room and start the run again\n",
                    failure.what());
-      return outcome;
+      return outcome_;
     }
     std::fprintf(
         stderr,
@@ -334,20 +396,35 @@ RunOutcome run_matrix(const RunArguments& args) {
         "ladder: the run stopped there. %zu of %zu cells are finished and safe in %s; %s is whole as "
         "last written (every results file is replaced in one step, never half-written).\n"
         "ladder: make room (or fix the directory), then `ladder run --resume %s` finishes the run.\n",
-        failure.what(), journal.cells.size(), cells.size(), paths.journal.c_str(), paths.json.c_str(),
+        failure.what(), journal_.cells.size(), cells_.size(), paths.journal.c_str(), paths.json.c_str(),
         paths.dir.c_str());
-    return outcome;
+    return outcome_;
   }
-  print_summary(journal, run, paths);
-  outcome.cells_done = done.size();
-  if (!outcome.complete) {
-    outcome.exit_code = exit_interrupted;
-    return outcome;
-  }
-  const bool failed_cells = std::any_of(journal.cells.begin(), journal.cells.end(),
-                                        [](const CellRecord& record) { return is_failure(record.status); });
-  outcome.exit_code = failed_cells ? exit_failed : exit_ok;
-  return outcome;
-}
+
+  const RunArguments& args_;
+  const bool resuming_;
+  RunOutcome outcome_;
+  Topology topology_;
+  std::string executable_;
+  Calibration calibration_;
+  std::optional<Budgeted> budget_;
+  Journal journal_;
+  Matrix matrix_;
+  std::vector<CellKey> cells_;
+  std::set<std::string> done_;
+  Estimate estimated_;
+  std::map<std::string, double> cell_estimates_;
+  const cpu_set_t run_cpus_ = ThreadBinding::run_cpus();
+  json run_;
+  Clock::time_point started_;
+  double measured_seconds_ = 0, worker_seconds_ = 0;
+  std::size_t workers_ = 0;
+  std::map<std::pair<std::string, std::int64_t>, Reference> references_;      // one interval a run
+  std::map<std::pair<std::string, std::int64_t>, std::string> no_reference_;  // why, where one failed
+};
+
+}  // namespace
+
+RunOutcome run_matrix(const RunArguments& args) { return MatrixRunner(args).run(); }
 
 }  // namespace ladder

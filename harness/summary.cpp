@@ -15,8 +15,8 @@ void print_summary(const Journal& journal, const nlohmann::json& run, const Path
   // The integrands in the matrix's order; a column of their own when there are several.
   std::vector<std::string> integrands;
   for (const auto& record : journal.cells)
-    if (std::find(integrands.begin(), integrands.end(), record.cell.integrand) == integrands.end())
-      integrands.push_back(record.cell.integrand);
+    if (std::find(integrands.begin(), integrands.end(), record.integrand) == integrands.end())
+      integrands.push_back(record.integrand);
   const nlohmann::json ordered =
       journal.header.contains("matrix")
           ? journal.header.at("matrix").value("integrands", nlohmann::json::array())
@@ -34,17 +34,17 @@ void print_summary(const Journal& journal, const nlohmann::json& run, const Path
   std::printf("\n%-16s %s%12s %7s %5s  %-13s %11s %11s %10s %11s\n", "tier",
               integrand_column("integrand").c_str(), "n", "threads", "ranks", "status", "median", "ns/node",
               "rel error", "peak heap");
-  std::vector<const CellRecord*> cells;
+  std::vector<const CellResult*> cells;
   for (const auto& record : journal.cells) cells.push_back(&record);
-  std::sort(cells.begin(), cells.end(), [&](const CellRecord* x, const CellRecord* y) {
-    const auto key = [&](const CellRecord* e) {
+  std::sort(cells.begin(), cells.end(), [&](const CellResult* x, const CellResult* y) {
+    const auto key = [&](const CellResult* e) {
       return std::make_tuple(place(e->cell.integrand), e->cell.integrand, e->cell.n, e->rung, e->cell.ranks,
                              e->cell.threads);
     };
     return key(x) < key(y);
   });
-  for (const CellRecord* record : cells) {
-    const Cell& cell = record->cell;
+  for (const CellResult* record : cells) {
+    const CellKey& cell = record->cell;
     std::string median = "-", per_node = "-", error = "-", heap = "-";
     if (record->measurement) {
       const Measurement& measurement = *record->measurement;

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "measurement.hpp"
+#include "cell_result.hpp"
 #include "output_directory.hpp"
 
 namespace ladder {

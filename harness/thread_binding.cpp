@@ -24,7 +24,7 @@ cpu_set_t ThreadBinding::run_cpus() {
   return cpus;
 }
 
-ThreadBinding ThreadBinding::for_cell(const TierCard& card, const Cell& cell, const Topology& topology,
+ThreadBinding ThreadBinding::for_cell(const TierCard& card, const CellKey& cell, const Topology& topology,
                                       const cpu_set_t& run_cpus, bool hostfile) {
   ThreadBinding binding{run_cpus, {}, card.distributed, topology.cores, {}, {}};
   // Not placed: the ranks on a hostfile's nodes (the launcher places them there), or more threads than

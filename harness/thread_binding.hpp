@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "measurement.hpp"
+#include "cell_result.hpp"
 #include "tier.hpp"
 #include "topology.hpp"
 
@@ -52,7 +52,7 @@ struct ThreadBinding {
   static cpu_set_t run_cpus();
   // One cell's binding on `topology` (this machine's, within run_cpus); `hostfile`: the ranks run on a
   // hostfile's nodes.
-  static ThreadBinding for_cell(const TierCard& card, const Cell& cell, const Topology& topology,
+  static ThreadBinding for_cell(const TierCard& card, const CellKey& cell, const Topology& topology,
                                 const cpu_set_t& run_cpus, bool hostfile);
   // What RunOptions::cpus gets in the worker: the PUs the harness pins to, one a thread.
   std::vector<int> worker_cpus() const { return by_launcher ? std::vector<int>{} : pus; }

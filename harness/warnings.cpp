@@ -19,23 +19,17 @@ namespace {
 using nlohmann::json;
 
 std::string percent(double fraction) { return format_number("%.1f %%", fraction * 100); }
+std::string percent_whole(double fraction) { return format_number("%.0f %%", fraction * 100); }
 std::string fixed(double value) { return format_number("%.2f", value); }
 
 // The CPUs a placed cell's threads were allowed (the worker's record, read while they were alive) that are
 // not in its placement, "3,5"; empty when they kept to it or when either record is missing.
-std::string outside_placement(const CellRecord& record) {
-  if (!record.placement || !record.measurement || !record.measurement->memory.thread_placement) return {};
-  const auto& seen = *record.measurement->memory.thread_placement;
-  if (!seen.contains("union_of_cpus") || !seen.at("union_of_cpus").is_string()) return {};
+std::string outside_placement(const CellResult& record) {
+  if (!record.placement || !record.ok() || !record.measurement->memory.thread_placement) return {};
   const auto& placed = record.placement->pus;
   std::vector<int> outside;
-  const std::string allowed = seen.at("union_of_cpus").get<std::string>();
-  for (std::size_t start = 0; start < allowed.size();) {
-    const std::size_t comma = std::min(allowed.find(',', start), allowed.size());
-    const int cpu = std::atoi(allowed.substr(start, comma - start).c_str());
+  for (const int cpu : record.measurement->memory.thread_placement->union_of_cpus)
     if (std::find(placed.begin(), placed.end(), cpu) == placed.end()) outside.push_back(cpu);
-    start = comma + 1;
-  }
   return join_numbers(outside, ",");
 }
 
@@ -64,23 +58,29 @@ bool optimized_build(const BuildInfo& build) {
   return release && o_flag;
 }
 
-}  // namespace
+// The thresholds, each once: the messages quote them.
+constexpr double noisy_cv = 0.05;          // coefficient of variation of the repetitions
+constexpr double suspicious_spread = 1.5;  // slowest repetition over the fastest
+constexpr double busy_other_cores = 0.25;  // other processes' load, in cores
+constexpr double stolen_share = 0.02;      // of the machine's CPU time, to the hypervisor
+constexpr double one_core_ratio = 1.2;     // CPU time over wall time of a parallel cell
+constexpr double busy_load_average = 0.5;  // the 1-minute load average before the run
+constexpr int few_repetitions = 9;
 
-std::vector<WarningRecord> warnings(const Journal& journal, const json& run, const BuildInfo& build) {
-  Warnings found;
+// What is said of the whole run: interrupted, few repetitions, the build, the machine, its load.
+void run_warnings(Warnings& found, const Journal& journal, const json& run, const BuildInfo& build) {
   // The header was checked when the journal was read (read_journal); what is read here is checked again.
   const JsonReader header(journal.header, "journal header");
   const int repetitions = header.at("matrix").at("repetitions").small_integer();
   const JsonReader context = header.at("context");
   const std::string host = context.string_or("host_name", "");
-
   if (run.value("status", "") == "interrupted")
     found.about_run("incomplete", "the run was interrupted: " + std::to_string(run.value("cells_done", 0)) +
                                       " of " + std::to_string(run.value("cells_total", 0)) +
                                       " cells finished; `ladder run --resume DIR` completes it");
-  if (repetitions < 9)
-    found.about_run("few repetitions", std::to_string(repetitions) +
-                                           " repetitions a cell: fewer than 9, the spread is a rough guess");
+  if (repetitions < few_repetitions)
+    found.about_run("few repetitions", std::to_string(repetitions) + " repetitions a cell: fewer than " +
+                                           std::to_string(few_repetitions) + ", the spread is a rough guess");
   if (!optimized_build(build))
     found.about_run("unoptimized build", "Ladder itself was built as " + build.build_type + " with '" +
                                              build.common_flags +
@@ -92,7 +92,7 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
                     "figure) and hardware counters are usually unavailable");
   if (const auto before = header.find("load_average_before"); before && !before->is_null()) {
     const auto loads = before->numbers();
-    if (!loads.empty() && loads.front() > 0.5)
+    if (!loads.empty() && loads.front() > busy_load_average)
       found.about_run("load before the run", "the 1-minute load average was " + fixed(loads.front()) +
                                                  " before the run started: something else was running");
   }
@@ -101,95 +101,120 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
       found.about_run("resumed elsewhere", "the run was resumed on '" + resume.host_name + "', not on '" +
                                                host +
                                                "' where it started: its cells measured different machines");
+}
 
+// The cells each warning about cells names, gathered in one pass over the journal.
+struct CellFindings {
   std::vector<std::string> noisy, spread, loaded, stolen, oversubscribed, failed, skipped, outside_bound,
       one_core, not_identical, unpinned, nonfinite_result, slowed;
   // Per integrand: what about its references cannot be trusted (the same notes for each of its cells).
   std::vector<std::pair<std::string, std::vector<std::string>>> reference_notes;
-  const int cpus = header.at("matrix").at("cpus").small_integer();  // the hardware threads the run had
-  for (const auto& record : journal.cells) {
-    const std::string& name = record.name;
-    const Cell& cell = record.cell;
-    if (cell.threads * cell.ranks > cpus) oversubscribed.push_back(name);
-    if (record.status == CellStatus::skipped || record.status == CellStatus::unavailable) {
-      skipped.push_back(name + ": " + record.reason);
-      continue;
-    }
-    if (!record.measurement) {
-      failed.push_back(name + ": " + std::string(to_string(record.status)) + ": " + record.reason);
-      continue;
-    }
-    const Measurement& measurement = *record.measurement;
-    if (measurement.extra.contains("test_slowdown"))
-      slowed.push_back(name + " (× " + measurement.extra.at("test_slowdown").dump() + ")");
-    const Aggregates& aggregates = measurement.aggregates;
-    if (aggregates.cv.real_time > 0.05)
-      noisy.push_back(name + " (cv " + percent(aggregates.cv.real_time) + ")");
-    const double low = aggregates.min.real_time, high = aggregates.max.real_time;
-    if (low > 0 && high > 1.5 * low) spread.push_back(name + " (max/min " + fixed(high / low) + ")");
-    if (record.worker.other_load_cores > 0.25)
-      loaded.push_back(name + " (" + fixed(record.worker.other_load_cores) + " cores busy with other work)");
-    if (record.worker.steal_fraction > 0.02)
-      stolen.push_back(name + " (" + percent(record.worker.steal_fraction) + " stolen)");
-    // A cell without a finite result or midpoint sum has its own warning below, not "a bug?".
-    if (!measurement.within_rounding_bound && measurement.midpoint && std::isfinite(measurement.result))
-      outside_bound.push_back(name);
-    if (!std::isfinite(measurement.result)) nonfinite_result.push_back(name);
-    for (const auto& note : measurement.reference_notes) {
-      const std::string about = "integrand '" + cell.integrand + "' on [" + format_number("%g", cell.a) +
-                                ", " + format_number("%g", cell.b) + "]: " + note;
-      auto found = std::find_if(reference_notes.begin(), reference_notes.end(),
-                                [&](const auto& entry) { return entry.first == about; });
-      if (found == reference_notes.end()) found = reference_notes.insert(reference_notes.end(), {about, {}});
-      found->second.push_back(name);
-    }
-    const TierCard& card = find_card(cell.tier);
-    const double cores_used =
-        aggregates.median.real_time > 0 ? aggregates.median.cpu_time / aggregates.median.real_time : 0;
-    if (card.parallel && cell.threads > 1 && cores_used < 1.2)
-      one_core.push_back(name + " (CPU/wall " + fixed(cores_used) + ")");
-    if (card.reproducible == Reproducible::always && !measurement.bit_identical)
-      not_identical.push_back(name);
-    if (const auto outside = outside_placement(record); !outside.empty())
-      unpinned.push_back(name + " (ran on CPUs " + outside + ", placed on " +
-                         join_numbers(record.placement->pus, ",") + ")");
+
+  void add(const CellResult& record, int cpus);
+  void add_measured(const CellResult& record, const Measurement& measurement);
+};
+
+void CellFindings::add(const CellResult& record, int cpus) {
+  const std::string& name = record.name;
+  if (record.threads * record.ranks > cpus) oversubscribed.push_back(name);
+  if (record.status == CellStatus::skipped || record.status == CellStatus::unavailable)
+    skipped.push_back(name + ": " + record.reason);
+  else if (!record.measurement)
+    failed.push_back(name + ": " + std::string(to_string(record.status)) + ": " + record.reason);
+  else
+    add_measured(record, *record.measurement);
+}
+
+void CellFindings::add_measured(const CellResult& record, const Measurement& measurement) {
+  const std::string& name = record.name;
+  if (measurement.extra.contains("test_slowdown"))
+    slowed.push_back(name + " (× " + measurement.extra.at("test_slowdown").dump() + ")");
+  const Aggregates& aggregates = measurement.aggregates;
+  if (aggregates.cv.real_time > noisy_cv)
+    noisy.push_back(name + " (cv " + percent(aggregates.cv.real_time) + ")");
+  const double low = aggregates.min.real_time, high = aggregates.max.real_time;
+  if (low > 0 && high > suspicious_spread * low)
+    spread.push_back(name + " (max/min " + fixed(high / low) + ")");
+  if (record.worker.other_load_cores > busy_other_cores)
+    loaded.push_back(name + " (" + fixed(record.worker.other_load_cores) + " cores busy with other work)");
+  if (record.worker.steal_fraction > stolen_share)
+    stolen.push_back(name + " (" + percent(record.worker.steal_fraction) + " stolen)");
+  // A cell without a finite result or midpoint sum has its own warning, not "a bug?".
+  if (!measurement.within_rounding_bound && measurement.midpoint && std::isfinite(measurement.result))
+    outside_bound.push_back(name);
+  if (!std::isfinite(measurement.result)) nonfinite_result.push_back(name);
+  for (const auto& note : measurement.reference_notes) {
+    const std::string about = "integrand '" + record.integrand + "' on [" + format_number("%g", record.a) +
+                              ", " + format_number("%g", record.b) + "]: " + note;
+    auto found = std::find_if(reference_notes.begin(), reference_notes.end(),
+                              [&](const auto& entry) { return entry.first == about; });
+    if (found == reference_notes.end()) found = reference_notes.insert(reference_notes.end(), {about, {}});
+    found->second.push_back(name);
   }
+  const TierCard& card = find_card(record.tier);
+  const double cores_used = record.efficiency() * record.threads;  // CPU time over wall time
+  if (card.parallel && record.threads > 1 && cores_used < one_core_ratio)
+    one_core.push_back(name + " (CPU/wall " + fixed(cores_used) + ")");
+  if (card.reproducible == Reproducible::always && !measurement.bit_identical) not_identical.push_back(name);
+  if (const auto outside = outside_placement(record); !outside.empty())
+    unpinned.push_back(name + " (ran on CPUs " + outside + ", placed on " +
+                       join_numbers(record.placement->pus, ",") + ")");
+}
+
+}  // namespace
+
+std::vector<WarningRecord> warnings(const Journal& journal, const json& run, const BuildInfo& build) {
+  Warnings found;
+  run_warnings(found, journal, run, build);
+  // The hardware threads the run had.
+  const int cpus = JsonReader(journal.header, "journal header").at("matrix").at("cpus").small_integer();
+  CellFindings cells;
+  for (const auto& record : journal.cells) cells.add(record, cpus);
   found.about_cells(
       "test slowdown",
       "cells made slower on purpose by LADDER_TEST_SLOWDOWN, a switch for tests: each timed call "
       "made the kernel several times, so these times are not measurements of the tier",
-      slowed);
-  found.about_cells("failed cells", "cells that did not finish (each with its reason)", failed);
-  found.about_cells("skipped cells", "cells not attempted (each with its reason)", skipped);
-  found.about_cells("noisy", "cells whose repetitions vary by more than 5 % (coefficient of variation)",
-                    noisy);
-  found.about_cells("suspicious spread", "cells whose slowest repetition took over 1.5x the fastest", spread);
+      cells.slowed);
+  found.about_cells("failed cells", "cells that did not finish (each with its reason)", cells.failed);
+  found.about_cells("skipped cells", "cells not attempted (each with its reason)", cells.skipped);
+  found.about_cells(
+      "noisy",
+      "cells whose repetitions vary by more than " + percent_whole(noisy_cv) + " (coefficient of variation)",
+      cells.noisy);
+  found.about_cells("suspicious spread",
+                    "cells whose slowest repetition took over " + format_number("%.1f", suspicious_spread) +
+                        "x the fastest",
+                    cells.spread);
   found.about_cells("load during the run",
-                    "cells measured while other processes kept a quarter core or more busy", loaded);
-  found.about_cells("steal", "cells that lost over 2 % of the machine's CPU time to the hypervisor", stolen);
+                    "cells measured while other processes kept a quarter core or more busy", cells.loaded);
+  found.about_cells(
+      "steal",
+      "cells that lost over " + percent_whole(stolen_share) + " of the machine's CPU time to the hypervisor",
+      cells.stolen);
   found.about_cells("threads over cores",
                     "oversubscribed cells: more threads (× ranks) than the machine's " +
                         std::to_string(cpus) + " hardware threads",
-                    oversubscribed);
+                    cells.oversubscribed);
   found.about_cells("outside the rounding bound",
                     "results further from the exact midpoint sum than rounding explains: a bug?",
-                    outside_bound);
+                    cells.outside_bound);
   found.about_cells("result not finite",
                     "cells whose result is NaN or infinite (written null): no error can be measured",
-                    nonfinite_result);
-  for (const auto& [about, cells] : reference_notes) found.about_cells("reference not trusted", about, cells);
+                    cells.nonfinite_result);
+  for (const auto& [about, named] : cells.reference_notes)
+    found.about_cells("reference not trusted", about, named);
   found.about_cells("one core",
                     "parallel cells whose CPU time barely exceeds their wall time: a silent fallback "
                     "to one thread?",
-                    one_core);
+                    cells.one_core);
   found.about_cells("not pinned as placed",
                     "cells whose threads were allowed CPUs outside the cell's placement: the pinning failed, "
                     "and the cell measured another placement than its entry says",
-                    unpinned);
+                    cells.unpinned);
   found.about_cells("not bit-identical",
                     "tiers that promise the same bits gave different results across "
                     "repetitions",
-                    not_identical);
+                    cells.not_identical);
   return found.list();
 }
 

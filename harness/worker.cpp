@@ -57,14 +57,6 @@ struct ResultLog {
   }
 };
 
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const auto middle = values.size() / 2;
-  return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-double min_of(const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); }
-double max_of(const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); }
-
 // Whether a library that allocates behind malloc's back is loaded: oneTBB loads its own scalable
 // allocator (libtbbmalloc) when it is installed, and what it takes from the OS is not counted.
 bool tbbmalloc_loaded() {
@@ -128,10 +120,7 @@ Memory memory_of_one_call(const std::function<double(std::int64_t)>& call, std::
       {"heap_method", "malloc family interposed, one call after the timed runs"},
   };
   const auto placement = process::thread_placement();  // the runtime's threads are still alive here
-  memory.thread_placement = json{{"threads", placement.threads},
-                                 {"cpus", placement.cpus},
-                                 {"union_of_cpus", placement.union_of_cpus},
-                                 {"per_thread", placement.per_thread}};
+  memory.thread_placement = placement;
   memory.timeline = read_timeline(JsonReader(over_time, "timeline"));
   if (tbbmalloc_loaded())
     memory.extra["heap_note"] =
@@ -164,14 +153,14 @@ void record_reference(Measurement& measurement, double result, const Reference& 
       finite(rounding_abs) ? json(static_cast<double>(rounding_abs)) : json(nullptr);
 }
 
-Measurement measure_cell(const Cell& cell, const Matrix& settings, const std::optional<Reference>& computed,
-                         const std::vector<int>& cpus) {
+Measurement measure_cell(const CellKey& cell, const Matrix& settings,
+                         const std::optional<Reference>& computed, const std::vector<int>& cpus) {
   const Tier& tier = find_tier(cell.tier);
   const std::size_t integrand = find_integrand(cell.integrand);
   const Interval ab{cell.a, cell.b};
   // The tiers whose runtime cannot be told where its threads go (oneTBB's) pin them to these; the others
   // are held by the worker's mask and OMP_PLACES (thread_binding.hpp).
-  const RunOptions options{cell.threads, cell.reproducible, cpus};
+  const RunOptions options{cell.threads, cell.reproducible_requested, cpus};
   if (const auto reason = unavailable_reason(tier); !reason.empty())
     throw Unavailable("tier '" + tier.card.id + "' cannot run on this machine: " + reason);
 
@@ -209,9 +198,7 @@ Measurement measure_cell(const Cell& cell, const Matrix& settings, const std::op
       ->Unit(benchmark::kNanosecond)
       ->Repetitions(settings.repetitions)
       ->MinTime(settings.min_time)
-      ->MinWarmUpTime(settings.min_warmup_time)  // honoured because MinTime is set
-      ->ComputeStatistics("min", min_of)
-      ->ComputeStatistics("max", max_of);
+      ->MinWarmUpTime(settings.min_warmup_time);  // honoured because MinTime is set
 
   CopyingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
@@ -219,31 +206,15 @@ Measurement measure_cell(const Cell& cell, const Matrix& settings, const std::op
   if (failure) std::rethrow_exception(failure);
 
   Measurement measurement;
-  std::vector<double> real_times;
-  std::map<std::string, Timing> aggregates;
   for (const auto& run : reporter.copied) {
     if (run.error_occurred) throw std::runtime_error("Google Benchmark reported: " + run.error_message);
-    if (run.run_type == benchmark::BenchmarkReporter::Run::RT_Iteration) {
-      measurement.repetitions.push_back({static_cast<int>(run.repetition_index), run.iterations,
-                                         run.GetAdjustedRealTime(), run.GetAdjustedCPUTime()});
-      real_times.push_back(run.GetAdjustedRealTime());
-      measurement.measured_seconds += run.real_accumulated_time;
-    } else if (run.aggregate_unit == benchmark::kPercentage) {
-      // A percentage aggregate (cv) keeps its value in the accumulated time, unscaled.
-      aggregates[run.aggregate_name] = {run.real_accumulated_time, run.cpu_accumulated_time};
-    } else {
-      aggregates[run.aggregate_name] = {run.GetAdjustedRealTime(), run.GetAdjustedCPUTime()};
-    }
+    if (run.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration) continue;  // its own statistics
+    measurement.repetitions.push_back({static_cast<int>(run.repetition_index), run.iterations,
+                                       run.GetAdjustedRealTime(), run.GetAdjustedCPUTime()});
+    measurement.measured_seconds += run.real_accumulated_time;
   }
-  if (real_times.empty()) throw std::runtime_error("Google Benchmark reported no repetitions");
-  // With one repetition Google Benchmark computes no statistics: the single value is all of them.
-  if (!aggregates.count("median")) {
-    const Timing single{measurement.repetitions[0].real_time, measurement.repetitions[0].cpu_time};
-    aggregates = {{"mean", single}, {"median", single},     {"min", single},
-                  {"max", single},  {"stddev", {0.0, 0.0}}, {"cv", {0.0, 0.0}}};
-  }
-  measurement.aggregates = {aggregates.at("mean"), aggregates.at("median"), aggregates.at("stddev"),
-                            aggregates.at("cv"),   aggregates.at("min"),    aggregates.at("max")};
+  if (measurement.repetitions.empty()) throw std::runtime_error("Google Benchmark reported no repetitions");
+  measurement.aggregates = aggregate(measurement.repetitions);
 
   measurement.memory = memory_of_one_call(call, cell.n);
   measurement.counters = read_counters(JsonReader(counters::hardware(
@@ -259,7 +230,6 @@ Measurement measure_cell(const Cell& cell, const Matrix& settings, const std::op
   const auto& build = build_info();
   record_reference(measurement, results.first, ref, rounding_bound(tier.card, ref, cell.n, cell.threads));
   measurement.instruction_set = build.instruction_set;
-  measurement.extra["median_check"] = median_of(real_times);
   measurement.extra["distinct_results"] = results.distinct.size();
   measurement.extra["simd_width"] = build.simd_width;
   if (slowdown > 1) measurement.extra["test_slowdown"] = slowdown;
@@ -276,13 +246,13 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
   benchmark::Initialize(&count, arguments);
 
   const json spec = parse_json(cell_json, "the cell's spec");
-  const Cell cell = read_cell(JsonReader(spec, "spec").at("cell"));
+  const CellKey cell = read_cell_key(JsonReader(spec, "spec").at("cell"));
   const bool distributed = find_tier(cell.tier).card.distributed;
   if (distributed && distributed::rank() != 0) {  // a follower: make rank 0's calls, write nothing
     const Tier& tier = find_tier(cell.tier);
     const std::size_t integrand = find_integrand(cell.integrand);
     distributed::follow([&](std::int64_t n) {
-      integrate(tier, integrand, {cell.a, cell.b}, n, {cell.threads, cell.reproducible});
+      integrate(tier, integrand, {cell.a, cell.b}, n, {cell.threads, cell.reproducible_requested});
     });
     distributed::finish();
     return 0;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "matrix.hpp"
-#include "measurement.hpp"
+#include "cell_result.hpp"
 #include "reference.hpp"
 
 namespace ladder {
@@ -22,7 +22,7 @@ namespace ladder {
 // errors and the memory figures. Throws what the kernel throws.
 // The references may come computed (`ladder run` computes them once per size); else they are computed here.
 // cpus: where the harness placed the cell's threads, one a thread (RunOptions::cpus); empty: not pinned.
-Measurement measure_cell(const Cell& cell, const Matrix& settings,
+Measurement measure_cell(const CellKey& cell, const Matrix& settings,
                          const std::optional<Reference>& computed = std::nullopt,
                          const std::vector<int>& cpus = {});
 

@@ -78,7 +78,7 @@ std::string tail(const std::string& text, std::size_t size) {
 
 }  // namespace
 
-WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell, const Matrix& matrix,
+WorkerOutcome run_worker_process(const std::string& executable, const CellKey& cell, const Matrix& matrix,
                                  const Reference& ref, const ThreadBinding& binding,
                                  const std::string& hostfile, const std::string& result_file, double timeout,
                                  std::int64_t memory_limit) {
@@ -199,10 +199,13 @@ WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell
     try {
       const JsonReader in(reported, "the worker's result");
       outcome.status = read_cell_status(in.at("status"));
-      if (outcome.status == CellStatus::ok)
+      if (outcome.status == CellStatus::ok) {
         outcome.measurement = read_measurement(in);
-      else
+        // The aggregates are always aggregate()'s, from the repetitions: a Python peer computes its own.
+        outcome.measurement->aggregates = aggregate(outcome.measurement->repetitions);
+      } else {
         outcome.reason = in.string_or("reason", "");
+      }
     } catch (const SchemaError& problem) {
       outcome.status = CellStatus::failed;
       outcome.reason = std::string("the worker wrote a result Ladder cannot read: ") + problem.what();

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "matrix.hpp"
-#include "measurement.hpp"
+#include "cell_result.hpp"
 #include "reference.hpp"
 #include "thread_binding.hpp"
 
@@ -26,7 +26,7 @@ struct WorkerOutcome {
   WorkerReport worker;  // wall and CPU seconds, how it ended, the machine's other load
 };
 
-WorkerOutcome run_worker_process(const std::string& executable, const Cell& cell, const Matrix& matrix,
+WorkerOutcome run_worker_process(const std::string& executable, const CellKey& cell, const Matrix& matrix,
                                  const Reference& ref, const ThreadBinding& binding,
                                  const std::string& hostfile, const std::string& result_file, double timeout,
                                  std::int64_t memory_limit);

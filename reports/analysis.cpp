@@ -81,17 +81,17 @@ std::vector<std::string> cost_in_words(const Card& card, std::size_t count) {
 namespace {
 
 // The fastest measured cell of a tier at n (over threads and ranks), at most `width` threads × ranks.
-const Cell* best_cell(const Run& run, const std::string& tier, std::int64_t n,
+const CellResult* best_cell(const Run& run, const std::string& tier, std::int64_t n,
                       int width = std::numeric_limits<int>::max()) {
-  const Cell* best = nullptr;
+  const CellResult* best = nullptr;
   for (const auto& cell : run.cells)
     if (cell.tier == tier && cell.n == n && cell.ok() && cell.threads * cell.ranks <= width &&
-        (!best || cell.median < best->median))
+        (!best || cell.median() < best->median()))
       best = &cell;
   return best;
 }
 
-const Cell* one_thread_cell(const Run& run, const std::string& tier, std::int64_t n) {
+const CellResult* one_thread_cell(const Run& run, const std::string& tier, std::int64_t n) {
   for (const auto& cell : run.cells)
     if (cell.tier == tier && cell.n == n && cell.ok() && cell.threads == 1 && cell.ranks == 1) return &cell;
   return nullptr;
@@ -145,10 +145,10 @@ std::string width_text(const Analysis& analysis) {
 std::optional<std::int64_t> pays_from(const Run& run, const std::string& tier, const std::string& other) {
   std::optional<std::int64_t> from;
   for (const auto n : run.sizes()) {
-    const Cell* mine = best_cell(run, tier, n);
-    const Cell* theirs = best_cell(run, other, n);
+    const CellResult* mine = best_cell(run, tier, n);
+    const CellResult* theirs = best_cell(run, other, n);
     if (!mine || !theirs) continue;
-    if (mine->median < theirs->median) {
+    if (mine->median() < theirs->median()) {
       if (!from) from = n;
     } else {
       from.reset();
@@ -166,11 +166,11 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
       std::min(widest_measured(run, analysis.n), width.value_or(std::numeric_limits<int>::max()));
   const std::vector<const Card*> cards = run.cards_by_rung();
 
-  const Cell* naive = one_thread_cell(run, "naive", analysis.n);
+  const CellResult* naive = one_thread_cell(run, "naive", analysis.n);
   double fastest = 0;
   const Row* below = nullptr;
   for (const Card* card : cards) {
-    const Cell* cell = best_cell(run, card->id, analysis.n, analysis.width);
+    const CellResult* cell = best_cell(run, card->id, analysis.n, analysis.width);
     if (!cell) {
       for (const auto& each : run.cells)
         if (each.tier == card->id && each.n == analysis.n && !each.ok()) {
@@ -183,29 +183,29 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
     row.cell = cell;
     row.card = card;
     row.cost = maintenance_cost(*card);
-    if (naive) row.speedup = naive->median / cell->median;
+    if (naive) row.speedup = naive->median() / cell->median();
     analysis.rows.push_back(row);
-    fastest = fastest == 0 ? cell->median : std::min(fastest, cell->median);
+    fastest = fastest == 0 ? cell->median() : std::min(fastest, cell->median());
   }
   const Row* py_list = nullptr;
   for (const auto& row : analysis.rows) {
     if (!row.card->peer) continue;
     if (row.card->id == "py-list") py_list = &row;
-    if (!analysis.best_peer || row.cell->median < analysis.best_peer->cell->median) analysis.best_peer = &row;
+    if (!analysis.best_peer || row.cell->median() < analysis.best_peer->cell->median()) analysis.best_peer = &row;
   }
   const Row* below_peer = nullptr;
   for (auto& row : analysis.rows) {
-    row.fraction_of_fastest = fastest / row.cell->median;
+    row.fraction_of_fastest = fastest / row.cell->median();
     const Row*& previous = row.card->peer ? below_peer : below;  // each staircase on its own
-    if (previous) row.speedup_below = previous->cell->median / row.cell->median;
+    if (previous) row.speedup_below = previous->cell->median() / row.cell->median();
     previous = &row;
-    if (py_list) row.over_py_list = py_list->cell->median / row.cell->median;
-    if (analysis.best_peer) row.over_best_peer = analysis.best_peer->cell->median / row.cell->median;
+    if (py_list) row.over_py_list = py_list->cell->median() / row.cell->median();
+    if (analysis.best_peer) row.over_best_peer = analysis.best_peer->cell->median() / row.cell->median();
     if (analysis.best_peer && !row.card->peer && !analysis.first_beating_peers &&
-        row.cell->median < analysis.best_peer->cell->median)
+        row.cell->median() < analysis.best_peer->cell->median())
       analysis.first_beating_peers = &row;
     row.pareto = std::none_of(analysis.rows.begin(), analysis.rows.end(), [&](const Row& other) {
-      return &other != &row && other.cell->median < row.cell->median && other.cost.score <= row.cost.score;
+      return &other != &row && other.cell->median() < row.cell->median() && other.cost.score <= row.cost.score;
     });
   }
   if (analysis.rows.empty()) {
@@ -219,14 +219,14 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
     if (row.fraction_of_fastest < 0.9) continue;
     if (!analysis.recommended || row.cost.score < analysis.recommended->cost.score ||
         (row.cost.score == analysis.recommended->cost.score &&
-         row.cell->median < analysis.recommended->cell->median))
+         row.cell->median() < analysis.recommended->cell->median()))
       analysis.recommended = &row;
   }
   if (!analysis
            .recommended) {  // peers only, or nothing within 10 %: take the fastest that may be recommended
     for (const auto& row : analysis.rows)
       if ((!row.card->peer || include_peers) &&
-          (!analysis.recommended || row.cell->median < analysis.recommended->cell->median))
+          (!analysis.recommended || row.cell->median() < analysis.recommended->cell->median()))
         analysis.recommended = &row;
     if (!analysis.recommended) {
       analysis.why = "only peers were measured at n = " + std::to_string(analysis.n);
@@ -235,7 +235,7 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
   }
   for (const auto& row : analysis.rows)
     if ((!row.card->peer || include_peers) && row.cost.score < analysis.recommended->cost.score &&
-        (!analysis.cheaper || row.cell->median < analysis.cheaper->cell->median))
+        (!analysis.cheaper || row.cell->median() < analysis.cheaper->cell->median()))
       analysis.cheaper = &row;
 
   const Row& pick = *analysis.recommended;
@@ -246,7 +246,7 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
     configuration += " × " + std::to_string(pick.cell->ranks) + (pick.cell->ranks > 1 ? " ranks" : " rank");
   analysis.why =
       pick.card->id + configuration + " runs n = " + format_count(static_cast<double>(analysis.n)) + " in " +
-      format_seconds(pick.cell->median) +
+      format_seconds(pick.cell->median()) +
       (pick.speedup ? format_number(", %.1f× naive,", *pick.speedup) : std::string(",")) +
       (pick.fraction_of_fastest >= 1 ? std::string(" the fastest tier on this machine")
                                      : format_number(" within %.0f %% of the fastest tier on this machine",
@@ -254,11 +254,11 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
       format_number(", at a maintenance cost of %.1f", pick.cost.score);
   const Row* faster = nullptr;
   for (const auto& row : analysis.rows)
-    if (row.cell->median < pick.cell->median && (!faster || row.cell->median < faster->cell->median))
+    if (row.cell->median() < pick.cell->median() && (!faster || row.cell->median() < faster->cell->median()))
       faster = &row;
   if (faster)
     analysis.why += "; " + faster->card->id + " is " +
-                    format_number("%.2f×", pick.cell->median / faster->cell->median) + " faster but costs " +
+                    format_number("%.2f×", pick.cell->median() / faster->cell->median()) + " faster but costs " +
                     format_number("%.1f", faster->cost.score);
   analysis.why += ".";
   return analysis;
@@ -274,7 +274,7 @@ const Row* current_rung(const Analysis& analysis, const std::string& tier) {
     }
     const bool plain =
         !card.peer && !card.parallel && !card.distributed && card.libraries.empty() && !card.max_ulp_error;
-    if (plain && (!found || row.cell->median < found->cell->median)) found = &row;
+    if (plain && (!found || row.cell->median() < found->cell->median())) found = &row;
   }
   return found;
 }
@@ -286,7 +286,7 @@ std::string current_rung_rule() {
 
 bool ladder_pays(const Analysis& analysis, const Row& current) {
   return std::any_of(analysis.rows.begin(), analysis.rows.end(), [&](const Row& row) {
-    return !row.card->peer && row.cell->median < 0.9 * current.cell->median;
+    return !row.card->peer && row.cell->median() < 0.9 * current.cell->median();
   });
 }
 

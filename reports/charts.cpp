@@ -24,26 +24,26 @@ std::optional<std::size_t> slot_of(const Slots& slots, const std::string& tier, 
 }
 
 // A cell's figures for a tooltip: "tbb at n = 1e8, 2 threads: 12.3 ms".
-std::string cell_figures(const Cell& cell) {
+std::string cell_figures(const CellResult& cell) {
   std::string out = cell.tier + " at n = " + format_count(static_cast<double>(cell.n)) + ", " +
                     counted(cell.threads, "thread", "threads");
   if (cell.ranks > 1) out += " × " + std::to_string(cell.ranks) + " ranks";
-  return out + ": " + format_seconds(cell.median);
+  return out + ": " + format_seconds(cell.median());
 }
 
 // One series per tier over n, from each tier's best configuration; `value` gives a point's y (none: no
 // point) and `what` its figure for the tooltip.
 std::vector<svg::Series> per_tier(const Run& run, const Slots& slots,
-                                  const std::function<std::optional<double>(const Cell&)>& value,
+                                  const std::function<std::optional<double>(const CellResult&)>& value,
                                   const std::function<std::string(double)>& what) {
   std::vector<svg::Series> all;
   for (const auto& card : run.cards) {
     svg::Series series{card.id, {}};
     series.slot = slot_of(slots, card.id);
     for (const auto n : run.sizes()) {
-      const Cell* best = nullptr;
+      const CellResult* best = nullptr;
       for (const auto& cell : run.cells)
-        if (cell.tier == card.id && cell.n == n && cell.ok() && (!best || cell.median < best->median))
+        if (cell.tier == card.id && cell.n == n && cell.ok() && (!best || cell.median() < best->median()))
           best = &cell;
       if (best)
         if (const auto y = value(*best))
@@ -66,13 +66,13 @@ std::vector<Chart> drawn(std::vector<svg::Chart> charts) {
 
 // Each tier's cell at n that sampled one call over time (at least `samples` points), on its fewest threads
 // × ranks, or its most: the timeline charts' choice.
-std::vector<const Cell*> timeline_cells(const Run& run, std::int64_t n, bool most_threads,
+std::vector<const CellResult*> timeline_cells(const Run& run, std::int64_t n, bool most_threads,
                                         std::size_t samples) {
-  std::vector<const Cell*> chosen;
+  std::vector<const CellResult*> chosen;
   for (const auto& card : run.cards) {
-    const Cell* best = nullptr;
+    const CellResult* best = nullptr;
     for (const auto& cell : run.cells) {
-      if (cell.tier != card.id || cell.n != n || !cell.ok() || cell.timeline_seconds.size() < samples)
+      if (cell.tier != card.id || cell.n != n || !cell.ok() || cell.timeline().seconds.size() < samples)
         continue;
       const int cores = cell.threads * cell.ranks;
       if (!best || (most_threads ? cores > best->threads * best->ranks : cores < best->threads * best->ranks))
@@ -134,7 +134,7 @@ svg::Series scaling_series(const TierScaling& line, bool efficiency, const Slots
   for (const auto& step : line.steps) {
     svg::Point point{static_cast<double>(step.count), efficiency ? 100 * step.efficiency : step.speedup,
                      line.series + " at n = " + format_count(static_cast<double>(step.cell->n)) + ", " +
-                         std::to_string(step.count) + unit + ": " + format_seconds(step.cell->median) + ", " +
+                         std::to_string(step.count) + unit + ": " + format_seconds(step.cell->median()) + ", " +
                          times(step.speedup) + " over 1, " + percent(step.efficiency) +
                          " parallel efficiency" + (step.cell->oversubscribed ? " (oversubscribed)" : "")};
     if (line.stops_gaining == step.count) point.mark = line.series + " " + line.verdict;
@@ -207,12 +207,12 @@ svg::Chart pareto_figures(const Analysis& analysis, std::size_t machine) {
   svg::Series peers{"Python peers", {}, svg::Style::markers, "#E69F00", 3};
   for (const auto& row : analysis.rows) {
     if (!row.speedup) continue;
-    const Cell& cell = *row.cell;
+    const CellResult& cell = *row.cell;
     std::string figures = row.card->id + (row.card->peer ? " (Python)" : "") + ": " + times(*row.speedup) +
                           " naive, cost " + format_number("%.1f", row.cost.score) +
                           "; n = " + format_count(static_cast<double>(cell.n)) + ", " +
-                          counted(cell.threads, "thread", "threads") + ", " + format_seconds(cell.median);
-    if (cell.rel_error) figures += ", relative error " + format_number("%.2g", std::fabs(*cell.rel_error));
+                          counted(cell.threads, "thread", "threads") + ", " + format_seconds(cell.median());
+    if (cell.rel_error()) figures += ", relative error " + format_number("%.2g", std::fabs(*cell.rel_error()));
     svg::Point point{row.cost.score, *row.speedup, figures, {}, row.card->id, row.pareto};
     (row.pareto ? frontier : row.card->peer ? peers : others).points.push_back(std::move(point));
   }
@@ -231,7 +231,7 @@ svg::Chart memory_figures(const Run& run, std::size_t machine, const Slots& slot
                    {"peak heap bytes (log; 0 drawn at 1)", true},
                    {}};
   chart.series = per_tier(
-      run, slots, [](const Cell& cell) { return std::optional<double>(std::max(1.0, cell.peak_heap)); },
+      run, slots, [](const CellResult& cell) { return std::optional<double>(std::max(1.0, cell.peak_heap())); },
       [](double bytes) { return "peak heap " + format_bytes(bytes); });
   chart.notes.push_back("O(n) tiers climb with n; streaming tiers stay flat.");
   return chart;
@@ -245,26 +245,26 @@ svg::Chart error_figures(const Run& run, std::size_t machine, const Slots& slots
                    {}};
   chart.series = per_tier(
       run, slots,
-      [](const Cell& cell) -> std::optional<double> {
-        if (!cell.rel_error || *cell.rel_error == 0) return std::nullopt;
-        return std::fabs(*cell.rel_error);
+      [](const CellResult& cell) -> std::optional<double> {
+        if (!cell.rel_error() || *cell.rel_error() == 0) return std::nullopt;
+        return std::fabs(*cell.rel_error());
       },
       [](double error) { return "relative error " + format_number("%.3g", error); });
   svg::Series theory{"h² (the rule's own error)", {}, svg::Style::dashed, "#555555"};
   svg::Series floor{"rounding bound (xsimd)", {}, svg::Style::dashed, "#aaaaaa"};
   for (const auto n : run.sizes())
     for (const auto& cell : run.cells) {
-      if (cell.n != n || !cell.ok() || !cell.exact || *cell.exact == 0) continue;
-      const double exact = *cell.exact;
+      if (cell.n != n || !cell.ok() || !cell.exact() || *cell.exact() == 0) continue;
+      const double exact = *cell.exact();
       const std::string at = "n = " + format_count(static_cast<double>(n)) + ": ";
       if (theory.points.empty() || theory.points.back().x != static_cast<double>(n))
-        if (cell.midpoint && *cell.midpoint != exact) {
-          const double error = std::fabs((*cell.midpoint - exact) / exact);
+        if (cell.midpoint() && *cell.midpoint() != exact) {
+          const double error = std::fabs((*cell.midpoint() - exact) / exact);
           theory.points.push_back({static_cast<double>(n), error,
                                    "h² at " + at + "relative error " + format_number("%.3g", error)});
         }
-      if (cell.tier == "xsimd" && cell.rounding_bound) {
-        const double bound = *cell.rounding_bound / std::fabs(exact);
+      if (cell.tier == "xsimd" && cell.rounding_bound()) {
+        const double bound = *cell.rounding_bound() / std::fabs(exact);
         floor.points.push_back({static_cast<double>(n), bound,
                                 "rounding bound at " + at + "relative " + format_number("%.3g", bound)});
       }
@@ -287,19 +287,19 @@ svg::Chart timeline_figures(const Run& run, std::size_t machine, const Slots& sl
   if (sizes.empty()) return chart;
   const std::int64_t n = sizes.back();
   chart.title = "Memory during one call at n = " + format_count(static_cast<double>(n)) + " — " + run.machine;
-  for (const Cell* cell : timeline_cells(run, n, false, 1)) {
+  for (const CellResult* cell : timeline_cells(run, n, false, 1)) {
     svg::Series series{cell->tier, {}, svg::Style::line};
     series.slot = slot_of(slots, cell->tier);
-    for (std::size_t i = 0; i < cell->timeline_seconds.size(); ++i)
-      if (cell->timeline_rss[i] >= 0) {
-        const double ms = 1e3 * cell->timeline_seconds[i], mib = cell->timeline_rss[i] / (1 << 20);
+    for (std::size_t i = 0; i < cell->timeline().seconds.size(); ++i)
+      if (cell->timeline().rss_bytes[i] >= 0) {
+        const double ms = 1e3 * cell->timeline().seconds[i], mib = cell->timeline().rss_bytes[i] / (1 << 20);
         series.points.push_back({ms, mib,
                                  cell_figures(*cell) + "; at " + format_number("%.1f", ms) + " ms, " +
                                      format_number("%.1f", mib) + " MiB resident"});
       }
     chart.series.push_back(std::move(series));
-    chart.notes.push_back(cell->tier + ": " + format_number("%.0f", cell->minor_faults) +
-                          " minor page faults, peak RSS " + format_bytes(cell->peak_rss));
+    chart.notes.push_back(cell->tier + ": " + format_number("%.0f", cell->minor_faults()) +
+                          " minor page faults, peak RSS " + format_bytes(cell->peak_rss()));
   }
   if (chart.series.empty())
     chart.notes.push_back("No cell at this size sampled its memory (an older results file).");
@@ -321,17 +321,17 @@ svg::Chart cpu_timeline_figures(const Run& run, std::size_t machine, const Slots
   const std::int64_t n = sizes.back();
   chart.title =
       "Cores busy during one call at n = " + format_count(static_cast<double>(n)) + " — " + run.machine;
-  for (const Cell* cell : timeline_cells(run, n, true, 3)) {
+  for (const CellResult* cell : timeline_cells(run, n, true, 3)) {
     svg::Series series{
         cell->tier + " (" + std::to_string(cell->threads) + (cell->threads == 1 ? " thread)" : " threads)"),
         {},
         svg::Style::line};
     series.slot = slot_of(slots, cell->tier);
-    for (std::size_t i = 1; i < cell->timeline_seconds.size(); ++i) {
-      const double wall = cell->timeline_seconds[i] - cell->timeline_seconds[i - 1];
+    for (std::size_t i = 1; i < cell->timeline().seconds.size(); ++i) {
+      const double wall = cell->timeline().seconds[i] - cell->timeline().seconds[i - 1];
       if (wall <= 0) continue;
-      const double ms = 1e3 * 0.5 * (cell->timeline_seconds[i] + cell->timeline_seconds[i - 1]);
-      const double cores = (cell->timeline_cpu[i] - cell->timeline_cpu[i - 1]) / wall;
+      const double ms = 1e3 * 0.5 * (cell->timeline().seconds[i] + cell->timeline().seconds[i - 1]);
+      const double cores = (cell->timeline().cpu_seconds[i] - cell->timeline().cpu_seconds[i - 1]) / wall;
       series.points.push_back({ms, cores,
                                cell_figures(*cell) + "; at " + format_number("%.1f", ms) + " ms, " +
                                    format_number("%.2f", cores) + " cores busy"});

@@ -58,7 +58,7 @@ struct CellComparison {
   bool too_few = false;          // under 5 repetitions on a side: the test cannot find a difference
   bool over_fail_above = false;  // significantly slower by more than --fail-above
 };
-CellComparison compare_cells(const Cell& old_cell, const Cell& new_cell, const CompareOptions& options);
+CellComparison compare_cells(const CellResult& old_cell, const CellResult& new_cell, const CompareOptions& options);
 // The same from the medians and repetitions alone (compare_cells is this on two cells; `ladder history`
 // calls it on two runs of a series).
 CellComparison compare_samples(double old_median, const std::vector<double>& old_repetitions,

@@ -97,8 +97,8 @@ CellComparison compare_samples(double old_median, const std::vector<double>& old
   return comparison;
 }
 
-CellComparison compare_cells(const Cell& old_cell, const Cell& new_cell, const CompareOptions& options) {
-  return compare_samples(old_cell.median, old_cell.repetitions, new_cell.median, new_cell.repetitions,
+CellComparison compare_cells(const CellResult& old_cell, const CellResult& new_cell, const CompareOptions& options) {
+  return compare_samples(old_cell.median(), old_cell.repetition_seconds(), new_cell.median(), new_cell.repetition_seconds(),
                          options);
 }
 
@@ -133,7 +133,7 @@ std::vector<std::string> placement_notes(const Run& before, const Run& after) {
     notes.push_back("the machines differ: " + before.topology->describe() + " against " +
                     after.topology->describe() + ": a difference may be the machine's shape, not the code");
 
-  std::map<std::string, const Cell*> old_cells;
+  std::map<std::string, const CellResult*> old_cells;
   for (const auto& cell : before.cells)
     if (cell.ok()) old_cells[cell.name] = &cell;
   std::vector<std::string> moved;  // "name (old placement against new)"
@@ -162,7 +162,7 @@ int compare(const std::string& old_results, const std::string& new_results, cons
     throw InputError("'" + before.path + "' was measured on " + before.machine + " (" + before.cpu +
                      ") and '" + after.path + "' on " + after.machine + " (" + after.cpu +
                      "): a difference would be the machines'; give --across-machines to compare anyway");
-  std::map<std::string, const Cell*> old_cells;
+  std::map<std::string, const CellResult*> old_cells;
   for (const auto& cell : before.cells)
     if (cell.ok()) old_cells[cell.name] = &cell;
 
@@ -176,14 +176,14 @@ int compare(const std::string& old_results, const std::string& new_results, cons
   bool fail = false;
   for (const auto& cell : after.cells) {
     if (!cell.ok() || !old_cells.count(cell.name)) continue;
-    const Cell& old = *old_cells.at(cell.name);
+    const CellResult& old = *old_cells.at(cell.name);
     const CellComparison comparison = compare_cells(old, cell, options);
     slower += comparison.change == Change::slower;
     faster += comparison.change == Change::faster;
     too_few += comparison.too_few;
     fail = fail || comparison.over_fail_above;
-    std::printf("%-44s %11s %11s %8.3f %9.2g  %s\n", cell.name.c_str(), format_seconds(old.median).c_str(),
-                format_seconds(cell.median).c_str(), comparison.ratio, comparison.test.p,
+    std::printf("%-44s %11s %11s %8.3f %9.2g  %s\n", cell.name.c_str(), format_seconds(old.median()).c_str(),
+                format_seconds(cell.median()).c_str(), comparison.ratio, comparison.test.p,
                 verdict(comparison).c_str());
     ratios.push_back(comparison.ratio);
   }

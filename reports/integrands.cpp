@@ -213,7 +213,7 @@ std::vector<std::string> integrand_differences(const Run& all, const IntegrandAn
     }
     const Row* fastest = nullptr;
     for (const auto& row : analysis->rows)
-      if (!row.card->peer && (!fastest || row.cell->median < fastest->cell->median)) fastest = &row;
+      if (!row.card->peer && (!fastest || row.cell->median() < fastest->cell->median())) fastest = &row;
     if (fastest && fastest->speedup)
       text += "; the fastest tier that runs it is " + fastest->card->id + " at " + times(*fastest->speedup) +
               " naive" + size_suffix(answers, *analysis);

@@ -1,6 +1,6 @@
 // Reading a results file, strictly: a report must never be made from a file it misunderstands. The file
-// is read into the typed schema (common/results_file.hpp), which checks every field; here its entries
-// become one Cell a cell, with the repetitions and the statistics gathered.
+// is read into the typed schema (common/results_file.hpp), which checks every field; its cells are the
+// records (CellResult) as the run wrote them.
 #include <algorithm>
 #include <fstream>
 #include <set>
@@ -15,8 +15,6 @@
 namespace ladder::report {
 namespace {
 
-double seconds(double nanoseconds) { return nanoseconds * 1e-9; }
-
 Card card_of(const CardRecord& record) {
   Card card{record};
   if (record.max_ulp_error)
@@ -27,55 +25,6 @@ Card card_of(const CardRecord& record) {
 std::string warning_text(const WarningRecord& warning) {
   return warning.kind + ": " + warning.message +
          (warning.cells.empty() ? "" : " (" + std::to_string(warning.cells.size()) + " cells)");
-}
-
-// The first entry of a cell: what every entry of it shares.
-Cell cell_of(const BenchmarkEntry& entry) {
-  Cell cell;
-  cell.name = entry.cell;
-  cell.tier = entry.coordinates.tier;
-  cell.rung = entry.rung;
-  cell.integrand = entry.coordinates.integrand;
-  cell.n = entry.coordinates.n;
-  cell.threads = entry.coordinates.threads;
-  cell.ranks = entry.coordinates.ranks;
-  cell.oversubscribed = entry.oversubscribed;
-  cell.status = entry.status;
-  cell.reason = entry.reason;
-  return cell;
-}
-
-// The median entry carries the figures of one call: error, memory, counters, the timeline.
-void add_median(Cell& cell, const BenchmarkEntry& entry) {
-  cell.median = seconds(entry.real_time);
-  cell.cpu_median = seconds(entry.cpu_time);
-  cell.rel_error = entry.rel_error;
-  cell.rounding_error = entry.rounding_error;
-  cell.exact = entry.exact;
-  cell.midpoint = entry.midpoint;
-  cell.rounding_bound = entry.rounding_bound;
-  // A figure a peer cannot count (Python has no malloc count) is null: 0 here.
-  cell.peak_heap = entry.memory.peak_heap_bytes.value_or(0);
-  cell.peak_rss = entry.memory.peak_rss_bytes.value_or(0);
-  cell.minor_faults = entry.memory.minor_faults.value_or(0);
-  cell.major_faults = entry.memory.major_faults.value_or(0);
-  cell.allocations = entry.memory.allocations.value_or(0);
-  cell.instruction_set = entry.instruction_set;
-  cell.reproducible = entry.reproducible;
-  const Counters counters = entry.counters.value_or(Counters{});
-  if (counters.available) {
-    cell.ipc = counters.ipc;
-    cell.hw_instructions_per_node = counters.instructions_per_node;
-    cell.cache_misses = counters.cache_misses;
-    cell.branch_misses = counters.branch_misses;
-  } else {
-    cell.counters_unavailable = counters.reason;
-  }
-  if (entry.memory.timeline) {
-    cell.timeline_seconds = entry.memory.timeline->seconds;
-    cell.timeline_rss = entry.memory.timeline->rss_bytes;
-    cell.timeline_cpu = entry.memory.timeline->cpu_seconds;
-  }
 }
 
 }  // namespace
@@ -168,48 +117,13 @@ Run load_run(const std::string& where) {
     run.integrands.push_back(std::move(integrand));
   }
 
-  std::vector<Cell> cells;  // in the order they appear
-  auto find = [&](const std::string& name) -> Cell* {
-    for (auto& cell : cells)
-      if (cell.name == name) return &cell;
-    return nullptr;
-  };
-  for (std::size_t index = 0; index < file.benchmarks.size(); ++index) {
-    const BenchmarkEntry& entry = file.benchmarks[index];
-    Cell* cell = find(entry.cell);
-    if (!cell) {
-      if (!run.card(entry.coordinates.tier))
-        throw reject("cell '" + entry.cell + "' is of tier '" + entry.coordinates.tier +
-                     "', which has no card");
-      cells.push_back(cell_of(entry));
-      cell = &cells.back();
-    }
-    if (!cell->placement) cell->placement = entry.placement;
-    for (const auto& note : entry.reference_notes)
-      if (std::find(cell->reference_notes.begin(), cell->reference_notes.end(), note) ==
-          cell->reference_notes.end())
-        cell->reference_notes.push_back(note);
-    if (cell->exact_method.empty()) cell->exact_method = entry.exact_method;
-    if (!cell->exact_error_estimate) cell->exact_error_estimate = entry.exact_error_estimate;
-    if (!cell->ok()) continue;
-    if (entry.run_type == "iteration") {
-      cell->repetitions.push_back(seconds(entry.real_time));
-      continue;
-    }
-    const std::string& aggregate = entry.aggregate_name;
-    if (aggregate == "cv") cell->cv = entry.real_time;
-    if (aggregate == "mean") cell->mean = seconds(entry.real_time);
-    if (aggregate == "stddev") cell->stddev = seconds(entry.real_time);
-    if (aggregate == "min") cell->min = seconds(entry.real_time);
-    if (aggregate == "max") cell->max = seconds(entry.real_time);
-    if (aggregate == "median") add_median(*cell, entry);
+  for (const auto& cell : file.cells) {
+    if (!run.card(cell.tier))
+      throw reject("cell '" + cell.name + "' is of tier '" + cell.tier + "', which has no card");
+    if (cell.ok() && cell.median() <= 0)
+      throw reject("cell '" + cell.name + "' is ok but its median is not positive: the file is damaged");
   }
-  for (const auto& cell : cells) {
-    if (cell.ok() && (cell.median <= 0 || cell.repetitions.empty()))
-      throw reject("cell '" + cell.name +
-                   "' is ok but has no median or no repetitions: the file is incomplete");
-    run.cells.push_back(cell);
-  }
+  run.cells = file.cells;
   return run;
 }
 

@@ -18,20 +18,20 @@ std::string lower(std::string text) {
 
 struct Candidate {
   const Card* card;
-  const Cell* cell;  // the fastest cell that meets the constraints
+  const CellResult* cell;  // the fastest cell that meets the constraints
   Cost cost;
   std::string ruled_out;  // why not, when it is
 };
 
 std::string describe(const Candidate& candidate) {
-  const Cell& cell = *candidate.cell;
+  const CellResult& cell = *candidate.cell;
   std::string where = std::to_string(cell.threads) + " thread" + (cell.threads > 1 ? "s" : "");
   if (candidate.card->distributed)
     where += " × " + std::to_string(cell.ranks) + (cell.ranks > 1 ? " ranks" : " rank");
-  return candidate.card->id + " (" + where + "): median " + format_seconds(cell.median) + ", " +
-         format_number("%.3g nodes/s", static_cast<double>(cell.n) / cell.median) + ", relative error " +
-         (cell.rel_error ? format_number("%.1e", std::fabs(*cell.rel_error)) : "undefined") + ", peak heap " +
-         format_bytes(cell.peak_heap) + ", cost " + format_number("%.1f", candidate.cost.score);
+  return candidate.card->id + " (" + where + "): median " + format_seconds(cell.median()) + ", " +
+         format_number("%.3g nodes/s", static_cast<double>(cell.n) / cell.median()) + ", relative error " +
+         (cell.rel_error() ? format_number("%.1e", std::fabs(*cell.rel_error())) : "undefined") + ", peak heap " +
+         format_bytes(cell.peak_heap()) + ", cost " + format_number("%.1f", candidate.cost.score);
 }
 
 // One integrand's answer (run: its cells only); n: the size asked for, or the one the report answers at.
@@ -75,13 +75,13 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
             "needs more than " + std::to_string(*constraints.threads) + " threads to run at all (--threads)";
         continue;
       }
-      const double error = cell.rel_error ? std::fabs(*cell.rel_error) : 0;
+      const double error = cell.rel_error() ? std::fabs(*cell.rel_error()) : 0;
       if (constraints.max_error && error > *constraints.max_error) {
         why_not = format_number("its relative error is %.1e", error) +
                   format_number(" (--max-error %g)", *constraints.max_error);
         continue;
       }
-      if (!candidate.cell || cell.median < candidate.cell->median) candidate.cell = &cell;
+      if (!candidate.cell || cell.median() < candidate.cell->median()) candidate.cell = &cell;
     }
     if (candidate.ruled_out.empty() && !candidate.cell) candidate.ruled_out = why_not;
     candidates.push_back(candidate);
@@ -89,7 +89,7 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
     if (x.ruled_out.empty() != y.ruled_out.empty()) return x.ruled_out.empty();
     if (!x.ruled_out.empty()) return x.card->rung < y.card->rung;
-    return x.cell->median < y.cell->median;
+    return x.cell->median() < y.cell->median();
   });
 
   std::printf("results: %s (%s, %s), n = %lld\n", run.path.c_str(), run.machine.c_str(), run.cpu.c_str(),
@@ -109,7 +109,7 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
   }
   const Candidate& best = candidates[0];
   std::printf("\npick: %s\n", describe(best).c_str());
-  for (const auto& note : best.cell->reference_notes) std::printf("reference note: %s\n", note.c_str());
+  for (const auto& note : best.cell->reference_notes()) std::printf("reference note: %s\n", note.c_str());
   if (const int used = best.cell->threads * best.cell->ranks; best.card->parallel && used < at_width.width)
     std::printf("note: %s is fastest on %d threads, fewer than the %d this answer is for\n",
                 best.card->id.c_str(), used, at_width.width);
@@ -117,7 +117,7 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
     const Candidate& second = candidates[1];
     std::printf(
         "why:  the fastest tier that meets the constraints; %.2f× faster than the runner-up%s\n",
-        second.cell->median / best.cell->median,
+        second.cell->median() / best.cell->median(),
         second.cost.score < best.cost.score
             ? format_number(", which costs %.1f less to keep", best.cost.score - second.cost.score).c_str()
             : "");

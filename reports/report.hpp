@@ -9,43 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "measurement.hpp"
+#include "cell_result.hpp"
 #include "results_file.hpp"
 
 namespace ladder::report {
-
-// One cell of a run, its times in seconds a call (the median aggregate and the repetitions).
-struct Cell {
-  std::string name, tier, integrand, reason;
-  CellStatus status = CellStatus::ok;
-  int rung = 0, threads = 1, ranks = 1;
-  std::int64_t n = 0;
-  bool oversubscribed = false;
-  double median = 0, min = 0, max = 0, mean = 0, stddev = 0, cv = 0, cpu_median = 0;
-  std::vector<double> repetitions;
-  std::optional<double> rel_error, rounding_error;
-  std::optional<double> exact, midpoint;  // absent where the reference could not be computed
-  std::optional<double> rounding_bound;
-  double peak_heap = 0, peak_rss = 0, minor_faults = 0, major_faults = 0, allocations = 0;
-  std::optional<bool> reproducible;
-  std::string instruction_set;
-  // Hardware counters over one call, or why there are none ("unavailable: …").
-  std::optional<double> ipc, hw_instructions_per_node, cache_misses, branch_misses;
-  std::string counters_unavailable;
-  // Resident memory and CPU time over one call (seconds from its start), when the run sampled them.
-  std::vector<double> timeline_seconds, timeline_rss, timeline_cpu;
-  // Where its threads ran (cores, L3 groups, NUMA nodes, sockets); absent in files written before Ladder
-  // placed them.
-  std::optional<Placement> placement;
-  // What the reference could not vouch for (a non-finite value at a node, a quadrature error estimate too
-  // large for the h² law), how the exact integral was found and its error estimate; absent in older files.
-  std::vector<std::string> reference_notes;
-  std::string exact_method;
-  std::optional<double> exact_error_estimate;
-
-  bool ok() const { return status == CellStatus::ok; }
-  double efficiency() const { return median > 0 ? cpu_median / (median * threads) : 0; }
-};
 
 // What a tier's card says, as results.json carries it (common/results_file.hpp), and what the report
 // derives from the run for it.
@@ -79,7 +46,7 @@ struct Run {
   // The machine's shape as hwloc saw it; absent in files written before Ladder read it.
   std::optional<Topology> topology;
   std::vector<Card> cards;
-  std::vector<Cell> cells;
+  std::vector<CellResult> cells;
   std::vector<std::string> warnings;           // "kind: message (N cells)"
   std::vector<WarningRecord> warning_records;  // the same, with the cells each names
   // How the instructions a node were counted ("callgrind (valgrind-3.19.0) on -march=x86-64-v3, gauss, …"),
@@ -117,7 +84,7 @@ std::vector<std::string> cost_in_words(const Card& card, std::size_t count = 2);
 
 // A tier's best configuration (the fastest threads × ranks) at one n on one run.
 struct Row {
-  const Cell* cell = nullptr;
+  const CellResult* cell = nullptr;
   const Card* card = nullptr;
   Cost cost;
   std::optional<double> speedup;         // against naive at the same n (1 thread)
@@ -135,7 +102,7 @@ struct Analysis {
   // narrower. Each tier competes with its fastest cell at most this wide.
   int width = 1;
   std::vector<Row> rows;                     // rung order, tiers with a measured cell at n
-  std::vector<const Cell*> unmeasured;       // cells at n that did not run, with their reasons
+  std::vector<const CellResult*> unmeasured;       // cells at n that did not run, with their reasons
   const Row* best_peer = nullptr;            // the fastest peer, when peers ran
   const Row* first_beating_peers = nullptr;  // the lowest C++ rung faster than every peer
   const Row* recommended = nullptr;

@@ -9,14 +9,15 @@ namespace ladder::report {
 namespace {
 
 // The repetitions' range of a cell, in seconds (its median where it has none).
-std::pair<double, double> spread(const Cell& cell) {
-  if (cell.repetitions.empty()) return {cell.median, cell.median};
-  const auto [low, high] = std::minmax_element(cell.repetitions.begin(), cell.repetitions.end());
+std::pair<double, double> spread(const CellResult& cell) {
+  const std::vector<double> repetitions = cell.repetition_seconds();
+  if (repetitions.empty()) return {cell.median(), cell.median()};
+  const auto [low, high] = std::minmax_element(repetitions.begin(), repetitions.end());
   return {*low, *high};
 }
 
-ScalingStep step_from(const ScalingStep& before, const Cell& cell, int count, const Cell& one) {
-  ScalingStep step{&cell, count, one.median / cell.median, 0, std::nullopt, ScalingStep::Step::flat};
+ScalingStep step_from(const ScalingStep& before, const CellResult& cell, int count, const CellResult& one) {
+  ScalingStep step{&cell, count, one.median() / cell.median(), 0, std::nullopt, ScalingStep::Step::flat};
   step.efficiency = step.speedup / count;
   const double ideal_rise = before.speedup * (static_cast<double>(count) / before.count - 1);
   step.gain_of_ideal = (step.speedup - before.speedup) / ideal_rise;
@@ -72,8 +73,8 @@ std::vector<TierScaling> thread_scaling(const Run& run, std::int64_t n) {
     if (!card.parallel) continue;
     for (const bool ranks : {false, true}) {
       if (ranks && !card.distributed) continue;
-      const Cell* one = nullptr;
-      std::vector<const Cell*> cells;
+      const CellResult* one = nullptr;
+      std::vector<const CellResult*> cells;
       for (const auto& cell : run.cells) {
         if (cell.tier != card.id || cell.n != n || !cell.ok()) continue;
         if (ranks ? cell.threads != 1 : cell.ranks != 1) continue;
@@ -81,13 +82,13 @@ std::vector<TierScaling> thread_scaling(const Run& run, std::int64_t n) {
         cells.push_back(&cell);
       }
       if (!one || cells.size() < 2) continue;
-      const auto count = [ranks](const Cell* cell) { return ranks ? cell->ranks : cell->threads; };
+      const auto count = [ranks](const CellResult* cell) { return ranks ? cell->ranks : cell->threads; };
       std::sort(cells.begin(), cells.end(),
-                [&](const Cell* x, const Cell* y) { return count(x) < count(y); });
+                [&](const CellResult* x, const CellResult* y) { return count(x) < count(y); });
       TierScaling line{card.distributed ? card.id + (ranks ? " ranks" : " threads") : card.id, card.id,
                        ranks};
       line.steps.push_back({one, 1, 1, 1, std::nullopt, ScalingStep::Step::first});
-      for (const Cell* cell : cells)
+      for (const CellResult* cell : cells)
         if (count(cell) > line.steps.back().count)
           line.steps.push_back(step_from(line.steps.back(), *cell, count(cell), *one));
       judge(line);

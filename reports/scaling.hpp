@@ -18,7 +18,7 @@ constexpr double gain_fraction = 0.25;
 
 // One measured count of a tier's scaling line, against its 1-thread (or 1-rank) cell.
 struct ScalingStep {
-  const Cell* cell = nullptr;
+  const CellResult* cell = nullptr;
   int count = 1;  // threads, or ranks for a distributed tier's rank line
   double speedup = 1, efficiency = 1;
   // From the count before (absent on the first): the rise in speedup as a fraction of the ideal rise, and

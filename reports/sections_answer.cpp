@@ -24,7 +24,7 @@ std::string with_configuration(const Row& row) {
 
 // "2.00× slower (+100 %)"
 std::string slower(const Row& slow, const Row& fast) {
-  const double ratio = slow.cell->median / fast.cell->median;
+  const double ratio = slow.cell->median() / fast.cell->median();
   return times(ratio) + " slower (" + format_number("%+.0f %%", 100 * (ratio - 1)) + ")";
 }
 
@@ -75,17 +75,17 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
   if (current && !ladder_pays(analysis, *current)) {
     const Row* fastest = current;
     for (const auto& row : analysis.rows)
-      if (!row.card->peer && row.cell->median < fastest->cell->median) fastest = &row;
+      if (!row.card->peer && row.cell->median() < fastest->cell->median()) fastest = &row;
     blocks.push_back(
         paragraph(at + ": **stay where you are** — " + current->card->id +
                   (current_tier.empty() ? ", the likely current rung," : ", your current rung,") + " takes " +
-                  format_seconds(current->cell->median) + " a call."));
+                  format_seconds(current->cell->median()) + " a call."));
     items.push_back("No tier beats it by more than 10 %" +
                     (fastest != current ? ": the fastest, **" + fastest->card->id + "**, is " +
-                                              times(current->cell->median / fastest->cell->median) +
+                                              times(current->cell->median() / fastest->cell->median()) +
                                               " faster and costs " + cost_text(*fastest) + "."
                                         : std::string(": it is the fastest measured.")));
-    items.push_back("Its error: " + scientific(current->cell->rel_error) +
+    items.push_back("Its error: " + scientific(current->cell->rel_error()) +
                     " relative to the exact integral.");
     blocks.push_back(list(items));
     return;
@@ -96,15 +96,15 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
   if (current && current->card->id == "naive")
     buys += " (naive is " + whose + ")";
   else if (current && current != &pick)
-    buys += ", **" + times(current->cell->median / pick.cell->median) + "** " + current->card->id + " (" +
+    buys += ", **" + times(current->cell->median() / pick.cell->median()) + "** " + current->card->id + " (" +
             whose + ")";
   else if (!current)
     buys += " (no plain single-threaded rung was measured at n = " +
             format_count(static_cast<double>(analysis.n)) + " to compare with)";
-  items.push_back(buys + "; " + format_seconds(pick.cell->median) + " a call.");
+  items.push_back(buys + "; " + format_seconds(pick.cell->median()) + " a call.");
   items.push_back("Costs: **" + format_number("%.1f", pick.cost.score) + "** of 10 — " +
                   join(cost_in_words(*pick.card), "; ") + ".");
-  items.push_back("Error: " + scientific(pick.cell->rel_error) + " relative to the exact integral.");
+  items.push_back("Error: " + scientific(pick.cell->rel_error()) + " relative to the exact integral.");
   items.push_back(analysis.cheaper ? "Runner-up that costs less: **" + analysis.cheaper->card->id +
                                          "** (cost " + format_number("%.1f", analysis.cheaper->cost.score) +
                                          "), " + slower(*analysis.cheaper, pick) + "."
@@ -138,8 +138,8 @@ void integrand_rows(Table& rows, const std::vector<const Analysis*>& analyses, b
     if (current && !ladder_pays(analysis, *current)) {
       for (auto& cell : {"stay: **" + current->card->id + "**",
                          current->speedup ? times(*current->speedup) : "–", std::string("1×"),
-                         format_seconds(current->cell->median) + size, cost_text(*current, false, short_cost),
-                         scientific(current->cell->rel_error), std::string("– (nothing beats it by 10 %)")})
+                         format_seconds(current->cell->median()) + size, cost_text(*current, false, short_cost),
+                         scientific(current->cell->rel_error()), std::string("– (nothing beats it by 10 %)")})
         row.push_back(cell);
       rows.rows.push_back(row);
       continue;
@@ -148,13 +148,13 @@ void integrand_rows(Table& rows, const std::vector<const Analysis*>& analyses, b
         !current                       ? "– (no plain rung)"
         : current->card->id == "naive" ? "– (naive)"
         : current == pick              ? "1×"
-                          : times(current->cell->median / pick->cell->median) + " " + current->card->id;
+                          : times(current->cell->median() / pick->cell->median()) + " " + current->card->id;
     for (auto& cell :
          {with_configuration(*pick), pick->speedup ? times(*pick->speedup) : "–", versus,
-          format_seconds(pick->cell->median) + size, cost_text(*pick, false, short_cost),
-          scientific(pick->cell->rel_error),
+          format_seconds(pick->cell->median()) + size, cost_text(*pick, false, short_cost),
+          scientific(pick->cell->rel_error()),
           analysis.cheaper ? analysis.cheaper->card->id + ", " +
-                                 times(analysis.cheaper->cell->median / pick->cell->median) + " slower"
+                                 times(analysis.cheaper->cell->median() / pick->cell->median()) + " slower"
                            : std::string("–")})
       row.push_back(cell);
     rows.rows.push_back(row);

@@ -94,7 +94,7 @@ void which(Document& doc, const std::vector<Analysis>& analyses) {
     if (analysis.best_peer) {
       const Row& best = *analysis.best_peer;
       std::string cross = "Python against C++: the fastest Python peer, " + best.card->id + ", takes " +
-                          format_seconds(best.cell->median) + " (cost " +
+                          format_seconds(best.cell->median()) + " (cost " +
                           format_number("%.1f", best.cost.score) + "); ";
       if (analysis.first_beating_peers) {
         const Row& first = *analysis.first_beating_peers;
@@ -106,7 +106,7 @@ void which(Document& doc, const std::vector<Analysis>& analyses) {
       }
       const Row* fastest = nullptr;
       for (const auto& row : analysis.rows)
-        if (!row.card->peer && (!fastest || row.cell->median < fastest->cell->median)) fastest = &row;
+        if (!row.card->peer && (!fastest || row.cell->median() < fastest->cell->median())) fastest = &row;
       if (fastest && fastest->over_py_list)
         cross += "; the fastest C++ tier, " + fastest->card->id + ", is " + times(*fastest->over_py_list) +
                  " py-list and " + times(*fastest->over_best_peer) + " " + best.card->id;
@@ -117,7 +117,7 @@ void which(Document& doc, const std::vector<Analysis>& analyses) {
     for (const auto& row : analysis.rows) {
       if (row.card->peer) std::swap(previous, previous_peer);  // each staircase on its own
       if (previous) {
-        const double gain = previous->cell->median / row.cell->median;
+        const double gain = previous->cell->median() / row.cell->median();
         std::string step = previous->card->id + " → " + row.card->id + ": " + times(gain) + " for " +
                            format_number("%+.1f", row.cost.score - previous->cost.score) + " cost";
         const auto from = pays_from(run, row.card->id, previous->card->id);

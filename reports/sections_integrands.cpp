@@ -15,7 +15,7 @@ std::string provenance(const Run& run, const IntegrandAnswers& answers) {
   std::size_t fewest = 0, most = 0;
   for (const auto& analysis : answers.analyses)
     for (const auto& row : analysis.rows) {
-      const std::size_t count = row.cell->repetitions.size();
+      const std::size_t count = row.cell->repetition_seconds().size();
       fewest = fewest == 0 ? count : std::min(fewest, count);
       most = std::max(most, count);
     }
@@ -48,16 +48,16 @@ std::string note(const Run& run, const Analysis& analysis, const std::string& in
   if (!not_running.empty()) parts.push_back(join(not_running) + " (below)");
   std::vector<std::string> references;
   for (const auto& cell : analysis.run->cells) {
-    for (const auto& each : cell.reference_notes)
+    for (const auto& each : cell.reference_notes())
       if (std::find(references.begin(), references.end(), each) == references.end())
         references.push_back(each);
     // How the exact integral was found, when it is news: not the antiderivative, or with an estimate or a
     // note to read it by.
-    if (!cell.exact_method.empty() && (cell.exact_method != "antiderivative" || cell.exact_error_estimate ||
-                                       !cell.reference_notes.empty())) {
+    if (!cell.exact_method().empty() && (cell.exact_method() != "antiderivative" || cell.exact_error_estimate() ||
+                                       !cell.reference_notes().empty())) {
       std::string method =
-          "exact integral: " + cell.exact_method +
-          (cell.exact_error_estimate ? format_number(" (error estimate %.1e)", *cell.exact_error_estimate)
+          "exact integral: " + cell.exact_method() +
+          (cell.exact_error_estimate() ? format_number(" (error estimate %.1e)", *cell.exact_error_estimate())
                                      : std::string());
       if (std::find(references.begin(), references.end(), method) == references.end())
         references.push_back(method);
@@ -78,7 +78,7 @@ std::string nowhere(const Run& run, const IntegrandAnswers& answers) {
   std::vector<std::string> ran_all, ran_none;
   for (const Card* card : run.cards_by_rung()) {
     std::set<std::string> ran;
-    const Cell* not_run = nullptr;
+    const CellResult* not_run = nullptr;
     for (const auto& cell : run.cells)
       if (cell.tier == card->id) {
         if (cell.ok()) ran.insert(cell.integrand);

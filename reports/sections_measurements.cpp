@@ -42,9 +42,9 @@ std::string budget_text(const BudgetRecord& budget) {
 }
 
 // IPC where the machine counted, else why not.
-std::string counters_text(const Cell& cell) {
-  if (cell.ipc) return "IPC " + format_number("%.2f", *cell.ipc);
-  return cell.counters_unavailable.empty() ? "–" : cell.counters_unavailable;
+std::string counters_text(const CellResult& cell) {
+  if (cell.ipc()) return "IPC " + format_number("%.2f", *cell.ipc());
+  return cell.counters_unavailable().empty() ? "–" : cell.counters_unavailable();
 }
 
 // Each row of `more` (its first column the tier) as a tier's details: what is the same for every tier one
@@ -68,7 +68,7 @@ void trust(Document& doc, const std::vector<Run>& runs) {
   for (const auto& run : runs) {
     std::vector<double> cvs;
     for (const auto& cell : run.cells)
-      if (cell.ok()) cvs.push_back(cell.cv);
+      if (cell.ok()) cvs.push_back(cell.cv());
     std::sort(cvs.begin(), cvs.end());
     machines.rows.push_back({run.machine, run.cpu, std::to_string(run.cpus), run.instruction_set,
                              format_bytes(run.memory_total_bytes), run.hypervisor ? "yes" : "no", run.build,
@@ -104,19 +104,19 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
                {}};
     if (peers) more.header.insert(more.header.begin() + 5, {"× py-list", "× best Python"});
     for (const auto& row : analysis.rows) {
-      const Cell& cell = *row.cell;
+      const CellResult& cell = *row.cell;
       const std::string name = row.card->id + (row.card->peer ? " (Python)" : "");
       rows.rows.push_back(
           {row.card->peer ? "py " + std::to_string(row.card->rung - 100) : std::to_string(row.card->rung),
-           (row.pareto ? "**" + name + "**" : name), configuration(row), format_seconds(cell.median),
+           (row.pareto ? "**" + name + "**" : name), configuration(row), format_seconds(cell.median()),
            row.speedup ? times(*row.speedup) : "–", row.speedup_below ? times(*row.speedup_below) : "–",
-           scientific(cell.rel_error), format_bytes(cell.peak_rss), format_number("%.1f", row.cost.score)});
+           scientific(cell.rel_error()), format_bytes(cell.peak_rss()), format_number("%.1f", row.cost.score)});
       more.rows.push_back(
-          {name, format_seconds(cell.min) + " – " + format_seconds(cell.max), percent(cell.cv),
-           format_number("%.3g", static_cast<double>(cell.n) / cell.median), percent(row.fraction_of_fastest),
-           format_bytes(cell.peak_heap), format_number("%.0f", cell.minor_faults),
+          {name, format_seconds(cell.min()) + " – " + format_seconds(cell.max()), percent(cell.cv()),
+           format_number("%.3g", static_cast<double>(cell.n) / cell.median()), percent(row.fraction_of_fastest),
+           format_bytes(cell.peak_heap()), format_number("%.0f", cell.minor_faults()),
            instructions_text(*row.card), report_vector_text(*row.card, "linked"), counters_text(cell),
-           scientific(cell.rounding_error), cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–"});
+           scientific(cell.rounding_error()), cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–"});
       if (peers)
         more.rows.back().insert(more.rows.back().begin() + 5,
                                 {row.over_py_list ? times(*row.over_py_list) : "–",
@@ -130,7 +130,7 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
     tier_details(doc, more);
     if (!analysis.unmeasured.empty()) {
       std::vector<std::string> items;
-      for (const Cell* cell : analysis.unmeasured)
+      for (const CellResult* cell : analysis.unmeasured)
         items.push_back(cell->tier + ": " + std::string(to_string(cell->status)) + " — " + cell->reason);
       doc.push_back(paragraph("Not measured at this size:"));
       doc.push_back(list(items));
@@ -160,14 +160,14 @@ void where_the_time_goes(Document& doc, const Analysis& analysis, bool several) 
     if (card.peer) continue;
     const auto* native = vectorization(card, "linked");
     std::string counters = counters_text(*row.cell);
-    if (row.cell->ipc) {
+    if (row.cell->ipc()) {
       const double n = static_cast<double>(row.cell->n);
-      if (row.cell->hw_instructions_per_node)
-        counters += ", " + format_number("%.1f", *row.cell->hw_instructions_per_node) + " instr/node";
-      if (row.cell->cache_misses)
-        counters += ", " + format_number("%.3g", *row.cell->cache_misses / n) + " cache misses/node";
-      if (row.cell->branch_misses)
-        counters += ", " + format_number("%.3g", *row.cell->branch_misses / n) + " branch misses/node";
+      if (row.cell->hw_instructions_per_node())
+        counters += ", " + format_number("%.1f", *row.cell->hw_instructions_per_node()) + " instr/node";
+      if (row.cell->cache_misses())
+        counters += ", " + format_number("%.3g", *row.cell->cache_misses() / n) + " cache misses/node";
+      if (row.cell->branch_misses())
+        counters += ", " + format_number("%.3g", *row.cell->branch_misses() / n) + " branch misses/node";
     }
     rows.rows.push_back({std::to_string(card.rung), card.id,
                          card.instructions_per_node ? instructions_text(card) : card.instructions_unavailable,
@@ -200,14 +200,14 @@ void all_cells(Document& doc, const std::vector<Run>& runs) {
   for (const auto& run : runs)
     for (const auto& cell : run.cells) {
       std::string note = cell.ok() ? (cell.oversubscribed ? "oversubscribed" : "") : cell.reason;
-      for (const auto& reference : cell.reference_notes) note += (note.empty() ? "" : "; ") + reference;
+      for (const auto& reference : cell.reference_notes()) note += (note.empty() ? "" : "; ") + reference;
       rows.rows.push_back(
           {run.machine, cell.tier, format_count(static_cast<double>(cell.n)), std::to_string(cell.threads),
            std::to_string(cell.ranks), std::string(to_string(cell.status)),
-           cell.ok() ? format_seconds(cell.median) : "–",
-           cell.ok() ? format_number("%.3g", cell.median * 1e9 / static_cast<double>(cell.n)) : "–",
-           cell.ok() ? percent(cell.efficiency()) : "–", cell.ok() ? scientific(cell.rel_error) : "–",
-           cell.ok() ? format_bytes(cell.peak_heap) : "–",
+           cell.ok() ? format_seconds(cell.median()) : "–",
+           cell.ok() ? format_number("%.3g", cell.median() * 1e9 / static_cast<double>(cell.n)) : "–",
+           cell.ok() ? percent(cell.efficiency()) : "–", cell.ok() ? scientific(cell.rel_error()) : "–",
+           cell.ok() ? format_bytes(cell.peak_heap()) : "–",
            cell.ok() || cell.placement ? placement_text(cell.placement) : "–", note});
       if (integrands) rows.rows.back().insert(rows.rows.back().begin() + 2, cell.integrand);
     }

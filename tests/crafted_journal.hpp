@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "matrix.hpp"
-#include "measurement.hpp"
+#include "cell_result.hpp"
 #include "peers.hpp"
 
 namespace ladder::testing {
@@ -30,8 +30,8 @@ inline nlohmann::json crafted_header(int repetitions = 10) {
 // slower (so the median and the mean are 1.0045 × `nanoseconds`, the slowest 1.009 ×), CPU time `threads`
 // times the wall time (every thread busy), within the rounding bound, the same bits in every call, an idle
 // machine.
-inline CellRecord measured_cell(const std::string& tier, int threads = 1, double nanoseconds = 2e6) {
-  CellRecord record;
+inline CellResult measured_cell(const std::string& tier, int threads = 1, double nanoseconds = 2e6) {
+  CellResult record;
   record.cell = {tier, "gauss", 0, 1, 100'000, threads, 1, false};
   record.name = cell_name(record.cell);
   record.rung = find_card(tier).rung;
@@ -63,15 +63,15 @@ inline CellRecord measured_cell(const std::string& tier, int threads = 1, double
 }
 
 // A cell whose worker reported that it failed, with `reason`.
-inline CellRecord failed_cell(const std::string& tier, const std::string& reason) {
-  CellRecord record = measured_cell(tier);
+inline CellResult failed_cell(const std::string& tier, const std::string& reason) {
+  CellResult record = measured_cell(tier);
   record.measurement.reset();
   record.status = CellStatus::failed;
   record.reason = reason;
   return record;
 }
 
-inline Journal crafted_journal(std::vector<CellRecord> cells, int repetitions = 10) {
+inline Journal crafted_journal(std::vector<CellResult> cells, int repetitions = 10) {
   return {crafted_header(repetitions), std::move(cells), {}};
 }
 

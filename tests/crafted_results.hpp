@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "benchmark_entries.hpp"
+#include "cell_result.hpp"
+#include "json_reader.hpp"
+
 namespace ladder::testing {
 
 // A tier's card as results.json carries it; a peer is Python's (ladder run --peers python).
@@ -42,7 +46,8 @@ struct CraftedCell {
   double rel_error = 1e-15;
   nlohmann::json placement = nullptr;  // crafted_placement(…); null: not recorded, as in older files
   std::string integrand = "gauss";
-  nlohmann::json extra = nlohmann::json::object();  // more fields on every entry (reference_notes, …)
+  nlohmann::json extra =
+      nlohmann::json::object();  // measurement fields to set (reference_notes, counters, …)
 };
 
 // Three repetitions around `seconds`, its median.
@@ -59,66 +64,54 @@ inline std::string cell_name(const CraftedCell& cell) {
          "/threads:" + std::to_string(cell.threads);
 }
 
-// What every entry of a cell carries: its name, coordinates and status.
-inline nlohmann::json cell_fields(const CraftedCell& cell, const std::string& status) {
-  const std::string name = cell_name(cell);
-  return {{"cell", name},
-          {"name", name},
-          {"tier", cell.tier},
-          {"rung", cell.rung},
-          {"integrand", cell.integrand},
-          {"n", cell.n},
-          {"threads", cell.threads},
-          {"ranks", 1},
-          {"status", status}};
+// The cell's record as the harness makes it (common/cell_result.hpp), its status `status`.
+inline CellResult crafted_record(const CraftedCell& cell, CellStatus status) {
+  CellResult record;
+  static_cast<CellKey&>(record) = {cell.tier, cell.integrand, 0, 1, cell.n, cell.threads, 1, false};
+  record.name = cell_name(cell);
+  record.rung = cell.rung;
+  record.status = status;
+  if (!cell.placement.is_null()) record.placement = read_placement(JsonReader(cell.placement));
+  return record;
 }
 
-// The cell's entries as the harness writes them: one a repetition, then the aggregates.
-inline void add_cell(nlohmann::json& benchmarks, const CraftedCell& cell) {
-  nlohmann::json common = cell_fields(cell, "ok");
-  common.update({{"rel_error", cell.rel_error},
-                 {"rounding_error", cell.rel_error / 2},
-                 {"exact", 0.7468},
-                 {"midpoint", 0.7468},
-                 {"rounding_bound", 1e-16},
-                 {"peak_heap_bytes", 0},
-                 {"peak_rss_bytes", 1 << 20},
-                 {"minor_faults", 0},
-                 {"major_faults", 0},
-                 {"allocations", 0}});
-  if (!cell.placement.is_null()) common["placement"] = cell.placement;
-  common.update(cell.extra);
-  for (const double seconds : cell.seconds) {
-    nlohmann::json entry = common;
-    entry.update({{"run_type", "iteration"},
-                  {"real_time", seconds * 1e9},
-                  {"cpu_time", seconds * cell.threads * 1e9}});
-    benchmarks.push_back(entry);
+// A measured cell's record, as results.json's `cells` carries it: its repetitions, their aggregates, and
+// the crafted figures; `extra` overrides measurement fields (a memory figure goes to its memory).
+inline CellResult measured_record(const CraftedCell& cell) {
+  CellResult record = crafted_record(cell, CellStatus::ok);
+  Measurement measured;
+  for (std::size_t index = 0; index < cell.seconds.size(); ++index)
+    measured.repetitions.push_back(
+        {static_cast<int>(index), 1, cell.seconds[index] * 1e9, cell.seconds[index] * cell.threads * 1e9});
+  measured.aggregates = aggregate(measured.repetitions);
+  measured.result = 0.7468;
+  measured.exact = measured.midpoint = 0.7468;
+  measured.rel_error = cell.rel_error;
+  measured.rounding_error = cell.rel_error / 2;
+  measured.rounding_bound = 1e-16;
+  measured.memory.peak_heap_bytes = measured.memory.minor_faults = measured.memory.major_faults = 0;
+  measured.memory.allocations = 0;
+  measured.memory.peak_rss_bytes = 1 << 20;
+  measured.instruction_set = "avx2";
+  nlohmann::json written = measured;
+  for (const auto& [key, value] : cell.extra.items()) {
+    const bool memory = key == "peak_heap_bytes" || key == "peak_rss_bytes" || key == "allocations" ||
+                        key == "minor_faults" || key == "major_faults";
+    (memory ? written["memory"][key] : written[key]) = value;
   }
-  const double median = median_of(cell.seconds);
-  for (const std::string aggregate : {"median", "mean", "min", "max", "stddev", "cv"}) {
-    nlohmann::json entry = common;
-    const bool cv = aggregate == "cv";
-    entry.update({{"run_type", "aggregate"},
-                  {"aggregate_name", aggregate},
-                  {"real_time", cv ? 0.01 : median * 1e9},
-                  {"cpu_time", median * cell.threads * 1e9}});
-    benchmarks.push_back(entry);
-  }
+  record.measurement = read_measurement(JsonReader(written));  // checked as a reader checks it
+  return record;
 }
 
-// A cell that did not run, as the harness writes it: one entry with its status and why (a tier that cannot
-// run an integrand is "unavailable", with the reason).
-inline void add_cell_not_run(nlohmann::json& benchmarks, const CraftedCell& cell, const std::string& status,
+inline void add_cell(nlohmann::json& cells, const CraftedCell& cell) { cells.push_back(measured_record(cell)); }
+
+// A cell that did not run: its status and why (a tier that cannot run an integrand is "unavailable", with
+// the reason).
+inline void add_cell_not_run(nlohmann::json& cells, const CraftedCell& cell, const std::string& status,
                              const std::string& reason) {
-  nlohmann::json entry = cell_fields(cell, status);
-  entry.update({{"run_type", "iteration"},
-                {"reason", reason},
-                {"error_occurred", true},
-                {"error_message", reason},
-                {"real_time", 0},
-                {"cpu_time", 0}});
-  benchmarks.push_back(entry);
+  CellResult record = crafted_record(cell, read_cell_status(JsonReader(nlohmann::json(status))));
+  record.reason = reason;
+  cells.push_back(record);
 }
 
 // A machine's shape as results.json carries it (context.topology): `packages` sockets of `numa` NUMA nodes
@@ -155,13 +148,14 @@ inline nlohmann::json crafted_placement(int threads, int cores, int l3_groups, i
       {"packages", packages}, {"smt", smt},     {"crosses_numa", numa_nodes > 1}};
 }
 
-// A whole results document of one machine; with a topology (crafted_topology), its hardware threads are
+// A whole results document of one machine, of the cells add_cell and add_cell_not_run made (and Google
+// Benchmark's entries written from them); with a topology (crafted_topology), its hardware threads are
 // the logical CPUs.
 inline nlohmann::json crafted_results(const std::string& host, const nlohmann::json& cards,
-                                      const nlohmann::json& benchmarks, int repetitions = 3,
+                                      const nlohmann::json& cells, int repetitions = 3,
                                       const nlohmann::json& topology = nullptr) {
   nlohmann::json document = {
-      {"schema_version", 1},
+      {"schema_version", results_schema_version},
       {"context",
        {{"host_name", host},
         {"cpu_model", "a test CPU"},
@@ -171,7 +165,8 @@ inline nlohmann::json crafted_results(const std::string& host, const nlohmann::j
         {"warnings", nlohmann::json::array()},
         {"run", {{"label", host}, {"status", "complete"}, {"started", "2026-11-30T00:00:00Z"}}}}},
       {"tiers", cards},
-      {"benchmarks", benchmarks}};
+      {"cells", cells},
+      {"benchmarks", benchmark_entries(cells.get<std::vector<CellResult>>())}};
   if (!topology.is_null()) document["context"]["topology"] = topology;
   return document;
 }

@@ -132,7 +132,7 @@ TEST(PlanEstimate, InstructionCountingSharesItsTiersOutToTheHardwareThreads) {
 TEST(PlanEstimate, PrefersWhatAnEarlierRunHereTookWithTheSameSettings) {
   const Matrix matrix = crafted_matrix();
   Calibration calibration = crafted_calibration();
-  const Cell cell{"naive", "gauss", 0, 1, 1'000'000, 1, 1, false};
+  const CellKey cell{"naive", "gauss", 0, 1, 1'000'000, 1, 1, false};
   calibration.cells[cell_key(cell, matrix)] = 42;
   Matrix other = matrix;
   other.repetitions = 7;  // another setting: the earlier run says nothing about it

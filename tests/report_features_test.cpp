@@ -128,14 +128,14 @@ TEST(WhichTier, SaysWhenNoCppTierBeatsThePython) {
 }
 
 // A cell that sampled one call: seconds into it and the worker's CPU seconds at each sample.
-Cell sampled(const std::string& tier, std::int64_t n, int threads, std::vector<double> seconds,
-             std::vector<double> cpu) {
-  Cell cell;
+CellResult sampled(const std::string& tier, std::int64_t n, int threads, std::vector<double> seconds,
+                   std::vector<double> cpu) {
+  CellResult cell = testing::measured_record({tier, 0, n, threads, {0.03}});
   cell.name = tier + "/" + std::to_string(n) + "/" + std::to_string(threads);
-  cell.tier = tier, cell.n = n, cell.threads = threads;
-  cell.median = 0.03, cell.repetitions = {0.03};
-  cell.timeline_rss.assign(seconds.size(), 1 << 20);
-  cell.timeline_seconds = std::move(seconds), cell.timeline_cpu = std::move(cpu);
+  MemoryTimeline timeline;
+  timeline.rss_bytes.assign(seconds.size(), 1 << 20);
+  timeline.seconds = std::move(seconds), timeline.cpu_seconds = std::move(cpu);
+  cell.measurement->memory.timeline = std::move(timeline);
   return cell;
 }
 
@@ -181,7 +181,7 @@ Journal journal_of_two_cells() {
                     {"tiers", json::array()}};
   const auto record = [](const std::string& tier, int threads, std::vector<Repetition> repetitions,
                          Timing median) {
-    CellRecord cell;
+    CellResult cell;
     cell.cell = {.tier = tier, .integrand = "gauss", .n = 1000000, .threads = threads};
     cell.name = tier + "/gauss/n:1000000/threads:" + std::to_string(threads);
     Measurement measurement;
@@ -220,7 +220,7 @@ TEST(Rates, NsPerNodeAndParallelEfficiencyOfEachEntry) {
     EXPECT_FALSE(entries[spread].contains("parallel_efficiency")) << spread << ": not a time of one call";
 
   // The CSV's row of a cell carries its median's rates.
-  std::istringstream csv(results_csv(document));
+  std::istringstream csv(results_csv(journal_of_two_cells()));
   std::string header, tbb_row;
   std::getline(csv, header), std::getline(csv, tbb_row);
   const auto column = [](const std::string& line, const std::string& name, const std::string& of) {
@@ -239,10 +239,10 @@ TEST(Rates, NsPerNodeAndParallelEfficiencyOfEachEntry) {
 }
 
 TEST(Rates, TheReportsEfficiencyIsCpuOverWallTimesThreads) {
-  Cell cell;
-  cell.median = 2.5e-3, cell.cpu_median = 4e-3, cell.threads = 2;
+  CellResult cell = testing::measured_record({"tbb", 9, 1000, 2, {2.5e-3}});
+  cell.measurement->aggregates.median = {2.5e6, 4e6};  // nanoseconds
   EXPECT_DOUBLE_EQ(cell.efficiency(), 0.8);
-  cell.median = 0;
+  cell.measurement->aggregates.median = {0, 4e6};
   EXPECT_DOUBLE_EQ(cell.efficiency(), 0) << "no time, no efficiency";
 }
 

@@ -258,13 +258,7 @@ ladder::report::Run line_of(const std::string& tier,
   card.parallel = true;
   run.cards.push_back(card);
   for (const auto& [threads, repetitions] : steps) {
-    Cell cell;
-    cell.tier = tier;
-    cell.n = n;
-    cell.threads = threads;
-    cell.repetitions = repetitions;
-    cell.median = testing::median_of(repetitions);
-    run.cells.push_back(cell);
+    run.cells.push_back(testing::measured_record({tier, 0, n, threads, repetitions}));
   }
   return run;
 }

@@ -96,14 +96,14 @@ void expect_field(const std::string& field, const json& value, const std::string
 }
 
 TEST(ResultsCsv, HasTheDocumentedColumnsAndEachRowAgreesWithResultsJson) {
-  CellRecord measured = measured_cell("openmp", 2, 2e6);
+  CellResult measured = measured_cell("openmp", 2, 2e6);
   measured.measurement->memory.peak_heap_bytes = 8e5;
   measured.worker.other_load_cores = 0.125;
   const Journal journal =
       crafted_journal({measured, failed_cell("naive", "the kernel threw: \"no\", twice")});
   const json document = results_document(journal, complete_run);
   std::string header;
-  const auto rows = rows_of(results_csv(document), header);
+  const auto rows = rows_of(results_csv(journal), header);
   EXPECT_EQ(header, csv_header);
   ASSERT_EQ(rows.size(), 2u) << "one row a cell";
 
@@ -150,7 +150,7 @@ TEST(ResultsCsv, HasTheDocumentedColumnsAndEachRowAgreesWithResultsJson) {
 }
 
 TEST(ResultsJson, AFailedCellIsAnErroredRunWithItsReasonAndNoFigures) {
-  const CellRecord failed = failed_cell("naive", "the worker exited with code 3 and no result");
+  const CellResult failed = failed_cell("naive", "the worker exited with code 3 and no result");
   const json document = results_document(crafted_journal({failed}), complete_run);
   const auto entries = entries_of(document, failed.name);
   ASSERT_EQ(entries.size(), 1u) << "one entry, as Google Benchmark writes a run that stopped with an error";
@@ -245,7 +245,7 @@ TEST(AtomicFile, ARenameThatFailsLeavesNoTemporaryAndSaysWhichFile) {
 TEST(Journal, AnAppendThatFailsMidwayIsCutOffAndTheJournalIsAsBefore) {
   TempDir dir;
   const std::string path = dir / "journal.jsonl";
-  const CellRecord first = measured_cell("xsimd");
+  const CellResult first = measured_cell("xsimd");
   write_file_atomically(path, crafted_header().dump() + "\n");
   append_journal(path, first);
   const std::string before = read_text(path);

@@ -6,10 +6,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
+#include <vector>
 
+#include "benchmark_entries.hpp"
+#include "cell_result.hpp"
 #include "json_reader.hpp"
-#include "measurement.hpp"
 #include "results_file.hpp"
+#include "text.hpp"
 
 namespace ladder {
 namespace {
@@ -117,31 +120,105 @@ TEST(Schema, ACellStatusIsOneOfTheKnownOnes) {
 
 // Google Benchmark's compare.py reads every entry's times: a cell that did not run has them, at zero, with
 // the error fields Google Benchmark writes for a run that stopped with an error.
-TEST(Schema, ACellThatDidNotRunIsWrittenAsGoogleBenchmarkWritesAnErroredRun) {
-  BenchmarkEntry entry;
-  entry.name = entry.run_name = entry.cell = "cuda/gauss/n:100000/threads:1";
-  entry.run_type = "iteration";
-  entry.coordinates = {"cuda", "gauss", 0, 1, 100000, 1, 1, false};
-  entry.status = CellStatus::unavailable;
-  entry.reason = "no GPU";
-  entry.error_occurred = true;
-  entry.error_message = entry.reason;
-  const json written = entry;
+// A cell that did not run is one entry of Google Benchmark's view, written as it writes an errored run.
+TEST(Schema, ACellThatDidNotRunIsProjectedAsGoogleBenchmarkWritesAnErroredRun) {
+  CellResult cell;
+  static_cast<CellKey&>(cell) = {"cuda", "gauss", 0, 1, 100000, 1, 1, false};
+  cell.name = "cuda/gauss/n:100000/threads:1";
+  cell.status = CellStatus::unavailable;
+  cell.reason = "no GPU";
+  const auto entries = benchmark_entries({cell});
+  ASSERT_EQ(entries.size(), 1u);
+  const json written = entries.front();
   for (const char* key :
        {"real_time", "cpu_time", "time_unit", "error_occurred", "error_message", "iterations"})
     EXPECT_TRUE(written.contains(key)) << key;
   EXPECT_EQ(written.at("real_time"), 0.0);
   EXPECT_EQ(written.at("time_unit"), "ns");
+  EXPECT_EQ(written.at("error_message"), "no GPU");
+  EXPECT_EQ(written.at("status"), "unavailable");
   EXPECT_FALSE(written.contains("ns_per_node"));
-  const BenchmarkEntry read = written.get<BenchmarkEntry>();
-  EXPECT_EQ(read.status, CellStatus::unavailable);
-  EXPECT_EQ(read.coordinates.n, 100000);
+  EXPECT_FALSE(written.contains("aggregate_name"));
+}
+
+// A measured cell is one entry a repetition, then its six aggregates, each as Google Benchmark names it.
+TEST(Schema, AMeasuredCellIsProjectedAsItsRepetitionsThenItsAggregates) {
+  CellResult cell;
+  static_cast<CellKey&>(cell) = {"naive", "gauss", 0, 1, 1000, 2, 1, false};
+  cell.name = "naive/gauss/n:1000/threads:2";
+  cell.measurement = read_measurement(JsonReader(a_measurement()));
+  cell.measurement->repetitions = {{0, 5, 3.0e6, 6.0e6}, {1, 5, 1.0e6, 2.0e6}, {2, 5, 2.0e6, 4.0e6}};
+  cell.measurement->aggregates = aggregate(cell.measurement->repetitions);
+  const auto entries = benchmark_entries({cell});
+  ASSERT_EQ(entries.size(), 9u);
+  std::vector<std::string> kinds;
+  for (const json entry : entries)
+    kinds.push_back(entry.at("run_type").get<std::string>() + ":" + entry.value("aggregate_name", ""));
+  EXPECT_EQ(kinds, (std::vector<std::string>{"iteration:", "iteration:", "iteration:", "aggregate:mean",
+                                             "aggregate:median", "aggregate:stddev", "aggregate:cv",
+                                             "aggregate:min", "aggregate:max"}));
+  const json median = entries[4];
+  EXPECT_EQ(median.at("name"), cell.name + "_median");
+  EXPECT_EQ(median.at("real_time"), 2.0e6);
+  EXPECT_EQ(median.at("ns_per_node"), 2.0e3);
+  EXPECT_EQ(median.at("parallel_efficiency"), 1.0);  // 4 ms of CPU over 2 ms × 2 threads
+  EXPECT_TRUE(median.contains("memory_timeline"));
+  EXPECT_FALSE(json(entries[0]).contains("memory_timeline"));  // on the median entry only
+}
+
+// The aggregates are computed once, from the repetitions, as Google Benchmark computes its statistics.
+TEST(Schema, AggregatesAreTheRepetitionsStatistics) {
+  const Aggregates odd = aggregate({{0, 1, 3, 30}, {1, 1, 1, 10}, {2, 1, 2, 20}});
+  EXPECT_EQ(odd.median.real_time, 2);
+  EXPECT_EQ(odd.median.cpu_time, 20);
+  EXPECT_EQ(odd.mean.real_time, 2);
+  EXPECT_EQ(odd.min.real_time, 1);
+  EXPECT_EQ(odd.max.real_time, 3);
+  EXPECT_DOUBLE_EQ(odd.stddev.real_time, 1.0);  // the sample standard deviation
+  EXPECT_DOUBLE_EQ(odd.cv.real_time, 0.5);
+  const Aggregates even = aggregate({{0, 1, 4, 4}, {1, 1, 1, 1}, {2, 1, 2, 2}, {3, 1, 3, 3}});
+  EXPECT_EQ(even.median.real_time, 2.5);
+  const Aggregates one = aggregate({{0, 7, 5, 6}});
+  EXPECT_EQ(one.median.real_time, 5);
+  EXPECT_EQ(one.stddev.real_time, 0);
+  EXPECT_EQ(one.cv.real_time, 0);
+  EXPECT_THROW(aggregate({}), std::invalid_argument);
+}
+
+// One record, written and read back as the same type: the journal's line and results.json's cell.
+TEST(Schema, ACellResultReadsBackAsItWasWritten) {
+  CellResult cell;
+  static_cast<CellKey&>(cell) = {"openmp", "gauss", 0, 1, 1000, 2, 1, true};
+  cell.name = "openmp/gauss/n:1000/threads:2";
+  cell.rung = 8;
+  cell.reproducible = false;
+  cell.measurement = read_measurement(JsonReader(a_measurement()));
+  cell.measurement->memory.thread_placement = ThreadPlacement{{0, 1, 5}, {{0, 1}, {5}}};
+  cell.placement = Placement{{0, 1}, 2, 1, 1, 1, false};
+  cell.finished = "2026-12-01T00:00:00Z";
+  const json written = cell;
+  EXPECT_EQ(written.at("measurement").at("memory").at("thread_placement"),
+            json({{"threads", 2}, {"union_of_cpus", {0, 1, 5}}, {"per_thread", {{0, 1}, {5}}}}));
+  const CellResult read = written.get<CellResult>();
   EXPECT_EQ(json(read), written);
+  EXPECT_EQ(read.reproducible, std::optional<bool>(false));
+  EXPECT_TRUE(read.reproducible_requested);
+  EXPECT_EQ(read.median(), 2.0e-3);
+  EXPECT_EQ(read.measurement->memory.thread_placement->union_of_cpus, (std::vector<int>{0, 1, 5}));
+  EXPECT_EQ(read.measurement->memory.thread_placement->threads(), 2);
+}
+
+TEST(Schema, ACpuListIsReadAsLinuxWritesIt) {
+  EXPECT_EQ(parse_cpu_list(" 0-3,8,10-11\n"), (std::vector<int>{0, 1, 2, 3, 8, 10, 11}));
+  EXPECT_EQ(parse_cpu_list("5"), (std::vector<int>{5}));
+  EXPECT_TRUE(parse_cpu_list("").empty());
+  for (const char* bad : {"0-", "a", "3-1", "1,,2"})
+    EXPECT_THROW(parse_cpu_list(bad), std::invalid_argument) << bad;
 }
 
 // A user integrand's references: how the exact integral was found, the quadrature's estimate and what
-// cannot be trusted travel from the worker's measurement into each results entry; a reference that could
-// not be computed, or a result that is not finite, is null there, never a number.
+// cannot be trusted travel from the worker's measurement into the cell's record and each results entry; a
+// reference that could not be computed, or a result that is not finite, is null there, never a number.
 TEST(Schema, ReferenceMethodsNotesAndMissingReferencesTravelToTheResultsEntry) {
   json written = a_measurement();
   written["result"] = nullptr;  // NaN, as nlohmann writes it
@@ -161,27 +238,20 @@ TEST(Schema, ReferenceMethodsNotesAndMissingReferencesTravelToTheResultsEntry) {
   ASSERT_EQ(measurement.reference_notes.size(), 2u);
   EXPECT_EQ(json(measurement), written);
 
-  BenchmarkEntry entry;
-  entry.name = entry.run_name = entry.cell = "naive/one-over-x/n:3/threads:1";
-  entry.run_type = "iteration";
-  entry.coordinates = {"naive", "one-over-x", -1, 1, 3, 1, 1, false};
-  entry.real_time = entry.cpu_time = 10;
-  entry.result = measurement.result;  // NaN; exact and midpoint stay null
-  std::tie(entry.exact_method, entry.exact_error_estimate, entry.reference_notes) =
-      std::tie(measurement.exact_method, measurement.exact_error_estimate, measurement.reference_notes);
-  const json out = entry;
+  CellResult cell;
+  static_cast<CellKey&>(cell) = {"naive", "one-over-x", -1, 1, 3, 1, 1, false};
+  cell.name = "naive/one-over-x/n:3/threads:1";
+  cell.measurement = measurement;
+  EXPECT_EQ(cell.reference_notes(), measurement.reference_notes);
+  EXPECT_EQ(cell.exact_method(), "Boost.Math tanh_sinh in long double");
+  EXPECT_FALSE(cell.exact().has_value());
+  const json out = benchmark_entries({cell}).front();
   EXPECT_TRUE(out.at("result").is_null());
   EXPECT_TRUE(out.at("exact").is_null());
   EXPECT_TRUE(out.at("rel_error").is_null());
   EXPECT_EQ(out.at("exact_method"), "Boost.Math tanh_sinh in long double");
   EXPECT_EQ(out.at("exact_error_estimate"), 2.5e-21);
   EXPECT_EQ(out.at("reference_notes"), written.at("reference_notes"));
-  const BenchmarkEntry back = out.get<BenchmarkEntry>();
-  EXPECT_EQ(back.reference_notes, entry.reference_notes);
-  EXPECT_EQ(back.exact_method, entry.exact_method);
-  EXPECT_EQ(back.exact_error_estimate, entry.exact_error_estimate);
-  EXPECT_FALSE(back.exact.has_value());
-  EXPECT_EQ(json(back), out);
 }
 
 }  // namespace

@@ -324,7 +324,7 @@ cpu_set_t every_cpu(const Topology& topology) {
 
 std::string mask_of(const ThreadBinding& binding) { return cpu_list(binding.cpus); }
 
-Cell cell_of(const std::string& tier, int threads, int ranks = 1) {
+CellKey cell_of(const std::string& tier, int threads, int ranks = 1) {
   return {tier, "gauss", 0, 1, 1000, threads, ranks, false};
 }
 

@@ -45,7 +45,7 @@ std::string kinds(const std::vector<WarningRecord>& found) {
 
 // A serial cell and a parallel one on two threads (or one, on a one-core machine, where two would be
 // oversubscribed), both as they should be.
-std::vector<CellRecord> clean_cells() {
+std::vector<CellResult> clean_cells() {
   return {measured_cell("xsimd"), measured_cell("openmp", std::min(2, logical_cpus()))};
 }
 
@@ -109,10 +109,10 @@ TEST(Warnings, OtherWorkOverAQuarterCoreDuringACellIsNamedAndAFifthIsNot) {
 TEST(Warnings, ThreadsAllowedCpusOutsideTheirPlacementAreNotPinnedAsPlaced) {
   auto cells = clean_cells();
   cells[1].placement = Placement{{0, 1}, 2, 1, 1, 1, false};
-  cells[1].measurement->memory.thread_placement = nlohmann::json{{"union_of_cpus", "0,1"}};
+  cells[1].measurement->memory.thread_placement = ThreadPlacement{{0, 1}, {{0}, {1}}};
   auto found = warnings_of(crafted_journal(cells));
   EXPECT_EQ(find_kind(found, "not pinned as placed"), nullptr) << kinds(found);
-  cells[1].measurement->memory.thread_placement = nlohmann::json{{"union_of_cpus", "0,1,3,12"}};
+  cells[1].measurement->memory.thread_placement = ThreadPlacement{{0, 1, 3, 12}, {{0, 1}, {3, 12}}};
   expect_cells(warnings_of(crafted_journal(cells)), "not pinned as placed",
                {cells[1].name + " (ran on CPUs 3,12, placed on 0,1)"});
   cells[1].placement.reset();  // nothing placed (mpi, a hostfile): nothing to hold it to

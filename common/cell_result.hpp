@@ -1,9 +1,12 @@
-// The results schema, part one: a cell as the worker measures it and the run's journal keeps it. Each
-// type has its nlohmann to_json/from_json beside it; from_json checks every field (json_reader.hpp), so a
-// damaged journal or worker result is an error naming the field, never an abort. Fields Ladder does not
-// read itself (the methods in words, the environment, a peer's compile time) travel in `extra`, verbatim.
+// The results schema, part one: one measured cell, `CellResult`, as the worker measures it, the run's journal
+// keeps it, results.json carries it (its `cells`) and every reader gets it back: the summary, the warnings,
+// the CSV, the report, pick, compare and the history. Each type has its nlohmann to_json/from_json beside
+// it; from_json checks every field (json_reader.hpp), so a damaged journal or worker result is an error
+// naming the field, never an abort. Fields Ladder does not read itself (the methods in words, the
+// environment, a peer's compile time) travel in `extra`, verbatim.
 //
-// Part two, results.json as written and read, is results_file.hpp.
+// Part two, results.json as written and read, is results_file.hpp; Google Benchmark's view of the cells
+// (results.json's `benchmarks`) is a projection written from these records, benchmark_entries.hpp.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +20,9 @@
 
 namespace ladder {
 
-constexpr int results_schema_version = 1;
+// 2: results.json carries its cells as CellResult records (`cells`); 1: only as Google Benchmark entries,
+// read through the one migration (schema_v1.hpp).
+constexpr int results_schema_version = 2;
 
 // How a cell ended. Only `ok` has a measurement; skipped and unavailable cells were never attempted.
 enum class CellStatus { ok, skipped, unavailable, failed, crashed, killed, timeout, out_of_memory };
@@ -29,20 +34,20 @@ void from_json(const nlohmann::json& in, CellStatus& status);
 CellStatus read_cell_status(const JsonReader& in);
 
 // One measurement's coordinates: one tier at one size, thread count and rank count.
-struct Cell {
+struct CellKey {
   std::string tier;
   std::string integrand;
   double a = 0, b = 1;
   std::int64_t n = 0;
   int threads = 1;
   int ranks = 1;              // processes, for a distributed tier (under the MPI launcher)
-  bool reproducible = false;  // ask the tier for the same bits at every thread count
+  bool reproducible_requested = false;  // ask the tier for the same bits at every thread count
 };
-void to_json(nlohmann::json& out, const Cell& cell);
-void from_json(const nlohmann::json& in, Cell& cell);
-Cell read_cell(const JsonReader& in);
+void to_json(nlohmann::json& out, const CellKey& cell);
+void from_json(const nlohmann::json& in, CellKey& cell);
+CellKey read_cell_key(const JsonReader& in);
 
-// Times in nanoseconds a call; a percentage aggregate (cv) holds a fraction instead.
+// Times in nanoseconds a call, the record's one time unit; a percentage aggregate (cv) holds a fraction.
 struct Timing {
   double real_time = 0, cpu_time = 0;
 };
@@ -54,6 +59,20 @@ struct Repetition {
 struct Aggregates {
   Timing mean, median, stddev, cv, min, max;
 };
+// The aggregates of the repetitions, as Google Benchmark computes its statistics (the sample standard
+// deviation, cv = stddev / mean); one repetition is all of them, with no spread. The one place they are
+// computed. Throws std::invalid_argument for no repetitions.
+Aggregates aggregate(const std::vector<Repetition>& repetitions);
+
+// The CPUs a cell's threads were allowed while they ran, read by the worker (each thread's
+// Cpus_allowed_list): OS indices, ascending.
+struct ThreadPlacement {
+  std::vector<int> union_of_cpus;            // every thread's CPUs together
+  std::vector<std::vector<int>> per_thread;  // each thread's, one list a thread
+  int threads() const { return static_cast<int>(per_thread.size()); }
+};
+void to_json(nlohmann::json& out, const ThreadPlacement& placement);
+ThreadPlacement read_thread_placement(const JsonReader& in);
 
 // Every type below is read two ways: read_TYPE(JsonReader), which names the path of a bad field from the
 // document's root, and nlohmann's from_json hook (json.get<TYPE>()), the same check from the value itself.
@@ -71,7 +90,7 @@ void to_json(nlohmann::json& out, const MemoryTimeline& timeline);
 struct Memory {
   std::optional<double> peak_heap_bytes, allocations, peak_rss_bytes, peak_rss_growth_bytes, minor_faults,
       major_faults;
-  std::optional<nlohmann::json> thread_placement;
+  std::optional<ThreadPlacement> thread_placement;
   std::optional<MemoryTimeline> timeline;
   nlohmann::json extra = nlohmann::json::object();  // methods in words, rss before, allocated bytes, notes
 };
@@ -143,10 +162,11 @@ struct Placement {
 void to_json(nlohmann::json& out, const Placement& placement);
 Placement read_placement(const JsonReader& in);
 
-// A journal line for one finished cell.
-struct CellRecord {
+// One measured cell: a journal line, an entry of results.json's `cells`, and what every reader reads. It is
+// its key (the coordinates, written as its "cell") and what was measured there.
+struct CellResult : CellKey {
   std::string name;  // Google Benchmark's name: "tier/integrand/n:N/threads:T[/ranks:R]"
-  Cell cell;
+  const CellKey& key() const { return *this; }
   int rung = 0;
   bool oversubscribed = false;
   CellStatus status = CellStatus::ok;
@@ -155,10 +175,64 @@ struct CellRecord {
   std::optional<Placement> placement;      // where its threads were placed; null when it did not run
   WorkerReport worker;
   std::string finished;  // ISO 8601
+  // Whether the tier gave the same bits at every thread count of this cell's group (tier, integrand, n,
+  // ranks, reproducible asked); set when results.json is written (results_by_group), null in the journal
+  // and where the group has one measured thread count or none.
+  std::optional<bool> reproducible;
+
+  // What the readers ask of it. Times are seconds a call (the record keeps nanoseconds); all are 0, null or
+  // empty for a cell that is not ok.
+  bool ok() const { return status == CellStatus::ok && measurement.has_value(); }
+  double median() const { return seconds(&Aggregates::median); }
+  double min() const { return seconds(&Aggregates::min); }
+  double max() const { return seconds(&Aggregates::max); }
+  double mean() const { return seconds(&Aggregates::mean); }
+  double stddev() const { return seconds(&Aggregates::stddev); }
+  double cv() const { return ok() ? measurement->aggregates.cv.real_time : 0; }  // a fraction
+  double cpu_median() const { return ok() ? measurement->aggregates.median.cpu_time * 1e-9 : 0; }
+  std::vector<double> repetition_seconds() const;
+  // CPU time over wall time over threads, of the median: 1 when every thread was busy all along.
+  double efficiency() const;
+  double ns_per_node() const;
+  // The errors and their references (null where they could not be computed).
+  std::optional<double> rel_error() const { return measured(&Measurement::rel_error); }
+  std::optional<double> rounding_error() const { return measured(&Measurement::rounding_error); }
+  std::optional<double> exact() const { return measured(&Measurement::exact); }
+  std::optional<double> midpoint() const { return measured(&Measurement::midpoint); }
+  std::optional<double> rounding_bound() const { return measured(&Measurement::rounding_bound); }
+  std::optional<double> exact_error_estimate() const { return measured(&Measurement::exact_error_estimate); }
+  std::string exact_method() const { return ok() ? measurement->exact_method : std::string(); }
+  std::vector<std::string> reference_notes() const;
+  std::string instruction_set() const { return ok() ? measurement->instruction_set : std::string(); }
+  // One call's memory; a figure a peer cannot count (Python has no malloc count) is 0 here.
+  double peak_heap() const { return memory_figure(&Memory::peak_heap_bytes); }
+  double peak_rss() const { return memory_figure(&Memory::peak_rss_bytes); }
+  double allocations() const { return memory_figure(&Memory::allocations); }
+  double minor_faults() const { return memory_figure(&Memory::minor_faults); }
+  double major_faults() const { return memory_figure(&Memory::major_faults); }
+  const MemoryTimeline& timeline() const;  // empty when the run sampled none
+  // Hardware counters over one call; null, with the reason, when there are none.
+  std::optional<double> ipc() const { return counter(&Counters::ipc); }
+  std::optional<double> hw_instructions_per_node() const { return counter(&Counters::instructions_per_node); }
+  std::optional<double> cache_misses() const { return counter(&Counters::cache_misses); }
+  std::optional<double> branch_misses() const { return counter(&Counters::branch_misses); }
+  std::string counters_unavailable() const;  // empty when they were counted
+
+ private:
+  double seconds(Timing Aggregates::*aggregate) const {
+    return ok() ? (measurement->aggregates.*aggregate).real_time * 1e-9 : 0;
+  }
+  std::optional<double> measured(std::optional<double> Measurement::*figure) const {
+    return ok() ? (*measurement).*figure : std::nullopt;
+  }
+  double memory_figure(std::optional<double> Memory::*figure) const {
+    return ok() ? (measurement->memory.*figure).value_or(0) : 0;
+  }
+  std::optional<double> counter(std::optional<double> Counters::*figure) const;
 };
-void to_json(nlohmann::json& out, const CellRecord& record);
-void from_json(const nlohmann::json& in, CellRecord& record);
-CellRecord read_cell_record(const JsonReader& in);
+void to_json(nlohmann::json& out, const CellResult& record);
+void from_json(const nlohmann::json& in, CellResult& record);
+CellResult read_cell_result(const JsonReader& in);
 
 // A journal line saying the run was resumed.
 struct ResumeRecord {
@@ -170,7 +244,7 @@ void to_json(nlohmann::json& out, const ResumeRecord& record);
 // it reads itself), then cells and resumptions as they happened.
 struct Journal {
   nlohmann::json header;
-  std::vector<CellRecord> cells;
+  std::vector<CellResult> cells;
   std::vector<ResumeRecord> resumptions;
 };
 

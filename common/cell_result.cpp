@@ -1,8 +1,11 @@
-#include "measurement.hpp"
+#include "cell_result.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numeric>
+#include <stdexcept>
 #include <utility>
 
 #include "text.hpp"
@@ -64,22 +67,22 @@ CellStatus read_cell_status(const JsonReader& in) {
 
 void from_json(const json& in, CellStatus& status) { status = read_cell_status(JsonReader(in)); }
 
-void to_json(json& out, const Cell& cell) {
+void to_json(json& out, const CellKey& cell) {
   out = {{"tier", cell.tier},   {"integrand", cell.integrand},
          {"a", cell.a},         {"b", cell.b},
          {"n", cell.n},         {"threads", cell.threads},
-         {"ranks", cell.ranks}, {"reproducible_requested", cell.reproducible}};
+         {"ranks", cell.ranks}, {"reproducible_requested", cell.reproducible_requested}};
 }
 
-Cell read_cell(const JsonReader& in) {
-  Cell cell{in.at("tier").string(),
-            in.at("integrand").string(),
-            in.at("a").number(),
-            in.at("b").number(),
-            in.at("n").integer(),
-            in.at("threads").small_integer(),
-            in.small_integer_or("ranks", 1),
-            in.at("reproducible_requested").boolean()};
+CellKey read_cell_key(const JsonReader& in) {
+  CellKey cell{in.at("tier").string(),
+               in.at("integrand").string(),
+               in.at("a").number(),
+               in.at("b").number(),
+               in.at("n").integer(),
+               in.at("threads").small_integer(),
+               in.small_integer_or("ranks", 1),
+               in.at("reproducible_requested").boolean()};
   if (cell.n < 1) in.at("n").fail("a cell has at least one node");
   if (cell.threads < 1 || cell.ranks < 1) in.fail("a cell has at least one thread and one rank");
   return cell;
@@ -123,6 +126,43 @@ void to_json(json& out, const Counters& counters) {
                                  : json{{"available", counters.available}, {"reason", counters.reason}};
 }
 
+Aggregates aggregate(const std::vector<Repetition>& repetitions) {
+  if (repetitions.empty()) throw std::invalid_argument("no repetitions to aggregate");
+  const auto statistics = [&](double Repetition::*time) {
+    std::vector<double> values;
+    for (const auto& repetition : repetitions) values.push_back(repetition.*time);
+    std::sort(values.begin(), values.end());
+    const std::size_t count = values.size(), half = count / 2;
+    const double mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(count);
+    double squares = 0;
+    for (const double value : values) squares += (value - mean) * (value - mean);
+    const double stddev = count > 1 ? std::sqrt(squares / static_cast<double>(count - 1)) : 0;
+    const double median = count % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
+    return std::array<double, 6>{mean,           median,       stddev, mean != 0 ? stddev / mean : 0,
+                                 values.front(), values.back()};
+  };
+  const auto real = statistics(&Repetition::real_time), cpu = statistics(&Repetition::cpu_time);
+  return {{real[0], cpu[0]}, {real[1], cpu[1]}, {real[2], cpu[2]},
+          {real[3], cpu[3]}, {real[4], cpu[4]}, {real[5], cpu[5]}};
+}
+
+void to_json(json& out, const ThreadPlacement& placement) {
+  out = {{"threads", placement.threads()},
+         {"union_of_cpus", placement.union_of_cpus},
+         {"per_thread", placement.per_thread}};
+}
+
+ThreadPlacement read_thread_placement(const JsonReader& in) {
+  const auto cpus = [](const JsonReader& list) {
+    std::vector<int> read;
+    for (const auto& cpu : list.elements()) read.push_back(cpu.small_integer());
+    return read;
+  };
+  ThreadPlacement placement{cpus(in.at("union_of_cpus")), {}};
+  for (const auto& thread : in.at("per_thread").elements()) placement.per_thread.push_back(cpus(thread));
+  return placement;
+}
+
 void write_memory_figures(const Memory& memory, json& out) {
   for (const auto& [key, value] : {std::pair{"peak_heap_bytes", memory.peak_heap_bytes},
                                    {"allocations", memory.allocations},
@@ -141,7 +181,8 @@ void read_memory_figures(const JsonReader& in, Memory& memory) {
   memory.peak_rss_growth_bytes = in.optional_number("peak_rss_growth_bytes");
   memory.minor_faults = in.optional_number("minor_faults");
   memory.major_faults = in.optional_number("major_faults");
-  if (const auto placement = in.find("thread_placement")) memory.thread_placement = placement->object();
+  if (const auto placement = in.find("thread_placement"))
+    memory.thread_placement = read_thread_placement(*placement);
 }
 
 namespace {
@@ -285,10 +326,10 @@ Placement read_placement(const JsonReader& in) {
   return placement;
 }
 
-void to_json(json& out, const CellRecord& record) {
+void to_json(json& out, const CellResult& record) {
   out = {{"kind", "cell"},
          {"name", record.name},
-         {"cell", record.cell},
+         {"cell", record.key()},
          {"rung", record.rung},
          {"oversubscribed", record.oversubscribed},
          {"status", record.status},
@@ -297,12 +338,50 @@ void to_json(json& out, const CellRecord& record) {
   if (!record.reason.empty()) out["reason"] = record.reason;
   if (record.measurement) out["measurement"] = *record.measurement;
   if (record.placement) out["placement"] = *record.placement;
+  if (record.reproducible) out["reproducible"] = *record.reproducible;
 }
 
-CellRecord read_cell_record(const JsonReader& in) {
-  CellRecord record;
+std::vector<double> CellResult::repetition_seconds() const {
+  std::vector<double> seconds;
+  if (ok())
+    for (const auto& repetition : measurement->repetitions) seconds.push_back(repetition.real_time * 1e-9);
+  return seconds;
+}
+
+double CellResult::efficiency() const {
+  if (!ok() || measurement->aggregates.median.real_time <= 0) return 0;
+  const Timing& median = measurement->aggregates.median;
+  return median.cpu_time / (median.real_time * threads);
+}
+
+std::vector<std::string> CellResult::reference_notes() const {
+  return ok() ? measurement->reference_notes : std::vector<std::string>();
+}
+
+const MemoryTimeline& CellResult::timeline() const {
+  static const MemoryTimeline none;
+  return ok() && measurement->memory.timeline ? *measurement->memory.timeline : none;
+}
+
+std::optional<double> CellResult::counter(std::optional<double> Counters::*figure) const {
+  if (!ok() || !measurement->counters || !measurement->counters->available) return std::nullopt;
+  return (*measurement->counters).*figure;
+}
+
+std::string CellResult::counters_unavailable() const {
+  if (!ok()) return {};
+  const Counters counters = measurement->counters.value_or(Counters{});
+  return counters.available ? std::string() : counters.reason;
+}
+
+double CellResult::ns_per_node() const {
+  return ok() ? measurement->aggregates.median.real_time / static_cast<double>(n) : 0;
+}
+
+CellResult read_cell_result(const JsonReader& in) {
+  CellResult record;
   record.name = in.at("name").string();
-  record.cell = read_cell(in.at("cell"));
+  static_cast<CellKey&>(record) = read_cell_key(in.at("cell"));
   record.rung = in.at("rung").small_integer();
   record.oversubscribed = in.boolean_or("oversubscribed", false);
   record.status = read_cell_status(in.at("status"));
@@ -312,6 +391,8 @@ CellRecord read_cell_record(const JsonReader& in) {
     record.placement = read_placement(*placement);
   record.worker = read_worker_report(in.at("worker"));
   record.finished = in.string_or("finished", "");
+  if (const auto reproducible = in.find("reproducible"); reproducible && !reproducible->is_null())
+    record.reproducible = reproducible->boolean();
   return record;
 }
 
@@ -322,8 +403,8 @@ void to_json(json& out, const ResumeRecord& record) {
          {"command_line", record.command_line}};
 }
 
-void from_json(const json& in, Cell& cell) { cell = read_cell(JsonReader(in)); }
+void from_json(const json& in, CellKey& cell) { cell = read_cell_key(JsonReader(in)); }
 void from_json(const json& in, Measurement& measurement) { measurement = read_measurement(JsonReader(in)); }
-void from_json(const json& in, CellRecord& record) { record = read_cell_record(JsonReader(in)); }
+void from_json(const json& in, CellResult& record) { record = read_cell_result(JsonReader(in)); }
 
 }  // namespace ladder
