@@ -8,7 +8,7 @@
 # built first (the `ladder` a test runs, say). Its tests are found by gtest_discover_tests, each with the
 # tests' environment (LADDER_TEST_ENVIRONMENT), TIMEOUT and RUN_SERIAL where given, and one label, which says
 # whether it is part of the fast loop (`ctest -L quick`) or why not:
-#   quick     a unit test: no `ladder run`, no worker, no Chromium, no build; `ctest -L quick`
+#   quick     a unit test: no worker (a `ladder run` it refuses is fine), no Chromium, no build
 #   run       it runs `ladder run` (or a calibration), so it starts workers and measures
 #   browser   it opens a page in headless Chromium (tests/browser_check.py)
 #   build     it configures or builds a CMake project
