@@ -85,6 +85,8 @@ double reference_cost(const Calibration& calibration, const std::string& integra
   return dearest;
 }
 
+}  // namespace
+
 std::string clock_text(double seconds) {
   const long whole = std::lround(std::ceil(seconds));
   char text[32];
@@ -98,8 +100,6 @@ std::string clock_text(double seconds) {
 std::string seconds_text(double seconds) {
   return seconds < 60 ? format_number("%.3g", seconds) + " s" : clock_text(seconds);
 }
-
-}  // namespace
 
 Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const Calibration& calibration,
                   const PlanSettings& settings) {
@@ -238,131 +238,6 @@ std::vector<ThreadStep> thread_reasons(const Matrix& matrix, const Topology& top
                                   ? std::vector<std::string>{"given with --threads"}
                                   : ladder.at(threads)});
   return steps;
-}
-
-json Budgeted::to_json() const {
-  const BudgetRecord record{budget_text,
-                            budget_seconds,
-                            unbudgeted_seconds,
-                            estimate.seconds,
-                            dropped,
-                            {BudgetFloor::repetitions, BudgetFloor::min_time, BudgetFloor::min_warmup_time}};
-  return record;
-}
-
-Budgeted fit_budget(const Matrix& matrix, const std::string& budget_text, const Calibration& calibration,
-                    const PlanSettings& settings, const std::vector<ThreadStep>& threads) {
-  Budgeted fitted;
-  fitted.budget_text = budget_text;
-  fitted.budget_seconds = parse_duration(budget_text);
-  fitted.matrix = matrix;
-  fitted.estimate = estimate(matrix, calibration, settings);
-  fitted.unbudgeted_seconds = fitted.estimate.seconds;
-  const double target = budget_share * fitted.budget_seconds;
-  const auto fits = [&] { return fitted.estimate.seconds <= target; };
-  if (fits()) return fitted;
-
-  Matrix minimal = matrix;
-  minimal.sizes = {matrix.sizes.front()};
-  if (matrix.threads.size() > 2) minimal.threads = {matrix.threads.front(), matrix.threads.back()};
-  minimal.repetitions = 1;
-  minimal.min_time = std::min(matrix.min_time, BudgetFloor::min_time);
-  minimal.min_warmup_time = std::min(matrix.min_warmup_time, BudgetFloor::min_warmup_time);
-  const Estimate least_estimate = estimate(minimal, calibration, settings);
-  const double least = least_estimate.seconds / budget_share;
-  if (least > fitted.budget_seconds) {
-    const double counting = least_estimate.parts.front().second;  // instruction counting
-    throw InputError(
-        "--budget " + budget_text + " is too small: one repetition of each tier at the smallest size (n = " +
-        format_count(static_cast<double>(minimal.sizes.front())) + ") needs about " + clock_text(least) +
-        " here (its estimate, with a tenth kept for the estimate's error); give at least " +
-        std::to_string(static_cast<long>(std::ceil(least))) + "s" +
-        (counting > 0 ? " (--no-instructions saves about " + seconds_text(counting / budget_share) + ")"
-                      : ""));
-  }
-
-  const auto why = [&](double before) {
-    return " (to fit --budget " + budget_text + ": the estimate goes from " + clock_text(before) + " to " +
-           clock_text(fitted.estimate.seconds) + ")";
-  };
-  Matrix& m = fitted.matrix;
-  // 1. Fewer repetitions and a shorter minimum time, down to the floor.
-  {
-    const double before = fitted.estimate.seconds;
-    const int repetitions = m.repetitions;
-    const double min_time = m.min_time;
-    while (!fits() && (m.repetitions > BudgetFloor::repetitions || m.min_time > BudgetFloor::min_time)) {
-      if (m.repetitions > BudgetFloor::repetitions)
-        m.repetitions = std::max(BudgetFloor::repetitions, static_cast<int>(m.repetitions * 0.7));
-      if (m.min_time > BudgetFloor::min_time) m.min_time = std::max(BudgetFloor::min_time, m.min_time * 0.5);
-      m.min_warmup_time =
-          std::min(m.min_warmup_time, std::max(BudgetFloor::min_warmup_time, m.min_time * 0.5));
-      fitted.estimate = estimate(m, calibration, settings);
-    }
-    if (m.repetitions != repetitions || m.min_time != min_time)
-      fitted.dropped.push_back("repetitions " + std::to_string(repetitions) + " → " +
-                               std::to_string(m.repetitions) + ", minimum time a repetition " +
-                               format_seconds(min_time) + " → " + format_seconds(m.min_time) +
-                               " (floor: " + std::to_string(BudgetFloor::repetitions) + " repetitions, " +
-                               format_seconds(BudgetFloor::min_time) + ")" + why(before));
-  }
-  // 2. The intermediate thread counts: the powers of two first, then the topology's own steps, the largest
-  // first; 1 and the most are kept.
-  if (!fits() && m.threads.size() > 2) {
-    const double before = fitted.estimate.seconds;
-    std::vector<std::pair<bool, int>> order;  // (a step of the topology's own, count)
-    for (const auto& step : threads) {
-      if (step.threads == m.threads.front() || step.threads == m.threads.back()) continue;
-      const bool own = std::any_of(step.reasons.begin(), step.reasons.end(),
-                                   [](const std::string& reason) { return reason != "a power of two"; });
-      order.push_back({own, step.threads});
-    }
-    std::sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
-      return x.first != y.first ? !x.first : x.second > y.second;
-    });
-    std::vector<std::string> gone;
-    for (const auto& [own, count] : order) {
-      if (fits()) break;
-      const Matrix kept = m;
-      m.threads.erase(std::remove(m.threads.begin(), m.threads.end(), count), m.threads.end());
-      const Estimate without = estimate(m, calibration, settings);
-      if (!(without.seconds < fitted.estimate.seconds)) {  // no cell ran at it: dropping it saves nothing
-        m = kept;
-        continue;
-      }
-      gone.push_back(std::to_string(count));
-      fitted.estimate = without;
-    }
-    if (!gone.empty())
-      fitted.dropped.push_back("thread counts " + join(gone) + " (intermediate; " + join_numbers(m.threads) +
-                               " kept)" + why(before));
-  }
-  // 3. The largest sizes; the smallest is kept.
-  if (!fits() && m.sizes.size() > 1) {
-    const double before = fitted.estimate.seconds;
-    std::vector<std::string> gone;
-    while (!fits() && m.sizes.size() > 1) {
-      gone.push_back(format_count(static_cast<double>(m.sizes.back())));
-      m.sizes.pop_back();
-      fitted.estimate = estimate(m, calibration, settings);
-    }
-    std::vector<std::string> kept;
-    for (const auto size : m.sizes) kept.push_back(format_count(static_cast<double>(size)));
-    fitted.dropped.push_back("sizes n = " + join(gone) + " (the largest; n = " + join(kept) + " kept)" +
-                             why(before));
-  }
-  // 4. Last, one repetition at the floor's minimum time (the least a run can say anything with).
-  if (!fits()) {
-    const double before = fitted.estimate.seconds;
-    const int repetitions = m.repetitions;
-    m.repetitions = 1;
-    m.min_time = minimal.min_time;
-    m.min_warmup_time = minimal.min_warmup_time;
-    fitted.estimate = estimate(m, calibration, settings);
-    fitted.dropped.push_back("repetitions " + std::to_string(repetitions) +
-                             " → 1, below the floor: the last resort" + why(before));
-  }
-  return fitted;
 }
 
 json Plan::to_json() const {

@@ -15,6 +15,7 @@
 #include "errors.hpp"
 #include "parse.hpp"
 #include "registry.hpp"
+#include "text.hpp"
 #include "topology_fixtures.hpp"
 
 namespace ladder::testing {
@@ -241,6 +242,34 @@ TEST(Budget, DropsOnlyWhatLowersTheEstimate) {
   for (const auto& line : fitted.dropped) EXPECT_EQ(line.find("thread counts"), std::string::npos) << line;
   EXPECT_EQ(fitted.matrix.threads, matrix.threads);
   EXPECT_LT(fitted.matrix.sizes.size(), matrix.sizes.size());
+}
+
+// One size, one thread count, and the floor's repetitions still over the budget while one repetition
+// fits: the last resort, one repetition, said to be below the floor.
+TEST(Budget, LastOneRepetitionBelowTheFloorWhenNothingElseIsLeftToDrop) {
+  Matrix matrix = crafted_matrix();
+  matrix.tiers = {"naive"};
+  matrix.threads = {1};
+  Calibration calibration = crafted_calibration();
+  calibration.tiers[tier_key("naive", "gauss")].seconds_per_node = 1e-6;  // a call of 1 s at n = 1e6
+  Matrix at_floor = matrix;
+  at_floor.repetitions = BudgetFloor::repetitions;
+  at_floor.min_time = BudgetFloor::min_time;
+  at_floor.min_warmup_time = BudgetFloor::min_warmup_time;
+  Matrix once = at_floor;
+  once.repetitions = 1;
+  const double floor_seconds = ladder::estimate(at_floor, calibration, no_instructions()).seconds;
+  const double once_seconds = ladder::estimate(once, calibration, no_instructions()).seconds;
+  ASSERT_LT(once_seconds, floor_seconds);
+  const double budget = (once_seconds + floor_seconds) / 2 / budget_share;  // between the two
+  const Budgeted fitted = fit_budget(matrix, format_number("%.3f", budget) + "s", calibration,
+                                     no_instructions(), steps_of(matrix));
+  ASSERT_EQ(fitted.dropped.size(), 2u) << ::testing::PrintToString(fitted.dropped);
+  EXPECT_NE(fitted.dropped[1].find("repetitions 3 → 1, below the floor: the last resort"), std::string::npos)
+      << fitted.dropped[1];
+  EXPECT_EQ(fitted.matrix.repetitions, 1);
+  EXPECT_EQ(fitted.matrix.sizes, matrix.sizes);
+  EXPECT_LE(fitted.estimate.seconds, budget_share * fitted.budget_seconds);
 }
 
 TEST(Budget, TooSmallForOneRepetitionOfEachTierAtTheSmallestSizeNamesTheMinimum) {

@@ -1,11 +1,8 @@
 # The reports' SVG charts (reports/svg.cpp), on their own: no harness, no tiers.
-add_executable(ladder_svg_tests svg_test.cpp ${PROJECT_SOURCE_DIR}/reports/svg.cpp)
-target_compile_options(ladder_svg_tests PRIVATE ${LADDER_WARNINGS})
-target_include_directories(ladder_svg_tests PRIVATE ${PROJECT_SOURCE_DIR}/reports)
-target_link_libraries(ladder_svg_tests PRIVATE GTest::gtest_main)
 # Where xmllint is missing (Debian's libxml2-utils, which scripts/install-deps.sh installs), its test calls
 # GTEST_SKIP with the reason, and ctest lists it as skipped: gtest_discover_tests sets SKIP_REGULAR_EXPRESSION.
-gtest_discover_tests(ladder_svg_tests DISCOVERY_TIMEOUT 60 PROPERTIES ENVIRONMENT ${LADDER_TEST_ENVIRONMENT})
+ladder_add_test(ladder_svg_tests SOURCES svg_test.cpp ${PROJECT_SOURCE_DIR}/reports/svg.cpp
+  INCLUDES ${PROJECT_SOURCE_DIR}/reports LABEL quick)
 
 # The headless-browser check of an HTML report (browser_check.py) on a sample page made with svg.cpp: once
 # where it must pass, then on three pages where it must fail, each for the reason named. Where Chromium is
@@ -91,3 +88,5 @@ readable_defect(crossing_leaders [[<line class="leader" x1="554" y1="254" x2="52
                 [[<line class="leader" x1="554" y1="254" x2="215" y2="226"]]
                 [[labels of chart pareto: the leader of "eigen" at (238, 250) crosses the leader of "kahan" at (480, 290)]])
 set_tests_properties(${readable_tests} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
+ladder_label(browser BrowserCheckOnSampleReport BrowserCheckFailsOnConsoleError BrowserCheckFailsOnExternalRequest
+             BrowserCheckFailsOnMissingSeries ${readable_tests})
