@@ -8,7 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <tuple>
 
 #include "errors.hpp"
 #include "history_store.hpp"
@@ -174,12 +173,6 @@ std::string database_path(const std::optional<std::string>& option) {
     throw InputError(from + " '" + path + "' is a directory; give the history database's file, e.g. " + path +
                      "/history.sqlite");
   return path;
-}
-
-bool SeriesKey::operator<(const SeriesKey& other) const {
-  return std::tie(tier, integrand, n, threads, ranks, machine, build) <
-         std::tie(other.tier, other.integrand, other.n, other.threads, other.ranks, other.machine,
-                  other.build);
 }
 
 Store::Store(const std::string& path, Mode mode) : impl_(std::make_unique<Impl>()) {

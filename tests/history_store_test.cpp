@@ -407,11 +407,11 @@ TEST(HistoryCommand, ListAndShowPrintTheRunsAndTheSeries) {
 }
 
 // tests/fixtures/history-v2.sqlite was written by the release before the history became a layer of its own
-// (commit a5d473a, schema version 2): `ladder history import` of quick_peers_results.json and
-// default_run_results.json (tests/fixtures), then closed. history-v2-list.json is what that release's
-// `ladder history list --json` printed for it. This release, opening a copy for reading, lists the same
-// runs, field by field (ids, commits, cells), reads each run's cells, and leaves the file byte for byte
-// as it was.
+// (commit a5d473a, schema version 2): its Store::record, as its `ladder history import` calls it, of
+// quick_peers_results.json and default_run_results.json (tests/fixtures, unpacked), then closed.
+// history-v2-list.json is what that release's print_runs (`ladder history list --json`) printed for it. This
+// release, opening a copy for reading, lists the same runs, field by field (ids, commits, cells), reads each
+// run's cells, and leaves the file byte for byte as it was.
 TEST(HistoryCommand, ADatabaseOfThePreviousReleaseListsTheSameRunsAndIsLeftUnchanged) {
   const fs::path fixtures = fs::path(LADDER_SOURCE_DIR) / "tests" / "fixtures";
   const std::string original = read_text(fixtures / "history-v2.sqlite");
