@@ -1,11 +1,13 @@
 // `ladder history import|list|show|report|check`: the runs kept in the history database
-// (reports/history_store.hpp), drawn and checked for changes (reports/history_series.hpp).
+// (history/history_store.hpp), checked for changes (history/history_series.hpp) and drawn
+// (reports/history_report.hpp).
 #include <cstdio>
 #include <memory>
 #include <optional>
 
 #include "commands.hpp"
 #include "errors.hpp"
+#include "history_report.hpp"
 #include "history_series.hpp"
 #include "history_store.hpp"
 #include "parse.hpp"
@@ -46,8 +48,8 @@ Command add_history(CLI::App& app) {
     std::string n;
     bool json = false;
     std::string out;
-    report::HistorySeriesFilter series;
-    report::DetectOptions detect;
+    history::HistorySeriesFilter series;
+    history::DetectOptions detect;
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand(
@@ -118,7 +120,7 @@ Command add_history(CLI::App& app) {
         }
         if (!options->filter.since.empty()) checked_since(options->filter.since);
         if (!options->series.since.empty()) checked_since(options->series.since);
-        report::validate(options->detect);  // --fail-above and --min-change, before the database
+        history::validate(options->detect);  // --fail-above and --min-change, before the database
         if (!options->n.empty()) options->query.n = parse_size(options->n);
         const history::Store store(path, history::Store::Mode::read);
         if (report->parsed()) {
@@ -128,8 +130,8 @@ Command add_history(CLI::App& app) {
           return exit_ok;
         }
         if (check->parsed()) {
-          const auto checked = report::check_history(store, options->series.tier, options->detect);
-          std::printf("%s", report::check_text(checked, path).c_str());
+          const auto checked = history::check_history(store, options->series.tier, options->detect);
+          std::printf("%s", history::check_text(checked, path).c_str());
           return checked.reasons.empty() ? exit_ok : exit_failed;
         }
         if (list->parsed()) {

@@ -33,10 +33,10 @@ int record_history(const std::string& database, const RunOutcome& outcome) {
     history::Store store(database, history::Store::Mode::write);
     const auto recorded = store.record(outcome.paths.json);
     const auto runs = store.runs();
-    const auto self = std::find_if(runs.begin(), runs.end(), [&](const history::HistoryRun& run) {
+    const auto self = std::find_if(runs.begin(), runs.end(), [&](const history::RecordedRun& run) {
       return run.run_id == recorded.run_id;
     });
-    const auto same_machine = std::count_if(runs.begin(), runs.end(), [&](const history::HistoryRun& run) {
+    const auto same_machine = std::count_if(runs.begin(), runs.end(), [&](const history::RecordedRun& run) {
       return self != runs.end() && run.machine == self->machine;
     });
     std::printf(

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "atomic_file.hpp"
+#include "choose.hpp"
 #include "document.hpp"
 #include "errors.hpp"
 #include "renderers.hpp"
@@ -13,11 +14,19 @@
 #include "text.hpp"
 
 namespace ladder::report {
+
+// The history's series and what its change detection finds in them (history/history_detect.hpp).
+using history::CellRun;
+using history::ChangeKind;
+using history::DetectedChange;
+using history::DetectOptions;
+using history::HistorySeries;
+
 namespace {
 
 std::string short_hash(const std::string& commit) { return commit.substr(0, 7); }
 
-std::string run_words(const HistoryRun& run) {
+std::string run_words(const CellRun& run) {
   return "run " + run.run_id + ", commit " + short_hash(run.commit) +
          (run.dirty ? " (uncommitted changes)" : "") + (run.time.empty() ? "" : ", " + run.time);
 }
@@ -82,7 +91,7 @@ Chart series_chart(const HistorySeries& series, const std::string& id,
                      .color = "#cc79a7",
                      .right_axis = true};
   for (std::size_t i = 0; i < series.runs.size(); ++i) {
-    const HistoryRun& run = series.runs[i];
+    const CellRun& run = series.runs[i];
     const auto x = static_cast<double>(i);
     median.points.push_back(
         {x, run.median * scale,

@@ -1,5 +1,5 @@
 // `ladder history report`: the history as one static page, index.html, made from series in memory
-// (history_detect.hpp) — no script, no external request, every string escaped, like report.html.
+// (history/history_detect.hpp) — no script, no external request, every string escaped, like report.html.
 //
 // One section per series (tier × n × threads × machine) with one chart: x = the runs in commit order (ticks
 // labelled with their commits where they fit); the median time with markers and the band from each run's
@@ -18,8 +18,8 @@ namespace ladder::report {
 
 struct HistoryPageInput {
   std::string title = "Ladder history";
-  std::vector<HistorySeries> series{};  // one machine each; charted in this order
-  DetectOptions options{};              // the detection the page marks and lists (its parameters are stated)
+  std::vector<history::HistorySeries> series{};  // one machine each; charted in this order
+  history::DetectOptions options{};  // the detection the page marks and lists (its parameters are stated)
 };
 
 // The page as text (index.html's contents).

@@ -17,6 +17,7 @@ packages=(
   libboost-dev libboost-math-dev                            # Boost.Math: references without an antiderivative
   libcli11-dev nlohmann-json3-dev                           # command line, JSON output
   libsqlite3-dev                                            # the history of runs (ladder history)
+  libssl-dev                                                # OpenSSL's libcrypto: the history's SHA-256
   clang-format                                              # the format check in the tests
   valgrind binutils                                         # instruction counts, ladder profile; objdump
   chromium python3 libxml2-utils                            # the report's browser test; xmllint for its SVG

@@ -1,4 +1,4 @@
-// Change detection over a history (reports/history_detect.hpp) on synthetic series whose answer is known,
+// Change detection over a history (history/history_detect.hpp) on synthetic series whose answer is known,
 // with noise like a shared 2-core VM's: each run's level moves by 2.5 % (normal, run to run), its 7
 // repetitions by 2 % around it, and one repetition in 30 is a heavy outlier (1.3-2× its run's level). Every
 // claim is checked over 20 seeds, so it holds for the noise, not for one draw; nothing is timed. Then the
@@ -25,6 +25,8 @@
 
 namespace ladder::report {
 namespace {
+
+using namespace history;  // the detection under test, beside the page (report's) that draws it
 
 constexpr int seeds = 20;
 constexpr int runs = 30;
@@ -56,8 +58,8 @@ std::string commit_of(std::size_t index) {
   return commit + std::string(40 - commit.size(), 'a');
 }
 
-HistoryRun noisy_run(double level, std::size_t index, Noise& noise, const VmNoise& vm) {
-  HistoryRun run{
+CellRun noisy_run(double level, std::size_t index, Noise& noise, const VmNoise& vm) {
+  CellRun run{
       std::to_string(index + 1),
       "2026-11-" + std::to_string(10 + index / 24) + "T" + std::to_string(10 + index % 24) + ":00:00Z",
       commit_of(index)};
@@ -262,7 +264,7 @@ TEST(HistoryDetect, PairwiseNewestOnePercentSlowerIsNotMeaningful) {
     EXPECT_LT(pairwise->test.p, 0.05) << "seed " << seed;
     EXPECT_EQ(pairwise->change, Change::not_meaningful) << "seed " << seed << ": ratio " << pairwise->ratio;
   }
-  EXPECT_FALSE(pairwise_newest(HistorySeries{"simd", 100, 1, "vm", {HistoryRun{}}})) << "one run";
+  EXPECT_FALSE(pairwise_newest(HistorySeries{"simd", 100, 1, "vm", {CellRun{}}})) << "one run";
 }
 
 TEST(HistoryDetect, ParametersOutOfRangeAreRefusedByName) {
@@ -437,7 +439,7 @@ TEST(HistoryPage, DrawsEachSeriesAndListsChangesNewestFirst) {
   EXPECT_NE(html.find("<td>1.01 ms → 1.11 ms</td>"), std::string::npos);
   EXPECT_NE(html.find(">scalar, n = 1e8, 2 threads</td>"), std::string::npos);
   // Each run's point carries its figures.
-  const HistoryRun run = crafted_page().series[0].runs[12];
+  const CellRun run = crafted_page().series[0].runs[12];
   EXPECT_NE(first.find("<title>run 13, commit " + commit_of(12).substr(0, 7) + ", " + run.time + ": median " +
                        format_seconds(run.median) + ", min " + format_seconds(run.min) + ", max " +
                        format_seconds(run.max) + ", 7 repetitions</title>"),
@@ -452,7 +454,7 @@ TEST(HistoryPage, TheBandSpansEachRunsMinToMax) {
   HistoryPageInput input;
   input.series = {synthetic(flat(2e-3), 7)};
   for (std::size_t i = 0; i < input.series[0].runs.size(); ++i) {  // a wide band, far from the medians
-    HistoryRun& run = input.series[0].runs[i];
+    CellRun& run = input.series[0].runs[i];
     run.median = (2 + 0.05 * static_cast<double>(i % 5)) * 1e-3;
     run.min = run.median * (i % 2 == 0 ? 0.8 : 0.9);
     run.max = run.median * (i % 3 == 0 ? 1.25 : 1.1);

@@ -1,4 +1,4 @@
-// Issue 18, the store: every run kept in SQLite (reports/history_store.hpp). Crafted results files are
+// Issue 18, the store: every run kept in SQLite (history/history_store.hpp). Crafted results files are
 // recorded and read back field by field; `ladder history import` is idempotent; two writers at once both
 // land; a writer SIGKILLed mid-record leaves the database whole with its run absent; corrupt, foreign and
 // read-only files are refused with a clear error and never modified; `ladder run` records itself unless
@@ -404,6 +404,41 @@ TEST(HistoryCommand, ListAndShowPrintTheRunsAndTheSeries) {
   const Outcome missing = ladder("history show openmp --history " + in_quotes(file));
   EXPECT_EQ(missing.exit_code, exit_bad_input) << missing.output;
   EXPECT_NE(missing.output.find("no measured cell of tier 'openmp'"), std::string::npos) << missing.output;
+}
+
+// tests/fixtures/history-v2.sqlite was written by the release before the history became a layer of its own
+// (commit a5d473a, schema version 2): its Store::record, as its `ladder history import` calls it, of
+// quick_peers_results.json and default_run_results.json (tests/fixtures, unpacked), then closed.
+// history-v2-list.json is what that release's print_runs (`ladder history list --json`) printed for it. This
+// release, opening a copy for reading, lists the same runs, field by field (ids, commits, cells), reads each
+// run's cells, and leaves the file byte for byte as it was.
+TEST(HistoryCommand, ADatabaseOfThePreviousReleaseListsTheSameRunsAndIsLeftUnchanged) {
+  const fs::path fixtures = fs::path(LADDER_SOURCE_DIR) / "tests" / "fixtures";
+  const std::string original = read_text(fixtures / "history-v2.sqlite");
+  ASSERT_FALSE(original.empty());
+  const json expected = json::parse(read_text(fixtures / "history-v2-list.json")).at("runs");
+  ASSERT_EQ(expected.size(), 2u);
+  TempDir scratch;
+  const fs::path file = scratch / "history-v2.sqlite";
+  fs::copy_file(fixtures / "history-v2.sqlite", file);
+
+  const Outcome listed = ladder("history list --json --history " + in_quotes(file));
+  ASSERT_EQ(listed.exit_code, 0) << listed.output;
+  const json runs = json::parse(listed.output).at("runs");
+  EXPECT_EQ(runs, expected);
+  {
+    const Store store(file.string(), Store::Mode::read);
+    const auto recorded = store.runs();
+    ASSERT_EQ(recorded.size(), expected.size());
+    for (std::size_t i = 0; i < recorded.size(); ++i) {
+      EXPECT_EQ(recorded[i].run_id, expected[i]["run_id"]);
+      EXPECT_EQ(recorded[i].git_commit, expected[i]["git"]["commit"]);
+      EXPECT_EQ(store.cells(recorded[i].run_id).size(), expected[i]["cells"].get<std::size_t>());
+    }
+  }
+  EXPECT_TRUE(read_text(file) == original) << "the previous release's database was modified by reading it";
+  EXPECT_FALSE(fs::exists(file.string() + "-wal"));
+  EXPECT_FALSE(fs::exists(file.string() + "-shm"));
 }
 
 TEST(HistoryCommand, BadOptionValuesGetClearErrors) {

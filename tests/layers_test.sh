@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The layers point one way: app -> reports, app -> harness -> variants -> common; reports -> common.
+# The layers point one way: app -> reports, history, harness; harness -> variants -> common;
+# reports -> history -> common.
 # Every project include ("name.hpp") of each folder must resolve to a header of a folder that folder may see.
 #   usage: layers_test.sh SOURCE_DIR
 set -u
@@ -8,8 +9,9 @@ declare -A may_see=(
   [common]="common"
   [variants]="variants common"
   [harness]="harness variants common"
-  [reports]="reports common"
-  [app]="app harness reports variants common"
+  [history]="history common"
+  [reports]="reports history common"
+  [app]="app harness reports history variants common"
   [tools]="tools"
 )
 # Headers the build writes, and the layer whose include path holds them.

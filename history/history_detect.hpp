@@ -24,12 +24,12 @@
 #include <string>
 #include <vector>
 
-#include "choose.hpp"
+#include "sample_comparison.hpp"
 
-namespace ladder::report {
+namespace ladder::history {
 
 // One run of one cell, as the history store gives it.
-struct HistoryRun {
+struct CellRun {
   std::string run_id{};                 // the store's id for the run
   std::string time{};                   // when it ran, as recorded (ISO 8601 text sorts in time order)
   std::string commit{};                 // the Ladder checkout's commit
@@ -45,7 +45,7 @@ struct HistorySeries {
   std::int64_t n = 0;
   int threads = 1;
   std::string machine{};
-  std::vector<HistoryRun> runs{};
+  std::vector<CellRun> runs{};
 };
 
 struct DetectOptions {
@@ -117,4 +117,4 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
 // "tier 'simd' at n = 1e8, 2 threads on 'host'": how the sentences name a series.
 std::string describe(const HistorySeries& series);
 
-}  // namespace ladder::report
+}  // namespace ladder::history

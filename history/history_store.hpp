@@ -36,7 +36,7 @@ inline const char* const default_database = "ladder-out/history.sqlite";
 std::string database_path(const std::optional<std::string>& option);
 
 // One recorded run, as `ladder history list` shows it.
-struct HistoryRun {
+struct RecordedRun {
   std::string run_id;        // SHA-256 of its results.json text
   std::string results_path;  // where it was recorded from
   std::string recorded;      // when (UTC, ISO 8601)
@@ -119,7 +119,7 @@ class Store {
   Recorded record(const std::string& results);
 
   // Runs, oldest first (by start time).
-  std::vector<HistoryRun> runs(const RunFilter& filter = {}) const;
+  std::vector<RecordedRun> runs(const RunFilter& filter = {}) const;
   // The cells of one run (by run id), in the order of its results file.
   std::vector<StoredCell> cells(const std::string& run_id) const;
   // Every series the database holds (of measured cells), sorted; `tier` non-empty: of that tier only.
@@ -148,7 +148,7 @@ struct SeriesQuery {
 };
 void print_series(const Store& store, const SeriesQuery& query, bool as_json);
 
-// Text of SHA-256 of `text`, lower-case hex.
+// The SHA-256 of `text`, lower-case hex (OpenSSL's EVP). Unavailable should OpenSSL fail to compute it.
 std::string sha256_hex(const std::string& text);
 
 }  // namespace ladder::history

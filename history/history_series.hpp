@@ -8,7 +8,7 @@
 #include "history_detect.hpp"
 #include "history_store.hpp"
 
-namespace ladder::report {
+namespace ladder::history {
 
 // Which series and runs are kept; empty fields keep everything.
 struct HistorySeriesFilter {
@@ -22,28 +22,19 @@ struct HistorySeriesFilter {
 // `history list` prints it; a commit the store does not know is "unknown"; the series' machine reads
 // "host (machine 1a2b3c4d)", with the build's fingerprint added where one machine holds several builds,
 // and the tier reads "tier, integrand" where the store holds several integrands (and "…, 2 ranks").
-std::vector<HistorySeries> history_series(const history::Store& store,
-                                          const HistorySeriesFilter& filter = {});
-
-// `ladder history report`: the page (history_page.hpp) of the series the filter keeps, as out_dir/index.html;
-// returns its path. Like `ladder report --out`, it writes into a directory that holds other files, and
-// replaces its own page; InputError (nothing written) when out_dir is a file, when out_dir/index.html is
-// not an earlier history page, or when the filter keeps no series.
-std::string write_history_report(const history::Store& store, const HistorySeriesFilter& filter,
-                                 const DetectOptions& options, const std::string& out_dir);
+std::vector<HistorySeries> history_series(const Store& store, const HistorySeriesFilter& filter = {});
 
 // What `ladder history check` checked and found.
 struct HistoryCheck {
-  history::HistoryRun newest;  // the last recorded run: its series are checked
-  std::size_t series = 0;      // how many series hold it as their newest run
+  RecordedRun newest;      // the last recorded run: its series are checked
+  std::size_t series = 0;  // how many series hold it as their newest run
   std::vector<std::string> reasons;
 };
 // Checks the newest recorded run (the last by start time, among the runs the filter's tier keeps) against
 // the history of each of its series (check_newest). InputError when the store holds no run (of the tier).
-HistoryCheck check_history(const history::Store& store, const std::string& tier,
-                           const DetectOptions& options);
+HistoryCheck check_history(const Store& store, const std::string& tier, const DetectOptions& options);
 
 // The lines `ladder history check` prints: what was checked, then each reason, then the verdict.
 std::string check_text(const HistoryCheck& check, const std::string& database);
 
-}  // namespace ladder::report
+}  // namespace ladder::history

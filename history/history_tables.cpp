@@ -21,7 +21,7 @@ std::string time_text(const std::optional<double>& ns) {
   return ns ? format_seconds(*ns * 1e-9) : std::string("–");
 }
 
-json run_json(const HistoryRun& run) {
+json run_json(const RecordedRun& run) {
   return {{"run_id", run.run_id},
           {"results_path", run.results_path},
           {"recorded", run.recorded},
@@ -107,12 +107,12 @@ void print_series(const Store& store, const SeriesQuery& query, bool as_json) {
                      (query.n ? " at n = " + std::to_string(*query.n) : "") +
                      (query.threads ? " with " + counted(*query.threads, "thread", "threads") : "") +
                      " (`ladder history list --tier " + query.tier + "` shows the runs that have the tier)");
-  std::map<std::string, HistoryRun> machines;  // a run of each machine, to describe it
+  std::map<std::string, RecordedRun> machines;  // a run of each machine, to describe it
   for (const auto& run : store.runs()) machines.emplace(run.machine + run.build, run);
   json all = json::array();
   for (const auto& key : keys) {
     const auto points = store.series(key);
-    const HistoryRun& example = machines.at(key.machine + key.build);
+    const RecordedRun& example = machines.at(key.machine + key.build);
     if (as_json) {
       json listed = json::array();
       for (const auto& point : points)

@@ -1,29 +1,23 @@
 #include "history_series.hpp"
 
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "errors.hpp"
-#include "history_page.hpp"
 #include "text.hpp"
 
-namespace ladder::report {
+namespace ladder::history {
 namespace {
 
 constexpr std::size_t id_digits = 12;  // a run id as `history list` prints it
-// The page's title, which its <title> begins with: how an earlier history page is known.
-constexpr const char* page_title = "Ladder history";
 
 bool machine_matches(const std::string& wanted, const std::string& fingerprint, const std::string& host) {
   return wanted.empty() || host == wanted || fingerprint.rfind(wanted, 0) == 0;
 }
 
-HistoryRun as_run(const history::SeriesPoint& point) {
+CellRun as_run(const SeriesPoint& point) {
   const auto seconds = [](double ns) { return ns * 1e-9; };
-  HistoryRun run;
+  CellRun run;
   run.run_id = point.run_id.substr(0, id_digits);
   run.time = point.started;
   run.commit = point.git_commit.empty() ? "unknown" : point.git_commit;
@@ -38,7 +32,7 @@ HistoryRun as_run(const history::SeriesPoint& point) {
 
 }  // namespace
 
-std::vector<HistorySeries> history_series(const history::Store& store, const HistorySeriesFilter& filter) {
+std::vector<HistorySeries> history_series(const Store& store, const HistorySeriesFilter& filter) {
   std::map<std::string, std::string> hosts;  // machine fingerprint -> host
   for (const auto& run : store.runs()) hosts[run.machine] = run.host;
   const auto keys = store.series_keys(filter.tier);
@@ -66,38 +60,9 @@ std::vector<HistorySeries> history_series(const history::Store& store, const His
   return all;
 }
 
-std::string write_history_report(const history::Store& store, const HistorySeriesFilter& filter,
-                                 const DetectOptions& options, const std::string& out_dir) {
-  namespace fs = std::filesystem;
+HistoryCheck check_history(const Store& store, const std::string& tier, const DetectOptions& options) {
   validate(options);
-  std::error_code error;
-  if (fs::exists(out_dir, error) && !fs::is_directory(out_dir, error))
-    throw InputError("--out '" + out_dir + "' is a file, not a directory: give a directory for index.html");
-  const fs::path page = fs::path(out_dir) / "index.html";
-  if (fs::exists(page, error)) {
-    std::ifstream existing(page);
-    std::ostringstream text;
-    text << existing.rdbuf();
-    if (text.str().find(std::string("<title>") + page_title) == std::string::npos)
-      throw InputError("'" + page.string() +
-                       "' exists and is not a Ladder history page: not overwritten (give another --out "
-                       "directory, or remove that file)");
-  }
-  HistoryPageInput input{page_title, history_series(store, filter), options};
-  if (input.series.empty())
-    throw InputError("history database '" + store.path() + "' holds no measured cell" +
-                     (filter.tier.empty() ? "" : " of tier '" + filter.tier + "'") +
-                     (filter.machine.empty() ? "" : " on machine '" + filter.machine + "'") +
-                     (filter.since.empty() ? "" : " since " + filter.since) +
-                     " (`ladder history list` shows its runs)");
-  write_history_page(input, out_dir);
-  return page.string();
-}
-
-HistoryCheck check_history(const history::Store& store, const std::string& tier,
-                           const DetectOptions& options) {
-  validate(options);
-  history::RunFilter filter;
+  RunFilter filter;
   filter.tier = tier;
   const auto runs = store.runs(filter);
   if (runs.empty())
@@ -131,4 +96,4 @@ std::string check_text(const HistoryCheck& check, const std::string& database) {
   return text;
 }
 
-}  // namespace ladder::report
+}  // namespace ladder::history

@@ -7,7 +7,7 @@
 #include "errors.hpp"
 #include "text.hpp"
 
-namespace ladder::report {
+namespace ladder::history {
 namespace {
 
 double median_of(std::vector<double> values) {
@@ -92,7 +92,7 @@ CompareOptions as_compare(const DetectOptions& options) {
 
 std::string short_commit(const std::string& commit) { return commit.substr(0, 10); }
 
-std::string run_name(const HistoryRun& run) {
+std::string run_name(const CellRun& run) {
   return "run " + run.run_id + " (commit " + short_commit(run.commit) +
          (run.dirty ? ", with uncommitted changes" : "") + ")";
 }
@@ -104,7 +104,7 @@ std::string u_figures(const CellComparison& comparison, std::size_t old_count, s
          std::to_string(old_count) + " and " + std::to_string(new_count) + " repetitions";
 }
 
-const HistoryRun* previous_with_count(const HistorySeries& series, std::size_t before) {
+const CellRun* previous_with_count(const HistorySeries& series, std::size_t before) {
   for (std::size_t i = before; i-- > 0;)
     if (series.runs[i].instructions_per_node && *series.runs[i].instructions_per_node > 0)
       return &series.runs[i];
@@ -144,8 +144,8 @@ std::string describe(const HistorySeries& series) {
 std::optional<CellComparison> pairwise_newest(const HistorySeries& series, const DetectOptions& options) {
   validate(options);
   if (series.runs.size() < 2) return std::nullopt;
-  const HistoryRun& previous = series.runs[series.runs.size() - 2];
-  const HistoryRun& newest = series.runs.back();
+  const CellRun& previous = series.runs[series.runs.size() - 2];
+  const CellRun& newest = series.runs.back();
   return compare_samples(previous.median, previous.repetitions, newest.median, newest.repetitions,
                          as_compare(options));
 }
@@ -184,7 +184,7 @@ std::vector<DetectedChange> detect_steps(const HistorySeries& series, const Dete
 
   std::vector<DetectedChange> changes;
   for (std::size_t k = 1; k + 1 < starts.size(); ++k) {
-    const HistoryRun& first = series.runs[indices[starts[k]]];
+    const CellRun& first = series.runs[indices[starts[k]]];
     DetectedChange change{ChangeKind::time, indices[starts[k]], first.run_id, first.commit, first.time};
     change.before = std::exp(median_of(slice(logs, starts[k - 1], starts[k])));
     change.after = std::exp(median_of(slice(logs, starts[k], starts[k + 1])));
@@ -199,8 +199,8 @@ std::vector<DetectedChange> detect_instruction_changes(const HistorySeries& seri
   validate(options);
   std::vector<DetectedChange> changes;
   for (std::size_t i = 1; i < series.runs.size(); ++i) {
-    const HistoryRun& run = series.runs[i];
-    const HistoryRun* previous = previous_with_count(series, i);
+    const CellRun& run = series.runs[i];
+    const CellRun* previous = previous_with_count(series, i);
     if (!run.instructions_per_node || *run.instructions_per_node <= 0 || !previous) continue;
     const double ratio = *run.instructions_per_node / *previous->instructions_per_node;
     if (std::fabs(ratio - 1) * 100 <= options.instructions_percent) continue;
@@ -224,7 +224,7 @@ std::vector<DetectedChange> detect_changes(const HistorySeries& series, const De
 namespace {
 
 // Two runs of one clean commit ran the same code: a change in time between them is the machine's.
-bool same_code(const HistoryRun& a, const HistoryRun& b) {
+bool same_code(const CellRun& a, const CellRun& b) {
   return !a.commit.empty() && a.commit != "unknown" && a.commit == b.commit && !a.dirty && !b.dirty;
 }
 const std::string same_code_note =
@@ -238,8 +238,8 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
   std::vector<std::string> reasons;
   const std::size_t count = series.runs.size();
   if (count < 2) return reasons;
-  const HistoryRun& newest = series.runs.back();
-  const HistoryRun& previous = series.runs[count - 2];
+  const CellRun& newest = series.runs.back();
+  const CellRun& previous = series.runs[count - 2];
   const std::string subject = describe(series) + ": the newest " + run_name(newest);
   const std::string over = ", more than --fail-above " + format_number("%g %%", options.fail_above_percent);
 
@@ -281,7 +281,7 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
                         (all_same_code ? same_code_note : std::string()));
   }
 
-  if (const HistoryRun* before = previous_with_count(series, count - 1);
+  if (const CellRun* before = previous_with_count(series, count - 1);
       before && newest.instructions_per_node && *newest.instructions_per_node > 0) {
     const double ratio = *newest.instructions_per_node / *before->instructions_per_node;
     if ((ratio - 1) * 100 > options.instructions_percent)
@@ -294,4 +294,4 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
   return reasons;
 }
 
-}  // namespace ladder::report
+}  // namespace ladder::history

@@ -1,0 +1,164 @@
+// Store::record: a finished run's results file written into the store, in one transaction.
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "cells_from_results.hpp"
+#include "errors.hpp"
+#include "history_store.hpp"
+#include "results_file.hpp"
+#include "sqlite.hpp"
+#include "store_tables.hpp"
+
+namespace ladder::history {
+namespace {
+
+namespace fs = std::filesystem;
+using sqlite::Statement;
+
+std::string now_utc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string read_text(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The machine's fingerprint: what makes its timings comparable with another run's.
+std::string machine_fingerprint(const ContextRecord& context) {
+  std::string text = "cpu=" + context.cpu_model + "\nlogical_cpus=" + std::to_string(context.logical_cpus) +
+                     "\nphysical_cores=" + std::to_string(context.physical_cores);
+  if (context.topology)
+    text += "\ntopology=" + std::to_string(context.topology->packages) + "/" +
+            std::to_string(context.topology->numa_nodes) + "/" + std::to_string(context.topology->l3_groups) +
+            "/" + std::to_string(context.topology->cores) + "/" +
+            std::to_string(context.topology->hardware_threads());
+  if (context.memory_total_bytes)  // to the GiB: MemTotal moves by a few pages between kernels
+    text +=
+        "\nmemory_gib=" + std::to_string(std::llround(*context.memory_total_bytes / (1024.0 * 1024 * 1024)));
+  return sha256_hex(text);
+}
+
+std::string build_fingerprint(const ContextRecord& context) {
+  return sha256_hex("compiler=" + context.compiler + "\nbuild_type=" + context.build_type +
+                    "\nflags=" + context.common_flags);
+}
+
+// The run's row, as `runs` holds it: where and when it was recorded, and what it was built from and ran on.
+RecordedRun run_of(const ResultsFile& file, const std::string& run_id) {
+  const ContextRecord& context = file.context;
+  std::error_code error;
+  const fs::path absolute = fs::absolute(file.path, error);
+  RecordedRun run;
+  run.run_id = run_id;
+  run.results_path = error ? file.path : absolute.lexically_normal().string();
+  run.recorded = now_utc();
+  run.started = context.started;
+  run.finished = context.finished;
+  run.label = context.label;
+  run.status = context.status.empty() ? std::string("complete") : context.status;
+  run.git_commit = context.git_commit;
+  run.git_branch = context.git_branch;
+  run.git_dirty = context.git_dirty;
+  run.tier_sources = context.tier_sources;
+  run.machine = machine_fingerprint(context);
+  run.host = context.host_name;
+  run.cpu_model = context.cpu_model;
+  run.logical_cpus = context.logical_cpus;
+  run.physical_cores = context.physical_cores;
+  run.memory_total_bytes = context.memory_total_bytes;
+  run.topology = context.topology ? context.topology->describe() : std::string("unknown");
+  run.build = build_fingerprint(context);
+  run.compiler = context.compiler;
+  run.build_type = context.build_type;
+  run.common_flags = context.common_flags;
+  run.libraries = context.libraries;
+  return run;
+}
+
+// A pause inside the record's transaction, for the tests of a writer killed mid-record and of two writers
+// at once (LADDER_HISTORY_TEST_PAUSE_AFTER_CELLS=N: after the N-th cell, say so on stderr and sleep
+// LADDER_HISTORY_TEST_PAUSE_SECONDS, default 60). Test-only: never set it otherwise.
+void test_pause(std::size_t cells_written) {
+  const char* after = std::getenv("LADDER_HISTORY_TEST_PAUSE_AFTER_CELLS");
+  if (!after || std::to_string(cells_written) != after) return;
+  const char* seconds = std::getenv("LADDER_HISTORY_TEST_PAUSE_SECONDS");
+  std::fprintf(stderr, "history: test pause after %zu cells\n", cells_written);
+  std::fflush(stderr);
+  std::this_thread::sleep_for(std::chrono::seconds(seconds ? std::atoi(seconds) : 60));
+}
+
+// Writes the run's row and its tier sources; returns the row's id.
+std::int64_t write_run(const sqlite::Database& db, const RecordedRun& run) {
+  Statement insert_run(db, sqlite::insert_sql("runs", sqlite::column_names(run_fields, {"libraries"})));
+  sqlite::bind_fields(insert_run, run_fields, run);
+  insert_run.bind(":libraries", nlohmann::json(run.libraries).dump()).run();
+  const std::int64_t id = sqlite3_last_insert_rowid(db.handle());
+  Statement insert_source(db, sqlite::insert_sql("tier_sources", {"run", "file", "sha256"}));
+  for (const auto& [source, digest] : run.tier_sources)
+    insert_source.reset().bind(":run", id).bind(":file", source).bind(":sha256", digest).run();
+  return id;
+}
+
+// Writes the run's cells, in order, each with its repetitions.
+void write_cells(const sqlite::Database& db, std::int64_t run, const std::vector<StoredCell>& cells) {
+  Statement insert_cell(db,
+                        sqlite::insert_sql("cells", sqlite::column_names(cell_fields, {"run", "position"})));
+  Statement insert_repetition(db,
+                              sqlite::insert_sql("repetitions", {"cell", "position", "real_ns", "cpu_ns"}));
+  std::size_t written = 0;
+  for (const auto& cell : cells) {
+    insert_cell.reset().bind(":run", run).bind(":position", static_cast<std::int64_t>(written));
+    sqlite::bind_fields(insert_cell, cell_fields, cell);
+    insert_cell.run();
+    const std::int64_t cell_row = sqlite3_last_insert_rowid(db.handle());
+    for (std::size_t i = 0; i < cell.repetitions.size(); ++i)
+      insert_repetition.reset()
+          .bind(":cell", cell_row)
+          .bind(":position", static_cast<std::int64_t>(i))
+          .bind(":real_ns", cell.repetitions[i])
+          .bind(":cpu_ns", cell.cpu_repetitions[i])
+          .run();
+    test_pause(++written);
+  }
+}
+
+}  // namespace
+
+Recorded Store::record(const std::string& results) {
+  const ResultsFile file = read_results_file(results);  // InputError naming the file and the problem
+  if (file.context.status == "interrupted" || file.context.status == "running")
+    throw InputError("results file '" + file.path + "' holds a run that did not finish (status " +
+                     file.context.status + "): finish it with `ladder run --resume` first");
+  const std::string run_id = sha256_hex(read_text(file.path));
+  const sqlite::Database& db = *impl_->db;
+  const std::vector<StoredCell> cells = cells_of(file);
+
+  sqlite::Transaction transaction(db);
+  {
+    Statement exists(db, "SELECT 1 AS found FROM runs WHERE run_id = :run_id");
+    if (exists.bind(":run_id", run_id).step()) return {false, run_id, cells.size()};
+  }
+  write_cells(db, write_run(db, run_of(file, run_id)), cells);
+  transaction.commit();
+  return {true, run_id, cells.size()};
+}
+
+}  // namespace ladder::history

@@ -1,0 +1,245 @@
+// The history store's schema and how a database is opened: the migrations from one schema version to the
+// next, the checks that refuse a file that is not a Ladder history (before anything is written to it), and
+// Store's construction.
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "errors.hpp"
+#include "history_store.hpp"
+#include "sqlite.hpp"
+#include "store_tables.hpp"
+
+namespace ladder::history {
+namespace {
+
+namespace fs = std::filesystem;
+using sqlite::Database;
+using sqlite::pragma_integer;
+using sqlite::Statement;
+using sqlite::Transaction;
+
+// ---- the schema and its migrations ------------------------------------------------------------------
+
+// Migration i (1-based) takes a database from version i - 1 to version i; version 0 is a new, empty file.
+// A new migration is appended here, and schema_version raised: a database is never changed in place by
+// editing an earlier step.
+const std::vector<std::string>& migrations() {
+  static const std::vector<std::string> steps = {
+      // 1: runs, the source files they were built from, their cells, each cell's repetitions.
+      R"sql(
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL UNIQUE,
+  results_path TEXT NOT NULL,
+  recorded TEXT NOT NULL,
+  started TEXT NOT NULL,
+  finished TEXT NOT NULL,
+  label TEXT NOT NULL,
+  status TEXT NOT NULL,
+  git_commit TEXT NOT NULL,
+  git_branch TEXT NOT NULL,
+  git_dirty TEXT NOT NULL,
+  machine TEXT NOT NULL,
+  host TEXT NOT NULL,
+  cpu_model TEXT NOT NULL,
+  logical_cpus INTEGER NOT NULL,
+  physical_cores INTEGER NOT NULL,
+  memory_total_bytes REAL,
+  topology TEXT NOT NULL,
+  build TEXT NOT NULL,
+  compiler TEXT NOT NULL,
+  build_type TEXT NOT NULL,
+  common_flags TEXT NOT NULL,
+  libraries TEXT NOT NULL
+);
+CREATE TABLE tier_sources (
+  run INTEGER NOT NULL REFERENCES runs(id),
+  file TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  PRIMARY KEY (run, file)
+);
+CREATE TABLE cells (
+  id INTEGER PRIMARY KEY,
+  run INTEGER NOT NULL REFERENCES runs(id),
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  tier TEXT NOT NULL,
+  integrand TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  threads INTEGER NOT NULL,
+  ranks INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  median REAL, min REAL, max REAL, mean REAL, stddev REAL, cv REAL, ns_per_node REAL,
+  peak_heap_bytes REAL, peak_rss_bytes REAL, allocations REAL,
+  rel_error REAL, rounding_error REAL, rounding_bound REAL,
+  instructions_per_node REAL,
+  tier_source_sha256 TEXT NOT NULL,
+  UNIQUE (run, name)
+);
+CREATE TABLE repetitions (
+  cell INTEGER NOT NULL REFERENCES cells(id),
+  position INTEGER NOT NULL,
+  real_ns REAL NOT NULL,
+  cpu_ns REAL NOT NULL,
+  PRIMARY KEY (cell, position)
+);
+)sql",
+      // 2: indices for the series (a cell's coordinates, on one machine and build, over runs).
+      R"sql(
+CREATE INDEX cells_by_series ON cells (tier, integrand, n, threads, ranks);
+CREATE INDEX runs_by_machine ON runs (machine, build, started);
+)sql",
+  };
+  return steps;
+}
+
+// Takes the database from `from` to `to` (inside the caller's transaction).
+void migrate(const Database& db, int from, int to) {
+  for (int version = from + 1; version <= to; ++version)
+    db.execute(migrations().at(version - 1), "migrating the schema to version " + std::to_string(version));
+  db.execute("PRAGMA application_id = " + std::to_string(application_id), "setting the application id");
+  db.execute("PRAGMA user_version = " + std::to_string(to), "setting the schema version");
+}
+
+// The header every SQLite 3 database file starts with.
+constexpr char sqlite_header[] = "SQLite format 3";  // and its terminating NUL: 16 bytes
+
+// Refuses, before SQLite touches it, a file that is not an SQLite database at all.
+void check_is_sqlite(const std::string& file) {
+  std::error_code error;
+  const auto size = fs::file_size(file, error);
+  if (error || size == 0) return;  // SQLite treats an empty file as a new database
+  std::ifstream in(file, std::ios::binary);
+  char start[sizeof sqlite_header] = {};
+  in.read(start, sizeof start);
+  if (!in || std::memcmp(start, sqlite_header, sizeof sqlite_header) != 0)
+    throw InputError("history database '" + file +
+                     "' is not an SQLite database (it does not start with SQLite's header): Ladder will not "
+                     "overwrite it; move it away, or give another --history file");
+}
+
+// Refuses an SQLite database of another application; returns its schema version (0: a new database).
+int check_is_ours(const Database& db) {
+  const std::int64_t id = pragma_integer(db, "application_id");
+  const std::int64_t version = pragma_integer(db, "user_version");
+  std::vector<std::string> tables;
+  Statement listed(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+  while (listed.step()) tables.push_back(listed.text("name"));
+  const bool new_file = id == 0 && version == 0 && tables.empty();
+  if (id != application_id && !new_file) {
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%08llx",
+                  static_cast<unsigned long long>(static_cast<std::uint32_t>(id)));
+    std::string names;
+    for (const auto& table : tables) names += (names.empty() ? "" : ", ") + table;
+    throw InputError("history database '" + db.file() + "' is an SQLite database of another application " +
+                     "(application_id " + hex + ", tables: " + (names.empty() ? "none" : names) +
+                     "), not a Ladder history: Ladder will not write to it; give another --history file");
+  }
+  if (version > schema_version)
+    throw InputError("history database '" + db.file() + "' has schema version " + std::to_string(version) +
+                     "; this Ladder reads versions up to " + std::to_string(schema_version) +
+                     " (it was written by a newer Ladder)");
+  return static_cast<int>(version);
+}
+
+// How long a writer waits for another to finish before giving up.
+constexpr int busy_timeout_ms = 60000;
+
+}  // namespace
+
+std::string database_path(const std::optional<std::string>& option) {
+  std::string path;
+  std::string from = "--history";
+  if (option) {
+    path = *option;
+  } else if (const char* variable = std::getenv("LADDER_HISTORY")) {
+    path = variable;
+    from = "LADDER_HISTORY";
+  } else {
+    path = default_database;
+  }
+  if (path.empty())
+    throw InputError(from + " is empty; give the history database's file, e.g. " +
+                     std::string(default_database));
+  std::error_code error;
+  if (fs::is_directory(path, error))
+    throw InputError(from + " '" + path + "' is a directory; give the history database's file, e.g. " + path +
+                     "/history.sqlite");
+  return path;
+}
+
+Store::Store(const std::string& path, Mode mode) : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  std::error_code error;
+  if (fs::is_directory(path, error))
+    throw InputError("history database '" + path + "' is a directory; give a file");
+  const bool exists = fs::exists(path, error);
+  if (mode == Mode::read && !exists)
+    throw InputError("history database '" + path +
+                     "' does not exist: no run has been recorded there (`ladder run` records each run; "
+                     "`ladder history import DIR` records earlier ones)");
+  check_is_sqlite(path);
+  if (mode == Mode::write && !exists) {
+    const fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty()) fs::create_directories(parent, error);
+    if (error)
+      throw WriteError("history database '" + path + "': cannot create its directory (" + error.message() +
+                       ")");
+  }
+  // A reader opens read-write too (SQLite falls back to read-only on a read-only file) but writes nothing:
+  // the last connection to close then folds the WAL back into the file and removes it.
+  const int flags = mode == Mode::read ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  impl_->db = std::make_unique<Database>(path, flags);
+  const Database& db = *impl_->db;
+  sqlite3_busy_timeout(db.handle(), busy_timeout_ms);
+  int version = check_is_ours(db);
+  if (mode == Mode::read) {
+    if (version == 0)
+      throw InputError("history database '" + path + "' is empty: no run has been recorded there");
+    if (version < schema_version)
+      throw InputError("history database '" + path + "' has schema version " + std::to_string(version) +
+                       "; record a run into it (or `ladder history import`) to migrate it to version " +
+                       std::to_string(schema_version));
+    return;
+  }
+  if (sqlite3_db_readonly(db.handle(), "main") == 1)
+    throw WriteError("history database '" + path + "' is read-only: the run cannot be recorded there");
+  {
+    Statement wal(db, "PRAGMA journal_mode = WAL");
+    if (wal.step() && wal.text("journal_mode") != "wal")
+      throw WriteError("history database '" + path + "': cannot use WAL mode here (journal mode stays " +
+                       wal.text("journal_mode") + ")");
+  }
+  db.execute("PRAGMA synchronous = NORMAL", "setting synchronous");
+  db.execute("PRAGMA foreign_keys = ON", "turning on foreign keys");
+  if (version < schema_version) {
+    Transaction transaction(db);
+    version = check_is_ours(db);  // another writer may have created or migrated it meanwhile
+    if (version < schema_version) migrate(db, version, schema_version);
+    transaction.commit();
+  }
+}
+
+Store::~Store() = default;
+Store::Store(Store&&) noexcept = default;
+Store& Store::operator=(Store&&) noexcept = default;
+
+const std::string& Store::path() const { return impl_->path; }
+
+void Store::create_at_version(const std::string& path, int version) {
+  if (version < 1 || version > schema_version)
+    throw InputError("no history schema version " + std::to_string(version));
+  Database db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  Transaction transaction(db);
+  migrate(db, 0, version);
+  transaction.commit();
+}
+
+}  // namespace ladder::history
