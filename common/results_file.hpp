@@ -1,7 +1,8 @@
 // The results schema, part two: results.json as the harness writes it and the reports read it. Its
 // `benchmarks` entries keep Google Benchmark's field names (so its compare.py reads the file), with
 // Ladder's beside them; its `tiers` carry the cards, so a report made elsewhere needs no registry.
-// Part one, a cell as measured and journaled, is measurement.hpp.
+// Part one, a cell as measured, journaled and read back (CellResult), is cell_result.hpp; Google Benchmark's
+// view of the cells is benchmark_entries.hpp.
 #pragma once
 
 #include <cstdint>

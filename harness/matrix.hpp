@@ -12,7 +12,7 @@
 
 namespace ladder {
 
-// A cell (measurement.hpp) by its Google Benchmark name: "tier/integrand/n:N/threads:T", with
+// A cell (cell_result.hpp) by its Google Benchmark name: "tier/integrand/n:N/threads:T", with
 // "/ranks:R" for a distributed tier and "/reproducible" when asked for.
 std::string cell_name(const CellKey& cell);
 
