@@ -30,9 +30,45 @@ Interval parsed_interval(const IntervalOptions& options) {
           options.b.empty() ? 1.0 : parse_real("b", options.b)};
 }
 
+namespace {
+
+// What reached the top of a command: "ladder: " and its message on stderr, and the exit code of its kind
+// (common/errors.hpp). An exception of no Ladder type is a bug, said as one, never an abort.
+int report_failure(const std::string& command) {
+  const auto say = [](const std::string& message) { std::cerr << "ladder: " << message << "\n"; };
+  try {
+    throw;
+  } catch (const InputError& failure) {
+    say(failure.what());
+    return exit_bad_input;
+  } catch (const Unavailable& failure) {
+    say(failure.what());
+    return exit_unavailable;
+  } catch (const WriteError& failure) {
+    say(failure.what());
+    return exit_cannot_write;
+  } catch (const ToolFailed& failure) {
+    say(failure.what());
+    return exit_tool_failed;
+  } catch (const std::bad_alloc&) {
+    std::cerr << command << ": out of memory\n";
+    return exit_failed;
+  } catch (const std::exception& failure) {
+    say("internal error in `" + command + "`: " + failure.what() +
+        " (a bug in Ladder, not in the input: please report it with the command line)");
+  } catch (...) {
+    say("internal error in `" + command + "`: an exception of no known type (a bug in Ladder)");
+  }
+  return exit_internal_error;
+}
+
+}  // namespace
 }  // namespace app
 
-int run_command_line(int argc, char** argv) {
+namespace {
+
+// Declares every command, parses the command line and runs the one given.
+int parse_and_run(int argc, char** argv, std::string& name) {
   CLI::App cli{"Ladder: one kernel (the midpoint rule) as a ladder of optimization tiers, measured"};
   cli.require_subcommand(1);
 
@@ -66,27 +102,23 @@ int run_command_line(int argc, char** argv) {
     return exit_bad_input;
   }
 
+  for (const auto& command : commands)
+    if (command.subcommand->parsed()) {
+      name += " " + command.subcommand->get_name();
+      return command.run();
+    }
+  return exit_ok;
+}
+
+}  // namespace
+
+int run_command_line(int argc, char** argv) {
   std::string name = "ladder";
   try {
-    for (const auto& command : commands)
-      if (command.subcommand->parsed()) {
-        name += " " + command.subcommand->get_name();
-        return command.run();
-      }
-  } catch (const InputError& failure) {
-    std::cerr << "ladder: " << failure.what() << "\n";
-    return exit_bad_input;
-  } catch (const Unavailable& failure) {
-    std::cerr << "ladder: " << failure.what() << "\n";
-    return exit_unavailable;
-  } catch (const WriteError& failure) {
-    std::cerr << "ladder: " << failure.what() << "\n";
-    return exit_cannot_write;
-  } catch (const std::bad_alloc&) {
-    std::cerr << name << ": out of memory\n";
-    return exit_failed;
+    return parse_and_run(argc, argv, name);
+  } catch (...) {  // every error ends here: a message and its exit code, never an abort
+    return app::report_failure(name);
   }
-  return exit_ok;
 }
 
 }  // namespace ladder

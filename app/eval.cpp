@@ -1,21 +1,17 @@
 // `ladder eval`: one integral with one tier, checked against the references.
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <iostream>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "build_info.hpp"
 #include "commands.hpp"
-#include "context.hpp"
 #include "distributed.hpp"
 #include "parse.hpp"
 #include "reference.hpp"
@@ -50,100 +46,64 @@ std::string optional_text(const std::optional<double>& value) {
   return value ? format_number("%+.3e", *value) : "undefined (the reference is 0 or unavailable)";
 }
 
-void evaluate(const EvalArguments& args) {
-  const Tier& tier = find_tier(args.tier);
-  const std::size_t integrand = integrand_index(args.interval);
-  const Interval ab = parsed_interval(args.interval);
-  const std::int64_t n = parse_size(args.n);
-  const int threads = args.threads != "all" ? parse_threads(args.threads)
-                      : tier.card.parallel
-                          ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
-                          : 1;
-  const RunOptions options{threads, args.reproducible};
-  if (!args.ranks.empty() && !tier.card.distributed)
-    throw InputError("--ranks " + args.ranks + ": tier '" + tier.card.id + "' is not distributed; only " +
-                     "tiers that run under an MPI launcher take ranks");
-  if (const auto reason = unavailable_reason(tier); !reason.empty())
-    throw Unavailable("tier '" + tier.card.id + "' cannot run on this machine: " + reason);
-
-  // A distributed tier: start again under the MPI launcher, once per rank (the inputs are checked above,
-  // so no rank fails alone and leaves the others waiting). Rank 0 prints; the others make its calls.
-  if (tier.card.distributed && !distributed::launched()) {
-    const int ranks = args.ranks.empty() ? 1 : parse_count("ranks", args.ranks);
-    std::vector<std::string> command =
-        distributed::launch_command(ranks, threads, logical_cpus(), {}, physical_cores());
-    command.insert(command.end(), args.command_line.begin(), args.command_line.end());
-    std::vector<char*> arguments;
-    for (auto& argument : command) arguments.push_back(argument.data());
-    arguments.push_back(nullptr);
-    std::fflush(stdout);
-    execv(arguments[0], arguments.data());
-    throw Unavailable("cannot start the MPI launcher '" + command[0] + "': " + std::strerror(errno));
-  }
-  const bool lead = tier.card.distributed;
-  if (lead && distributed::rank() != 0) {
-    distributed::follow([&](std::int64_t nodes) { integrate(tier, integrand, ab, nodes, options); });
-    distributed::finish();
-    return;
-  }
-
-  const auto start = std::chrono::steady_clock::now();
-  if (lead) distributed::announce(n);
-  const double result = integrate(tier, integrand, ab, n, options);
-  const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
-  const int ranks = lead ? distributed::size() : 1;
-  if (lead) {
-    distributed::stop();
-    distributed::finish();
-  }
-
-  const auto& info = integrands()[integrand];
-  const Reference ref = reference(info, ab, n);
-  const double bound = rounding_bound(tier.card, ref, n, options.threads);
+// One call of the tier, timed, and what it is checked against.
+struct Evaluation {
+  const Tier* tier = nullptr;
+  std::size_t integrand = 0;
+  Interval ab;
+  std::int64_t n = 0;
+  RunOptions options;
+  int ranks = 1;  // the distributed tier's ranks; 1 for every other tier
+  double result = 0;
+  std::chrono::duration<double> seconds{};
+  Reference ref;
+  double bound = 0;
   Measurement checked;  // the errors as a run records them: null against a reference that is absent
-  record_reference(checked, result, ref, bound);
-  const std::optional<double> abs_error =
-      ref.exact && std::isfinite(result - *ref.exact)
-          ? std::optional<double>(static_cast<double>(result - *ref.exact))
-          : std::nullopt;
-  const std::optional<double> rounding_abs =
-      std::isfinite(result - ref.midpoint) ? std::optional<double>(static_cast<double>(result - ref.midpoint))
-                                           : std::nullopt;
+  std::optional<double> abs_error, rounding_abs;
+};
 
-  if (args.json) {
-    const nlohmann::json out = {
-        {"tier", tier.card.id},
-        {"integrand", info.name},
-        {"a", ab.a},
-        {"b", ab.b},
-        {"n", n},
-        {"threads", options.threads},
-        {"ranks", ranks},
-        {"reproducible_requested", options.reproducible},
-        {"result", std::isfinite(result) ? nlohmann::json(result) : nlohmann::json(nullptr)},
-        {"exact", optional_json(checked.exact)},
-        {"exact_method", ref.exact_method},
-        {"exact_error_estimate", optional_json(checked.exact_error_estimate)},
-        {"rel_error", optional_json(checked.rel_error)},
-        {"abs_error", optional_json(abs_error)},
-        {"midpoint", optional_json(checked.midpoint)},
-        {"midpoint_method", ref.midpoint_method},
-        {"rounding_error", optional_json(checked.rounding_error)},
-        {"rounding_abs_error", optional_json(rounding_abs)},
-        {"rounding_bound", bound},
-        {"within_bound", checked.within_rounding_bound},
-        {"reference_notes", ref.notes},
-        {"seconds", seconds.count()},
-        {"build", build_json()}};
-    std::cout << out.dump(2) << "\n";
-    return;
-  }
+void print_json(const Evaluation& evaluation) {
+  const Measurement& checked = evaluation.checked;
+  const nlohmann::json out = {{"tier", evaluation.tier->card.id},
+                              {"integrand", integrands()[evaluation.integrand].name},
+                              {"a", evaluation.ab.a},
+                              {"b", evaluation.ab.b},
+                              {"n", evaluation.n},
+                              {"threads", evaluation.options.threads},
+                              {"ranks", evaluation.ranks},
+                              {"reproducible_requested", evaluation.options.reproducible},
+                              {"result", std::isfinite(evaluation.result) ? nlohmann::json(evaluation.result)
+                                                                          : nlohmann::json(nullptr)},
+                              {"exact", optional_json(checked.exact)},
+                              {"exact_method", evaluation.ref.exact_method},
+                              {"exact_error_estimate", optional_json(checked.exact_error_estimate)},
+                              {"rel_error", optional_json(checked.rel_error)},
+                              {"abs_error", optional_json(evaluation.abs_error)},
+                              {"midpoint", optional_json(checked.midpoint)},
+                              {"midpoint_method", evaluation.ref.midpoint_method},
+                              {"rounding_error", optional_json(checked.rounding_error)},
+                              {"rounding_abs_error", optional_json(evaluation.rounding_abs)},
+                              {"rounding_bound", evaluation.bound},
+                              {"within_bound", checked.within_rounding_bound},
+                              {"reference_notes", evaluation.ref.notes},
+                              {"seconds", evaluation.seconds.count()},
+                              {"build", build_json()}};
+  std::cout << out.dump(2) << "\n";
+}
+
+void print_text(const Evaluation& evaluation) {
+  const Tier& tier = *evaluation.tier;
+  const Reference& ref = evaluation.ref;
+  const Measurement& checked = evaluation.checked;
+  const auto& info = integrands()[evaluation.integrand];
   std::printf("tier            %s (rung %d)\n", tier.card.id.c_str(), tier.card.rung);
   std::printf("integrand       %s%s on [%.17g, %.17g] (%s)\n", info.name.c_str(),
-              info.formula.empty() ? "" : (" = " + info.formula).c_str(), ab.a, ab.b, info.source.c_str());
-  std::printf("n, threads      %lld, %d%s\n", static_cast<long long>(n), options.threads,
-              lead ? (", ranks " + std::to_string(ranks)).c_str() : "");
-  std::printf("result          %.17g\n", result);
+              info.formula.empty() ? "" : (" = " + info.formula).c_str(), evaluation.ab.a, evaluation.ab.b,
+              info.source.c_str());
+  std::printf("n, threads      %lld, %d%s\n", static_cast<long long>(evaluation.n),
+              evaluation.options.threads,
+              tier.card.distributed ? (", ranks " + std::to_string(evaluation.ranks)).c_str() : "");
+  std::printf("result          %.17g\n", evaluation.result);
   if (ref.exact)
     std::printf("exact           %.17Lg   relative error %s\n", *ref.exact,
                 optional_text(checked.rel_error).c_str());
@@ -156,18 +116,77 @@ void evaluate(const EvalArguments& args) {
           : "");
   std::printf("midpoint sum    %.17Lg   rounding error %s (%s)\n", ref.midpoint,
               optional_text(checked.rounding_error).c_str(), ref.midpoint_method.c_str());
-  if (rounding_abs)
-    std::printf("rounding        |result - midpoint sum| = %.3e, bound %.3e: %s\n", std::fabs(*rounding_abs),
-                bound, checked.within_rounding_bound ? "within" : "OUTSIDE THE BOUND");
+  if (evaluation.rounding_abs)
+    std::printf("rounding        |result - midpoint sum| = %.3e, bound %.3e: %s\n",
+                std::fabs(*evaluation.rounding_abs), evaluation.bound,
+                checked.within_rounding_bound ? "within" : "OUTSIDE THE BOUND");
   else
     std::printf("rounding        not checked: the result or the midpoint sum is not finite\n");
   for (const auto& note : ref.notes) std::printf("warning         %s\n", note.c_str());
-  std::printf("time            %.6f s (one call, including any first-call start-up)\n", seconds.count());
+  std::printf("time            %.6f s (one call, including any first-call start-up)\n",
+              evaluation.seconds.count());
   const auto& build = build_info();
   std::printf("build           %s, %s%s, SIMD %s (%d doubles per batch)\n", build.compiler.c_str(),
               build.common_flags.c_str(),
               tier.card.flags.empty() ? "" : (" " + join(tier.card.flags, " ")).c_str(),
               build.instruction_set.c_str(), build.simd_width);
+}
+
+// The call and its references; nullopt on a follower rank of a distributed tier, which prints nothing.
+std::optional<Evaluation> evaluated(const EvalArguments& args) {
+  Evaluation evaluation;
+  const Tier& tier = find_tier(args.tier);
+  evaluation.tier = &tier;
+  evaluation.integrand = integrand_index(args.interval);
+  evaluation.ab = parsed_interval(args.interval);
+  evaluation.n = parse_size(args.n);
+  const int threads = args.threads != "all" ? parse_threads(args.threads)
+                      : tier.card.parallel
+                          ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
+                          : 1;
+  evaluation.options = RunOptions{threads, args.reproducible};
+  if (!args.ranks.empty() && !tier.card.distributed)
+    throw InputError("--ranks " + args.ranks + ": tier '" + tier.card.id + "' is not distributed; only " +
+                     "tiers that run under an MPI launcher take ranks");
+  if (const auto reason = unavailable_reason(tier); !reason.empty())
+    throw Unavailable("tier '" + tier.card.id + "' cannot run on this machine: " + reason);
+
+  // A distributed tier starts again under the MPI launcher, once per rank (the inputs are checked above,
+  // so no rank fails alone and leaves the others waiting). Rank 0 prints; the others make its calls.
+  if (tier.card.distributed && !distributed::launched())
+    distributed::start_ranks(args.ranks.empty() ? 1 : parse_count("ranks", args.ranks), threads,
+                             args.command_line);
+  const distributed::KernelCall one_call = [&](std::int64_t nodes) {
+    return integrate(tier, evaluation.integrand, evaluation.ab, nodes, evaluation.options);
+  };
+  if (tier.card.distributed && distributed::follow_leader(one_call)) return std::nullopt;
+  const distributed::KernelCall call = tier.card.distributed ? distributed::lead(one_call) : one_call;
+
+  const auto start = std::chrono::steady_clock::now();
+  evaluation.result = call(evaluation.n);
+  evaluation.seconds = std::chrono::steady_clock::now() - start;
+  if (tier.card.distributed) {
+    evaluation.ranks = distributed::size();
+    distributed::release_followers();
+  }
+
+  evaluation.ref = reference(integrands()[evaluation.integrand], evaluation.ab, evaluation.n);
+  evaluation.bound = rounding_bound(tier.card, evaluation.ref, evaluation.n, evaluation.options.threads);
+  record_reference(evaluation.checked, evaluation.result, evaluation.ref, evaluation.bound);
+  if (evaluation.ref.exact && std::isfinite(evaluation.result - *evaluation.ref.exact))
+    evaluation.abs_error = static_cast<double>(evaluation.result - *evaluation.ref.exact);
+  if (std::isfinite(evaluation.result - evaluation.ref.midpoint))
+    evaluation.rounding_abs = static_cast<double>(evaluation.result - evaluation.ref.midpoint);
+  return evaluation;
+}
+
+void evaluate(const EvalArguments& args) {
+  const auto evaluation = evaluated(args);
+  if (!evaluation) return;
+  if (args.json)
+    print_json(*evaluation);
+  else
+    print_text(*evaluation);
 }
 
 }  // namespace

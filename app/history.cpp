@@ -31,6 +31,63 @@ std::string checked_since(const std::string& since) {
   return since;
 }
 
+struct HistoryOptions {
+  std::optional<std::string> history;
+  std::vector<std::string> inputs;
+  history::RunFilter filter;
+  history::SeriesQuery query;
+  std::string n;
+  bool json = false;
+  std::string out;
+  history::HistorySeriesFilter series;
+  history::DetectOptions detect;
+};
+
+// The subcommands of `ladder history`, as declared: the one the user gave runs.
+struct HistoryCommands {
+  CLI::App *import, *list, *report, *check;
+};
+
+int import_runs(const HistoryOptions& options, const std::string& path) {
+  history::Store store(path, history::Store::Mode::write);
+  int added = 0;
+  for (const auto& input : options.inputs) {
+    const auto recorded = store.record(input);
+    added += recorded.added;
+    std::printf("%s %s: run %s, %zu cells\n",
+                recorded.added ? "recorded" : "already recorded, nothing added:", input.c_str(),
+                recorded.run_id.substr(0, 12).c_str(), recorded.cells);
+  }
+  std::printf("history: %d of %zu runs added to %s\n", added, options.inputs.size(), path.c_str());
+  return exit_ok;
+}
+
+int run_history(HistoryOptions& options, const HistoryCommands& commands) {
+  const std::string path = history::database_path(options.history);
+  if (commands.import->parsed()) return import_runs(options, path);
+  if (!options.filter.since.empty()) checked_since(options.filter.since);
+  if (!options.series.since.empty()) checked_since(options.series.since);
+  history::validate(options.detect);  // --fail-above and --min-change, before the database
+  if (!options.n.empty()) options.query.n = parse_size(options.n);
+  const history::Store store(path, history::Store::Mode::read);
+  if (commands.report->parsed()) {
+    std::printf("wrote %s\n",
+                report::write_history_report(store, options.series, options.detect, options.out).c_str());
+    return exit_ok;
+  }
+  if (commands.check->parsed()) {
+    const auto checked = history::check_history(store, options.series.tier, options.detect);
+    std::printf("%s", history::check_text(checked, path).c_str());
+    return checked.reasons.empty() ? exit_ok : exit_failed;
+  }
+  if (commands.list->parsed()) {
+    history::print_runs(store, options.filter, options.json);
+    return exit_ok;
+  }
+  history::print_series(store, options.query, options.json);
+  return exit_ok;
+}
+
 }  // namespace
 
 void add_history_option(CLI::App* command, std::optional<std::string>& history) {
@@ -40,18 +97,7 @@ void add_history_option(CLI::App* command, std::optional<std::string>& history) 
 }
 
 Command add_history(CLI::App& app) {
-  struct Options {
-    std::optional<std::string> history;
-    std::vector<std::string> inputs;
-    history::RunFilter filter;
-    history::SeriesQuery query;
-    std::string n;
-    bool json = false;
-    std::string out;
-    history::HistorySeriesFilter series;
-    history::DetectOptions detect;
-  };
-  auto options = std::make_shared<Options>();
+  auto options = std::make_shared<HistoryOptions>();
   auto* command = app.add_subcommand(
       "history", "the runs kept in the history database: import, list, show, report, check");
   command->require_subcommand(1);
@@ -102,45 +148,9 @@ Command add_history(CLI::App& app) {
   check->add_option("--tier", options->series.tier, "check this tier's series only");
   add_history_option(check, options->history);
 
-  return {
-      command, [options, import, list, report, check] {
-        const std::string path = history::database_path(options->history);
-        if (import->parsed()) {
-          history::Store store(path, history::Store::Mode::write);
-          int added = 0;
-          for (const auto& input : options->inputs) {
-            const auto recorded = store.record(input);
-            added += recorded.added;
-            std::printf("%s %s: run %s, %zu cells\n",
-                        recorded.added ? "recorded" : "already recorded, nothing added:", input.c_str(),
-                        recorded.run_id.substr(0, 12).c_str(), recorded.cells);
-          }
-          std::printf("history: %d of %zu runs added to %s\n", added, options->inputs.size(), path.c_str());
-          return exit_ok;
-        }
-        if (!options->filter.since.empty()) checked_since(options->filter.since);
-        if (!options->series.since.empty()) checked_since(options->series.since);
-        history::validate(options->detect);  // --fail-above and --min-change, before the database
-        if (!options->n.empty()) options->query.n = parse_size(options->n);
-        const history::Store store(path, history::Store::Mode::read);
-        if (report->parsed()) {
-          std::printf(
-              "wrote %s\n",
-              report::write_history_report(store, options->series, options->detect, options->out).c_str());
-          return exit_ok;
-        }
-        if (check->parsed()) {
-          const auto checked = history::check_history(store, options->series.tier, options->detect);
-          std::printf("%s", history::check_text(checked, path).c_str());
-          return checked.reasons.empty() ? exit_ok : exit_failed;
-        }
-        if (list->parsed()) {
-          history::print_runs(store, options->filter, options->json);
-          return exit_ok;
-        }
-        history::print_series(store, options->query, options->json);
-        return exit_ok;
-      }};
+  return {command, [options, commands = HistoryCommands{import, list, report, check}] {
+            return run_history(*options, commands);
+          }};
 }
 
 }  // namespace ladder::app

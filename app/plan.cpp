@@ -12,7 +12,7 @@
 namespace ladder::app {
 
 Command add_plan(CLI::App& app, const Invocation& invocation) {
-  auto options = std::make_shared<RunOptions>();
+  auto options = std::make_shared<RunCommandOptions>();
   auto json_output = std::make_shared<bool>(false);
   auto* plan_command = app.add_subcommand(
       "plan", "what `ladder run` with the same options would measure, and how long it would take");

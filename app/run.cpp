@@ -54,7 +54,7 @@ int record_history(const std::string& database, const RunOutcome& outcome) {
   }
 }
 
-int run(const RunOptions& options) {
+int run(const RunCommandOptions& options) {
   if (options.no_history && options.history)
     throw InputError("--history and --no-history contradict each other: give one");
   // Checked before the run: an empty path or a directory (the file itself is opened once the run is done).
@@ -82,7 +82,7 @@ int run(const RunOptions& options) {
 }  // namespace
 
 Command add_run(CLI::App& app, const Invocation& invocation) {
-  auto options = std::make_shared<RunOptions>();
+  auto options = std::make_shared<RunCommandOptions>();
   options->args.command_line = invocation.text;
   auto* run_command = app.add_subcommand(
       "run", "the benchmark matrix: every tier × sizes × threads, timed, with memory and error");

@@ -6,7 +6,7 @@
 
 namespace ladder::app {
 
-RunArguments RunOptions::arguments() const {
+RunArguments RunCommandOptions::arguments() const {
   RunArguments out = args;
   if (!preset.empty()) out.preset = preset;
   if (!interval.integrand.empty()) out.integrand = interval.integrand;
@@ -26,7 +26,7 @@ RunArguments RunOptions::arguments() const {
   return out;
 }
 
-void add_run_options(CLI::App* command, RunOptions& options) {
+void add_run_options(CLI::App* command, RunCommandOptions& options) {
   RunArguments& args = options.args;
   command->add_option("--preset", options.preset,
                       "quick (under 1 minute), standard (the default, under 15 minutes) or full, on any "
@@ -76,7 +76,7 @@ void add_run_options(CLI::App* command, RunOptions& options) {
                       "seconds a cell may take before it is stopped (600)");
 }
 
-void add_history_options(CLI::App* command, RunOptions& options) {
+void add_history_options(CLI::App* command, RunCommandOptions& options) {
   add_history_option(command, options.history);
   command->add_flag("--no-history", options.no_history, "do not record this run in the history database");
 }

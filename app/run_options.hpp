@@ -13,7 +13,7 @@ namespace ladder::app {
 
 // What the user typed, as declared on a command: the arguments, and the text options that are unset when
 // empty (the preset, or the resumed run, decides them).
-struct RunOptions {
+struct RunCommandOptions {
   RunArguments args;
   std::string preset, resume, peers, python_limit, seed, budget;
   IntervalOptions interval;
@@ -24,8 +24,8 @@ struct RunOptions {
 };
 
 // Declares every option of `ladder run` (and `ladder plan`) on `command`, filling `options`.
-void add_run_options(CLI::App* command, RunOptions& options);
+void add_run_options(CLI::App* command, RunCommandOptions& options);
 // --history and --no-history, `ladder run`'s only.
-void add_history_options(CLI::App* command, RunOptions& options);
+void add_history_options(CLI::App* command, RunCommandOptions& options);
 
 }  // namespace ladder::app

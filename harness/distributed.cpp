@@ -2,7 +2,13 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+
+#include "context.hpp"
+#include "errors.hpp"
 
 #ifdef LADDER_WITH_MPI
 #include <mpi.h>
@@ -49,6 +55,22 @@ void broadcast(std::int64_t n) {
   MPI_Bcast(&value, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
 }
 
+void announce(std::int64_t n) { broadcast(n); }  // rank 0: every rank, call the kernel with n now
+void stop() { broadcast(0); }                    // rank 0: no more calls
+
+// The other ranks, until stop().
+void follow(const KernelCall& call) {
+  mpi::start();
+  for (;;) {
+    long long n = 0;
+    MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (n == 0) return;
+    call(n);
+  }
+}
+
+void finish() { mpi::finish(); }  // MPI_Finalize, once
+
 }  // namespace
 
 int rank() {
@@ -65,21 +87,6 @@ int size() {
   return value;
 }
 
-void announce(std::int64_t n) { broadcast(n); }
-void stop() { broadcast(0); }
-
-void follow(const std::function<void(std::int64_t)>& call) {
-  mpi::start();
-  for (;;) {
-    long long n = 0;
-    MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
-    if (n == 0) return;
-    call(n);
-  }
-}
-
-void finish() { mpi::finish(); }
-
 #else  // a build without MPI has no distributed tier: nothing here is ever called with ranks
 
 bool built() { return false; }
@@ -88,11 +95,44 @@ bool launched() { return false; }
 std::vector<std::string> launch_command(int, int, int, const std::string&, int) { return {}; }
 int rank() { return 0; }
 int size() { return 1; }
+namespace {
 void announce(std::int64_t) {}
 void stop() {}
-void follow(const std::function<void(std::int64_t)>&) {}
+void follow(const KernelCall&) {}
 void finish() {}
+}  // namespace
 
 #endif
+
+void start_ranks(int ranks, int threads, const std::vector<std::string>& arguments) {
+  if (!built()) throw Unavailable("this build has no distributed tier (MPI was not found when it was built)");
+  std::vector<std::string> command = launch_command(ranks, threads, logical_cpus(), {}, physical_cores());
+  command.insert(command.end(), arguments.begin(), arguments.end());
+  std::vector<char*> words;
+  for (auto& word : command) words.push_back(word.data());
+  words.push_back(nullptr);
+  std::fflush(stdout);
+  execv(words[0], words.data());
+  throw Unavailable("cannot start the MPI launcher '" + command[0] + "': " + std::strerror(errno));
+}
+
+bool follow_leader(const KernelCall& call) {
+  if (rank() == 0) return false;
+  follow(call);
+  finish();
+  return true;
+}
+
+KernelCall lead(KernelCall call) {
+  return [call = std::move(call)](std::int64_t n) {
+    announce(n);
+    return call(n);
+  };
+}
+
+void release_followers() {
+  stop();
+  finish();
+}
 
 }  // namespace ladder::distributed

@@ -34,9 +34,25 @@ bool oversubscribed(int ranks, int threads, int cpus);
 int rank();
 int size();
 
-void announce(std::int64_t n);  // rank 0: every rank, call the kernel with n now
-void stop();                    // rank 0: no more calls
-void follow(const std::function<void(std::int64_t n)>& call);  // the other ranks, until stop()
-void finish();                                                 // MPI_Finalize, once
+// ---- the protocol, once, for `ladder eval` and the worker ------------------------------------------
+// One kernel call at n nodes.
+using KernelCall = std::function<double(std::int64_t n)>;
+
+// Starts this program again under the launcher, `ranks` processes of `threads` threads on this machine,
+// with the same arguments (argv, argv[0] this program's own path); does not return. Unavailable naming the
+// launcher when it cannot be started (or this build has no MPI).
+[[noreturn]] void start_ranks(int ranks, int threads, const std::vector<std::string>& arguments);
+
+// A follower's whole part. On a rank other than 0: makes rank 0's calls with `call` until rank 0 says
+// stop, finishes MPI and returns true (the process has nothing more to do: it prints and writes nothing).
+// On rank 0: returns false at once, and rank 0 goes on to lead.
+bool follow_leader(const KernelCall& call);
+
+// Rank 0's calls: each tells the followers to make the same call, then makes it. The telling is inside
+// whatever times the returned call (the header says why that is right).
+KernelCall lead(KernelCall call);
+
+// Rank 0, after its last call (or when it fails): the followers stop, and MPI finishes.
+void release_followers();
 
 }  // namespace ladder::distributed

@@ -29,7 +29,7 @@ class Numbering {
 
 TopologyHandle load(Topology& topology) {
   hwloc_topology_t raw = nullptr;
-  if (hwloc_topology_init(&raw) != 0) throw std::runtime_error("hwloc could not start");
+  if (hwloc_topology_init(&raw) != 0) throw Unavailable("hwloc could not start");
   TopologyHandle handle(raw, &hwloc_topology_destroy);
   // Set here rather than left to hwloc, which falls back to this system without a word when it cannot
   // read the variable's value.
@@ -45,7 +45,7 @@ TopologyHandle load(Topology& topology) {
                        "' is not a topology hwloc can read; it is an XML file written by `lstopo --of xml`");
     topology.source = "HWLOC_XMLFILE=" + std::string(xml);
   }
-  if (hwloc_topology_load(raw) != 0) throw std::runtime_error("hwloc could not read the topology");
+  if (hwloc_topology_load(raw) != 0) throw Unavailable("hwloc could not read this machine's topology");
   topology.synthetic = !hwloc_topology_is_thissystem(raw);
   return handle;
 }
@@ -91,7 +91,7 @@ Topology read_topology() {
     entry.package = packages(hwloc_get_ancestor_obj_by_type(raw, HWLOC_OBJ_PACKAGE, pu));
     topology.pus.push_back(entry);
   }
-  if (topology.pus.empty()) throw std::runtime_error("hwloc found no hardware thread this process may use");
+  if (topology.pus.empty()) throw Unavailable("hwloc found no hardware thread this process may use");
   topology.cores = cores.count();
   topology.l3_groups = l3_groups.count();
   topology.numa_nodes = std::max(1, numas.count());

@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -16,6 +18,7 @@
 #include <thread>
 
 #include "build_info.hpp"
+#include "errors.hpp"
 #include "peers.hpp"
 #include "registry.hpp"
 #include "text.hpp"
@@ -52,9 +55,10 @@ struct Output {
 // Runs a program (no shell) and collects what it prints.
 Output run_program(const std::vector<std::string>& argv, const std::string& input = "") {
   int out[2], in[2];
-  if (pipe(out) != 0 || pipe(in) != 0) throw std::runtime_error("cannot make a pipe");
+  if (pipe(out) != 0 || pipe(in) != 0)
+    throw ToolFailed("cannot start " + argv.front() + ": no pipe to read it by: " + std::strerror(errno));
   const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("cannot start " + argv.front());
+  if (pid < 0) throw ToolFailed("cannot start " + argv.front() + ": fork: " + std::strerror(errno));
   if (pid == 0) {
     dup2(in[0], 0), dup2(out[1], 1), dup2(out[1], 2);
     close(in[0]), close(in[1]), close(out[0]), close(out[1]);
@@ -62,6 +66,8 @@ Output run_program(const std::vector<std::string>& argv, const std::string& inpu
     for (const auto& argument : argv) arguments.push_back(const_cast<char*>(argument.c_str()));
     arguments.push_back(nullptr);
     execvp(arguments[0], arguments.data());
+    // Said on its output, which the caller's message quotes: an empty program name is a tool not found.
+    std::fprintf(stderr, "cannot execute '%s': %s\n", arguments[0], std::strerror(errno));
     _exit(127);
   }
   close(in[0]), close(out[1]);
@@ -110,7 +116,9 @@ Callgrind callgrind(const std::string& tier, const std::string& integrand, doubl
                     bool per_instruction) {
   char name[] = "/tmp/ladder-callgrind-XXXXXX";
   const int descriptor = mkstemp(name);
-  if (descriptor < 0) throw std::runtime_error("cannot make a temporary file for callgrind");
+  if (descriptor < 0)
+    throw WriteError("cannot make a temporary file for callgrind's output (" + std::string(name) +
+                     "): " + std::strerror(errno));
   close(descriptor);
   std::vector<std::string> argv = {find_on_path("valgrind"), "--tool=callgrind",
                                    std::string("--callgrind-out-file=") + name,
@@ -131,8 +139,10 @@ Callgrind callgrind(const std::string& tier, const std::string& integrand, doubl
     }
   if (output.status != 0 || !found) {
     std::remove(name);
-    throw std::runtime_error("callgrind on " + tier + " at n = " + std::to_string(n) +
-                             " failed: " + last_lines(output.text));
+    throw ToolFailed("callgrind on " + tier + " at n = " + std::to_string(n) + " failed (" +
+                     (output.status < 0 ? std::string("killed by a signal")
+                                        : "exit code " + std::to_string(output.status)) +
+                     (found ? "" : ", no instruction total written") + "): " + last_lines(output.text));
   }
   return result;
 }
@@ -152,7 +162,9 @@ std::map<std::uint64_t, std::vector<std::pair<std::string, int>>> inline_chains(
     input += text;
   }
   const Output output = run_program({"addr2line", "-a", "-i", "-e", binary}, input);
-  if (output.status != 0) throw std::runtime_error("addr2line failed: " + last_lines(output.text));
+  if (output.status != 0)
+    throw ToolFailed("addr2line on " + binary + " failed (exit code " + std::to_string(output.status) +
+                     "): " + last_lines(output.text));
   std::map<std::uint64_t, std::vector<std::pair<std::string, int>>> chains;
   std::stringstream lines(output.text);
   std::string line;
@@ -266,7 +278,8 @@ json count_instructions(const std::vector<std::string>& tiers, const std::string
 
 LineProfile profile_lines(const std::string& tier, const std::string& integrand, double a, double b,
                           std::int64_t n) {
-  if (const auto reason = unavailable_reason(); !reason.empty()) throw std::runtime_error(reason);
+  if (const auto reason = unavailable_reason(); !reason.empty())
+    throw Unavailable("cannot profile: " + reason);
   const std::string binary = profiling_binary();
   const Callgrind run = callgrind(tier, integrand, a, b, n, true);
 

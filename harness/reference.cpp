@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "errors.hpp"
 #include "reference_library.hpp"
 
 namespace ladder {
@@ -259,7 +260,7 @@ namespace {
 long double read_long_double(const std::string& field, const std::string& text) {
   char* end = nullptr;
   const long double value = std::strtold(field.c_str(), &end);
-  if (field.empty() || *end != '\0') throw std::invalid_argument("not a reference: " + text);
+  if (field.empty() || *end != '\0') throw InputError("not a reference: " + text);
   return value;
 }
 
@@ -282,7 +283,7 @@ Reference reference_from_text(const std::string& text) {
   std::getline(in >> std::ws, ref.midpoint_method);
   for (std::string line; std::getline(lines, line);) {
     const auto colon = line.find(": ");
-    if (colon == std::string::npos) throw std::invalid_argument("not a reference: " + text);
+    if (colon == std::string::npos) throw InputError("not a reference: " + text);
     const std::string key = line.substr(0, colon), value = line.substr(colon + 2);
     std::istringstream words(value);
     std::string one, two;
@@ -300,7 +301,7 @@ Reference reference_from_text(const std::string& text) {
     } else if (key == "note") {
       ref.notes.push_back(value);
     } else {
-      throw std::invalid_argument("not a reference (unknown line '" + key + "'): " + text);
+      throw InputError("not a reference (unknown line '" + key + "'): " + text);
     }
   }
   return ref;

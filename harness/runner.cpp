@@ -51,7 +51,7 @@ std::string now_iso() {
 std::string executable_path() {
   std::error_code error;
   const auto path = fs::read_symlink("/proc/self/exe", error);
-  if (error) throw std::runtime_error("cannot find this program's own path: " + error.message());
+  if (error) throw Unavailable("cannot find this program's own path: " + error.message());
   return path.string();
 }
 

@@ -21,6 +21,7 @@
 #include "build_info.hpp"
 #include "counters.hpp"
 #include "distributed.hpp"
+#include "errors.hpp"
 #include "heap_counter.hpp"
 #include "json_reader.hpp"
 #include "process_stats.hpp"
@@ -81,8 +82,8 @@ int test_slowdown(const std::string& tier) {
     const bool digits =
         !factor.empty() && factor.size() <= 3 && factor.find_first_not_of("0123456789") == std::string::npos;
     if (equals == 0 || !digits || std::stoi(factor) < 1)
-      throw std::runtime_error("LADDER_TEST_SLOWDOWN '" + text +
-                               "' is not TIER=FACTOR (a factor from 1 to 999), comma-separated");
+      throw InputError("LADDER_TEST_SLOWDOWN '" + text +
+                       "' is not TIER=FACTOR (a factor from 1 to 999), comma-separated");
     if (item.substr(0, equals) == tier) return std::stoi(factor);
     start = comma + 1;
   }
@@ -165,10 +166,10 @@ Measurement measure_cell(const CellKey& cell, const Matrix& settings,
     throw Unavailable("tier '" + tier.card.id + "' cannot run on this machine: " + reason);
 
   // A distributed tier's other ranks make each call too: rank 0 tells them first (distributed.hpp).
-  const std::function<double(std::int64_t)> call = [&](std::int64_t n) {
-    if (tier.card.distributed) distributed::announce(n);
+  const distributed::KernelCall one_call = [&](std::int64_t n) {
     return integrate(tier, integrand, ab, n, options);
   };
+  const distributed::KernelCall call = tier.card.distributed ? distributed::lead(one_call) : one_call;
 
   const int slowdown = test_slowdown(cell.tier);
   ResultLog results;
@@ -207,13 +208,13 @@ Measurement measure_cell(const CellKey& cell, const Matrix& settings,
 
   Measurement measurement;
   for (const auto& run : reporter.copied) {
-    if (run.error_occurred) throw std::runtime_error("Google Benchmark reported: " + run.error_message);
+    if (run.error_occurred) throw ToolFailed("Google Benchmark reported: " + run.error_message);
     if (run.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration) continue;  // its own statistics
     measurement.repetitions.push_back({static_cast<int>(run.repetition_index), run.iterations,
                                        run.GetAdjustedRealTime(), run.GetAdjustedCPUTime()});
     measurement.measured_seconds += run.real_accumulated_time;
   }
-  if (measurement.repetitions.empty()) throw std::runtime_error("Google Benchmark reported no repetitions");
+  if (measurement.repetitions.empty()) throw ToolFailed("Google Benchmark reported no repetitions");
   measurement.aggregates = aggregate(measurement.repetitions);
 
   measurement.memory = memory_of_one_call(call, cell.n);
@@ -247,15 +248,14 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
 
   const json spec = parse_json(cell_json, "the cell's spec");
   const CellKey cell = read_cell_key(JsonReader(spec, "spec").at("cell"));
-  const bool distributed = find_tier(cell.tier).card.distributed;
-  if (distributed && distributed::rank() != 0) {  // a follower: make rank 0's calls, write nothing
-    const Tier& tier = find_tier(cell.tier);
+  const Tier& tier = find_tier(cell.tier);
+  const bool distributed = tier.card.distributed;
+  if (distributed) {  // a follower makes rank 0's calls and writes nothing
     const std::size_t integrand = find_integrand(cell.integrand);
-    distributed::follow([&](std::int64_t n) {
-      integrate(tier, integrand, {cell.a, cell.b}, n, {cell.threads, cell.reproducible_requested});
-    });
-    distributed::finish();
-    return 0;
+    if (distributed::follow_leader([&](std::int64_t n) {
+          return integrate(tier, integrand, {cell.a, cell.b}, n, {cell.threads, cell.reproducible_requested});
+        }))
+      return 0;
   }
 
   json outcome;
@@ -297,8 +297,7 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
       outcome["ranks_measured"] =
           "timing and errors from rank 0, which waits for the "
           "slowest rank in the reduction; memory of rank 0";
-    distributed::stop();
-    distributed::finish();
+    distributed::release_followers();
   }
   try {
     write_file_atomically(result_file, outcome.dump() + "\n");

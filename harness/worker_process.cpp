@@ -15,10 +15,10 @@
 #include <csignal>
 #include <cstring>
 #include <fstream>
-#include <stdexcept>
 #include <vector>
 
 #include "distributed.hpp"
+#include "errors.hpp"
 #include "json_reader.hpp"
 #include "peers.hpp"
 #include "process_stats.hpp"
@@ -76,6 +76,72 @@ std::string tail(const std::string& text, std::size_t size) {
   return trimmed;
 }
 
+// A worker process, started: its id and the pipe of its output; or, where exec failed, why (errno).
+struct Started {
+  pid_t pid = -1;
+  int output = -1;
+  int exec_error = 0;
+};
+
+// Forks and executes `command` on the cell's CPUs, in a process group of its own, with the memory limit.
+// A second pipe, closed by a successful exec, brings back exec's errno when it fails: a worker that cannot
+// start is said to be one, not mistaken for a worker that ran and exited with code 127.
+Started start_worker(std::vector<std::string>& command, const CellKey& cell, const ThreadBinding& binding,
+                     std::int64_t memory_limit) {
+  std::vector<char*> arguments;
+  for (auto& argument : command) arguments.push_back(argument.data());
+  arguments.push_back(nullptr);
+  const auto cannot_start = [&](const std::string& call) {
+    return ToolFailed("cannot start the worker of cell '" + cell_name(cell) + "': " + call + ": " +
+                      std::strerror(errno));
+  };
+  int output[2], exec_error[2];
+  if (pipe2(output, O_CLOEXEC) != 0) throw cannot_start("pipe");
+  if (pipe2(exec_error, O_CLOEXEC) != 0) {
+    const auto failure = cannot_start("pipe");
+    ::close(output[0]), ::close(output[1]);
+    throw failure;
+  }
+  const pid_t pid = fork();
+  if (pid < 0) {
+    const auto failure = cannot_start("fork");
+    for (const int end : {output[0], output[1], exec_error[0], exec_error[1]}) ::close(end);
+    throw failure;
+  }
+  if (pid == 0) {
+    binding.apply();
+    setpgid(0, 0);                     // its own group: a timeout kills everything it started
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // and it dies with the run
+    const rlimit limit{static_cast<rlim_t>(memory_limit), static_cast<rlim_t>(memory_limit)};
+    setrlimit(RLIMIT_DATA, &limit);
+    dup2(output[1], STDOUT_FILENO);
+    dup2(output[1], STDERR_FILENO);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    execv(arguments[0], arguments.data());
+    const int reason = errno;
+    [[maybe_unused]] const ssize_t written = ::write(exec_error[1], &reason, sizeof reason);
+    _exit(127);
+  }
+  ::close(output[1]);
+  ::close(exec_error[1]);
+  setpgid(pid, pid);
+  Started started{pid, output[0], 0};
+  ssize_t count = 0;
+  do {  // end of file at once when exec succeeded; its errno when it did not
+    count = ::read(exec_error[0], &started.exec_error, sizeof started.exec_error);
+  } while (count < 0 && errno == EINTR);
+  ::close(exec_error[0]);
+  if (count != static_cast<ssize_t>(sizeof started.exec_error)) {
+    started.exec_error = 0;
+    return started;
+  }
+  ::close(started.output);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return started;
+}
+
 }  // namespace
 
 WorkerOutcome run_worker_process(const std::string& executable, const CellKey& cell, const Matrix& matrix,
@@ -102,32 +168,27 @@ WorkerOutcome run_worker_process(const std::string& executable, const CellKey& c
   }
   const std::size_t launcher_words = card.distributed ? command.size() - 2 : 0;
   command.insert(command.end(), {"--spec", spec, "--result", result_file});
-  std::vector<char*> arguments;
-  for (auto& argument : command) arguments.push_back(argument.data());
-  arguments.push_back(nullptr);
-  int output[2];
-  if (pipe2(output, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   ::unlink(result_file.c_str());
   const auto machine_before = process::machine_time();
   const auto oom_before = oom_kills();
   const auto start = Clock::now();
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    binding.apply();
-    setpgid(0, 0);                     // its own group: a timeout kills everything it started
-    prctl(PR_SET_PDEATHSIG, SIGKILL);  // and it dies with the run
-    const rlimit limit{static_cast<rlim_t>(memory_limit), static_cast<rlim_t>(memory_limit)};
-    setrlimit(RLIMIT_DATA, &limit);
-    dup2(output[1], STDOUT_FILENO);
-    dup2(output[1], STDERR_FILENO);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    execv(arguments[0], arguments.data());
-    _exit(127);
+  const Started started = start_worker(command, cell, binding, memory_limit);
+  if (started.exec_error) {
+    const std::string program = command.front();
+    WorkerOutcome outcome;
+    outcome.worker.ended = "not started";
+    outcome.reason = "the worker could not be started: cannot execute '" + program +
+                     "': " + std::strerror(started.exec_error);
+    // The runner names its own file as /proc/self/exe does, which adds " (deleted)" once that file is
+    // deleted or replaced (a rebuild during the run).
+    if (program.ends_with(" (deleted)"))
+      outcome.reason +=
+          " (this program's file was deleted or replaced after the run started, by a rebuild "
+          "perhaps: start the run again)";
+    return outcome;
   }
-  ::close(output[1]);
-  setpgid(pid, pid);
+  const pid_t pid = started.pid;
+  const int output = started.output;
 
   std::string captured;
   int status = 0;
@@ -135,10 +196,10 @@ WorkerOutcome run_worker_process(const std::string& executable, const CellKey& c
   bool timed_out = false, stopped_by_us = false, finished = false;
   Clock::time_point stopped_at{};
   while (!finished) {
-    pollfd watch{output[0], POLLIN, 0};
+    pollfd watch{output, POLLIN, 0};
     if (poll(&watch, 1, 100) > 0) {
       char buffer[4096];
-      const ssize_t count = ::read(output[0], buffer, sizeof buffer);
+      const ssize_t count = ::read(output, buffer, sizeof buffer);
       if (count > 0) captured = tail(captured + std::string(buffer, static_cast<std::size_t>(count)), 8192);
     }
     const pid_t done = wait4(pid, &status, WNOHANG, &usage);
@@ -157,10 +218,10 @@ WorkerOutcome run_worker_process(const std::string& executable, const CellKey& c
   }
   char buffer[4096];
   ssize_t count = 0;
-  fcntl(output[0], F_SETFL, O_NONBLOCK);  // a process the worker started may still hold the pipe
-  while ((count = ::read(output[0], buffer, sizeof buffer)) > 0)
+  fcntl(output, F_SETFL, O_NONBLOCK);  // a process the worker started may still hold the pipe
+  while ((count = ::read(output, buffer, sizeof buffer)) > 0)
     captured = tail(captured + std::string(buffer, static_cast<std::size_t>(count)), 8192);
-  ::close(output[0]);
+  ::close(output);
   kill(-pid, SIGKILL);  // anything the worker left behind in its group
 
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "atomic_file.hpp"
+#include "errors.hpp"
 #include "renderers.hpp"
 #include "report.hpp"
 #include "sections.hpp"
@@ -17,7 +18,11 @@ std::vector<std::string> write_report(const std::vector<Run>& runs, const std::s
   const std::string md = to_markdown(doc, files);
   files.push_back({"report.md", md});
   files.push_back({"report.html", to_html(doc)});
-  fs::create_directories(fs::path(out_dir) / "charts");
+  std::error_code error;
+  fs::create_directories(fs::path(out_dir) / "charts", error);
+  if (error)
+    throw WriteError("cannot write the report in '" + out_dir + "': cannot create " +
+                     (fs::path(out_dir) / "charts").string() + ": " + error.message());
   std::vector<std::string> written;
   for (const auto& [name, contents] : files) {
     const std::string path = (fs::path(out_dir) / name).string();

@@ -248,7 +248,7 @@ TEST(Rates, TheReportsEfficiencyIsCpuOverWallTimesThreads) {
 
 // End to end: pure Python stops at --python-limit (NumPy, not pure Python, does not), and --no-instructions
 // leaves callgrind out, saying so in the results and the report.
-TEST(RunOptions, PythonLimitAndNoInstructions) {
+TEST(RunCommandOptions, PythonLimitAndNoInstructions) {
   TempDir dir;
   const auto outcome = testing::run_command(
       LADDER_BINARY,

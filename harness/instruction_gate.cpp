@@ -1,0 +1,95 @@
+#include "instruction_gate.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "errors.hpp"
+#include "json_reader.hpp"
+#include "profiling.hpp"
+#include "text.hpp"
+
+namespace ladder::profiling {
+namespace {
+
+const InstructionCounts::Tier* count_of(const InstructionCounts& counts, const std::string& id) {
+  for (const auto& tier : counts.tiers)
+    if (tier.id == id) return &tier;
+  return nullptr;
+}
+
+}  // namespace
+
+InstructionCounts read_instruction_baseline(const std::string& path) {
+  if (!std::filesystem::exists(path)) throw InputError("--baseline '" + path + "' does not exist");
+  std::ifstream in(path);
+  if (!in) throw InputError("--baseline '" + path + "' cannot be read: " + std::strerror(errno));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+  if (document.is_discarded())
+    throw InputError("--baseline '" + path +
+                     "' is not JSON; give a file written by `ladder instructions --json`");
+  InstructionCounts baseline;
+  try {
+    baseline = read_instruction_counts(JsonReader(document));
+  } catch (const SchemaError& problem) {
+    throw InputError("--baseline '" + path + "': " + problem.what() +
+                     "; give a file written by `ladder instructions --json`");
+  }
+  if (!baseline.available || baseline.tiers.empty())
+    throw InputError("--baseline '" + path +
+                     "' holds no instruction counts; give a file written by "
+                     "`ladder instructions --json`");
+  return baseline;
+}
+
+std::string toolchain_mismatch(const std::string& path, const InstructionCounts& baseline) {
+  const nlohmann::json toolchain = profiling::toolchain();  // items() refers to it: not a temporary
+  for (const auto& [key, ours] : toolchain.items()) {
+    const auto then = baseline.all.value(key, nlohmann::json());
+    if (then.is_null())
+      throw InputError("--baseline '" + path + "' records no " + key +
+                       "; refresh it with `ladder instructions --json > " + path + "`");
+    if (then != ours)
+      return "--baseline '" + path + "' was counted with " + key + " " + then.dump() + ", this build has " +
+             ours.dump() + "; refresh it with `ladder instructions --json > " + path + "` on this toolchain";
+  }
+  return "";
+}
+
+void check_same_cell(const std::string& path, const InstructionCounts& baseline,
+                     const InstructionCounts& now) {
+  for (const char* key : {"target", "integrand", "n"}) {
+    const auto then = baseline.all.value(key, nlohmann::json()),
+               counted = now.all.value(key, nlohmann::json());
+    if (then != counted)
+      throw InputError("--baseline '" + path + "' was counted with " + key + " = " + then.dump() +
+                       ", this build counts with " + counted.dump() + ": the figures are not comparable");
+  }
+}
+
+GateVerdict judge_instructions(const std::vector<std::string>& ids, const InstructionCounts& now,
+                               const std::optional<InstructionCounts>& baseline,
+                               double max_increase_percent) {
+  GateVerdict verdict;
+  for (const auto& id : ids) {
+    const auto* entry = count_of(now, id);
+    if (!entry) continue;
+    const auto* before = baseline ? count_of(*baseline, id) : nullptr;
+    GateRow row{id, entry->per_node, before ? before->per_node : std::nullopt, entry->unavailable};
+    if (!row.now) {
+      if (row.then) verdict.lost.push_back(id);
+    } else if (row.then) {
+      row.change_percent = 100 * (*row.now - *row.then) / *row.then;
+      row.over = row.change_percent > max_increase_percent;
+      if (row.over) verdict.grown.push_back(id + " (" + format_number("%+.1f", row.change_percent) + " %)");
+    }
+    verdict.rows.push_back(row);
+  }
+  return verdict;
+}
+
+}  // namespace ladder::profiling
