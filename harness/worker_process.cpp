@@ -142,14 +142,13 @@ Started start_worker(std::vector<std::string>& command, const CellKey& cell, con
   return started;
 }
 
-}  // namespace
-
-WorkerOutcome run_worker_process(const std::string& executable, const CellKey& cell, const Matrix& matrix,
-                                 const Reference& ref, const ThreadBinding& binding,
-                                 const std::string& hostfile, const std::string& result_file, double timeout,
-                                 std::int64_t memory_limit) {
+// The worker's command line: the spec of its cell, under the MPI launcher for a distributed tier; a peer's
+// is its own program. `launcher_words`: how many words of it are the launcher's.
+std::vector<std::string> worker_command(const std::string& executable, const CellKey& cell,
+                                        const Matrix& matrix, const Reference& ref,
+                                        const ThreadBinding& binding, const std::string& hostfile,
+                                        const std::string& result_file, std::size_t& launcher_words) {
   const TierCard& card = find_card(cell.tier);
-  const PeerCard* peer = find_peer(cell.tier);
   const std::string spec = json{
       {"cell", cell},
       {"matrix", matrix.to_json()},
@@ -157,106 +156,81 @@ WorkerOutcome run_worker_process(const std::string& executable, const CellKey& c
       {"rounding_bound", rounding_bound(card, ref, cell.n, cell.threads)},
       {"cpus",
        binding.worker_cpus()}}.dump();
-  // A distributed tier's worker starts once per rank, under the MPI launcher; a peer's is its own program.
   std::vector<std::string> command;
   if (card.distributed)
     command = distributed::launch_command(cell.ranks, cell.threads, matrix.cpus, hostfile, binding.cores);
-  if (peer) {
+  if (const PeerCard* peer = find_peer(cell.tier)) {
     command = {"/usr/bin/env", python_interpreter(), peer->runner};
   } else {
     command.insert(command.end(), {executable, "worker"});
   }
-  const std::size_t launcher_words = card.distributed ? command.size() - 2 : 0;
+  launcher_words = card.distributed ? command.size() - 2 : 0;
   command.insert(command.end(), {"--spec", spec, "--result", result_file});
-  ::unlink(result_file.c_str());
-  const auto machine_before = process::machine_time();
-  const auto oom_before = oom_kills();
-  const auto start = Clock::now();
-  const Started started = start_worker(command, cell, binding, memory_limit);
-  if (started.exec_error) {
-    const std::string program = command.front();
-    WorkerOutcome outcome;
-    outcome.worker.ended = "not started";
-    outcome.reason = "the worker could not be started: cannot execute '" + program +
-                     "': " + std::strerror(started.exec_error);
-    // The runner names its own file as /proc/self/exe does, which adds " (deleted)" once that file is
-    // deleted or replaced (a rebuild during the run).
-    if (program.ends_with(" (deleted)"))
-      outcome.reason +=
-          " (this program's file was deleted or replaced after the run started, by a rebuild "
-          "perhaps: start the run again)";
-    return outcome;
-  }
-  const pid_t pid = started.pid;
-  const int output = started.output;
+  return command;
+}
 
-  std::string captured;
+// A worker as it ended: its wait status and usage, its output's last 8 KiB, and whether the runner
+// stopped it (a timeout, or an interrupt).
+struct Watched {
   int status = 0;
   rusage usage{};
-  bool timed_out = false, stopped_by_us = false, finished = false;
+  bool timed_out = false, stopped_by_us = false;
+  std::string captured;
+};
+
+// Reads the worker's output until it ends; past `timeout` seconds (or on an interrupt) its group gets
+// SIGTERM, then SIGKILL 3 s later.
+Watched watch(const Started& started, Clock::time_point start, double timeout) {
+  Watched watched;
   Clock::time_point stopped_at{};
-  while (!finished) {
-    pollfd watch{output, POLLIN, 0};
-    if (poll(&watch, 1, 100) > 0) {
+  while (true) {
+    pollfd output{started.output, POLLIN, 0};
+    if (poll(&output, 1, 100) > 0) {
       char buffer[4096];
-      const ssize_t count = ::read(output, buffer, sizeof buffer);
-      if (count > 0) captured = tail(captured + std::string(buffer, static_cast<std::size_t>(count)), 8192);
+      const ssize_t count = ::read(started.output, buffer, sizeof buffer);
+      if (count > 0)
+        watched.captured =
+            tail(watched.captured + std::string(buffer, static_cast<std::size_t>(count)), 8192);
     }
-    const pid_t done = wait4(pid, &status, WNOHANG, &usage);
-    if (done == pid) {
-      finished = true;
-      break;
-    }
+    if (wait4(started.pid, &watched.status, WNOHANG, &watched.usage) == started.pid) break;
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    if (!stopped_by_us && (interrupted() || elapsed > timeout)) {
-      timed_out = !interrupted();
-      stopped_by_us = true;
+    if (!watched.stopped_by_us && (interrupted() || elapsed > timeout)) {
+      watched.timed_out = !interrupted();
+      watched.stopped_by_us = true;
       stopped_at = Clock::now();
-      kill(-pid, SIGTERM);  // an MPI launcher passes it on to its ranks
+      kill(-started.pid, SIGTERM);  // an MPI launcher passes it on to its ranks
     }
-    if (stopped_by_us && Clock::now() - stopped_at > std::chrono::seconds(3)) kill(-pid, SIGKILL);
+    if (watched.stopped_by_us && Clock::now() - stopped_at > std::chrono::seconds(3))
+      kill(-started.pid, SIGKILL);
   }
   char buffer[4096];
   ssize_t count = 0;
-  fcntl(output, F_SETFL, O_NONBLOCK);  // a process the worker started may still hold the pipe
-  while ((count = ::read(output, buffer, sizeof buffer)) > 0)
-    captured = tail(captured + std::string(buffer, static_cast<std::size_t>(count)), 8192);
-  ::close(output);
-  kill(-pid, SIGKILL);  // anything the worker left behind in its group
+  fcntl(started.output, F_SETFL, O_NONBLOCK);  // a process the worker started may still hold the pipe
+  while ((count = ::read(started.output, buffer, sizeof buffer)) > 0)
+    watched.captured = tail(watched.captured + std::string(buffer, static_cast<std::size_t>(count)), 8192);
+  ::close(started.output);
+  kill(-started.pid, SIGKILL);  // anything the worker left behind in its group
+  return watched;
+}
 
-  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
-  const auto machine_after = process::machine_time();
-  const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                     (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
-  WorkerOutcome outcome;
-  outcome.worker.wall_seconds = wall;
-  outcome.worker.cpu_seconds = cpu;
-  if (launcher_words)
-    outcome.worker.launcher = join({command.begin(), command.begin() + launcher_words}, " ");
-  if (machine_before && machine_after && wall > 0) {
-    const double busy = machine_after->busy - machine_before->busy;
-    const double steal = machine_after->steal - machine_before->steal;
-    outcome.worker.other_load_cores = std::max(0.0, std::round((busy - cpu) / wall * 100) / 100);
-    outcome.worker.steal_fraction = std::max(0.0, steal / (machine_after->total - machine_before->total));
-  }
-
-  if (WIFEXITED(status)) outcome.worker.ended = "exit code " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) outcome.worker.ended = "signal " + signal_text(WTERMSIG(status));
-
+// How the cell ended, from what the worker wrote (read as strictly as a results file) or, where it wrote
+// nothing, from how it ended.
+void classify(WorkerOutcome& outcome, const Watched& watched, const std::string& result_file, double timeout,
+              const std::optional<long>& oom_before) {
   std::ifstream result(result_file);
   const json reported = json::parse(result, nullptr, false);
   ::unlink(result_file.c_str());
-  const std::string output_tail = tail(captured, 600);
+  const std::string output_tail = tail(watched.captured, 600);
   const std::string with_output = output_tail.empty() ? "" : "; its last output: " + output_tail;
-
-  if (interrupted() && stopped_by_us) {
+  const int status = watched.status;
+  if (interrupted() && watched.stopped_by_us) {
     outcome.interrupted = true;
-  } else if (timed_out) {
+  } else if (watched.timed_out) {
     outcome.status = CellStatus::timeout;
     outcome.reason =
         "still running after " + format_seconds(timeout) + " (--cell-timeout); stopped" + with_output;
   } else if (!reported.is_discarded() && reported.is_object() && reported.contains("status")) {
-    // What the worker wrote is read as strictly as a results file: a result it cannot stand behind fails.
+    // A result the worker cannot stand behind fails.
     try {
       const JsonReader in(reported, "the worker's result");
       outcome.status = read_cell_status(in.at("status"));
@@ -289,6 +263,57 @@ WorkerOutcome run_worker_process(const std::string& executable, const CellKey& c
     outcome.reason =
         "the worker exited with code " + std::to_string(WEXITSTATUS(status)) + " and no result" + with_output;
   }
+}
+
+}  // namespace
+
+WorkerOutcome run_worker_process(const std::string& executable, const CellKey& cell, const Matrix& matrix,
+                                 const Reference& ref, const ThreadBinding& binding,
+                                 const std::string& hostfile, const std::string& result_file, double timeout,
+                                 std::int64_t memory_limit) {
+  std::size_t launcher_words = 0;
+  const std::vector<std::string> command =
+      worker_command(executable, cell, matrix, ref, binding, hostfile, result_file, launcher_words);
+  ::unlink(result_file.c_str());
+  const auto machine_before = process::machine_time();
+  const auto oom_before = oom_kills();
+  const auto start = Clock::now();
+  const Started started = start_worker(command, cell, binding, memory_limit);
+  WorkerOutcome outcome;
+  if (started.exec_error) {
+    const std::string program = command.front();
+    outcome.worker.ended = "not started";
+    outcome.reason = "the worker could not be started: cannot execute '" + program +
+                     "': " + std::strerror(started.exec_error);
+    // The runner names its own file as /proc/self/exe does, which adds " (deleted)" once that file is
+    // deleted or replaced (a rebuild during the run).
+    if (program.ends_with(" (deleted)"))
+      outcome.reason +=
+          " (this program's file was deleted or replaced after the run started, by a rebuild "
+          "perhaps: start the run again)";
+    return outcome;
+  }
+  const Watched watched = watch(started, start, timeout);
+
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  const auto machine_after = process::machine_time();
+  const rusage& usage = watched.usage;
+  const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                     (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+  outcome.worker.wall_seconds = wall;
+  outcome.worker.cpu_seconds = cpu;
+  if (launcher_words)
+    outcome.worker.launcher = join({command.begin(), command.begin() + launcher_words}, " ");
+  if (machine_before && machine_after && wall > 0) {
+    const double busy = machine_after->busy - machine_before->busy;
+    const double steal = machine_after->steal - machine_before->steal;
+    outcome.worker.other_load_cores = std::max(0.0, std::round((busy - cpu) / wall * 100) / 100);
+    outcome.worker.steal_fraction = std::max(0.0, steal / (machine_after->total - machine_before->total));
+  }
+  if (WIFEXITED(watched.status))
+    outcome.worker.ended = "exit code " + std::to_string(WEXITSTATUS(watched.status));
+  if (WIFSIGNALED(watched.status)) outcome.worker.ended = "signal " + signal_text(WTERMSIG(watched.status));
+  classify(outcome, watched, result_file, timeout, oom_before);
   return outcome;
 }
 
