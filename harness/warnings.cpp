@@ -18,7 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string percent(double fraction) { return format_number("%.1f %%", fraction * 100); }
 std::string fixed(double value) { return format_number("%.2f", value); }
 
 // The CPUs a placed cell's threads were allowed (the worker's record, read while they were alive) that are
@@ -124,13 +123,13 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
       slowed.push_back(name + " (× " + measurement.extra.at("test_slowdown").dump() + ")");
     const Aggregates& aggregates = measurement.aggregates;
     if (aggregates.cv.real_time > 0.05)
-      noisy.push_back(name + " (cv " + percent(aggregates.cv.real_time) + ")");
+      noisy.push_back(name + " (cv " + percent(aggregates.cv.real_time, 1) + ")");
     const double low = aggregates.min.real_time, high = aggregates.max.real_time;
     if (low > 0 && high > 1.5 * low) spread.push_back(name + " (max/min " + fixed(high / low) + ")");
     if (record.worker.other_load_cores > 0.25)
       loaded.push_back(name + " (" + fixed(record.worker.other_load_cores) + " cores busy with other work)");
     if (record.worker.steal_fraction > 0.02)
-      stolen.push_back(name + " (" + percent(record.worker.steal_fraction) + " stolen)");
+      stolen.push_back(name + " (" + percent(record.worker.steal_fraction, 1) + " stolen)");
     // A cell without a finite result or midpoint sum has its own warning below, not "a bug?".
     if (!measurement.within_rounding_bound && measurement.midpoint && std::isfinite(measurement.result))
       outside_bound.push_back(name);

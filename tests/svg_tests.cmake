@@ -1,5 +1,6 @@
-# The reports' SVG charts (reports/svg.cpp), on their own: no harness, no tiers.
-add_executable(ladder_svg_tests svg_test.cpp ${PROJECT_SOURCE_DIR}/reports/svg.cpp)
+# The reports' SVG charts (reports/svg.hpp, reports/svg/), on their own: no harness, no tiers.
+list(TRANSFORM ladder_svg_sources PREPEND ${PROJECT_SOURCE_DIR}/ OUTPUT_VARIABLE svg_sources)
+add_executable(ladder_svg_tests svg_test.cpp ${svg_sources})
 target_compile_options(ladder_svg_tests PRIVATE ${LADDER_WARNINGS})
 target_include_directories(ladder_svg_tests PRIVATE ${PROJECT_SOURCE_DIR}/reports)
 target_link_libraries(ladder_svg_tests PRIVATE GTest::gtest_main)
@@ -7,9 +8,9 @@ target_link_libraries(ladder_svg_tests PRIVATE GTest::gtest_main)
 # GTEST_SKIP with the reason, and ctest lists it as skipped: gtest_discover_tests sets SKIP_REGULAR_EXPRESSION.
 gtest_discover_tests(ladder_svg_tests DISCOVERY_TIMEOUT 60 PROPERTIES ENVIRONMENT ${LADDER_TEST_ENVIRONMENT})
 
-# The headless-browser check of an HTML report (browser_check.py) on a sample page made with svg.cpp: once
-# where it must pass, then on three pages where it must fail, each for the reason named. Where Chromium is
-# not installed the script exits 77: the tests are reported skipped, not passed.
+# The headless-browser check of an HTML report (browser_check.py) on a sample page made with the SVG
+# charts: once where it must pass, then on three pages where it must fail, each for the reason named. Where
+# Chromium is not installed the script exits 77: the tests are reported skipped, not passed.
 set(browser_check ${CMAKE_CURRENT_SOURCE_DIR}/browser_check.py)
 set(browser_fixtures ${CMAKE_CURRENT_SOURCE_DIR}/fixtures)
 add_test(NAME BrowserCheckOnSampleReport
