@@ -30,6 +30,12 @@ std::string format_number(const char* pattern, double value) {
   return text;
 }
 
+std::string percent(double fraction, int decimals) {
+  char text[96];
+  std::snprintf(text, sizeof text, "%.*f %%", decimals, 100 * fraction);
+  return text;
+}
+
 std::string format_seconds(double seconds) {
   if (seconds >= 1) return format_number("%.3g s", seconds);
   if (seconds >= 1e-3) return format_number("%.3g ms", seconds * 1e3);

@@ -20,6 +20,8 @@ std::string format_number(const char* pattern, double value);  // printf's way, 
 std::string format_seconds(double seconds);                    // 1.23 s, 45.6 ms, 789 µs, 12 ns
 std::string format_bytes(double bytes);                        // 512 B, 7.6 MiB, … up to PiB
 std::string format_count(double value);                        // 1e8 for powers of ten, else plain
+// A fraction in per cent with that many decimals: percent(0.4213, 0) is "42 %", percent(0.4213, 1) "42.1 %".
+std::string percent(double fraction, int decimals);
 // A hot loop's vectorization verdict: "8 × f64", "scalar", "partly 4 × f64"; empty when not known.
 std::string format_vectorization(const std::string& status, int lanes);
 

@@ -18,8 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string percent(double fraction) { return format_number("%.1f %%", fraction * 100); }
-std::string percent_whole(double fraction) { return format_number("%.0f %%", fraction * 100); }
 std::string fixed(double value) { return format_number("%.2f", value); }
 
 // The CPUs a placed cell's threads were allowed (the worker's record, read while they were alive) that are
@@ -131,14 +129,14 @@ void CellFindings::add_measured(const CellResult& record, const Measurement& mea
     slowed.push_back(name + " (× " + measurement.extra.at("test_slowdown").dump() + ")");
   const Aggregates& aggregates = measurement.aggregates;
   if (aggregates.cv.real_time > noisy_cv)
-    noisy.push_back(name + " (cv " + percent(aggregates.cv.real_time) + ")");
+    noisy.push_back(name + " (cv " + percent(aggregates.cv.real_time, 1) + ")");
   const double low = aggregates.min.real_time, high = aggregates.max.real_time;
   if (low > 0 && high > suspicious_spread * low)
     spread.push_back(name + " (max/min " + fixed(high / low) + ")");
   if (record.worker.other_load_cores > busy_other_cores)
     loaded.push_back(name + " (" + fixed(record.worker.other_load_cores) + " cores busy with other work)");
   if (record.worker.steal_fraction > stolen_share)
-    stolen.push_back(name + " (" + percent(record.worker.steal_fraction) + " stolen)");
+    stolen.push_back(name + " (" + percent(record.worker.steal_fraction, 1) + " stolen)");
   // A cell without a finite result or midpoint sum has its own warning, not "a bug?".
   if (!measurement.within_rounding_bound && measurement.midpoint && std::isfinite(measurement.result))
     outside_bound.push_back(name);
@@ -179,7 +177,7 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
   found.about_cells("skipped cells", "cells not attempted (each with its reason)", cells.skipped);
   found.about_cells(
       "noisy",
-      "cells whose repetitions vary by more than " + percent_whole(noisy_cv) + " (coefficient of variation)",
+      "cells whose repetitions vary by more than " + percent(noisy_cv, 0) + " (coefficient of variation)",
       cells.noisy);
   found.about_cells("suspicious spread",
                     "cells whose slowest repetition took over " + format_number("%.1f", suspicious_spread) +
@@ -189,7 +187,7 @@ std::vector<WarningRecord> warnings(const Journal& journal, const json& run, con
                     "cells measured while other processes kept a quarter core or more busy", cells.loaded);
   found.about_cells(
       "steal",
-      "cells that lost over " + percent_whole(stolen_share) + " of the machine's CPU time to the hypervisor",
+      "cells that lost over " + percent(stolen_share, 0) + " of the machine's CPU time to the hypervisor",
       cells.stolen);
   found.about_cells("threads over cores",
                     "oversubscribed cells: more threads (× ranks) than the machine's " +

@@ -82,7 +82,7 @@ namespace {
 
 // The fastest measured cell of a tier at n (over threads and ranks), at most `width` threads × ranks.
 const CellResult* best_cell(const Run& run, const std::string& tier, std::int64_t n,
-                      int width = std::numeric_limits<int>::max()) {
+                            int width = std::numeric_limits<int>::max()) {
   const CellResult* best = nullptr;
   for (const auto& cell : run.cells)
     if (cell.tier == tier && cell.n == n && cell.ok() && cell.threads * cell.ranks <= width &&
@@ -157,18 +157,15 @@ std::optional<std::int64_t> pays_from(const Run& run, const std::string& tier, c
   return from;
 }
 
-Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_peers,
-                 std::optional<int> width) {
-  Analysis analysis;
-  analysis.run = &run;
-  analysis.n = size.value_or(default_size(run));
-  analysis.width =
-      std::min(widest_measured(run, analysis.n), width.value_or(std::numeric_limits<int>::max()));
+namespace {
+
+// Each tier's best cell at the analysis' size and width, a row each (a tier with none: its first cell that
+// did not run, among the unmeasured); returns the fastest median.
+double measured_rows(const Run& run, Analysis& analysis) {
   const std::vector<const Card*> cards = run.cards_by_rung();
 
   const CellResult* naive = one_thread_cell(run, "naive", analysis.n);
   double fastest = 0;
-  const Row* below = nullptr;
   for (const Card* card : cards) {
     const CellResult* cell = best_cell(run, card->id, analysis.n, analysis.width);
     if (!cell) {
@@ -187,11 +184,19 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
     analysis.rows.push_back(row);
     fastest = fastest == 0 ? cell->median() : std::min(fastest, cell->median());
   }
+  return fastest;
+}
+
+// Each row against the others: its share of the fastest, its speedup over the rung below (the peers' own
+// staircase apart), over py-list and the best peer, and whether it is on the Pareto frontier.
+void compare_rows(Analysis& analysis, double fastest) {
+  const Row* below = nullptr;
   const Row* py_list = nullptr;
   for (const auto& row : analysis.rows) {
     if (!row.card->peer) continue;
     if (row.card->id == "py-list") py_list = &row;
-    if (!analysis.best_peer || row.cell->median() < analysis.best_peer->cell->median()) analysis.best_peer = &row;
+    if (!analysis.best_peer || row.cell->median() < analysis.best_peer->cell->median())
+      analysis.best_peer = &row;
   }
   const Row* below_peer = nullptr;
   for (auto& row : analysis.rows) {
@@ -205,15 +210,15 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
         row.cell->median() < analysis.best_peer->cell->median())
       analysis.first_beating_peers = &row;
     row.pareto = std::none_of(analysis.rows.begin(), analysis.rows.end(), [&](const Row& other) {
-      return &other != &row && other.cell->median() < row.cell->median() && other.cost.score <= row.cost.score;
+      return &other != &row && other.cell->median() < row.cell->median() &&
+             other.cost.score <= row.cost.score;
     });
   }
-  if (analysis.rows.empty()) {
-    analysis.why = "no tier was measured at n = " + std::to_string(analysis.n);
-    return analysis;
-  }
+}
 
-  // Where the ladder stops paying: the cheapest tier within 10 % of the fastest.
+// Where the ladder stops paying: the cheapest tier within 10 % of the fastest, and the cheaper runner-up.
+// False (with the reason in `why`) when nothing may be recommended.
+bool recommend(Analysis& analysis, bool include_peers) {
   for (const auto& row : analysis.rows) {
     if (row.card->peer && !include_peers) continue;
     if (row.fraction_of_fastest < 0.9) continue;
@@ -230,21 +235,26 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
         analysis.recommended = &row;
     if (!analysis.recommended) {
       analysis.why = "only peers were measured at n = " + std::to_string(analysis.n);
-      return analysis;
+      return false;
     }
   }
   for (const auto& row : analysis.rows)
     if ((!row.card->peer || include_peers) && row.cost.score < analysis.recommended->cost.score &&
         (!analysis.cheaper || row.cell->median() < analysis.cheaper->cell->median()))
       analysis.cheaper = &row;
+  return true;
+}
 
+// Why the pick: its configuration, time, speedup, distance from the fastest and cost, and the faster tier
+// it was preferred to.
+std::string why_picked(const Analysis& analysis) {
   const Row& pick = *analysis.recommended;
   std::string configuration = pick.card->parallel ? " on " + std::to_string(pick.cell->threads) + " thread" +
                                                         (pick.cell->threads > 1 ? "s" : "")
                                                   : "";
   if (pick.card->distributed)
     configuration += " × " + std::to_string(pick.cell->ranks) + (pick.cell->ranks > 1 ? " ranks" : " rank");
-  analysis.why =
+  std::string why =
       pick.card->id + configuration + " runs n = " + format_count(static_cast<double>(analysis.n)) + " in " +
       format_seconds(pick.cell->median()) +
       (pick.speedup ? format_number(", %.1f× naive,", *pick.speedup) : std::string(",")) +
@@ -257,10 +267,28 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
     if (row.cell->median() < pick.cell->median() && (!faster || row.cell->median() < faster->cell->median()))
       faster = &row;
   if (faster)
-    analysis.why += "; " + faster->card->id + " is " +
-                    format_number("%.2f×", pick.cell->median() / faster->cell->median()) + " faster but costs " +
-                    format_number("%.1f", faster->cost.score);
-  analysis.why += ".";
+    why += "; " + faster->card->id + " is " +
+           format_number("%.2f×", pick.cell->median() / faster->cell->median()) + " faster but costs " +
+           format_number("%.1f", faster->cost.score);
+  return why + ".";
+}
+
+}  // namespace
+
+Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_peers,
+                 std::optional<int> width) {
+  Analysis analysis;
+  analysis.run = &run;
+  analysis.n = size.value_or(default_size(run));
+  analysis.width =
+      std::min(widest_measured(run, analysis.n), width.value_or(std::numeric_limits<int>::max()));
+  const double fastest = measured_rows(run, analysis);
+  compare_rows(analysis, fastest);
+  if (analysis.rows.empty()) {
+    analysis.why = "no tier was measured at n = " + std::to_string(analysis.n);
+    return analysis;
+  }
+  if (recommend(analysis, include_peers)) analysis.why = why_picked(analysis);
   return analysis;
 }
 

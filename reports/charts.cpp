@@ -1,4 +1,4 @@
-// The report's charts: each gathers one machine's cells into the series and notes of an svg::Chart; the
+// The report's charts: each gathers one machine's cells into the series and notes of an svg::Plot; the
 // charts of one kind are then drawn on shared axes.
 #include "charts.hpp"
 
@@ -57,7 +57,7 @@ std::vector<svg::Series> per_tier(const Run& run, const Slots& slots,
 Slots slots_of(const Run& run) { return tier_slots({&run}); }
 
 // Charts of one kind drawn on the same axes.
-std::vector<Chart> drawn(std::vector<svg::Chart> charts) {
+std::vector<Chart> drawn(std::vector<svg::Plot> charts) {
   svg::share_axes(charts);
   std::vector<Chart> out;
   for (const auto& chart : charts) out.push_back({chart.id, svg::line_chart(chart)});
@@ -67,7 +67,7 @@ std::vector<Chart> drawn(std::vector<svg::Chart> charts) {
 // Each tier's cell at n that sampled one call over time (at least `samples` points), on its fewest threads
 // × ranks, or its most: the timeline charts' choice.
 std::vector<const CellResult*> timeline_cells(const Run& run, std::int64_t n, bool most_threads,
-                                        std::size_t samples) {
+                                              std::size_t samples) {
   std::vector<const CellResult*> chosen;
   for (const auto& card : run.cards) {
     const CellResult* best = nullptr;
@@ -84,13 +84,13 @@ std::vector<const CellResult*> timeline_cells(const Run& run, std::int64_t n, bo
 }
 
 // The bars of one machine's speedups against naive, each with its cost.
-svg::BarChart speedup_figures(const Analysis& analysis, std::size_t machine) {
-  svg::BarChart chart{"speedup" + suffix(machine),
-                      "Speedup against naive at n = " + format_count(static_cast<double>(analysis.n)) +
-                          " — " + analysis.run->machine,
-                      "× naive (log scale)",
-                      true,
-                      {}};
+svg::BarPlot speedup_figures(const Analysis& analysis, std::size_t machine) {
+  svg::BarPlot chart{"speedup" + suffix(machine),
+                     "Speedup against naive at n = " + format_count(static_cast<double>(analysis.n)) + " — " +
+                         analysis.run->machine,
+                     "× naive (log scale)",
+                     true,
+                     {}};
   for (const auto& row : analysis.rows)
     if (row.speedup)
       chart.bars.push_back({row.card->id + (row.card->peer ? " (Python)" : ""), *row.speedup,
@@ -111,7 +111,7 @@ std::vector<double> doubling_ticks(double lowest, double most) {
 }
 
 // The thread axis of both scaling charts, with the machine's boundaries marked on it.
-void thread_axis(svg::Chart& chart, const Run& run, const std::vector<TierScaling>& lines) {
+void thread_axis(svg::Plot& chart, const Run& run, const std::vector<TierScaling>& lines) {
   double most = 1;
   for (const auto& line : lines) most = std::max(most, static_cast<double>(line.steps.back().count));
   chart.x = {"threads (ranks for an mpi ranks line), log₂ scale", true, std::nullopt, std::nullopt,
@@ -134,8 +134,8 @@ svg::Series scaling_series(const TierScaling& line, bool efficiency, const Slots
   for (const auto& step : line.steps) {
     svg::Point point{static_cast<double>(step.count), efficiency ? 100 * step.efficiency : step.speedup,
                      line.series + " at n = " + format_count(static_cast<double>(step.cell->n)) + ", " +
-                         std::to_string(step.count) + unit + ": " + format_seconds(step.cell->median()) + ", " +
-                         times(step.speedup) + " over 1, " + percent(step.efficiency) +
+                         std::to_string(step.count) + unit + ": " + format_seconds(step.cell->median()) +
+                         ", " + times(step.speedup) + " over 1, " + percent(step.efficiency, 0) +
                          " parallel efficiency" + (step.cell->oversubscribed ? " (oversubscribed)" : "")};
     if (line.stops_gaining == step.count) point.mark = line.series + " " + line.verdict;
     series.points.push_back(point);
@@ -147,10 +147,10 @@ std::string scaling_title(const std::string& what, const Analysis& analysis) {
   return what + " at n = " + format_count(static_cast<double>(analysis.n)) + " — " + analysis.run->machine;
 }
 
-svg::Chart scaling_figures(const Analysis& analysis, std::size_t machine, const Slots& slots) {
+svg::Plot scaling_figures(const Analysis& analysis, std::size_t machine, const Slots& slots) {
   const Run& run = *analysis.run;
   const auto lines = thread_scaling(run, analysis.n);
-  svg::Chart chart{"scaling" + suffix(machine), scaling_title("Thread scaling", analysis), {}, {}, {}};
+  svg::Plot chart{"scaling" + suffix(machine), scaling_title("Thread scaling", analysis), {}, {}, {}};
   thread_axis(chart, run, lines);
   double most = 1, fastest = 1, slowest = 1;
   for (const auto& line : lines) {
@@ -162,23 +162,22 @@ svg::Chart scaling_figures(const Analysis& analysis, std::size_t machine, const 
     const auto& last = line.steps.back();
     most = std::max(most, static_cast<double>(last.count));
     chart.notes.push_back(line.series + ": " + times(last.speedup) + " on " + std::to_string(last.count) +
-                          ", efficiency " + percent(last.efficiency) + "; " + line.verdict);
+                          ", efficiency " + percent(last.efficiency, 0) + "; " + line.verdict);
   }
   chart.y = {"speedup against 1 thread (×), log₂ scale", true, std::nullopt, std::nullopt,
              doubling_ticks(slowest, std::max(most, fastest))};
   // Both axes log₂: ideal scaling (speedup = threads) is the straight diagonal.
   chart.series.push_back({"ideal", {{1, 1}, {most, most}}, svg::Style::dashed, "#999999"});
   chart.notes.push_back("◇ where a tier stops gaining: its last step that added at least " +
-                        percent(gain_fraction) + " of the ideal rise,");
+                        percent(gain_fraction, 0) + " of the ideal rise,");
   chart.notes.push_back("with two measured counts past it that did not (the report's scaling section).");
   return chart;
 }
 
-svg::Chart efficiency_figures(const Analysis& analysis, std::size_t machine, const Slots& slots) {
+svg::Plot efficiency_figures(const Analysis& analysis, std::size_t machine, const Slots& slots) {
   const Run& run = *analysis.run;
   const auto lines = thread_scaling(run, analysis.n);
-  svg::Chart chart{
-      "efficiency" + suffix(machine), scaling_title("Parallel efficiency", analysis), {}, {}, {}};
+  svg::Plot chart{"efficiency" + suffix(machine), scaling_title("Parallel efficiency", analysis), {}, {}, {}};
   thread_axis(chart, run, lines);
   double highest = 100, most = 1;
   for (const auto& line : lines) {
@@ -194,12 +193,12 @@ svg::Chart efficiency_figures(const Analysis& analysis, std::size_t machine, con
 
 // Every tier a dot labelled with its id: the frontier's larger, bold and joined by the frontier line, the
 // others lighter; Python peers off the frontier as diamonds.
-svg::Chart pareto_figures(const Analysis& analysis, std::size_t machine) {
-  svg::Chart chart{"pareto" + suffix(machine),
-                   "Speedup against maintenance cost — " + analysis.run->machine,
-                   {"maintenance cost (1 to 10)", false, 0.0, 10.0},
-                   {"× naive (log scale)", true},
-                   {}};
+svg::Plot pareto_figures(const Analysis& analysis, std::size_t machine) {
+  svg::Plot chart{"pareto" + suffix(machine),
+                  "Speedup against maintenance cost — " + analysis.run->machine,
+                  {"maintenance cost (1 to 10)", false, 0.0, 10.0},
+                  {"× naive (log scale)", true},
+                  {}};
   chart.height = 480;
   chart.end_labels = false;
   svg::Series frontier{"Pareto frontier (bold)", {}, svg::Style::line_and_markers, "#0072B2", 0};
@@ -212,7 +211,8 @@ svg::Chart pareto_figures(const Analysis& analysis, std::size_t machine) {
                           " naive, cost " + format_number("%.1f", row.cost.score) +
                           "; n = " + format_count(static_cast<double>(cell.n)) + ", " +
                           counted(cell.threads, "thread", "threads") + ", " + format_seconds(cell.median());
-    if (cell.rel_error()) figures += ", relative error " + format_number("%.2g", std::fabs(*cell.rel_error()));
+    if (cell.rel_error())
+      figures += ", relative error " + format_number("%.2g", std::fabs(*cell.rel_error()));
     svg::Point point{row.cost.score, *row.speedup, figures, {}, row.card->id, row.pareto};
     (row.pareto ? frontier : row.card->peer ? peers : others).points.push_back(std::move(point));
   }
@@ -224,25 +224,26 @@ svg::Chart pareto_figures(const Analysis& analysis, std::size_t machine) {
   return chart;
 }
 
-svg::Chart memory_figures(const Run& run, std::size_t machine, const Slots& slots) {
-  svg::Chart chart{"memory" + suffix(machine),
-                   "Peak heap against n — " + run.machine,
-                   {"n", true},
-                   {"peak heap bytes (log; 0 drawn at 1)", true},
-                   {}};
+svg::Plot memory_figures(const Run& run, std::size_t machine, const Slots& slots) {
+  svg::Plot chart{"memory" + suffix(machine),
+                  "Peak heap against n — " + run.machine,
+                  {"n", true},
+                  {"peak heap bytes (log; 0 drawn at 1)", true},
+                  {}};
   chart.series = per_tier(
-      run, slots, [](const CellResult& cell) { return std::optional<double>(std::max(1.0, cell.peak_heap())); },
+      run, slots,
+      [](const CellResult& cell) { return std::optional<double>(std::max(1.0, cell.peak_heap())); },
       [](double bytes) { return "peak heap " + format_bytes(bytes); });
   chart.notes.push_back("O(n) tiers climb with n; streaming tiers stay flat.");
   return chart;
 }
 
-svg::Chart error_figures(const Run& run, std::size_t machine, const Slots& slots) {
-  svg::Chart chart{"error" + suffix(machine),
-                   "Relative error against n — " + run.machine,
-                   {"n", true},
-                   {"|relative error| (log)", true},
-                   {}};
+svg::Plot error_figures(const Run& run, std::size_t machine, const Slots& slots) {
+  svg::Plot chart{"error" + suffix(machine),
+                  "Relative error against n — " + run.machine,
+                  {"n", true},
+                  {"|relative error| (log)", true},
+                  {}};
   chart.series = per_tier(
       run, slots,
       [](const CellResult& cell) -> std::optional<double> {
@@ -277,12 +278,12 @@ svg::Chart error_figures(const Run& run, std::size_t machine, const Slots& slots
 }
 
 // Resident memory over one call at the largest n, each tier on its fewest threads (the mprof view).
-svg::Chart timeline_figures(const Run& run, std::size_t machine, const Slots& slots) {
-  svg::Chart chart{"memory-over-time" + suffix(machine),
-                   "Memory during one call — " + run.machine,
-                   {"milliseconds into the call", false},
-                   {"resident memory (MiB)", false},
-                   {}};
+svg::Plot timeline_figures(const Run& run, std::size_t machine, const Slots& slots) {
+  svg::Plot chart{"memory-over-time" + suffix(machine),
+                  "Memory during one call — " + run.machine,
+                  {"milliseconds into the call", false},
+                  {"resident memory (MiB)", false},
+                  {}};
   const auto sizes = run.sizes();
   if (sizes.empty()) return chart;
   const std::int64_t n = sizes.back();
@@ -310,12 +311,12 @@ svg::Chart timeline_figures(const Run& run, std::size_t machine, const Slots& sl
 
 // Cores busy over one call at the largest n, each tier on its most threads: a parallel tier that quietly
 // runs on one core draws a line at 1.
-svg::Chart cpu_timeline_figures(const Run& run, std::size_t machine, const Slots& slots) {
-  svg::Chart chart{"cpu-over-time" + suffix(machine),
-                   "Cores busy during one call — " + run.machine,
-                   {"milliseconds into the call", false},
-                   {"cores busy (CPU time / wall time)", false},
-                   {}};
+svg::Plot cpu_timeline_figures(const Run& run, std::size_t machine, const Slots& slots) {
+  svg::Plot chart{"cpu-over-time" + suffix(machine),
+                  "Cores busy during one call — " + run.machine,
+                  {"milliseconds into the call", false},
+                  {"cores busy (CPU time / wall time)", false},
+                  {}};
   const auto sizes = run.sizes();
   if (sizes.empty()) return chart;
   const std::int64_t n = sizes.back();
@@ -354,19 +355,19 @@ std::vector<const Run*> runs_of(const std::vector<Run>& runs) {
   return out;
 }
 
-using AnalysisFigures = svg::Chart (*)(const Analysis&, std::size_t, const Slots&);
-using RunFigures = svg::Chart (*)(const Run&, std::size_t, const Slots&);
+using AnalysisFigures = svg::Plot (*)(const Analysis&, std::size_t, const Slots&);
+using RunFigures = svg::Plot (*)(const Run&, std::size_t, const Slots&);
 
 std::vector<Chart> each(const std::vector<Analysis>& analyses, AnalysisFigures figures) {
   const Slots slots = tier_slots(runs_of(analyses));
-  std::vector<svg::Chart> charts;
+  std::vector<svg::Plot> charts;
   for (std::size_t i = 0; i < analyses.size(); ++i) charts.push_back(figures(analyses[i], i, slots));
   return drawn(std::move(charts));
 }
 
 std::vector<Chart> each(const std::vector<Run>& runs, RunFigures figures) {
   const Slots slots = tier_slots(runs_of(runs));
-  std::vector<svg::Chart> charts;
+  std::vector<svg::Plot> charts;
   for (std::size_t i = 0; i < runs.size(); ++i) charts.push_back(figures(runs[i], i, slots));
   return drawn(std::move(charts));
 }
@@ -381,7 +382,7 @@ std::map<std::string, std::size_t> tier_slots(const std::vector<const Run*>& run
 }
 
 std::vector<Chart> speedup_charts(const std::vector<Analysis>& analyses) {
-  std::vector<svg::BarChart> charts;
+  std::vector<svg::BarPlot> charts;
   for (std::size_t i = 0; i < analyses.size(); ++i) charts.push_back(speedup_figures(analyses[i], i));
   svg::share_axes(charts);
   std::vector<Chart> out;
@@ -407,7 +408,7 @@ std::vector<Chart> cpu_timeline_charts(const std::vector<Run>& runs) {
 }
 
 Chart speedup_chart(const Analysis& analysis, std::size_t machine) {
-  const svg::BarChart chart = speedup_figures(analysis, machine);
+  const svg::BarPlot chart = speedup_figures(analysis, machine);
   return {chart.id, svg::bar_chart(chart)};
 }
 Chart scaling_chart(const Analysis& analysis, std::size_t machine) {
@@ -428,7 +429,7 @@ Chart error_chart(const Run& run, std::size_t machine) {
 Chart timeline_chart(const Run& run, std::size_t machine) {
   return drawn({timeline_figures(run, machine, slots_of(run))}).front();
 }
-svg::Chart cpu_timeline(const Run& run, std::size_t machine) {
+svg::Plot cpu_timeline(const Run& run, std::size_t machine) {
   return cpu_timeline_figures(run, machine, slots_of(run));
 }
 Chart cpu_timeline_chart(const Run& run, std::size_t machine) {

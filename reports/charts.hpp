@@ -42,6 +42,6 @@ Chart error_chart(const Run& run, std::size_t machine);
 Chart timeline_chart(const Run& run, std::size_t machine);
 Chart cpu_timeline_chart(const Run& run, std::size_t machine);
 // The CPU-over-time chart's figures before drawing: one series a tier, points (ms into the call, cores).
-svg::Chart cpu_timeline(const Run& run, std::size_t machine);
+svg::Plot cpu_timeline(const Run& run, std::size_t machine);
 
 }  // namespace ladder::report

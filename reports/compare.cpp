@@ -12,9 +12,10 @@
 
 namespace ladder::report {
 
-CellComparison compare_cells(const CellResult& old_cell, const CellResult& new_cell, const CompareOptions& options) {
-  return compare_samples(old_cell.median(), old_cell.repetition_seconds(), new_cell.median(), new_cell.repetition_seconds(),
-                         options);
+CellComparison compare_cells(const CellResult& old_cell, const CellResult& new_cell,
+                             const CompareOptions& options) {
+  return compare_samples(old_cell.median(), old_cell.repetition_seconds(), new_cell.median(),
+                         new_cell.repetition_seconds(), options);
 }
 
 std::string verdict(const CellComparison& comparison) {

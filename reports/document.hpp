@@ -12,8 +12,7 @@
 
 namespace ladder::report {
 
-// 42 %, 3.14× (12× from ten on), 1.2e-07 (– when there is none).
-inline std::string percent(double fraction) { return format_number("%.0f %%", 100 * fraction); }
+// 3.14× (12× from ten on), 1.2e-07 (– when there is none); a per cent is percent() of text.hpp.
 inline std::string times(double ratio) {
   return ratio >= 10 ? format_number("%.0f×", ratio) : format_number("%.2f×", ratio);
 }

@@ -60,7 +60,7 @@ std::string level(const DetectedChange& change) {
              : format_number("%.6g", change.before) + " → " + format_number("%.6g", change.after);
 }
 
-std::string percent(const DetectedChange& change) {
+std::string relative_change(const DetectedChange& change) {
   return format_number("%+.1f %%", (change.ratio - 1) * 100) + " " + direction(change);
 }
 
@@ -74,7 +74,7 @@ std::vector<svg::Marker> change_markers(const std::vector<DetectedChange>& chang
                        short_hash(change.commit) + (time ? "" : " instructions"),
                        (time ? "Time" : "Instructions per node") + std::string(" from commit ") +
                            short_hash(change.commit) + " (run " + change.run_id + "): " + level(change) +
-                           ", " + percent(change)});
+                           ", " + relative_change(change)});
   }
   return markers;
 }
@@ -107,7 +107,7 @@ Chart series_chart(const HistorySeries& series, const std::string& id,
                                run_words(run) + ": " + format_number("%.6g", *run.instructions_per_node) +
                                    " instructions per node"});
   }
-  svg::Chart chart;
+  svg::Plot chart;
   chart.id = id;
   chart.title = counts.points.empty() ? "Time per run: median and min–max"
                                       : "Time per run (median, min–max) and instructions per node";
@@ -142,7 +142,7 @@ Table changes_table(std::vector<Listed> listed) {
     table.rows.push_back({short_hash(change.commit), change.run_id, change.time,
                           series->tier + ", n = " + format_count(static_cast<double>(series->n)) + ", " +
                               counted(series->threads, "thread", "threads"),
-                          series->machine, level(change), percent(change)});
+                          series->machine, level(change), relative_change(change)});
   return table;
 }
 

@@ -3,7 +3,9 @@
 // sentences computed from the numbers.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "document.hpp"
 #include "errors.hpp"
@@ -141,37 +143,35 @@ IntegrandAnswers answer_each_integrand(const Run& run, std::optional<std::int64_
   return answers;
 }
 
-std::vector<std::string> integrand_differences(const Run& all, const IntegrandAnswers& answers, double spread,
-                                               bool with_picks) {
-  std::vector<std::string> sentences;
-  const auto& analyses = answers.analyses;
+namespace {
 
-  // A different pick.
+// "The pick differs: **a** (…× naive) for gauss, …" where the integrands' picks differ.
+std::optional<std::string> pick_difference(const IntegrandAnswers& answers) {
+  const auto& analyses = answers.analyses;
   std::set<std::string> picks;
   for (const auto& analysis : analyses)
     picks.insert(analysis.recommended ? analysis.recommended->card->id : "");
-  if (with_picks && picks.size() > 1) {
-    std::string text = "The pick differs: ";
-    for (std::size_t i = 0; i < analyses.size(); ++i) {
-      const Row* pick = analyses[i].recommended;
-      text += (i ? ", " : "") +
-              (pick ? "**" + pick->card->id + "**" +
-                          (pick->speedup ? " (" + times(*pick->speedup) + " naive)" : std::string())
-                    : std::string("no tier")) +
-              " for " + name_of(analyses[i]) + size_suffix(answers, analyses[i]);
-    }
-    sentences.push_back(text + ".");
+  if (picks.size() <= 1) return std::nullopt;
+  std::string text = "The pick differs: ";
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    const Row* pick = analyses[i].recommended;
+    text += (i ? ", " : "") +
+            (pick ? "**" + pick->card->id + "**" +
+                        (pick->speedup ? " (" + times(*pick->speedup) + " naive)" : std::string())
+                  : std::string("no tier")) +
+            " for " + name_of(analyses[i]) + size_suffix(answers, analyses[i]);
   }
+  return text + ".";
+}
 
-  // A tier that cannot run an integrand: the reason, what runs it fastest instead, and the tier elsewhere.
-  // Tiers refused for the same reason (the SIMD tiers, say) share one sentence; the same tiers refused for
-  // the same reason on several integrands share one too, without the per-integrand figures (the answer
-  // gives each integrand's pick).
-  struct Refused {
-    std::string said;
-    std::vector<std::string> tiers;
-    const Analysis* analysis;
-  };
+// Tiers that cannot run an integrand, grouped: those refused for the same reason (the SIMD tiers, say) on
+// one integrand are one group.
+struct Refused {
+  std::string said;
+  std::vector<std::string> tiers;
+  const Analysis* analysis;
+};
+std::vector<Refused> refusals(const Run& all, const std::vector<Analysis>& analyses) {
   std::vector<Refused> refused;
   for (const auto& analysis : analyses) {
     const std::string integrand = name_of(analysis);
@@ -190,11 +190,53 @@ std::vector<std::string> integrand_differences(const Run& all, const IntegrandAn
         group->tiers.push_back(not_running.tier);
     }
   }
-  const auto plural = [](std::string text, const std::string& before, std::size_t tiers) {
-    if (tiers > 1 && text.compare(before.size(), 4, " is ") == 0)  // "is unavailable" → "are unavailable"
-      text.replace(before.size(), 4, " are ");
-    return text;
-  };
+  return refused;
+}
+
+std::string plural(std::string text, const std::string& before, std::size_t tiers) {
+  if (tiers > 1 && text.compare(before.size(), 4, " is ") == 0)  // "is unavailable" → "are unavailable"
+    text.replace(before.size(), 4, " are ");
+  return text;
+}
+
+// What runs the group's integrand fastest instead, and (for one tier) the tier's speedup on the others:
+// "; the fastest tier that runs it is …, against xsimd's 5.00× for gauss".
+std::string instead(const Refused& refusal, const IntegrandAnswers& answers) {
+  const auto& analyses = answers.analyses;
+  const auto& tiers = refusal.tiers;
+  const Analysis* analysis = refusal.analysis;
+  std::string text;
+  const Row* fastest = nullptr;
+  for (const auto& row : analysis->rows)
+    if (!row.card->peer && (!fastest || row.cell->median() < fastest->cell->median())) fastest = &row;
+  if (fastest && fastest->speedup)
+    text += "; the fastest tier that runs it is " + fastest->card->id + " at " + times(*fastest->speedup) +
+            " naive" + size_suffix(answers, *analysis);
+  if (tiers.size() == 1) {
+    std::vector<std::pair<double, std::string>> elsewhere;  // speedup, "5.00× for gauss"
+    for (const auto& other : analyses)
+      if (const Row* row = row_of(other, tiers.front()); row && row->speedup && &other != analysis)
+        elsewhere.emplace_back(*row->speedup,
+                               times(*row->speedup) + " for " + name_of(other) + size_suffix(answers, other));
+    if (elsewhere.size() > 2) {  // a range, not a list: "1.50×–8.84× on 4 other integrands"
+      const auto [low, high] = std::minmax_element(elsewhere.begin(), elsewhere.end());
+      text += ", against " + tiers.front() + "'s " + times(low->first) + "–" + times(high->first) + " on " +
+              std::to_string(elsewhere.size()) + " other integrands";
+    } else if (!elsewhere.empty()) {
+      std::vector<std::string> each;
+      for (const auto& [speedup, said] : elsewhere) each.push_back(said);
+      text += ", against " + tiers.front() + "'s " + join(each);
+    }
+  }
+  return text;
+}
+
+// A tier that cannot run an integrand: the reason, what runs it fastest instead, and the tier elsewhere.
+// The same tiers refused for the same reason on several integrands share one sentence, without the
+// per-integrand figures (the answer gives each integrand's pick).
+std::vector<std::string> refusal_sentences(const std::vector<Refused>& refused,
+                                           const IntegrandAnswers& answers) {
+  std::vector<std::string> sentences;
   std::vector<bool> said_already(refused.size(), false);
   for (std::size_t i = 0; i < refused.size(); ++i) {
     if (said_already[i]) continue;
@@ -206,40 +248,18 @@ std::vector<std::string> integrand_differences(const Run& all, const IntegrandAn
         said_already[j] = true;
       }
     const std::string before = "For " + join(integrands) + ", " + join(tiers);
-    std::string text = plural(before + " " + said, before, tiers.size());
-    if (integrands.size() > 1) {
-      sentences.push_back(text + ".");
-      continue;
-    }
-    const Row* fastest = nullptr;
-    for (const auto& row : analysis->rows)
-      if (!row.card->peer && (!fastest || row.cell->median() < fastest->cell->median())) fastest = &row;
-    if (fastest && fastest->speedup)
-      text += "; the fastest tier that runs it is " + fastest->card->id + " at " + times(*fastest->speedup) +
-              " naive" + size_suffix(answers, *analysis);
-    if (tiers.size() == 1) {
-      std::vector<std::pair<double, std::string>> elsewhere;  // speedup, "5.00× for gauss"
-      for (const auto& other : analyses)
-        if (const Row* row = row_of(other, tiers.front()); row && row->speedup && &other != analysis)
-          elsewhere.emplace_back(
-              *row->speedup, times(*row->speedup) + " for " + name_of(other) + size_suffix(answers, other));
-      if (elsewhere.size() > 2) {  // a range, not a list: "1.50×–8.84× on 4 other integrands"
-        const auto [low, high] = std::minmax_element(elsewhere.begin(), elsewhere.end());
-        text += ", against " + tiers.front() + "'s " + times(low->first) + "–" + times(high->first) + " on " +
-                std::to_string(elsewhere.size()) + " other integrands";
-      } else if (!elsewhere.empty()) {
-        std::vector<std::string> each;
-        for (const auto& [speedup, said] : elsewhere) each.push_back(said);
-        text += ", against " + tiers.front() + "'s " + join(each);
-      }
-    }
-    sentences.push_back(text + ".");
+    const std::string text = plural(before + " " + said, before, tiers.size());
+    sentences.push_back(text + (integrands.size() > 1 ? "" : instead(refused[i], answers)) + ".");
   }
+  return sentences;
+}
 
-  // A tier whose speedup over naive differs by `spread` or more between integrands.
+// A tier whose speedup over naive differs by `spread` or more between integrands.
+std::vector<std::string> speedup_spreads(const Run& all, const IntegrandAnswers& answers, double spread) {
+  std::vector<std::string> sentences;
   for (const Card* card : all.cards_by_rung()) {
     std::vector<std::pair<double, std::string>> speedups;  // speedup, "for gauss"
-    for (const auto& analysis : analyses)
+    for (const auto& analysis : answers.analyses)
       if (const Row* row = row_of(analysis, card->id); row && row->speedup)
         speedups.emplace_back(*row->speedup, name_of(analysis) + size_suffix(answers, analysis));
     if (speedups.size() < 2) continue;
@@ -250,6 +270,19 @@ std::vector<std::string> integrand_differences(const Run& all, const IntegrandAn
                         times(high->first) + " for " + high->second + " (" + times(high->first / low->first) +
                         " apart).");
   }
+  return sentences;
+}
+
+}  // namespace
+
+std::vector<std::string> integrand_differences(const Run& all, const IntegrandAnswers& answers, double spread,
+                                               bool with_picks) {
+  std::vector<std::string> sentences;
+  if (with_picks)
+    if (auto differs = pick_difference(answers)) sentences.push_back(std::move(*differs));
+  for (auto& sentence : refusal_sentences(refusals(all, answers.analyses), answers))
+    sentences.push_back(std::move(sentence));
+  for (auto& sentence : speedup_spreads(all, answers, spread)) sentences.push_back(std::move(sentence));
   return sentences;
 }
 

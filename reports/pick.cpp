@@ -30,8 +30,9 @@ std::string describe(const Candidate& candidate) {
     where += " × " + std::to_string(cell.ranks) + (cell.ranks > 1 ? " ranks" : " rank");
   return candidate.card->id + " (" + where + "): median " + format_seconds(cell.median()) + ", " +
          format_number("%.3g nodes/s", static_cast<double>(cell.n) / cell.median()) + ", relative error " +
-         (cell.rel_error() ? format_number("%.1e", std::fabs(*cell.rel_error())) : "undefined") + ", peak heap " +
-         format_bytes(cell.peak_heap()) + ", cost " + format_number("%.1f", candidate.cost.score);
+         (cell.rel_error() ? format_number("%.1e", std::fabs(*cell.rel_error())) : "undefined") +
+         ", peak heap " + format_bytes(cell.peak_heap()) + ", cost " +
+         format_number("%.1f", candidate.cost.score);
 }
 
 // One integrand's answer (run: its cells only); n: the size asked for, or the one the report answers at.

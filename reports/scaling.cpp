@@ -61,7 +61,7 @@ void judge(TierScaling& line) {
 
 std::string stop_rule() {
   return "A step to more threads gains when it raises the speedup (of the medians) by at least " +
-         percent(gain_fraction) +
+         percent(gain_fraction, 0) +
          " of what ideal scaling would add from the count before, and its slowest repetition beats the "
          "count before's fastest. A tier stops gaining at its last count that gained, once two or more "
          "measured counts past it did not: one slow measurement makes no knee.";

@@ -136,10 +136,11 @@ void integrand_rows(Table& rows, const std::vector<const Analysis*>& analyses, b
     const Row* current = current_rung(analysis, current_tier);
     const std::string size = same_n ? "" : " at n = " + format_count(static_cast<double>(analysis.n));
     if (current && !ladder_pays(analysis, *current)) {
-      for (auto& cell : {"stay: **" + current->card->id + "**",
-                         current->speedup ? times(*current->speedup) : "–", std::string("1×"),
-                         format_seconds(current->cell->median()) + size, cost_text(*current, false, short_cost),
-                         scientific(current->cell->rel_error()), std::string("– (nothing beats it by 10 %)")})
+      for (auto& cell :
+           {"stay: **" + current->card->id + "**", current->speedup ? times(*current->speedup) : "–",
+            std::string("1×"), format_seconds(current->cell->median()) + size,
+            cost_text(*current, false, short_cost), scientific(current->cell->rel_error()),
+            std::string("– (nothing beats it by 10 %)")})
         row.push_back(cell);
       rows.rows.push_back(row);
       continue;
@@ -222,98 +223,107 @@ std::vector<const Analysis*> rows_of(const Analysis& analysis, const IntegrandAn
   return each;
 }
 
-void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
-            const std::vector<IntegrandAnswers>& answers, const std::string& current_tier) {
-  Document blocks;
-  blocks.push_back(heading(2, "The answer"));
+namespace {
+
+// Several machines of several integrands: one table, a row for each integrand of each machine, the size said
+// once when shared.
+void machines_table(Document& blocks, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
+                    const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
+                    const std::vector<std::string>& names) {
+  Table rows{{"machine", "integrand", "use", "× naive", "× current rung", "time", "cost", "error",
+              "cheaper runner-up"},
+             {},
+             "",
+             false};
+  std::optional<std::int64_t> n = analyses.front().n;
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    const auto at = answers[i].analyses.empty() ? std::optional<std::int64_t>(analyses[i].n) : answers[i].n;
+    if (at != n) n.reset();
+  }
+  for (std::size_t i = 0; i < analyses.size(); ++i)
+    integrand_rows(rows, rows_of(analyses[i], answers[i], true), n.has_value(), current_tier, names[i]);
+  blocks.push_back(
+      paragraph((n ? "At n = " + format_count(static_cast<double>(*n)) + ", one" : std::string("One")) +
+                " row for each integrand of each machine:"));
+  blocks.push_back(table(rows));
+  std::vector<std::string> given_up;
+  for (std::size_t i = 0; i < analyses.size(); ++i)
+    if (!answers[i].analyses.empty())
+      if (std::string said = gives_up(all_runs[i], answers[i]);
+          !said.empty() && std::find(given_up.begin(), given_up.end(), said) == given_up.end())
+        given_up.push_back(said);
+  for (auto& said : given_up) blocks.push_back(paragraph(std::move(said)));
+}
+
+// Each machine's answer on its own: one tier, or a table with a row an integrand.
+void each_machine(Document& blocks, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
+                  const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
+                  const std::vector<std::string>& names) {
   const bool several = all_runs.size() > 1;
-  std::vector<std::string> names;
-  for (const auto& run : all_runs) names.push_back(run.machine);
-  const bool any_integrands = std::any_of(
-      answers.begin(), answers.end(), [](const IntegrandAnswers& each) { return !each.analyses.empty(); });
-  // The width each answer is for, said once when the same everywhere.
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    const std::string lead = several ? "On **" + names[i] + "**, " : "";
+    if (answers[i].analyses.empty()) {
+      one_answer(blocks, analyses[i], current_tier, lead);
+      continue;
+    }
+    const std::string at = answers[i].n ? "at n = " + format_count(static_cast<double>(*answers[i].n)) + ", "
+                                        : std::string("each at its own n, ");
+    std::string said = lead + at + "one row an integrand:";
+    said.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(said.front())));
+    blocks.push_back(paragraph(said));
+    Table rows{
+        {"integrand", "use", "× naive", "× current rung", "time", "cost", "error", "cheaper runner-up"},
+        {},
+        "",
+        false};
+    std::vector<const Analysis*> each;
+    for (const auto& analysis : answers[i].analyses) each.push_back(&analysis);
+    integrand_rows(rows, each, answers[i].n.has_value(), current_tier, "");
+    blocks.push_back(table(rows));
+    if (std::string said_up = gives_up(all_runs[i], answers[i]); !said_up.empty())
+      blocks.push_back(paragraph(std::move(said_up)));
+  }
+}
+
+// The warnings that touch any integrand's pick or runner-up, once for the whole table: "Trust: …"; empty
+// when none does.
+std::string integrands_trust_line(const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
+                                  const std::vector<IntegrandAnswers>& answers) {
+  const bool several = all_runs.size() > 1;
+  std::vector<std::string> integrands, kinds;
+  std::size_t rows = 0, touched = 0;
+  for (std::size_t i = 0; i < answers.size(); ++i)
+    for (const auto* each : rows_of(analyses[i], answers[i], several)) {
+      const Analysis& analysis = *each;
+      ++rows;
+      auto said = flagged(all_runs[i], analysis.recommended);
+      for (auto& kind : flagged(all_runs[i], analysis.cheaper)) said.push_back(kind);
+      if (said.empty()) continue;
+      ++touched;
+      const std::string name = analysis.run->integrand_names().front();
+      if (std::find(integrands.begin(), integrands.end(), name) == integrands.end())
+        integrands.push_back(name);
+      for (auto& kind : said)
+        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+    }
+  if (touched == 0) return "";
+  return "Trust: " +
+         (touched == rows ? std::string("every pick or its runner-up")
+                          : "the pick or runner-up for " + join(integrands)) +
+         " rests on cells flagged " + join(kinds) + "; see the run's warnings below.";
+}
+
+// The rule of the pick and the width each answer is for, said once when the same everywhere.
+std::string rule_line(const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
+                      const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
+                      const std::vector<std::string>& names, bool any_integrands) {
+  const bool several = all_runs.size() > 1;
   std::vector<std::string> widths;
   for (std::size_t i = 0; i < analyses.size(); ++i) {
     const std::string width = short_width(analyses[i]);
     const bool each_integrand = !answers[i].analyses.empty();
     widths.push_back((several ? "on **" + names[i] + "** " : std::string()) + "for " + width +
                      (each_integrand ? ", for each integrand" : ""));
-  }
-  if (several && any_integrands) {
-    // One table: a row for each integrand of each machine, the size said once when shared.
-    Table rows{{"machine", "integrand", "use", "× naive", "× current rung", "time", "cost", "error",
-                "cheaper runner-up"},
-               {},
-               "",
-               false};
-    std::optional<std::int64_t> n = analyses.front().n;
-    for (std::size_t i = 0; i < analyses.size(); ++i) {
-      const auto at = answers[i].analyses.empty() ? std::optional<std::int64_t>(analyses[i].n) : answers[i].n;
-      if (at != n) n.reset();
-    }
-    for (std::size_t i = 0; i < analyses.size(); ++i)
-      integrand_rows(rows, rows_of(analyses[i], answers[i], true), n.has_value(), current_tier, names[i]);
-    blocks.push_back(
-        paragraph((n ? "At n = " + format_count(static_cast<double>(*n)) + ", one" : std::string("One")) +
-                  " row for each integrand of each machine:"));
-    blocks.push_back(table(rows));
-    std::vector<std::string> given_up;
-    for (std::size_t i = 0; i < analyses.size(); ++i)
-      if (!answers[i].analyses.empty())
-        if (std::string said = gives_up(all_runs[i], answers[i]);
-            !said.empty() && std::find(given_up.begin(), given_up.end(), said) == given_up.end())
-          given_up.push_back(said);
-    for (auto& said : given_up) blocks.push_back(paragraph(std::move(said)));
-  } else {
-    for (std::size_t i = 0; i < analyses.size(); ++i) {
-      const std::string lead = several ? "On **" + names[i] + "**, " : "";
-      if (answers[i].analyses.empty()) {
-        one_answer(blocks, analyses[i], current_tier, lead);
-        continue;
-      }
-      const std::string at = answers[i].n
-                                 ? "at n = " + format_count(static_cast<double>(*answers[i].n)) + ", "
-                                 : std::string("each at its own n, ");
-      std::string said = lead + at + "one row an integrand:";
-      said.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(said.front())));
-      blocks.push_back(paragraph(said));
-      Table rows{
-          {"integrand", "use", "× naive", "× current rung", "time", "cost", "error", "cheaper runner-up"},
-          {},
-          "",
-          false};
-      std::vector<const Analysis*> each;
-      for (const auto& analysis : answers[i].analyses) each.push_back(&analysis);
-      integrand_rows(rows, each, answers[i].n.has_value(), current_tier, "");
-      blocks.push_back(table(rows));
-      if (std::string said_up = gives_up(all_runs[i], answers[i]); !said_up.empty())
-        blocks.push_back(paragraph(std::move(said_up)));
-    }
-  }
-  if (any_integrands) {
-    // The warnings that touch any integrand's pick or runner-up, once for the whole table.
-    std::vector<std::string> integrands, kinds;
-    std::size_t rows = 0, touched = 0;
-    for (std::size_t i = 0; i < answers.size(); ++i)
-      for (const auto* each : rows_of(analyses[i], answers[i], several)) {
-        const Analysis& analysis = *each;
-        ++rows;
-        auto said = flagged(all_runs[i], analysis.recommended);
-        for (auto& kind : flagged(all_runs[i], analysis.cheaper)) said.push_back(kind);
-        if (said.empty()) continue;
-        ++touched;
-        const std::string name = analysis.run->integrand_names().front();
-        if (std::find(integrands.begin(), integrands.end(), name) == integrands.end())
-          integrands.push_back(name);
-        for (auto& kind : said)
-          if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
-      }
-    if (touched > 0)
-      blocks.push_back(paragraph("Trust: " +
-                                 (touched == rows ? std::string("every pick or its runner-up")
-                                                  : "the pick or runner-up for " + join(integrands)) +
-                                 " rests on cells flagged " + join(kinds) +
-                                 "; see the run's warnings below."));
   }
   const bool same_width = std::all_of(analyses.begin(), analyses.end(), [&](const Analysis& each) {
     return short_width(each) == short_width(analyses.front());
@@ -324,11 +334,32 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
   if (same_width && several)  // said once for every machine
     if (const auto at = answered.find("all this machine has"); at != std::string::npos)
       answered.replace(at, 20, "all each machine has");
-  blocks.push_back(paragraph(
-      "The pick: the cheapest tier within 10 % of the fastest, answered " + answered + ". " +
-      (current_tier.empty() ? "The likely current rung: " + current_rung_rule() + " (--current TIER sets it)"
-                            : "Your current rung: " + current_tier + " (--current)") +
-      ". The answer is \"stay where you are\" when no tier beats that rung by more than 10 %."));
+  return "The pick: the cheapest tier within 10 % of the fastest, answered " + answered + ". " +
+         (current_tier.empty()
+              ? "The likely current rung: " + current_rung_rule() + " (--current TIER sets it)"
+              : "Your current rung: " + current_tier + " (--current)") +
+         ". The answer is \"stay where you are\" when no tier beats that rung by more than 10 %.";
+}
+
+}  // namespace
+
+void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
+            const std::vector<IntegrandAnswers>& answers, const std::string& current_tier) {
+  Document blocks;
+  blocks.push_back(heading(2, "The answer"));
+  const bool several = all_runs.size() > 1;
+  std::vector<std::string> names;
+  for (const auto& run : all_runs) names.push_back(run.machine);
+  const bool any_integrands = std::any_of(
+      answers.begin(), answers.end(), [](const IntegrandAnswers& each) { return !each.analyses.empty(); });
+  if (several && any_integrands)
+    machines_table(blocks, all_runs, analyses, answers, current_tier, names);
+  else
+    each_machine(blocks, all_runs, analyses, answers, current_tier, names);
+  if (any_integrands)
+    if (std::string trust = integrands_trust_line(all_runs, analyses, answers); !trust.empty())
+      blocks.push_back(paragraph(std::move(trust)));
+  blocks.push_back(paragraph(rule_line(all_runs, analyses, answers, current_tier, names, any_integrands)));
   doc.push_back(section("answer", std::move(blocks)));
 }
 

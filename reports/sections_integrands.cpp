@@ -53,12 +53,12 @@ std::string note(const Run& run, const Analysis& analysis, const std::string& in
         references.push_back(each);
     // How the exact integral was found, when it is news: not the antiderivative, or with an estimate or a
     // note to read it by.
-    if (!cell.exact_method().empty() && (cell.exact_method() != "antiderivative" || cell.exact_error_estimate() ||
-                                       !cell.reference_notes().empty())) {
+    if (!cell.exact_method().empty() && (cell.exact_method() != "antiderivative" ||
+                                         cell.exact_error_estimate() || !cell.reference_notes().empty())) {
       std::string method =
           "exact integral: " + cell.exact_method() +
           (cell.exact_error_estimate() ? format_number(" (error estimate %.1e)", *cell.exact_error_estimate())
-                                     : std::string());
+                                       : std::string());
       if (std::find(references.begin(), references.end(), method) == references.end())
         references.push_back(method);
     }

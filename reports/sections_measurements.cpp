@@ -74,8 +74,8 @@ void trust(Document& doc, const std::vector<Run>& runs) {
                              format_bytes(run.memory_total_bytes), run.hypervisor ? "yes" : "no", run.build,
                              std::to_string(run.repetitions),
                              run.status + (run.started.empty() ? "" : ", " + run.started), run.label,
-                             cvs.empty() ? "–" : percent(cvs[cvs.size() / 2]),
-                             cvs.empty() ? "–" : percent(cvs.back())});
+                             cvs.empty() ? "–" : percent(cvs[cvs.size() / 2], 0),
+                             cvs.empty() ? "–" : percent(cvs.back(), 0)});
   }
   doc.push_back(table(machines));
   for (const auto& run : runs)
@@ -110,13 +110,15 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
           {row.card->peer ? "py " + std::to_string(row.card->rung - 100) : std::to_string(row.card->rung),
            (row.pareto ? "**" + name + "**" : name), configuration(row), format_seconds(cell.median()),
            row.speedup ? times(*row.speedup) : "–", row.speedup_below ? times(*row.speedup_below) : "–",
-           scientific(cell.rel_error()), format_bytes(cell.peak_rss()), format_number("%.1f", row.cost.score)});
+           scientific(cell.rel_error()), format_bytes(cell.peak_rss()),
+           format_number("%.1f", row.cost.score)});
       more.rows.push_back(
-          {name, format_seconds(cell.min()) + " – " + format_seconds(cell.max()), percent(cell.cv()),
-           format_number("%.3g", static_cast<double>(cell.n) / cell.median()), percent(row.fraction_of_fastest),
-           format_bytes(cell.peak_heap()), format_number("%.0f", cell.minor_faults()),
-           instructions_text(*row.card), report_vector_text(*row.card, "linked"), counters_text(cell),
-           scientific(cell.rounding_error()), cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–"});
+          {name, format_seconds(cell.min()) + " – " + format_seconds(cell.max()), percent(cell.cv(), 0),
+           format_number("%.3g", static_cast<double>(cell.n) / cell.median()),
+           percent(row.fraction_of_fastest, 0), format_bytes(cell.peak_heap()),
+           format_number("%.0f", cell.minor_faults()), instructions_text(*row.card),
+           report_vector_text(*row.card, "linked"), counters_text(cell), scientific(cell.rounding_error()),
+           cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–"});
       if (peers)
         more.rows.back().insert(more.rows.back().begin() + 5,
                                 {row.over_py_list ? times(*row.over_py_list) : "–",
@@ -206,7 +208,7 @@ void all_cells(Document& doc, const std::vector<Run>& runs) {
            std::to_string(cell.ranks), std::string(to_string(cell.status)),
            cell.ok() ? format_seconds(cell.median()) : "–",
            cell.ok() ? format_number("%.3g", cell.median() * 1e9 / static_cast<double>(cell.n)) : "–",
-           cell.ok() ? percent(cell.efficiency()) : "–", cell.ok() ? scientific(cell.rel_error()) : "–",
+           cell.ok() ? percent(cell.efficiency(), 0) : "–", cell.ok() ? scientific(cell.rel_error()) : "–",
            cell.ok() ? format_bytes(cell.peak_heap()) : "–",
            cell.ok() || cell.placement ? placement_text(cell.placement) : "–", note});
       if (integrands) rows.rows.back().insert(rows.rows.back().begin() + 2, cell.integrand);

@@ -47,7 +47,7 @@ Table scaling_table(const std::vector<TierScaling>& lines) {
       std::string text = "–";
       for (const auto& step : line.steps)
         if (step.count == count)
-          text = times(step.speedup) + " · " + percent(step.efficiency) +
+          text = times(step.speedup) + " · " + percent(step.efficiency, 0) +
                  (line.stops_gaining == count ? " ◇" : "");
       row.push_back(text);
     }

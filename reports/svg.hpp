@@ -6,6 +6,11 @@
 // says how many and why. Tick labels are compact, with three significant digits unless the axis needs
 // more to tell its ticks apart: 0, 0.25, 1, 500, then SI suffixes 1.5k, 2M, 1G, 10T from 1000 up to
 // 1e15, and scientific notation (1e-12, 2.5e-6, 1e18) below 0.001 and from 1e15.
+//
+// A plot is what the caller describes (Plot: a line or scatter chart; BarPlot: bars); line_chart and
+// bar_chart draw it. This header is the charts' one interface: each chart kind is drawn in a file of its
+// own in svg/ (line.cpp, bar.cpp), on helpers shared there (the axes in axis.hpp, the label layout in
+// labels.hpp, the series' looks in looks.hpp, the SVG elements and text boxes in elements.hpp).
 #pragma once
 #include <cstddef>
 #include <optional>
@@ -60,9 +65,9 @@ Look look(std::size_t slot);
 // A band: from low to high at each x (e.g. the min and max over runs around their median), filled in the
 // series' colour, faint, under every line: one <path class="band" data-band="NAME"> (not a g.series: it has
 // no look of its own), in <g class="bands">, its legend entry a faint swatch named band_name (empty: "NAME
-// range"). Intervals in x order; one the axes cannot show is left out (noted), breaking the band there.
-// right_axis: the series (and its band) on the chart's right axis, Chart::y2, rather than on y.
-struct Interval {
+// range"). Spans in x order; one the axes cannot show is left out (noted), breaking the band there.
+// right_axis: the series (and its band) on the chart's right axis, Plot::y2, rather than on y.
+struct Span {
   double x = 0, low = 0, high = 0;
 };
 struct Series {
@@ -71,7 +76,7 @@ struct Series {
   Style style = Style::line_and_markers;
   std::string color{};
   std::optional<std::size_t> slot{};
-  std::vector<Interval> band{};
+  std::vector<Span> band{};
   std::string band_name{};
   bool right_axis = false;
 };
@@ -91,7 +96,8 @@ struct Marker {
   std::string label{};
   std::string tooltip{};  // non-empty: the marker's <title> (e.g. the change it marks, in figures)
 };
-struct Chart {
+// A line or scatter chart: its axes, series, markers and notes (line_chart draws it).
+struct Plot {
   std::string id{};  // the <svg>'s id and data-chart attribute
   std::string title{};
   Axis x{}, y{};
@@ -112,12 +118,12 @@ struct Chart {
 // each series in <g class="series" data-series="NAME" data-color data-marker data-dash>, each point an
 // element of class "point" (data-shape: its marker; data-cx, data-cy: its centre) with a <title>.
 // No two texts overlap by the layout's own estimate of their size (tick labels that would are left out).
-std::string line_chart(const Chart& chart);
+std::string line_chart(const Plot& chart);
 
 // Small multiples: gives every chart the same x, y and y2 ranges (over all their drawable points and given
 // bounds), the same given ticks (all of theirs) and the same end-label margin, so that side by side they
 // read on the same axes at the same scale.
-void share_axes(std::vector<Chart>& charts);
+void share_axes(std::vector<Plot>& charts);
 
 struct Bar {
   std::string label{};
@@ -125,7 +131,8 @@ struct Bar {
   std::string annotation{};
   std::string color{};
 };
-struct BarChart {
+// A bar chart: one bar a row on one value axis (bar_chart draws it).
+struct BarPlot {
   std::string id{};
   std::string title{};
   std::string value_label{};
@@ -136,8 +143,8 @@ struct BarChart {
 };
 // Horizontal bars, one row per bar, label on the left, annotation (e.g. "cost 4.5") on the right of the bar,
 // each bar in <g class="bar" data-bar="LABEL">; log scale when `log` (values must be > 0 then).
-std::string bar_chart(const BarChart& chart);
+std::string bar_chart(const BarPlot& chart);
 // Small multiples of bar charts: the same value axis (over all their bars) in each.
-void share_axes(std::vector<BarChart>& charts);
+void share_axes(std::vector<BarPlot>& charts);
 
 }  // namespace ladder::svg

@@ -151,7 +151,7 @@ TEST(CpuOverTimeChart, DrawsCoresBusyForEachTiersMostThreadsAtTheLargestSize) {
       sampled("naive", 1000000, 1, {0, 0.01}, {0, 0.01}),                        // under 3 samples
       sampled("xsimd", 1000, 1, {0, 0.01, 0.02, 0.03}, {0, 0.01, 0.02, 0.03}),   // not the largest n
   };
-  const svg::Chart chart = cpu_timeline(run, 0);
+  const svg::Plot chart = cpu_timeline(run, 0);
   EXPECT_EQ(chart.id, "cpu-over-time-1");
   EXPECT_EQ(chart.title, "Cores busy during one call at n = 1e6 — crafted");
   ASSERT_EQ(chart.series.size(), 1u);

@@ -142,7 +142,7 @@ TEST(SvgEscape, ReplacesControlCharactersXmlForbidsButKeepsWhitespace) {
 }
 
 TEST(SvgLineChart, EveryCallerTextComesOutAsText) {
-  Chart chart{.id = "id" + hostile, .title = hostile, .x = {.label = hostile}, .y = {.label = hostile}};
+  Plot chart{.id = "id" + hostile, .title = hostile, .x = {.label = hostile}, .y = {.label = hostile}};
   chart.series.push_back(series_of(hostile, {{1, 2}, {3, 4}}));
   chart.series[0].points[0].label = hostile;
   chart.series[0].color = "url(http://example.invalid/x.svg#paint)";  // not a colour: the palette's instead
@@ -155,7 +155,7 @@ TEST(SvgLineChart, EveryCallerTextComesOutAsText) {
 }
 
 TEST(SvgLineChart, TwoSeriesGetTheirOwnGroupsWithAPointPerPoint) {
-  Chart chart{.id = "speed", .title = "Speed", .x = {.label = "n"}, .y = {.label = "seconds"}};
+  Plot chart{.id = "speed", .title = "Speed", .x = {.label = "n"}, .y = {.label = "seconds"}};
   chart.series.push_back(series_of("naive", {{1, 5}, {2, 6}, {3, 7}}));
   chart.series.push_back(series_of("it's \"xsimd\"", {{1, 1}, {2, 2}, {3, 2.5}, {4, 3}}));
   const std::string svg = line_chart(chart);
@@ -175,7 +175,7 @@ TEST(SvgLineChart, TwoSeriesGetTheirOwnGroupsWithAPointPerPoint) {
 }
 
 TEST(SvgLineChart, AGivenColourIsUsedAndTheStyleDecidesLinesAndMarkers) {
-  Chart chart{.id = "styles", .title = "Styles"};
+  Plot chart{.id = "styles", .title = "Styles"};
   chart.series.push_back(series_of("dashed", {{1, 1}, {2, 2}}));
   chart.series[0].style = Style::dashed;
   chart.series[0].color = "#123abc";
@@ -197,7 +197,7 @@ TEST(SvgLineChart, AGivenColourIsUsedAndTheStyleDecidesLinesAndMarkers) {
 }
 
 TEST(SvgLineChart, LogAxisTicksArePowersOfTenEvenlySpaced) {
-  Chart chart{.id = "log", .title = "Log", .x = {.label = "n"}, .y = {.label = "seconds", .log = true}};
+  Plot chart{.id = "log", .title = "Log", .x = {.label = "n"}, .y = {.label = "seconds", .log = true}};
   chart.series.push_back(series_of("decades", {{0, 1e-3}, {1, 1e-2}, {2, 1}, {3, 1e2}, {4, 1e3}}));
   const std::string svg = line_chart(chart);
   expect_sound(svg);
@@ -211,14 +211,14 @@ TEST(SvgLineChart, LogAxisTicksArePowersOfTenEvenlySpaced) {
 }
 
 TEST(SvgLineChart, LogAxisOverManyDecadesLabelsEveryFewDecades) {
-  Chart chart{.id = "wide-log", .title = "Log", .y = {.label = "y", .log = true}};
+  Plot chart{.id = "wide-log", .title = "Log", .y = {.label = "y", .log = true}};
   chart.series.push_back(series_of("s", {{0, 1e-20}, {1, 1e20}}));
   const auto labels = texts(group(line_chart(chart), "<g class=\"axis y\""));
   EXPECT_EQ(labels, (std::vector<std::string>{"1e-18", "1e-12", "1e-6", "1", "1M", "1T", "1e18", "y"}));
 }
 
 TEST(SvgLineChart, NonNegativeDataGetsNoNegativeAxis) {
-  Chart chart{.id = "from-zero", .title = "From zero", .y = {.label = "seconds"}};
+  Plot chart{.id = "from-zero", .title = "From zero", .y = {.label = "seconds"}};
   chart.series.push_back(series_of("s", {{0, 0.1}, {1, 10}}));
   const std::string axis = group(line_chart(chart), "<g class=\"axis y\"");
   // The lowest tick, 0, sits on the x axis (the plot's bottom edge at 420 - 44).
@@ -227,21 +227,21 @@ TEST(SvgLineChart, NonNegativeDataGetsNoNegativeAxis) {
 }
 
 TEST(SvgLineChart, LogAxisOverFewerThanThreeDecadesTicksAtOneTwoFive) {
-  Chart chart{.id = "log125", .title = "Log", .y = {.label = "y", .log = true}};
+  Plot chart{.id = "log125", .title = "Log", .y = {.label = "y", .log = true}};
   chart.series.push_back(series_of("s", {{0, 1}, {1, 40}}));
   const auto labels = texts(group(line_chart(chart), "<g class=\"axis y\""));
   EXPECT_EQ(labels, (std::vector<std::string>{"1", "2", "5", "10", "20", "y"}));
 }
 
 TEST(SvgLineChart, LogAxisWithinOneStepOfOneTwoFiveTicksEvenly) {
-  Chart chart{.id = "narrow-log", .title = "Log", .y = {.label = "y", .log = true}};
+  Plot chart{.id = "narrow-log", .title = "Log", .y = {.label = "y", .log = true}};
   chart.series.push_back(series_of("s", {{0, 2.1}, {1, 2.4}}));
   const auto labels = texts(group(line_chart(chart), "<g class=\"axis y\""));
   EXPECT_EQ(labels, (std::vector<std::string>{"2.1", "2.15", "2.2", "2.25", "2.3", "2.35", "2.4", "y"}));
 }
 
 TEST(SvgLineChart, TickLabelsAreCompact) {
-  Chart chart{.id = "compact", .title = "Compact", .x = {.label = "x", .log = true}, .y = {.label = "y"}};
+  Plot chart{.id = "compact", .title = "Compact", .x = {.label = "x", .log = true}, .y = {.label = "y"}};
   chart.series.push_back(series_of("s", {{1e-12, 0}, {1e-6, 2e6}}));
   const std::string svg = line_chart(chart);
   const auto x_labels = texts(group(svg, "<g class=\"axis x\""));
@@ -252,14 +252,14 @@ TEST(SvgLineChart, TickLabelsAreCompact) {
 }
 
 TEST(SvgLineChart, TickLabelsOfANarrowRangeCarryTheDigitsThatTellThemApart) {
-  Chart chart{.id = "narrow", .title = "Narrow", .y = {.label = "y"}};
+  Plot chart{.id = "narrow", .title = "Narrow", .y = {.label = "y"}};
   chart.series.push_back(series_of("s", {{0, 1.0001}, {1, 1.0005}}));
   const auto labels = texts(group(line_chart(chart), "<g class=\"axis y\""));
   EXPECT_EQ(labels, (std::vector<std::string>{"1.0001", "1.0002", "1.0003", "1.0004", "1.0005", "y"}));
 }
 
 TEST(SvgLineChart, NonPositivePointsOnALogAxisAreLeftOutWithANote) {
-  Chart chart{.id = "skips", .title = "Skips", .y = {.label = "y", .log = true}};
+  Plot chart{.id = "skips", .title = "Skips", .y = {.label = "y", .log = true}};
   chart.series.push_back(series_of("s", {{1, 1}, {2, 0}, {3, 10}, {4, -5}, {5, 100}}));
   const std::string svg = line_chart(chart);
   expect_sound(svg);
@@ -269,7 +269,7 @@ TEST(SvgLineChart, NonPositivePointsOnALogAxisAreLeftOutWithANote) {
 }
 
 TEST(SvgLineChart, APointLeftOutBreaksTheLineRatherThanBridgingIt) {
-  Chart chart{.id = "gap", .title = "Gap", .y = {.label = "y", .log = true}};
+  Plot chart{.id = "gap", .title = "Gap", .y = {.label = "y", .log = true}};
   chart.series.push_back(series_of("s", {{1, 1}, {2, 2}, {3, 0}, {4, 4}, {5, 5}, {6, -1}, {7, 7}}));
   static const std::regex path_data("<path class=\"line\" d=\"([^\"]*)\"");
   std::smatch path;
@@ -283,7 +283,7 @@ TEST(SvgLineChart, APointLeftOutBreaksTheLineRatherThanBridgingIt) {
 TEST(SvgLineChart, NonFinitePointsAreLeftOutWithANoteAndNoNumberIsNaN) {
   constexpr double nan = std::numeric_limits<double>::quiet_NaN();
   constexpr double inf = std::numeric_limits<double>::infinity();
-  Chart chart{.id = "nan", .title = "NaN"};
+  Plot chart{.id = "nan", .title = "NaN"};
   chart.series.push_back(series_of("s", {{1, 1}, {nan, 2}, {3, inf}, {-inf, 4}, {5, 5}}));
   const std::string svg = line_chart(chart);
   expect_sound(svg);  // every coordinate a plain number
@@ -296,7 +296,7 @@ TEST(SvgLineChart, NonFinitePointsAreLeftOutWithANoteAndNoNumberIsNaN) {
 // The scaling charts' boundaries (L3 group, NUMA node, socket, SMT): a dotted vertical line at each x
 // within the axis, labelled along it; one outside the range is left out, and a note says so.
 TEST(SvgLineChart, MarkersAreVerticalLinesAtTheirXLabelledAndEscaped) {
-  Chart chart{.id = "marks", .title = "Marks", .x = {.label = "threads", .log = true}};
+  Plot chart{.id = "marks", .title = "Marks", .x = {.label = "threads", .log = true}};
   chart.series.push_back(series_of("s", {{1, 1}, {4, 3}, {16, 8}}));
   chart.markers = {{.x = 4, .label = hostile}, {.x = 1000, .label = "beyond"}};
   const std::string svg = line_chart(chart);
@@ -323,7 +323,7 @@ TEST(SvgLineChart, MarkersAreVerticalLinesAtTheirXLabelledAndEscaped) {
 }
 
 TEST(SvgLineChart, GivenTicksReplaceTheAutomaticOnesWithinTheRange) {
-  Chart chart{
+  Plot chart{
       .id = "ticks", .title = "Ticks", .x = {.label = "threads", .log = true, .ticks = {1, 2, 4, 8, 16, 32}}};
   chart.series.push_back(series_of("s", {{1, 1}, {16, 8}}));
   const auto labels = texts(group(line_chart(chart), "<g class=\"axis x\""));
@@ -331,7 +331,7 @@ TEST(SvgLineChart, GivenTicksReplaceTheAutomaticOnesWithinTheRange) {
 }
 
 TEST(SvgLineChart, AMarkedPointGetsADiamondCentredOnItWithItsMarkAsTooltip) {
-  Chart chart{.id = "mark", .title = "Mark"};
+  Plot chart{.id = "mark", .title = "Mark"};
   chart.series.push_back(series_of("s", {{1, 1}, {2, 3}, {3, 4}}));
   chart.series[0].points[1].mark = hostile;
   const std::string svg = line_chart(chart);
@@ -351,7 +351,7 @@ TEST(SvgLineChart, AMarkedPointGetsADiamondCentredOnItWithItsMarkAsTooltip) {
 }
 
 TEST(SvgLineChart, PointsOutsideAGivenRangeAreLeftOutWithANote) {
-  Chart chart{.id = "range", .title = "Range", .x = {.label = "x", .min = 0, .max = 10}};
+  Plot chart{.id = "range", .title = "Range", .x = {.label = "x", .min = 0, .max = 10}};
   chart.series.push_back(series_of("s", {{-1, 1}, {5, 2}, {11, 3}}));
   const std::string svg = line_chart(chart);
   EXPECT_EQ(count(svg, "class=\"point\""), 1);
@@ -363,7 +363,7 @@ TEST(SvgLineChart, PointsOutsideAGivenRangeAreLeftOutWithANote) {
 }
 
 TEST(SvgLineChart, DegenerateInputsDrawAxesAndNoNaN) {
-  std::vector<Chart> charts;
+  std::vector<Plot> charts;
   charts.push_back({.id = "no-series", .title = "nothing"});
   charts.push_back({.id = "empty-series", .title = "empty", .series = {series_of("empty", {})}});
   charts.push_back({.id = "one-point", .title = "one", .series = {series_of("one", {{3, 7}})}});
@@ -408,9 +408,9 @@ TEST(SvgLineChart, DegenerateInputsDrawAxesAndNoNaN) {
 }
 
 TEST(SvgLineChart, AnEmptySeriesBesideOthersIsNoted) {
-  Chart chart{.id = "partly",
-              .title = "Partly",
-              .series = {series_of("full", {{1, 1}, {2, 2}}), series_of("empty", {})}};
+  Plot chart{.id = "partly",
+             .title = "Partly",
+             .series = {series_of("full", {{1, 1}, {2, 2}}), series_of("empty", {})}};
   const std::string svg = line_chart(chart);
   EXPECT_NE(svg.find(">empty: no points</text>"), std::string::npos);
   EXPECT_EQ(svg.find(">no data</text>"), std::string::npos);
@@ -424,7 +424,7 @@ double height_of(const std::string& svg) {
 }
 
 TEST(SvgLineChart, TheLegendNamesEverySeriesInRowsThatMakeTheChartTaller) {
-  Chart chart{.id = "legend", .title = "Legend"};
+  Plot chart{.id = "legend", .title = "Legend"};
   chart.series.push_back(series_of("a rather long series name 0", {{1, 0}}));
   const double one_row = height_of(line_chart(chart));
   for (int index = 1; index < 12; ++index)
@@ -509,7 +509,7 @@ TEST(SvgLooks, TheFirst256SlotsAreAllDifferentAndSameColouredOnesDifferInShape) 
 
 // Twenty-four series of every style: no two alike, even where the styles leave only colour and dash.
 TEST(SvgLooks, NoTwoSeriesOfAChartLookAlike) {
-  Chart chart{.id = "many", .title = "Many"};
+  Plot chart{.id = "many", .title = "Many"};
   const Style styles[] = {Style::line_and_markers, Style::line, Style::markers, Style::dashed};
   for (int index = 0; index < 24; ++index) {
     chart.series.push_back(series_of("s" + std::to_string(index), {{1, 1.0 * index}, {2, 2.0 * index}}));
@@ -537,7 +537,7 @@ TEST(SvgLooks, NoTwoSeriesOfAChartLookAlike) {
 // A caller's slot gives the series that slot's look, wherever it stands, before any automatic series; a
 // second series asking for a taken look gets another.
 TEST(SvgLooks, AFixedSlotIsHonouredAndNeverShared) {
-  Chart chart{.id = "fixed", .title = "Fixed"};
+  Plot chart{.id = "fixed", .title = "Fixed"};
   chart.series.push_back(series_of("auto", {{1, 1}, {2, 2}}));
   chart.series.push_back(series_of("tbb", {{1, 2}, {2, 3}}));
   chart.series.back().slot = 0;
@@ -570,7 +570,7 @@ TEST(SvgLooks, AFixedSlotIsHonouredAndNeverShared) {
 // What each series' attributes say is what is drawn: the line's stroke and dash, each point's shape and
 // colour (filled shapes by fill, the open cross and plus by stroke).
 TEST(SvgLooks, TheAttributesMatchTheDrawnElements) {
-  Chart chart{.id = "drawn", .title = "Drawn", .x = {.label = "n", .log = true}};
+  Plot chart{.id = "drawn", .title = "Drawn", .x = {.label = "n", .log = true}};
   for (int index = 0; index < 20; ++index)
     chart.series.push_back(
         series_of("s" + std::to_string(index), {{1, 1.0 + index}, {10, 2.0 + index}, {100, 3.0 + index}}));
@@ -606,7 +606,7 @@ TEST(SvgLooks, TheAttributesMatchTheDrawnElements) {
 // Fifteen lines ending at the same value: fifteen end labels right of the plot, none overlapping another
 // by the layout's own estimate, those moved joined to their line's end by a leader.
 TEST(SvgEndLabels, FifteenLinesEndingTogetherGetLabelsThatDoNotOverlap) {
-  Chart chart{.id = "ends", .title = "Ends"};
+  Plot chart{.id = "ends", .title = "Ends"};
   for (int index = 0; index < 15; ++index)
     chart.series.push_back(
         series_of("tier-" + std::to_string(index) + (index % 3 == 0 ? " (Python) wide" : ""),
@@ -691,7 +691,7 @@ double distance(const TextBox& box, double x, double y) {
 }
 
 // A Pareto chart's frame: cost 0 to 10 across, speedup on a log scale up, no end labels.
-Chart pareto_like() {
+Plot pareto_like() {
   return {.id = "pareto",
           .title = "Pareto",
           .x = {.label = "cost", .min = 0.0, .max = 10.0},
@@ -710,7 +710,7 @@ void expect_no_texts_overlap(const std::string& svg) {
 // A crowded Pareto-like set: twenty dots, most at cost 1 to 1.5 and nearly the same speed, each tagged;
 // every tag inside the plot, clear of every other tag and every dot.
 TEST(SvgPointLabels, CrowdedTagsAvoidEachOtherTheDotsAndTheEdges) {
-  Chart chart = pareto_like();
+  Plot chart = pareto_like();
   Series frontier{.name = "frontier", .style = Style::line_and_markers};
   Series others{.name = "others", .style = Style::markers};
   Series peers{.name = "peers", .style = Style::markers};
@@ -761,7 +761,7 @@ TEST(SvgPointLabels, CrowdedTagsAvoidEachOtherTheDotsAndTheEdges) {
 // leader starts) than any other dot — but tbb's, boxed in by three dots within 15 px; no leader crosses a
 // text or another leader; no two texts overlap.
 TEST(SvgPointLabels, LeadersInACrowdedCornerPointAtTheirOwnDotAndCrossNothing) {
-  Chart chart = pareto_like();
+  Plot chart = pareto_like();
   Series frontier{.name = "frontier", .style = Style::line_and_markers};
   Series others{.name = "others", .style = Style::markers};
   const std::vector<std::tuple<const char*, double, double, bool>> dots = {
@@ -803,11 +803,11 @@ TEST(SvgPointLabels, LeadersInACrowdedCornerPointAtTheirOwnDotAndCrossNothing) {
 // A dot at the plot's right edge: its tag goes right of it, into a margin the chart widens to hold, rather
 // than left of it or away on a leader.
 TEST(SvgPointLabels, ADotAtTheRightEdgeTagsIntoTheMargin) {
-  Chart chart{.id = "edge",
-              .title = "Edge",
-              .x = {.label = "cost", .min = 0.0, .max = 10.0},
-              .y = {.label = "speedup", .min = 0.0, .max = 10.0},
-              .end_labels = false};
+  Plot chart{.id = "edge",
+             .title = "Edge",
+             .x = {.label = "cost", .min = 0.0, .max = 10.0},
+             .y = {.label = "speedup", .min = 0.0, .max = 10.0},
+             .end_labels = false};
   Series dots{.name = "tiers", .style = Style::markers};
   dots.points = {{.x = 10, .y = 5, .tag = "openmp-tuned"}, {.x = 9.6, .y = 5, .tag = "tbb"}};
   chart.series = {dots};
@@ -829,13 +829,13 @@ TEST(SvgPointLabels, ADotAtTheRightEdgeTagsIntoTheMargin) {
 // Forty dots in one spot, each tagged: where no place is clear, a tag is left out rather than drawn over
 // another, and a note under the chart names those left out.
 TEST(SvgPointLabels, TagsWithNoRoomAreLeftOutAndNamedInANote) {
-  Chart chart{.id = "pile",
-              .title = "Pile",
-              .x = {.label = "cost", .min = 0.0, .max = 10.0},
-              .y = {.label = "speedup", .min = 0.0, .max = 10.0},
-              .width = 300,
-              .height = 200,
-              .end_labels = false};
+  Plot chart{.id = "pile",
+             .title = "Pile",
+             .x = {.label = "cost", .min = 0.0, .max = 10.0},
+             .y = {.label = "speedup", .min = 0.0, .max = 10.0},
+             .width = 300,
+             .height = 200,
+             .end_labels = false};
   Series dots{.name = "tiers", .style = Style::markers};
   for (int index = 0; index < 40; ++index)
     dots.points.push_back({.x = 5, .y = 5, .tag = "tier-number-" + std::to_string(index)});
@@ -860,7 +860,7 @@ TEST(SvgPointLabels, TagsWithNoRoomAreLeftOutAndNamedInANote) {
 
 // Small multiples: after share_axes, each chart has the same ranges, ticks and margins.
 TEST(SvgSmallMultiples, SharedAxesGiveTheSameTicksAndPositions) {
-  std::vector<Chart> charts(2);
+  std::vector<Plot> charts(2);
   charts[0] = {.id = "a", .title = "A", .x = {.label = "n", .log = true}, .y = {.label = "s", .log = true}};
   charts[0].series = {series_of("naive", {{1e3, 1e-3}, {1e6, 1}})};
   charts[1] = {.id = "b", .title = "B", .x = {.label = "n", .log = true}, .y = {.label = "s", .log = true}};
@@ -884,15 +884,15 @@ TEST(SvgSmallMultiples, SharedAxesGiveTheSameTicksAndPositions) {
   EXPECT_EQ(in_a.front().at("data-cx"), in_b.front().at("data-cx"));
   EXPECT_EQ(in_a.front().at("data-cy"), in_b.front().at("data-cy"));
 
-  std::vector<BarChart> bars{{.id = "a", .log = true, .bars = {{.label = "x", .value = 2}}},
-                             {.id = "b", .log = true, .bars = {{.label = "x", .value = 200}}}};
+  std::vector<BarPlot> bars{{.id = "a", .log = true, .bars = {{.label = "x", .value = 2}}},
+                            {.id = "b", .log = true, .bars = {{.label = "x", .value = 200}}}};
   share_axes(bars);
   EXPECT_EQ(texts(group(bar_chart(bars[0]), "<g class=\"axis x\"")),
             texts(group(bar_chart(bars[1]), "<g class=\"axis x\"")));
 }
 
 TEST(SvgLabels, NamesAndTagsAreEscapedInLabelsAndTitles) {
-  Chart chart{.id = "escape", .title = "Escape"};
+  Plot chart{.id = "escape", .title = "Escape"};
   chart.series.push_back(series_of(hostile, {{1, 1}, {2, 2}}));
   chart.series[0].points[0].tag = hostile;
   chart.series[0].points[1].label = hostile;
@@ -907,7 +907,7 @@ TEST(SvgLabels, NamesAndTagsAreEscapedInLabelsAndTitles) {
 
 // The scaling chart's boundaries at the same or neighbouring x: their turned labels are set apart.
 TEST(SvgLineChart, MarkerLabelsAtTheSameXDoNotOverlap) {
-  Chart chart{.id = "bounds", .title = "Bounds", .x = {.label = "threads", .log = true}};
+  Plot chart{.id = "bounds", .title = "Bounds", .x = {.label = "threads", .log = true}};
   chart.series.push_back(series_of("s", {{1, 1}, {64, 30}, {128, 40}}));
   chart.markers = {{.x = 64, .label = "all 64 cores (SMT siblings past it)"},
                    {.x = 64, .label = "one socket"},
@@ -931,7 +931,7 @@ TEST(SvgLineChart, MarkerLabelsAtTheSameXDoNotOverlap) {
 
 // Given ticks too close for their labels: every grid line drawn, only the labels that fit apart.
 TEST(SvgLineChart, TickLabelsThatWouldOverlapAreLeftOut) {
-  Chart chart{.id = "dense", .title = "Dense", .x = {.label = "x"}};
+  Plot chart{.id = "dense", .title = "Dense", .x = {.label = "x"}};
   for (int tick = 0; tick <= 100; ++tick) chart.x.ticks.push_back(1000.0 * tick);
   chart.series.push_back(series_of("s", {{0, 1}, {100000, 2}}));
   const std::string svg = line_chart(chart);
@@ -963,7 +963,7 @@ std::vector<std::vector<std::pair<double, double>>> path_pieces(const std::strin
 // highs and back along the lows at each point's x, every vertex in the plot; a value it cannot show breaks
 // it in two, with a note.
 TEST(SvgBands, ABandFollowsItsLowsAndHighsWithinThePlot) {
-  Chart chart{
+  Plot chart{
       .id = "band", .title = "Band", .x = {.label = "run"}, .y = {.label = "ms", .min = 0.0, .max = 10.0}};
   Series median{.name = "median", .color = "#0072b2"};
   for (int i = 0; i < 6; ++i) {
@@ -1028,11 +1028,11 @@ TEST(SvgBands, ABandFollowsItsLowsAndHighsWithinThePlot) {
 // right of the plot; no text overlaps another, the end labels stand right of it all, and every caller's
 // text (the right axis' title, the given tick labels, a marker's tooltip) is escaped.
 TEST(SvgRightAxis, SeriesOnItArePlacedByItsScaleAndNoTextsOverlap) {
-  Chart chart{.id = "two-axes",
-              .title = "Two axes",
-              .x = {.label = "commit", .min = -0.5, .max = 3.5, .ticks = {0, 1, 2, 3}},
-              .y = {.label = "time (ms)", .min = 0.0, .max = 10.0},
-              .y2 = {.label = hostile, .min = 0.0, .max = 2000.0}};
+  Plot chart{.id = "two-axes",
+             .title = "Two axes",
+             .x = {.label = "commit", .min = -0.5, .max = 3.5, .ticks = {0, 1, 2, 3}},
+             .y = {.label = "time (ms)", .min = 0.0, .max = 10.0},
+             .y2 = {.label = hostile, .min = 0.0, .max = 2000.0}};
   chart.x.tick_labels = {"c0ffee1", "<b>&", "c0ffee3", "c0ffee4"};
   chart.series = {series_of("median time", {{0, 2}, {1, 3}, {2, 4}, {3, 5}}),
                   series_of("instructions per node", {{0, 500}, {1, 1000}, {2, 1500}, {3, 1900}})};
@@ -1095,7 +1095,7 @@ TEST(SvgRightAxis, SeriesOnItArePlacedByItsScaleAndNoTextsOverlap) {
 
 // Small multiples with a right axis: the same right-axis ticks and the same place for the same count.
 TEST(SvgRightAxis, SharedAxesShareTheRightAxisToo) {
-  std::vector<Chart> charts(2);
+  std::vector<Plot> charts(2);
   for (std::size_t k = 0; k < 2; ++k) {
     charts[k] = {.id = "c" + std::to_string(k), .title = "C", .x = {.label = "run"}, .y = {.label = "s"}};
     charts[k].series = {series_of("time", {{0, 1.0 + k}, {1, 2.0 * (k + 1)}}),
@@ -1114,7 +1114,7 @@ TEST(SvgRightAxis, SharedAxesShareTheRightAxisToo) {
 
 // A line series of one point draws no line: its group says so (data-dash none), as the contract asks.
 TEST(SvgLooks, ASeriesThatDrawsNoLineDeclaresNone) {
-  Chart chart{.id = "single", .title = "Single"};
+  Plot chart{.id = "single", .title = "Single"};
   chart.series = {series_of("one point", {{1, 1}}), series_of("two points", {{1, 2}, {2, 3}})};
   const auto groups = svg_elements(line_chart(chart), "<g class=\"series\"");
   ASSERT_EQ(groups.size(), 2u);
@@ -1123,7 +1123,7 @@ TEST(SvgLooks, ASeriesThatDrawsNoLineDeclaresNone) {
 }
 
 TEST(SvgBarChart, OneGroupPerBarWithLabelAndAnnotation) {
-  BarChart chart{.id = "cost", .title = "Cost", .value_label = "× naive"};
+  BarPlot chart{.id = "cost", .title = "Cost", .value_label = "× naive"};
   chart.bars = {{.label = "naive", .value = 1, .annotation = "cost 1"},
                 {.label = "xsimd", .value = 40, .annotation = "cost 4.5"},
                 {.label = hostile, .value = 12, .annotation = hostile}};
@@ -1147,7 +1147,7 @@ TEST(SvgBarChart, OneGroupPerBarWithLabelAndAnnotation) {
 TEST(SvgBarChart, LongerBarsForLargerValuesOnBothScales) {
   for (bool log : {false, true}) {
     SCOPED_TRACE(log ? "log" : "linear");
-    BarChart chart{.id = "lengths", .title = "Lengths", .value_label = "x", .log = log};
+    BarPlot chart{.id = "lengths", .title = "Lengths", .value_label = "x", .log = log};
     chart.bars = {{.label = "small", .value = 2}, {.label = "large", .value = 200}};
     const std::string svg = bar_chart(chart);
     static const std::regex bar_width("<rect x=\"[^\"]*\" y=\"[^\"]*\" width=\"([^\"]*)\"");
@@ -1162,7 +1162,7 @@ TEST(SvgBarChart, LongerBarsForLargerValuesOnBothScales) {
 }
 
 TEST(SvgBarChart, LinearBarsStartAtZero) {
-  BarChart chart{.id = "zero", .title = "From zero", .value_label = "x"};
+  BarPlot chart{.id = "zero", .title = "From zero", .value_label = "x"};
   chart.bars = {{.label = "a", .value = 100}, {.label = "b", .value = 110}};
   const std::string svg = bar_chart(chart);
   EXPECT_EQ(texts(group(svg, "<g class=\"axis x\"")).front(), "0");
@@ -1175,7 +1175,7 @@ TEST(SvgBarChart, LinearBarsStartAtZero) {
 }
 
 TEST(SvgBarChart, NonPositiveValuesOnALogScaleAreNotDrawnButStillListed) {
-  BarChart chart{.id = "log-bars", .title = "Log", .value_label = "speed-up", .log = true};
+  BarPlot chart{.id = "log-bars", .title = "Log", .value_label = "speed-up", .log = true};
   chart.bars = {{.label = "a", .value = 10},
                 {.label = "zero", .value = 0},
                 {.label = "negative", .value = -2},
@@ -1188,7 +1188,7 @@ TEST(SvgBarChart, NonPositiveValuesOnALogScaleAreNotDrawnButStillListed) {
 }
 
 TEST(SvgBarChart, DegenerateInputsDrawAnAxisAndNoNaN) {
-  std::vector<BarChart> charts;
+  std::vector<BarPlot> charts;
   charts.push_back({.id = "none", .title = "none"});
   charts.push_back({.id = "zero", .title = "zero", .bars = {{.label = "z", .value = 0}}});
   charts.push_back({.id = "equal-log",
@@ -1224,17 +1224,17 @@ TEST(SvgWellFormedness, TheHandCheckCatchesWhatItShould) {
 // A real XML parser, where the machine has one (Debian's libxml2-utils).
 TEST(SvgWellFormedness, XmllintAcceptsEveryKindOfChart) {
   if (std::system("command -v xmllint >/dev/null 2>&1") != 0) GTEST_SKIP() << "xmllint is not installed";
-  Chart chart{.id = "lint",
-              .title = hostile,
-              .x = {.label = "x", .log = true, .ticks = {1, 10, 100}},
-              .y = {.label = hostile},
-              .markers = {{.x = 10, .label = hostile}}};
+  Plot chart{.id = "lint",
+             .title = hostile,
+             .x = {.label = "x", .log = true, .ticks = {1, 10, 100}},
+             .y = {.label = hostile},
+             .markers = {{.x = 10, .label = hostile}}};
   chart.series.push_back(series_of(hostile, {{1, 1}, {10, 0}, {100, std::nan("")}}));
   chart.series[0].points[0].mark = hostile;
-  BarChart bars{
+  BarPlot bars{
       .id = "lint-bars", .title = hostile, .value_label = hostile, .bars = {{.label = hostile, .value = 2}}};
   int index = 0;
-  for (const std::string& svg : {line_chart(chart), bar_chart(bars), line_chart(Chart{})}) {
+  for (const std::string& svg : {line_chart(chart), bar_chart(bars), line_chart(Plot{})}) {
     const std::string path = ::testing::TempDir() + "ladder-svg-test-" + std::to_string(getpid()) + "-" +
                              std::to_string(index++) + ".svg";
     std::ofstream(path) << svg;

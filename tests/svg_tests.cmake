@@ -1,12 +1,13 @@
-# The reports' SVG charts (reports/svg.cpp), on their own: no harness, no tiers.
+# The reports' SVG charts (reports/svg.hpp, reports/svg/), on their own: no harness, no tiers.
+list(TRANSFORM ladder_svg_sources PREPEND ${PROJECT_SOURCE_DIR}/ OUTPUT_VARIABLE svg_sources)
 # Where xmllint is missing (Debian's libxml2-utils, which scripts/install-deps.sh installs), its test calls
 # GTEST_SKIP with the reason, and ctest lists it as skipped: gtest_discover_tests sets SKIP_REGULAR_EXPRESSION.
-ladder_add_test(ladder_svg_tests SOURCES svg_test.cpp ${PROJECT_SOURCE_DIR}/reports/svg.cpp
+ladder_add_test(ladder_svg_tests SOURCES svg_test.cpp ${svg_sources}
   INCLUDES ${PROJECT_SOURCE_DIR}/reports LABEL quick)
 
-# The headless-browser check of an HTML report (browser_check.py) on a sample page made with svg.cpp: once
-# where it must pass, then on three pages where it must fail, each for the reason named. Where Chromium is
-# not installed the script exits 77: the tests are reported skipped, not passed.
+# The headless-browser check of an HTML report (browser_check.py) on a sample page made with the SVG
+# charts: once where it must pass, then on three pages where it must fail, each for the reason named. Where
+# Chromium is not installed the script exits 77: the tests are reported skipped, not passed.
 set(browser_check ${CMAKE_CURRENT_SOURCE_DIR}/browser_check.py)
 set(browser_fixtures ${CMAKE_CURRENT_SOURCE_DIR}/fixtures)
 add_test(NAME BrowserCheckOnSampleReport
