@@ -38,13 +38,12 @@ void print_summary(const Journal& journal, const nlohmann::json& run, const Path
   for (const auto& record : journal.cells) cells.push_back(&record);
   std::sort(cells.begin(), cells.end(), [&](const CellResult* x, const CellResult* y) {
     const auto key = [&](const CellResult* e) {
-      return std::make_tuple(place(e->cell.integrand), e->cell.integrand, e->cell.n, e->rung, e->cell.ranks,
-                             e->cell.threads);
+      return std::make_tuple(place(e->integrand), e->integrand, e->n, e->rung, e->ranks, e->threads);
     };
     return key(x) < key(y);
   });
   for (const CellResult* record : cells) {
-    const CellKey& cell = record->cell;
+    const CellKey& cell = *record;
     std::string median = "-", per_node = "-", error = "-", heap = "-";
     if (record->measurement) {
       const Measurement& measurement = *record->measurement;

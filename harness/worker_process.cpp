@@ -272,7 +272,7 @@ WorkerOutcome run_worker_process(const std::string& executable, const CellKey& c
                                  const std::string& hostfile, const std::string& result_file, double timeout,
                                  std::int64_t memory_limit) {
   std::size_t launcher_words = 0;
-  const std::vector<std::string> command =
+  std::vector<std::string> command =
       worker_command(executable, cell, matrix, ref, binding, hostfile, result_file, launcher_words);
   ::unlink(result_file.c_str());
   const auto machine_before = process::machine_time();
