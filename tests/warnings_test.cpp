@@ -233,8 +233,8 @@ TEST(Warnings, TheRunsOwnStateIsSaidWhenItHolds) {
 TEST(Warnings, ReferenceNotesAndANonFiniteResultAreNamed) {
   auto cells = clean_cells();
   const std::string note = "f is not finite at 1 of 3 nodes, first at x = 0";
-  cells[0].cell.integrand = "one-over-x";
-  cells[0].cell.a = -1;
+  cells[0].integrand = "one-over-x";
+  cells[0].a = -1;
   cells[0].measurement->reference_notes = {note};
   cells[0].measurement->midpoint.reset();
   cells[0].measurement->within_rounding_bound = false;
