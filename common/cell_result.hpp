@@ -40,7 +40,7 @@ struct CellKey {
   double a = 0, b = 1;
   std::int64_t n = 0;
   int threads = 1;
-  int ranks = 1;              // processes, for a distributed tier (under the MPI launcher)
+  int ranks = 1;                        // processes, for a distributed tier (under the MPI launcher)
   bool reproducible_requested = false;  // ask the tier for the same bits at every thread count
 };
 void to_json(nlohmann::json& out, const CellKey& cell);

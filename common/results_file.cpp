@@ -208,7 +208,8 @@ InstructionCounts read_instruction_counts(const JsonReader& in) {
   return counts;
 }
 
-std::optional<double> InstructionCounts::per_node(const std::string& tier, const std::string& integrand) const {
+std::optional<double> InstructionCounts::per_node(const std::string& tier,
+                                                  const std::string& integrand) const {
   if (!available) return std::nullopt;
   const std::vector<Tier>* counted = &tiers;
   if (!by_integrand.empty()) {

@@ -66,7 +66,6 @@ struct InstructionCounts {
 };
 InstructionCounts read_instruction_counts(const JsonReader& in);
 
-
 struct WarningRecord {
   std::string kind, message;
   std::vector<std::string> cells;

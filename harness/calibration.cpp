@@ -271,7 +271,8 @@ void calibrate(const std::string& executable, Calibration& calibration, const st
   save_calibration(executable, calibration);
 }
 
-void record_cell(const std::string& executable, const CellKey& cell, const Matrix& matrix, double wall_seconds) {
+void record_cell(const std::string& executable, const CellKey& cell, const Matrix& matrix,
+                 double wall_seconds) {
   Calibration calibration = load_calibration(executable);
   if (calibration.cells.size() >= kept_cells) calibration.cells.clear();  // bounded: forget, start again
   calibration.cells[cell_key(cell, matrix)] = wall_seconds;

@@ -87,7 +87,8 @@ void calibrate(const std::string& executable, Calibration& calibration, const st
 
 // A finished cell's worker wall time, and the instruction counting's, into the cache (the plan prefers
 // them). Never throws.
-void record_cell(const std::string& executable, const CellKey& cell, const Matrix& matrix, double wall_seconds);
+void record_cell(const std::string& executable, const CellKey& cell, const Matrix& matrix,
+                 double wall_seconds);
 void record_instructions(const std::string& executable, std::size_t tiers, int parallel, double wall_seconds);
 void record_runner(const std::string& executable, double seconds_per_cell);
 

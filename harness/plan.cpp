@@ -21,7 +21,8 @@ namespace ladder {
 
 using nlohmann::json;
 
-std::pair<CellStatus, std::string> not_attempted(const CellKey& cell, const Matrix& matrix, double available) {
+std::pair<CellStatus, std::string> not_attempted(const CellKey& cell, const Matrix& matrix,
+                                                 double available) {
   const TierCard& card = find_card(cell.tier);
   if (const auto reason = unavailable_reason(cell.tier); !reason.empty())
     return {CellStatus::unavailable, "tier '" + cell.tier + "' cannot run here: " + reason};

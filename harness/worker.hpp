@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "matrix.hpp"
 #include "cell_result.hpp"
+#include "matrix.hpp"
 #include "reference.hpp"
 
 namespace ladder {

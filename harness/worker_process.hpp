@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "matrix.hpp"
 #include "cell_result.hpp"
+#include "matrix.hpp"
 #include "reference.hpp"
 #include "thread_binding.hpp"
 

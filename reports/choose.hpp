@@ -36,7 +36,8 @@ struct PickConstraints {
 int pick(const std::string& results, const PickConstraints& constraints);
 
 // One cell in both runs: compare_samples on their medians and repetitions.
-CellComparison compare_cells(const CellResult& old_cell, const CellResult& new_cell, const CompareOptions& options);
+CellComparison compare_cells(const CellResult& old_cell, const CellResult& new_cell,
+                             const CompareOptions& options);
 // The verdict column: "slower", "no significant difference (too few repetitions for the test)", …
 std::string verdict(const CellComparison& comparison);
 

@@ -101,10 +101,10 @@ struct Analysis {
   // The threads × ranks the answer is for: the widest measured at n, or the width asked for when that is
   // narrower. Each tier competes with its fastest cell at most this wide.
   int width = 1;
-  std::vector<Row> rows;                     // rung order, tiers with a measured cell at n
-  std::vector<const CellResult*> unmeasured;       // cells at n that did not run, with their reasons
-  const Row* best_peer = nullptr;            // the fastest peer, when peers ran
-  const Row* first_beating_peers = nullptr;  // the lowest C++ rung faster than every peer
+  std::vector<Row> rows;                      // rung order, tiers with a measured cell at n
+  std::vector<const CellResult*> unmeasured;  // cells at n that did not run, with their reasons
+  const Row* best_peer = nullptr;             // the fastest peer, when peers ran
+  const Row* first_beating_peers = nullptr;   // the lowest C++ rung faster than every peer
   const Row* recommended = nullptr;
   const Row* cheaper = nullptr;  // the runner-up that costs less
   std::string why;               // one sentence

@@ -60,13 +60,13 @@ fs::path machine(const fs::path& dir, const std::string& host, bool second) {
   }
   // Each median cell at the largest n sampled one call: four samples over the call, the second machine's
   // ten times shorter.
-  for (auto& entry : benchmarks)
-    if (entry.value("run_type", "") == "aggregate" && entry.value("aggregate_name", "") == "median" &&
-        entry.value("n", std::int64_t{0}) == 100000000LL) {
-      const double call = entry.at("real_time").get<double>() * 1e-9;
-      entry["memory_timeline"] = {{"seconds", {0.0, call / 3, 2 * call / 3, call}},
-                                  {"rss_bytes", {1e6, 2e6, 2e6, 1e6}},
-                                  {"cpu_seconds", {0.0, call / 3, 2 * call / 3, call}}};
+  for (auto& cell : benchmarks)
+    if (cell.at("cell").value("n", std::int64_t{0}) == 100000000LL) {
+      const double call =
+          cell.at("measurement").at("aggregates").at("median").at("real_time").get<double>() * 1e-9;
+      cell["measurement"]["memory"]["timeline"] = {{"seconds", {0.0, call / 3, 2 * call / 3, call}},
+                                                   {"rss_bytes", {1e6, 2e6, 2e6, 1e6}},
+                                                   {"cpu_seconds", {0.0, call / 3, 2 * call / 3, call}}};
     }
   return testing::write_results(dir / host, testing::crafted_results(host, cards, benchmarks));
 }

@@ -396,21 +396,22 @@ TEST(CompareCommand, RefusesAMalformedFileNamingItAndTheField) {
   const std::string old_run = crafted(dir / "old", "crafted", 1.0, 0.1, ten).string();
   const fs::path bad = crafted(dir / "bad", "crafted", 2.0, 0.05, ten);
   json document = testing::read_json(bad / "results.json");
-  document["benchmarks"][4]["real_time"] = "fast";
+  document["cells"][1]["measurement"]["repetitions"][0]["real_time"] = "fast";
   testing::write_results(bad, document);
   const auto before = std::distance(fs::recursive_directory_iterator(dir.str()), {});
   const auto outcome = compare(old_run + " " + bad.string());
   EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
   expect_says(outcome, (bad / "results.json").string());
-  expect_says(outcome, "benchmarks[4].real_time");
+  expect_says(outcome, "cells[1].measurement.repetitions[0].real_time");
   EXPECT_EQ(outcome.output.find("old median"), std::string::npos) << outcome.output;
   EXPECT_EQ(std::distance(fs::recursive_directory_iterator(dir.str()), {}), before) << "nothing written";
 
-  document["benchmarks"][4].erase("real_time");
+  document["cells"][1]["measurement"]["repetitions"][0].erase("real_time");
   testing::write_results(bad, document);
   const auto missing = compare(bad.string() + " " + old_run);
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
-  expect_says(missing, (bad / "results.json").string() + "': benchmarks[4] has no 'real_time'");
+  expect_says(missing,
+              (bad / "results.json").string() + "': cells[1].measurement.repetitions[0] has no 'real_time'");
   EXPECT_EQ(missing.output.find("old median"), std::string::npos) << missing.output;
 }
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "matrix.hpp"
 #include "cell_result.hpp"
+#include "matrix.hpp"
 #include "peers.hpp"
 
 namespace ladder::testing {

@@ -103,7 +103,9 @@ inline CellResult measured_record(const CraftedCell& cell) {
   return record;
 }
 
-inline void add_cell(nlohmann::json& cells, const CraftedCell& cell) { cells.push_back(measured_record(cell)); }
+inline void add_cell(nlohmann::json& cells, const CraftedCell& cell) {
+  cells.push_back(measured_record(cell));
+}
 
 // A cell that did not run: its status and why (a tier that cannot run an integrand is "unavailable", with
 // the reason).
@@ -172,8 +174,11 @@ inline nlohmann::json crafted_results(const std::string& host, const nlohmann::j
 }
 
 // DIR/results.json holding `document`; returns DIR.
-inline std::filesystem::path write_results(const std::filesystem::path& dir, const nlohmann::json& document) {
+// Google Benchmark's entries are written anew from the cells, which a test may have changed.
+inline std::filesystem::path write_results(const std::filesystem::path& dir, nlohmann::json document) {
   std::filesystem::create_directories(dir);
+  if (document.contains("cells"))
+    document["benchmarks"] = benchmark_entries(document.at("cells").get<std::vector<CellResult>>());
   std::ofstream(dir / "results.json") << document.dump(1);
   return dir;
 }

@@ -14,6 +14,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -184,12 +185,17 @@ TEST(HistoryStore, RecordsAndReadsBackEveryField) {
   EXPECT_EQ(naive.status, "ok");
   EXPECT_EQ(naive.repetitions, (std::vector<double>{0.010e9, 0.011e9, 0.013e9}));
   EXPECT_EQ(naive.cpu_repetitions, (std::vector<double>{0.010e9, 0.011e9, 0.013e9}));
-  EXPECT_DOUBLE_EQ(*naive.median, 0.011e9);  // the crafted aggregates all carry the median, cv 0.01
-  EXPECT_DOUBLE_EQ(*naive.min, 0.011e9);
-  EXPECT_DOUBLE_EQ(*naive.max, 0.011e9);
-  EXPECT_DOUBLE_EQ(*naive.mean, 0.011e9);
-  EXPECT_DOUBLE_EQ(*naive.stddev, 0.011e9);
-  EXPECT_DOUBLE_EQ(*naive.cv, 0.01);
+  // The aggregates of the repetitions 10, 11 and 13 ms (the sample standard deviation).
+  const double mean = 34e6 / 3,
+               stddev = std::sqrt(((10e6 - mean) * (10e6 - mean) + (11e6 - mean) * (11e6 - mean) +
+                                   (13e6 - mean) * (13e6 - mean)) /
+                                  2);
+  EXPECT_DOUBLE_EQ(*naive.median, 0.011e9);
+  EXPECT_DOUBLE_EQ(*naive.min, 0.010e9);
+  EXPECT_DOUBLE_EQ(*naive.max, 0.013e9);
+  EXPECT_DOUBLE_EQ(*naive.mean, mean);
+  EXPECT_DOUBLE_EQ(*naive.stddev, stddev);
+  EXPECT_DOUBLE_EQ(*naive.cv, stddev / mean);
   EXPECT_EQ(naive.peak_heap_bytes, 0.0);
   EXPECT_EQ(naive.peak_rss_bytes, 1 << 20);
   EXPECT_EQ(naive.allocations, 0.0);
@@ -210,6 +216,8 @@ TEST(HistoryStore, RecordsAndReadsBackEveryField) {
   EXPECT_FALSE(cuda.instructions_per_node);
 }
 
+// A schema-1 file, which had only Google Benchmark's entries, written without its aggregates: the migration
+// computes them from the repetitions.
 TEST(HistoryStore, AggregatesMissingFromAnOlderFileComeFromTheRepetitions) {
   TempDir scratch;
   json document = crafted_run("alpha", "2026-11-30T10:00:00Z");
@@ -217,6 +225,8 @@ TEST(HistoryStore, AggregatesMissingFromAnOlderFileComeFromTheRepetitions) {
   for (const auto& entry : document["benchmarks"])
     if (entry.value("run_type", "") != "aggregate") kept.push_back(entry);
   document["benchmarks"] = kept;
+  document["schema_version"] = 1;
+  document.erase("cells");
   const fs::path dir = write_results(scratch / "run", document);
   Store store((scratch / "h.sqlite").string(), Store::Mode::write);
   const auto cells = store.cells(store.record(dir.string()).run_id);
@@ -224,7 +234,7 @@ TEST(HistoryStore, AggregatesMissingFromAnOlderFileComeFromTheRepetitions) {
   EXPECT_DOUBLE_EQ(*cells[1].median, 0.11e9);
   EXPECT_DOUBLE_EQ(*cells[1].min, 0.10e9);
   EXPECT_DOUBLE_EQ(*cells[1].max, 0.12e9);
-  EXPECT_FALSE(cells[1].stddev);
+  EXPECT_DOUBLE_EQ(*cells[1].stddev, 0.01e9);
 }
 
 TEST(HistoryStore, AResultsFileWithoutSourceFieldsImportsWithThemUnknown) {

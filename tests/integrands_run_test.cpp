@@ -471,9 +471,14 @@ TEST(ListIntegrands, ShowsEachIntegrandItsSourceAndTheTiersThatCannotRunIt) {
   const std::string& branch = blocks.at("piecewise-branch");
   EXPECT_NE(branch.find("from examples/integrands/"), std::string::npos) << branch;
   EXPECT_NE(branch.find("xsimd, "), std::string::npos) << branch;
-  EXPECT_NE(branch.find(": it does not work on xsimd batches: its value on xsimd batches at x = "),
-            std::string::npos)
-      << branch;
+  // Why depends on the CPU: with AVX-512 `if (x < c)` on a batch compiles (the mask converts to an integer)
+  // and the probe's run finds its wrong value; with AVX2 it does not compile.
+  const bool wrong_value =
+      branch.find(": it does not work on xsimd batches: its value on xsimd batches at x = ") !=
+      std::string::npos;
+  const bool no_compile = branch.find(": it does not work on xsimd batches: ") != std::string::npos &&
+                          branch.find("error: could not convert") != std::string::npos;
+  EXPECT_TRUE(wrong_value || no_compile) << branch;
   EXPECT_NE(branch.find("tiers: naive, "), std::string::npos) << "the scalar tiers run it\n" << branch;
   EXPECT_NE(blocks.at("normal-cdf").find("antiderivative given"), std::string::npos)
       << blocks.at("normal-cdf");

@@ -210,13 +210,14 @@ TEST(IntegrandAnswers, UnavailableTiersComeFromTheCellsAndTheContext) {
 json with_failures() {
   json document = two_alike();
   json kept = json::array();
-  for (const auto& entry : document["benchmarks"])
-    if (entry["integrand"] != "rational" || (entry["tier"] != "tbb" && entry["tier"] != "xsimd"))
+  for (const auto& entry : document["cells"])
+    if (entry["cell"]["integrand"] != "rational" ||
+        (entry["cell"]["tier"] != "tbb" && entry["cell"]["tier"] != "xsimd"))
       kept.push_back(entry);
-  document["benchmarks"] = kept;
-  testing::add_cell_not_run(document["benchmarks"], {"tbb", 9, 1000000, 2, {}, 0, nullptr, "rational"},
-                            "failed", "the worker exited with status 1: std::bad_alloc");
-  testing::add_cell_not_run(document["benchmarks"], {"xsimd", 6, 1000000, 1, {}, 0, nullptr, "rational"},
+  document["cells"] = kept;
+  testing::add_cell_not_run(document["cells"], {"tbb", 9, 1000000, 2, {}, 0, nullptr, "rational"}, "failed",
+                            "the worker exited with status 1: std::bad_alloc");
+  testing::add_cell_not_run(document["cells"], {"xsimd", 6, 1000000, 1, {}, 0, nullptr, "rational"},
                             "timeout", "over the cell's 10 s limit");
   return document;
 }
@@ -253,7 +254,7 @@ TEST(IntegrandAnswers, NowhereSaysWhatWasCheckedAndTheTiersThatRanNone) {
   TempDir dir;
   json document = two_alike();
   for (const std::string integrand : {"gauss", "rational"})
-    testing::add_cell_not_run(document["benchmarks"], {"cuda", 12, 1000000, 1, {}, 0, nullptr, integrand},
+    testing::add_cell_not_run(document["cells"], {"cuda", 12, 1000000, 1, {}, 0, nullptr, integrand},
                               "unavailable", "no CUDA device on this machine");
   const std::string md = report_md(write(dir / "run", document));
   EXPECT_TRUE(
@@ -287,7 +288,7 @@ TEST(IntegrandAnswers, NothingIsSaidToDifferWhenNothingDoes) {
   TempDir dir;
   json document = two_alike();
   // Every built-in's exact integral is its antiderivative: no news for the note column.
-  for (auto& entry : document["benchmarks"]) entry["exact_method"] = "antiderivative";
+  for (auto& entry : document["cells"]) entry["measurement"]["exact_method"] = "antiderivative";
   const ladder::report::Run run = load_run(write(dir / "run", document).string());
   EXPECT_EQ(integrand_differences(run, answer_each_integrand(run)), std::vector<std::string>{});
   const std::string md = report_md(dir / "run");
@@ -307,9 +308,9 @@ TEST(IntegrandAnswers, NothingIsSaidToDifferWhenNothingDoes) {
 TEST(IntegrandReport, TheAntiderivativeIsNamedInTheNoteOnlyWithAnEstimateOrANote) {
   TempDir dir;
   json document = two_alike();
-  for (auto& entry : document["benchmarks"]) {
-    entry["exact_method"] = "antiderivative";
-    if (entry["integrand"] == "rational") entry["exact_error_estimate"] = 1e-30;
+  for (auto& entry : document["cells"]) {
+    entry["measurement"]["exact_method"] = "antiderivative";
+    if (entry["cell"]["integrand"] == "rational") entry["measurement"]["exact_error_estimate"] = 1e-30;
   }
   const std::string md = report_md(write(dir / "run", document));
   EXPECT_TRUE(has(md, "Same in every row below — source: not recorded.")) << md.substr(0, 3000);
@@ -322,11 +323,11 @@ TEST(IntegrandReport, RunsOfDifferentIntegrandsAreSaidToDifferBeforeTheDetailedS
   TempDir dir;
   json gauss = two_alike(), rational = two_alike();
   json only_gauss = json::array(), only_rational = json::array();
-  for (const auto& entry : gauss["benchmarks"])
-    (entry["integrand"] == "gauss" ? only_gauss : only_rational).push_back(entry);
-  gauss["benchmarks"] = only_gauss;
+  for (const auto& entry : gauss["cells"])
+    (entry["cell"]["integrand"] == "gauss" ? only_gauss : only_rational).push_back(entry);
+  gauss["cells"] = only_gauss;
   gauss["context"]["host_name"] = "left";
-  rational["benchmarks"] = only_rational;
+  rational["cells"] = only_rational;
   rational["context"]["host_name"] = "right";
   const std::vector<ladder::report::Run> runs = {load_run(write(dir / "left", gauss).string()),
                                                  load_run(write(dir / "right", rational).string())};
@@ -433,9 +434,9 @@ TEST(IntegrandReport, ASingleIntegrandFileIsReportedAsBefore) {
   TempDir dir;
   json document = three_integrands();
   json only_gauss = json::array();
-  for (const auto& entry : document["benchmarks"])
-    if (entry["integrand"] == "gauss") only_gauss.push_back(entry);
-  document["benchmarks"] = only_gauss;
+  for (const auto& entry : document["cells"])
+    if (entry["cell"]["integrand"] == "gauss") only_gauss.push_back(entry);
+  document["cells"] = only_gauss;
   const std::string with_context = report_md(write(dir / "context", document));
   document["context"].erase("integrands");
   const std::string without_context = report_md(write(dir / "older", document));
@@ -453,7 +454,7 @@ TEST(IntegrandReport, ASingleIntegrandFileIsReportedAsBefore) {
 json with_nothing_measured() {
   json document = three_integrands();
   for (const auto& [tier, rung] : std::vector<std::pair<std::string, int>>{{"naive", 0}, {"autovec", 2}})
-    testing::add_cell_not_run(document["benchmarks"], {tier, rung, 1000000, 1, {}, 0, nullptr, "one-over-x"},
+    testing::add_cell_not_run(document["cells"], {tier, rung, 1000000, 1, {}, 0, nullptr, "one-over-x"},
                               "failed", "the result is not finite: f(0) is inf");
   return document;
 }
@@ -518,9 +519,9 @@ TEST(PickIntegrand, AnIntegrandNotInTheFileIsRefusedNamingTheOnesItHolds) {
       << outcome.output;
   json document = three_integrands();
   json only_gauss = json::array();
-  for (const auto& entry : document["benchmarks"])
-    if (entry["integrand"] == "gauss") only_gauss.push_back(entry);
-  document["benchmarks"] = only_gauss;
+  for (const auto& entry : document["cells"])
+    if (entry["cell"]["integrand"] == "gauss") only_gauss.push_back(entry);
+  document["cells"] = only_gauss;
   const fs::path single = write(dir / "single", document);
   const auto named = pick(single, "--integrand gauss");
   EXPECT_EQ(named.exit_code, 0) << named.output;

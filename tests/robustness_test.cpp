@@ -120,14 +120,14 @@ std::vector<std::string> journal_lines() {
 TEST(DamagedFiles, AFieldOfTheWrongTypeIsNamedByItsPathAndTheFile) {
   TempDir scratch;
   json results = read_json(real_run() / "results.json");
-  results["benchmarks"][12]["reproducible"] = "yes";
+  results["cells"][1]["reproducible"] = "yes";
   write_text(scratch / "results.json", results.dump());
   const Outcome wrong_type = ladder("report " + scratch.str() + " --out " + (scratch / "report").string());
   EXPECT_EQ(wrong_type.exit_code, 2) << wrong_type.output;
   EXPECT_NE(wrong_type.output.find("results file '" + (scratch / "results.json").string() + "'"),
             std::string::npos)
       << wrong_type.output;
-  EXPECT_NE(wrong_type.output.find("benchmarks[12].reproducible: expected a boolean, found string \"yes\""),
+  EXPECT_NE(wrong_type.output.find("cells[1].reproducible: expected a boolean, found string \"yes\""),
             std::string::npos)
       << wrong_type.output;
 
