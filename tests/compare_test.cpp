@@ -397,7 +397,7 @@ TEST(CompareCommand, RefusesAMalformedFileNamingItAndTheField) {
   const fs::path bad = crafted(dir / "bad", "crafted", 2.0, 0.05, ten);
   json document = testing::read_json(bad / "results.json");
   document["cells"][1]["measurement"]["repetitions"][0]["real_time"] = "fast";
-  testing::write_results(bad, document);
+  testing::write_text(bad / "results.json", document.dump());  // as damaged, not rewritten
   const auto before = std::distance(fs::recursive_directory_iterator(dir.str()), {});
   const auto outcome = compare(old_run + " " + bad.string());
   EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
@@ -407,7 +407,7 @@ TEST(CompareCommand, RefusesAMalformedFileNamingItAndTheField) {
   EXPECT_EQ(std::distance(fs::recursive_directory_iterator(dir.str()), {}), before) << "nothing written";
 
   document["cells"][1]["measurement"]["repetitions"][0].erase("real_time");
-  testing::write_results(bad, document);
+  testing::write_text(bad / "results.json", document.dump());
   const auto missing = compare(bad.string() + " " + old_run);
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
   expect_says(missing,
