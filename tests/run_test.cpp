@@ -49,7 +49,7 @@ TEST(Run, QuickPresetWritesEveryCellToEveryFile) {
   const Outcome outcome = ladder("run --preset quick --out " + (dir / "out").string());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const json results = read_json(dir / "out/results.json");
-  EXPECT_EQ(results.at("schema_version"), 1);
+  EXPECT_EQ(results.at("schema_version"), 2);
   const json& run = results.at("context").at("run");
   EXPECT_EQ(run.at("status"), "complete");
   const std::size_t cells = run.at("cells_total");
@@ -332,7 +332,7 @@ TEST(Run, ExistingResultsAreNeverOverwrittenBySurprise) {
   const Outcome forced = ladder("run --tiers xsimd --n 1e4 " + std::string(quick_cells) + " --force --out " +
                                 (dir / "out").string());
   EXPECT_EQ(forced.exit_code, 0) << forced.output;
-  EXPECT_EQ(read_json(dir / "out/results.json").at("schema_version"), 1);
+  EXPECT_EQ(read_json(dir / "out/results.json").at("schema_version"), 2);
 }
 
 TEST(Run, ResumeRefusesAnotherMatrixOrSchemaOrNoRun) {
