@@ -63,9 +63,13 @@ void collect(const json& value, const json::json_pointer& at, std::vector<json::
 }
 
 // One damage: a node removed, or replaced by a value of another type, a huge string or a huge number.
+// One node of what Ladder reads changed: Google Benchmark's `benchmarks`, which Ladder never reads back (its
+// projection of the cells), is left as it is.
 json mutate(json document, std::mt19937_64& random) {
-  std::vector<json::json_pointer> nodes;
-  collect(document, json::json_pointer(), nodes);
+  std::vector<json::json_pointer> all, nodes;
+  collect(document, json::json_pointer(), all);
+  for (const auto& node : all)
+    if (node.to_string().rfind("/benchmarks", 0) != 0) nodes.push_back(node);
   const auto& at = nodes[1 + random() % (nodes.size() - 1)];  // never the whole document
   const std::vector<json> replacements = {nullptr,
                                           "x",
