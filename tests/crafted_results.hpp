@@ -53,12 +53,6 @@ struct CraftedCell {
 // Three repetitions around `seconds`, its median.
 inline std::vector<double> around(double seconds) { return {0.99 * seconds, seconds, 1.02 * seconds}; }
 
-inline double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t half = values.size() / 2;
-  return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
-}
-
 inline std::string cell_name(const CraftedCell& cell) {
   return cell.tier + "/" + cell.integrand + "/n:" + std::to_string(cell.n) +
          "/threads:" + std::to_string(cell.threads);
