@@ -60,10 +60,9 @@ int print_instructions(std::vector<std::string> ids, const std::string& integran
   }
   const std::string integrand =
       integrands()[integrand_name.empty() ? 0 : find_integrand(integrand_name)].name;
-  const nlohmann::json counted = profiling::count_instructions(ids, integrand, 0, 1);
-  const InstructionCounts counts = read_instruction_counts(JsonReader(counted, "counts"));
+  const InstructionCounts counts = profiling::count_instructions(ids, integrand, 0, 1);
   if (as_json) {
-    std::printf("%s\n", counted.dump(2).c_str());
+    std::printf("%s\n", nlohmann::json(counts).dump(2).c_str());
     return counts.available ? exit_ok : exit_unavailable;
   }
   if (!counts.available) {

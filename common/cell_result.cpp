@@ -396,13 +396,6 @@ CellResult read_cell_result(const JsonReader& in) {
   return record;
 }
 
-void to_json(json& out, const ResumeRecord& record) {
-  out = {{"kind", "resume"},
-         {"at", record.at},
-         {"host_name", record.host_name},
-         {"command_line", record.command_line}};
-}
-
 void from_json(const json& in, CellKey& cell) { cell = read_cell_key(JsonReader(in)); }
 void from_json(const json& in, Measurement& measurement) { measurement = read_measurement(JsonReader(in)); }
 void from_json(const json& in, CellResult& record) { record = read_cell_result(JsonReader(in)); }

@@ -234,18 +234,4 @@ void to_json(nlohmann::json& out, const CellResult& record);
 void from_json(const nlohmann::json& in, CellResult& record);
 CellResult read_cell_result(const JsonReader& in);
 
-// A journal line saying the run was resumed.
-struct ResumeRecord {
-  std::string at, host_name, command_line;
-};
-void to_json(nlohmann::json& out, const ResumeRecord& record);
-
-// The journal, in order: the run's first line (its matrix, context and cards: what the harness reads of it
-// it reads itself), then cells and resumptions as they happened.
-struct Journal {
-  nlohmann::json header;
-  std::vector<CellResult> cells;
-  std::vector<ResumeRecord> resumptions;
-};
-
 }  // namespace ladder

@@ -10,7 +10,9 @@
 
 #include "benchmark_entries.hpp"
 #include "cell_result.hpp"
+#include "instruction_counts.hpp"
 #include "json_reader.hpp"
+#include "run_context.hpp"
 #include "text.hpp"
 
 namespace ladder {
@@ -40,6 +42,65 @@ void placement_v2(json& holder) {
   for (const auto& thread : in.at("per_thread").elements()) threads.push_back(cpus(thread));
   placement = {
       {"threads", threads.size()}, {"union_of_cpus", cpus(in.at("union_of_cpus"))}, {"per_thread", threads}};
+}
+
+// What schema 2 always writes and a schema-1 file may lack, from the types' own defaults: every missing
+// member of `target` is taken from `defaults`, objects member by member.
+void fill_missing(json& target, const json& defaults) {
+  if (!target.is_object() || !defaults.is_object()) return;
+  for (const auto& [key, value] : defaults.items()) {
+    if (!target.contains(key))
+      target[key] = value;
+    else
+      fill_missing(target.at(key), value);
+  }
+}
+
+// A matrix from before integrands were a dimension has one `integrand`.
+void matrix_v2(json& matrix) {
+  if (!matrix.is_object()) return;
+  if (matrix.contains("integrand") && !matrix.contains("integrands"))
+    matrix["integrands"] = json::array({matrix.at("integrand")});
+  fill_missing(matrix, MatrixRecord{}.to_json());
+}
+
+// A machine context as schema 1 wrote it, with what its early versions did not record: what a reader then
+// shows for it is the type's default (an empty text, no topology, git "unknown").
+void machine_context_v2(json& context) {
+  if (!context.is_object()) return;
+  if (context.contains("matrix")) matrix_v2(context.at("matrix"));
+  if (context.contains("run") && context.at("run").is_object()) {
+    json& run = context.at("run");
+    // Files written before the run had a status were of finished runs.
+    if (!run.contains("status")) run["status"] = "complete";
+    if (run.contains("worker_cpus") && run.at("worker_cpus").is_string())
+      run["worker_cpus"] = parse_cpu_list(run.at("worker_cpus").get<std::string>());
+  }
+  fill_missing(context, ContextRecord{});
+}
+
+// Instruction counts of schema 1: absent from the earliest files, and without the toolchain in some.
+json instructions_v2(const json& document) {
+  if (!document.contains("instructions"))
+    return InstructionCounts::not_counted("unavailable: not recorded by this version of Ladder");
+  json counts = document.at("instructions");
+  if (!counts.is_object() || !counts.value("available", false)) {
+    fill_missing(counts,
+                 InstructionCounts::not_counted("unavailable: not recorded by this version of Ladder"));
+    return counts;
+  }
+  InstructionCounts defaults;
+  defaults.available = true;
+  defaults.integrand = counts.value("integrand", "");
+  fill_missing(counts, defaults);
+  if (counts.contains("by_integrand") && counts.at("by_integrand").is_object())
+    for (auto& [integrand, each] : counts.at("by_integrand").items()) {
+      InstructionCounts one;
+      one.available = true;
+      one.integrand = integrand;
+      fill_missing(each, one);
+    }
+  return counts;
 }
 
 // An entry as schema 1 wrote it; its thread placement is already schema 2's (placement_v2).
@@ -193,11 +254,23 @@ json migrate_results_v1(const json& document) {
   json cells = json::array();
   for (const auto& name : order) cells.push_back(cell_of(groups.at(name), root.at("benchmarks")));
   migrated["cells"] = std::move(cells);
+  if (migrated.contains("context")) machine_context_v2(migrated.at("context"));
+  migrated["instructions"] = instructions_v2(migrated);
   return migrated;
 }
 
 void migrate_journal_line_v1(json& line) {
-  if (line.value("kind", "") == "run") line["schema_version"] = 2;
+  if (line.value("kind", "") == "run") {
+    line["schema_version"] = 2;
+    if (line.contains("matrix")) matrix_v2(line.at("matrix"));
+    if (line.contains("context") && line.at("context").is_object()) {
+      // The header's context is the machine's alone (the run's record and the matrix are beside it).
+      json& context = line.at("context");
+      json defaults = MachineContext{};
+      fill_missing(context, defaults);
+    }
+    line["instructions"] = instructions_v2(line);
+  }
   if (line.contains("measurement") && line.at("measurement").contains("memory"))
     placement_v2(line.at("measurement").at("memory"));
 }

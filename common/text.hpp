@@ -10,10 +10,10 @@ namespace ladder {
 
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
 std::string join_numbers(const std::vector<int>& numbers, std::string_view separator = ", ");
-// "1 core", "3 cores": the count and the word that goes with it.
 // A CPU list as Linux writes it ("0-3,8,10-11", spaces around it ignored), ascending as written; throws
 // std::invalid_argument naming the text when it is not one.
 std::vector<int> parse_cpu_list(std::string_view text);
+// "1 core", "3 cores": the count and the word that goes with it.
 std::string counted(int count, std::string_view one, std::string_view many);
 
 std::string format_number(const char* pattern, double value);  // printf's way, one number

@@ -12,14 +12,13 @@ namespace ladder {
 
 using nlohmann::json;
 
-json Budgeted::to_json() const {
-  const BudgetRecord record{budget_text,
-                            budget_seconds,
-                            unbudgeted_seconds,
-                            estimate.seconds,
-                            dropped,
-                            {BudgetFloor::repetitions, BudgetFloor::min_time, BudgetFloor::min_warmup_time}};
-  return record;
+BudgetRecord Budgeted::record() const {
+  return {budget_text,
+          budget_seconds,
+          unbudgeted_seconds,
+          estimate.seconds,
+          dropped,
+          {BudgetFloor::repetitions, BudgetFloor::min_time, BudgetFloor::min_warmup_time}};
 }
 
 namespace {

@@ -30,8 +30,6 @@ extern char** environ;
 namespace ladder {
 namespace {
 
-using nlohmann::json;
-
 std::string read_line(const std::string& path) {
   std::ifstream in(path);
   std::string line;
@@ -39,9 +37,9 @@ std::string read_line(const std::string& path) {
   return line;
 }
 
-json reading(const std::string& path, const std::string& unavailable) {
+std::string reading(const std::string& path, const std::string& unavailable) {
   const std::string value = read_line(path);
-  return value.empty() ? json("unavailable: " + unavailable) : json(value);
+  return value.empty() ? "unavailable: " + unavailable : value;
 }
 
 std::string cpuinfo_field(const std::string& field) {
@@ -63,15 +61,13 @@ bool has_cpu_flag(const std::string& flag) {
   return false;
 }
 
-json caches() {
-  json all = json::array();
+std::vector<MachineContext::Cache> caches() {
+  std::vector<MachineContext::Cache> all;
   for (int index = 0;; ++index) {
     const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
     if (!std::filesystem::exists(dir)) break;
-    all.push_back({{"level", read_line(dir + "level")},
-                   {"type", read_line(dir + "type")},
-                   {"size", read_line(dir + "size")},
-                   {"shared_cpu_list", read_line(dir + "shared_cpu_list")}});
+    all.push_back({read_line(dir + "level"), read_line(dir + "type"), read_line(dir + "size"),
+                   read_line(dir + "shared_cpu_list")});
   }
   return all;
 }
@@ -103,39 +99,34 @@ bool cpu_runs_this_build() { return xsimd::available_architectures().best >= xsi
 
 namespace {
 
-json simd() {
-  json flags = json::array();
+MachineContext::Simd simd() {
+  std::vector<std::string> flags;
   for (const char* flag : {"sse4_2", "avx", "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl"})
     if (has_cpu_flag(flag)) flags.push_back(flag);
   const auto& build = build_info();
-  return {{"kernels_use", build.instruction_set},
-          {"doubles_per_batch", build.simd_width},
-          {"best_on_this_cpu", best_instruction_set()},
-          {"cpu_flags", flags}};
+  return {build.instruction_set, build.simd_width, best_instruction_set(), flags};
 }
 
-json hypervisor() {
-  const bool flag = has_cpu_flag("hypervisor");
-  json info = {{"present", flag}};
-  const std::string vendor = read_line("/sys/class/dmi/id/sys_vendor");
-  const std::string product = read_line("/sys/class/dmi/id/product_name");
-  if (!vendor.empty()) info["vendor"] = vendor;
-  if (!product.empty()) info["product"] = product;
-  return info;
+std::optional<std::string> unless_empty(std::string text) {
+  return text.empty() ? std::nullopt : std::optional<std::string>(std::move(text));
 }
 
-json frequency_scaling() {
+MachineContext::Hypervisor hypervisor() {
+  return {has_cpu_flag("hypervisor"), unless_empty(read_line("/sys/class/dmi/id/sys_vendor")),
+          unless_empty(read_line("/sys/class/dmi/id/product_name"))};
+}
+
+MachineContext::FrequencyScaling frequency_scaling() {
   const std::string cpufreq = "/sys/devices/system/cpu/cpu0/cpufreq/";
-  json info = {
-      {"governor", reading(cpufreq + "scaling_governor", "no cpufreq interface (usual in a VM)")},
-      {"driver", reading(cpufreq + "scaling_driver", "no cpufreq interface")},
-  };
+  MachineContext::FrequencyScaling info{
+      reading(cpufreq + "scaling_governor", "no cpufreq interface (usual in a VM)"),
+      reading(cpufreq + "scaling_driver", "no cpufreq interface"), ""};
   if (const auto no_turbo = read_line("/sys/devices/system/cpu/intel_pstate/no_turbo"); !no_turbo.empty())
-    info["boost"] = no_turbo == "1" ? "off (intel_pstate no_turbo)" : "on (intel_pstate)";
+    info.boost = no_turbo == "1" ? "off (intel_pstate no_turbo)" : "on (intel_pstate)";
   else if (const auto boost = read_line("/sys/devices/system/cpu/cpufreq/boost"); !boost.empty())
-    info["boost"] = boost == "1" ? "on" : "off";
+    info.boost = boost == "1" ? "on" : "off";
   else
-    info["boost"] = "unavailable: not readable here";
+    info.boost = "unavailable: not readable here";
   return info;
 }
 
@@ -157,8 +148,8 @@ std::string hardware_counters() {
          (error == ENOENT ? " (no hardware counters: usual in a VM)" : "");
 }
 
-json parallel_environment() {
-  json variables = json::object();
+std::map<std::string, std::string> parallel_environment() {
+  std::map<std::string, std::string> variables;
   for (char** entry = environ; *entry; ++entry) {
     const std::string text = *entry;
     for (const char* prefix : {"OMP_", "GOMP_", "KMP_", "TBB_"})
@@ -171,18 +162,15 @@ json parallel_environment() {
 }
 
 // The checkout the binary was built from: its git state and each tier file's SHA-256.
-json source_context() {
+MachineContext::Source source_context() {
   const SourceState& state = source_state();
-  json files = json::object();
-  for (const auto& [file, digest] : state.tier_sources) files[file] = digest;
-  return {{"git_commit", state.git_commit},
-          {"git_branch", state.git_branch},
-          {"git_dirty", state.git_dirty},
-          {"tier_sources", files}};
+  MachineContext::Source source{state.git_commit, state.git_branch, state.git_dirty, {}};
+  for (const auto& [file, digest] : state.tier_sources) source.tier_sources[file] = digest;
+  return source;
 }
 
-json per_tier_flags() {
-  json flags = json::object();
+std::map<std::string, std::string> per_tier_flags() {
+  std::map<std::string, std::string> flags;
   const std::string common = build_info().common_flags;
   for (const auto& tier : tiers())
     if (tier.card.source_file.ends_with(".cu"))
@@ -212,54 +200,52 @@ int physical_cores() {
   return cores.empty() ? logical_cpus() : static_cast<int>(cores.size());
 }
 
-json load_average() {
+std::optional<std::vector<double>> load_average() {
   double loads[3] = {0, 0, 0};
-  if (getloadavg(loads, 3) != 3) return nullptr;
-  return {loads[0], loads[1], loads[2]};
+  if (getloadavg(loads, 3) != 3) return std::nullopt;
+  return std::vector<double>{loads[0], loads[1], loads[2]};
 }
 
-json machine_context(const Topology& topology) {
+MachineContext machine_context(const Topology& topology) {
   utsname system{};
   uname(&system);
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   const auto& build = build_info();
-  const auto total = process::total_memory();
-  const auto available = process::available_memory();
-  return {
-      {"host_name", host},
-      {"cpu_model", cpuinfo_field("model name")},
-      {"logical_cpus", logical_cpus()},
-      {"physical_cores", physical_cores()},
-      {"topology", topology.to_json()},
-      {"caches", caches()},
-      {"simd", simd()},
-      {"memory_total_bytes", total ? json(*total) : json(nullptr)},
-      {"memory_available_bytes", available ? json(*available) : json(nullptr)},
-      {"kernel", std::string(system.sysname) + " " + system.release + " " + system.machine},
-      {"glibc", gnu_get_libc_version()},
-      {"hypervisor", hypervisor()},
-      {"frequency_scaling", frequency_scaling()},
-      {"clocksource",
-       reading("/sys/devices/system/clocksource/clocksource0/current_clocksource", "not readable")},
-      {"transparent_hugepages", reading("/sys/kernel/mm/transparent_hugepage/enabled", "not readable")},
-      {"hardware_counters", hardware_counters()},
-      {"compiler", build.compiler},
-      {"build_type", build.build_type},
-      {"common_flags", build.common_flags},
-      {"flags_per_tier", per_tier_flags()},
-      {"libraries",
-       {{"google_benchmark", build.benchmark_version},
-        {"eigen", std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
-                      std::to_string(EIGEN_MINOR_VERSION)},
-        {"xsimd", std::to_string(XSIMD_VERSION_MAJOR) + "." + std::to_string(XSIMD_VERSION_MINOR) + "." +
-                      std::to_string(XSIMD_VERSION_PATCH)},
-        {"onetbb", std::string(TBB_VERSION_STRING) + " (runtime " + TBB_runtime_version() + ")"},
-        {"openmp", build.openmp_version + ", GCC's libgomp"}}},
-      {"parallel_environment", parallel_environment()},
-      {"ladder_version", build.ladder_version},
-      {"source", source_context()},
-  };
+  MachineContext machine;
+  machine.host_name = host;
+  machine.cpu_model = cpuinfo_field("model name");
+  machine.logical_cpus = logical_cpus();
+  machine.physical_cores = physical_cores();
+  machine.topology = topology;
+  machine.caches = caches();
+  machine.simd = simd();
+  machine.memory_total_bytes = process::total_memory();
+  machine.memory_available_bytes = process::available_memory();
+  machine.kernel = std::string(system.sysname) + " " + system.release + " " + system.machine;
+  machine.glibc = gnu_get_libc_version();
+  machine.hypervisor = hypervisor();
+  machine.frequency_scaling = frequency_scaling();
+  machine.clocksource =
+      reading("/sys/devices/system/clocksource/clocksource0/current_clocksource", "not readable");
+  machine.transparent_hugepages = reading("/sys/kernel/mm/transparent_hugepage/enabled", "not readable");
+  machine.hardware_counters = hardware_counters();
+  machine.compiler = build.compiler;
+  machine.build_type = build.build_type;
+  machine.common_flags = build.common_flags;
+  machine.flags_per_tier = per_tier_flags();
+  machine.libraries = {
+      {"google_benchmark", build.benchmark_version},
+      {"eigen", std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
+                    std::to_string(EIGEN_MINOR_VERSION)},
+      {"xsimd", std::to_string(XSIMD_VERSION_MAJOR) + "." + std::to_string(XSIMD_VERSION_MINOR) + "." +
+                    std::to_string(XSIMD_VERSION_PATCH)},
+      {"onetbb", std::string(TBB_VERSION_STRING) + " (runtime " + TBB_runtime_version() + ")"},
+      {"openmp", build.openmp_version + ", GCC's libgomp"}};
+  machine.parallel_environment = parallel_environment();
+  machine.ladder_version = build.ladder_version;
+  machine.source = source_context();
+  return machine;
 }
 
 std::vector<IntegrandRecord> integrand_records(const std::vector<std::string>& integrands,

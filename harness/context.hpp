@@ -3,11 +3,12 @@
 // Debian library, and its "cpu_scaling_enabled" reads false on any machine without cpufreq (every VM).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "results_file.hpp"
+#include "run_context.hpp"
 #include "tier.hpp"
 #include "topology.hpp"
 
@@ -16,7 +17,7 @@ namespace ladder {
 // CPU, caches, memory, kernel, hypervisor, frequency scaling, compiler and flags (per tier), library
 // versions, OpenMP/TBB environment, hardware counters, and the topology the run was planned on. Readings that
 // are not available say so and why.
-nlohmann::json machine_context(const Topology& topology);
+MachineContext machine_context(const Topology& topology);
 
 // The integrands of a run, for its context: each one's name, formula, source and whether it gives an
 // antiderivative, and why each of `tiers` (C++ tiers or loaded peers) that cannot run it cannot.
@@ -24,7 +25,7 @@ std::vector<IntegrandRecord> integrand_records(const std::vector<std::string>& i
                                                const std::vector<std::string>& tiers);
 
 // The 1-, 5- and 15-minute load averages.
-nlohmann::json load_average();
+std::optional<std::vector<double>> load_average();
 
 // The widest instruction set xsimd finds on this CPU, and whether it covers what this build's kernels use
 // (a binary built with -march=native on one machine may not run on another).

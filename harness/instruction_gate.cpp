@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "errors.hpp"
 #include "json_reader.hpp"
@@ -16,9 +17,7 @@ namespace ladder::profiling {
 namespace {
 
 const InstructionCounts::Tier* count_of(const InstructionCounts& counts, const std::string& id) {
-  for (const auto& tier : counts.tiers)
-    if (tier.id == id) return &tier;
-  return nullptr;
+  return counts.find(id);
 }
 
 }  // namespace
@@ -32,6 +31,13 @@ InstructionCounts read_instruction_baseline(const std::string& path) {
   if (document.is_discarded())
     throw InputError("--baseline '" + path +
                      "' is not JSON; give a file written by `ladder instructions --json`");
+  // A baseline from before the counts recorded their toolchain cannot be judged comparable: say how to
+  // refresh it rather than which field is missing.
+  if (document.is_object() && document.value("available", false))
+    for (const char* key : {"compiler", "glibc"})
+      if (!document.contains(key))
+        throw InputError("--baseline '" + path + "' records no " + key +
+                         "; refresh it with `ladder instructions --json > " + path + "`");
   InstructionCounts baseline;
   try {
     baseline = read_instruction_counts(JsonReader(document));
@@ -47,28 +53,25 @@ InstructionCounts read_instruction_baseline(const std::string& path) {
 }
 
 std::string toolchain_mismatch(const std::string& path, const InstructionCounts& baseline) {
-  const nlohmann::json toolchain = profiling::toolchain();  // items() refers to it: not a temporary
-  for (const auto& [key, ours] : toolchain.items()) {
-    const auto then = baseline.all.value(key, nlohmann::json());
-    if (then.is_null())
-      throw InputError("--baseline '" + path + "' records no " + key +
-                       "; refresh it with `ladder instructions --json > " + path + "`");
-    if (then != ours)
-      return "--baseline '" + path + "' was counted with " + key + " " + then.dump() + ", this build has " +
-             ours.dump() + "; refresh it with `ladder instructions --json > " + path + "` on this toolchain";
-  }
+  const Toolchain ours = toolchain();
+  for (const auto& [key, then, now] : {std::tuple{"compiler", baseline.compiler, ours.compiler},
+                                       std::tuple{"glibc", baseline.glibc, ours.glibc}})
+    if (then != now)
+      return "--baseline '" + path + "' was counted with " + key + " \"" + then + "\", this build has \"" +
+             now + "\"; refresh it with `ladder instructions --json > " + path + "` on this toolchain";
   return "";
 }
 
 void check_same_cell(const std::string& path, const InstructionCounts& baseline,
                      const InstructionCounts& now) {
-  for (const char* key : {"target", "integrand", "n"}) {
-    const auto then = baseline.all.value(key, nlohmann::json()),
-               counted = now.all.value(key, nlohmann::json());
-    if (then != counted)
-      throw InputError("--baseline '" + path + "' was counted with " + key + " = " + then.dump() +
-                       ", this build counts with " + counted.dump() + ": the figures are not comparable");
-  }
+  const auto refuse = [&](const char* key, const std::string& then, const std::string& counted) {
+    throw InputError("--baseline '" + path + "' was counted with " + key + " = " + then +
+                     ", this build counts with " + counted + ": the figures are not comparable");
+  };
+  if (baseline.target != now.target) refuse("target", '"' + baseline.target + '"', '"' + now.target + '"');
+  if (baseline.integrand != now.integrand)
+    refuse("integrand", '"' + baseline.integrand + '"', '"' + now.integrand + '"');
+  if (baseline.n != now.n) refuse("n", nlohmann::json(baseline.n).dump(), nlohmann::json(now.n).dump());
 }
 
 GateVerdict judge_instructions(const std::vector<std::string>& ids, const InstructionCounts& now,

@@ -44,63 +44,6 @@ std::vector<CellKey> Matrix::cells() const {
   return all;
 }
 
-nlohmann::json Matrix::to_json() const {
-  return {{"tiers", tiers},
-          {"integrands", integrands},
-          {"a", a},
-          {"b", b},
-          {"sizes", sizes},
-          {"threads", threads},
-          {"ranks", ranks},
-          {"ranks_given", ranks_given},
-          {"cpus", cpus},
-          {"reproducible", reproducible},
-          {"repetitions", repetitions},
-          {"min_time", min_time},
-          {"min_warmup_time", min_warmup_time},
-          {"seed", seed},
-          {"peers", peers},
-          {"python_limit", python_limit}};
-}
-
-Matrix Matrix::from_json(const JsonReader& in) {
-  Matrix matrix;
-  matrix.tiers = in.at("tiers").strings();
-  if (const auto several = in.find("integrands")) {
-    matrix.integrands = several->strings();
-    if (matrix.integrands.empty()) several->fail("expected at least one integrand, found none");
-  } else {
-    matrix.integrands = {in.at("integrand").string()};  // a run from before integrands were a dimension
-  }
-  matrix.a = in.at("a").number();
-  matrix.b = in.at("b").number();
-  for (const auto& size : in.at("sizes").elements()) matrix.sizes.push_back(size.integer());
-  for (const auto& count : in.at("threads").elements()) matrix.threads.push_back(count.small_integer());
-  matrix.ranks.clear();
-  for (const auto& count : in.at("ranks").elements()) matrix.ranks.push_back(count.small_integer());
-  matrix.ranks_given = in.at("ranks_given").boolean();
-  matrix.cpus = in.at("cpus").small_integer();
-  matrix.reproducible = in.at("reproducible").boolean();
-  matrix.repetitions = in.at("repetitions").small_integer();
-  matrix.min_time = in.at("min_time").number();
-  matrix.min_warmup_time = in.at("min_warmup_time").number();
-  const auto seed = in.at("seed");
-  if (!seed.raw().is_number_unsigned() && !(seed.raw().is_number_integer() && seed.integer() >= 0))
-    seed.fail("expected a whole number from 0 to 2^64 - 1, found " + seed.raw().dump());
-  matrix.seed = seed.raw().get<std::uint64_t>();
-  matrix.peers = in.string_or("peers", "");
-  matrix.python_limit = in.integer_or("python_limit", 10'000'000);
-  return matrix;
-}
-
-std::string Matrix::difference(const Matrix& x, const Matrix& y) {
-  const auto left = x.to_json(), right = y.to_json();
-  for (const auto& [key, value] : left.items())
-    if (!right.contains(key) || right.at(key) != value)
-      return key + ": " + value.dump() + " against " + (right.contains(key) ? right.at(key).dump() : "none");
-  return {};
-}
-
 namespace {
 
 std::string built_in_names() {

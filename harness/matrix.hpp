@@ -6,9 +6,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cell_result.hpp"
+#include "run_context.hpp"
 
 namespace ladder {
 
@@ -16,36 +18,17 @@ namespace ladder {
 // "/ranks:R" for a distributed tier and "/reproducible" when asked for.
 std::string cell_name(const CellKey& cell);
 
-struct Matrix {
-  std::vector<std::string> tiers;
-  std::vector<std::string> integrands;  // in the order given; a run before issue 16 had one ("integrand")
-  double a = 0, b = 1;
-  std::vector<std::int64_t> sizes;
-  std::vector<int> threads;      // for parallel tiers; serial tiers run on 1
-  std::vector<int> ranks = {1};  // for distributed tiers
-  // Given explicitly, every ranks × threads pair runs (oversubscribed where it exceeds the CPUs); by
-  // default only the pairs that fit on the machine's CPUs.
-  bool ranks_given = false;
-  int cpus = 1;  // the machine's logical CPUs when the run started
-  bool reproducible = false;
-  int repetitions = 10;
-  double min_time = 0.1;          // seconds a repetition runs at least (Google Benchmark's min_time)
-  double min_warmup_time = 0.05;  // seconds of warm-up before the first repetition
-  std::uint64_t seed = 0;         // the order the cells run in
-  std::string peers{};            // "python": the Python peers run too (scripts/peers/)
-  // Pure-Python peers are not attempted above this n: at a microsecond a node they would take minutes.
-  std::int64_t python_limit = 10'000'000;
+// The matrix's settings are its record (common/run_context.hpp), which the journal and results.json carry.
+struct Matrix : MatrixRecord {
+  Matrix() = default;
+  explicit Matrix(MatrixRecord record) : MatrixRecord(std::move(record)) {}
 
   // Every cell, shuffled by the seed: drift in the machine spreads over all tiers instead of landing on
   // whichever ran last.
   std::vector<CellKey> cells() const;
 
-  nlohmann::json to_json() const;
-  // Checked: a damaged journal's matrix is a SchemaError naming the field. A matrix written before
-  // integrands were a dimension has one `integrand`: it reads as a list of one.
-  static Matrix from_json(const JsonReader& in);
-  // The first setting in which two matrices differ, in words; empty when they are the same matrix.
-  static std::string difference(const Matrix& x, const Matrix& y);
+  // Checked: a damaged journal's matrix is a SchemaError naming the field.
+  static Matrix from_json(const JsonReader& in) { return Matrix(MatrixRecord::from_json(in)); }
 };
 
 // Why the tier (a C++ tier or a loaded peer) cannot run the integrand, as a phrase that follows "it"

@@ -249,7 +249,7 @@ json Plan::to_json() const {
   out["thread_reasons"] = steps;
   out["matrix"] = matrix.to_json();
   out.update(ladder::to_json(estimate));
-  if (budget) out["budget"] = budget->to_json();
+  if (budget) out["budget"] = budget->record();
   return out;
 }
 

@@ -92,7 +92,7 @@ struct Budgeted {
   Matrix matrix;                     // fitted
   Estimate estimate;                 // of the fitted matrix
   std::vector<std::string> dropped;  // what was cut, in order, each with why; empty when it fitted
-  nlohmann::json to_json() const;
+  BudgetRecord record() const;       // as the run's record carries it
 };
 
 // Fits `matrix` to the budget: first fewer repetitions and a shorter minimum time down to the floor, then

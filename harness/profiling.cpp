@@ -204,75 +204,75 @@ std::string unavailable_reason() {
   return "";
 }
 
-json toolchain() { return {{"compiler", build_info().compiler}, {"glibc", gnu_get_libc_version()}}; }
+Toolchain toolchain() { return {build_info().compiler, gnu_get_libc_version()}; }
 
-json count_instructions(const std::vector<std::string>& tiers, const std::string& integrand, double a,
-                        double b, std::int64_t small, std::int64_t large) {
+InstructionCounts count_instructions(const std::vector<std::string>& tiers, const std::string& integrand,
+                                     double a, double b, std::int64_t small, std::int64_t large) {
   if (const auto reason = unavailable_reason(); !reason.empty())
-    return {{"available", false}, {"reason", "unavailable: " + reason}};
+    return InstructionCounts::not_counted("unavailable: " + reason);
   const std::string binary = profiling_binary();
   const Output listed = run_program({binary, "list"});
   if (listed.status != 0)
-    return {{"available", false},
-            {"reason", "unavailable: " + binary + " does not run: " + last_lines(listed.text)}};
+    return InstructionCounts::not_counted("unavailable: " + binary +
+                                          " does not run: " + last_lines(listed.text));
   std::vector<std::string> held;
   std::stringstream ids(listed.text);
   for (std::string id; std::getline(ids, id);) held.push_back(id);
 
-  json result = {{"available", true},
-                 {"tool", tool_name()},
-                 {"target", target_of(binary)},
-                 {"compiler", toolchain()["compiler"]},
-                 {"glibc", toolchain()["glibc"]},
-                 {"integrand", integrand},
-                 {"a", a},
-                 {"b", b},
-                 {"n", {small, large}},
-                 {"threads", 1},
-                 {"method",
-                  "instructions executed inside one kernel call (callgrind Ir, after a warm-up call), on the "
-                  "profiling build, at two sizes: per node = the difference / the difference in n"},
-                 {"tiers", json::object()}};
+  InstructionCounts result;
+  result.available = true;
+  result.tool = tool_name();
+  result.target = target_of(binary);
+  result.compiler = toolchain().compiler;
+  result.glibc = toolchain().glibc;
+  result.integrand = integrand;
+  result.a = a;
+  result.b = b;
+  result.n = {small, large};
+  result.threads = 1;
+  result.method =
+      "instructions executed inside one kernel call (callgrind Ir, after a warm-up call), on the profiling "
+      "build, at two sizes: per node = the difference / the difference in n";
+  using Counted = InstructionCounts::Tier;
+  const auto unavailable = [](const std::string& id, const std::string& why) {
+    return Counted{id, {}, {}, why};
+  };
   // Instruction counts do not depend on the load: the runs can share the cores.
   const unsigned parallel = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::pair<std::string, std::future<json>>> pending;
-  auto collect = [&](std::pair<std::string, std::future<json>>& entry) {
-    result["tiers"][entry.first] = entry.second.get();
-  };
+  std::vector<std::future<Counted>> pending;
   for (const auto& id : tiers) {
     if (find_peer(id)) continue;  // not C++: counted by no valgrind
     const Tier& tier = find_tier(id);
     if (std::find(held.begin(), held.end(), id) == held.end()) {
-      result["tiers"][id] = {
-          {"unavailable",
-           "unavailable: not in the profiling build (" +
-               std::string(tier.card.distributed ? "started by an MPI launcher" : "not a CPU tier") + ")"}};
+      result.tiers.push_back(unavailable(
+          id, "unavailable: not in the profiling build (" +
+                  std::string(tier.card.distributed ? "started by an MPI launcher" : "not a CPU tier") +
+                  ")"));
       continue;
     }
     if (const auto reason = unsupported_reason(tier, find_integrand(integrand)); !reason.empty()) {
-      result["tiers"][id] = {
-          {"unavailable", "unavailable: it cannot run integrand '" + integrand + "': it " + reason}};
+      result.tiers.push_back(
+          unavailable(id, "unavailable: it cannot run integrand '" + integrand + "': it " + reason));
       continue;
     }
     if (pending.size() >= parallel) {
-      collect(pending.front());
+      result.tiers.push_back(pending.front().get());
       pending.erase(pending.begin());
     }
-    pending.emplace_back(id, std::async(std::launch::async, [=] {
-                           try {
-                             const auto one = callgrind(id, integrand, a, b, small, false);
-                             const auto two = callgrind(id, integrand, a, b, large, false);
-                             std::remove(one.file.c_str());
-                             std::remove(two.file.c_str());
-                             return json{
-                                 {"per_node", (two.total - one.total) / static_cast<double>(large - small)},
-                                 {"instructions", {one.total, two.total}}};
-                           } catch (const std::exception& failure) {
-                             return json{{"unavailable", std::string("unavailable: ") + failure.what()}};
-                           }
-                         }));
+    pending.push_back(std::async(std::launch::async, [=] {
+      try {
+        const auto one = callgrind(id, integrand, a, b, small, false);
+        const auto two = callgrind(id, integrand, a, b, large, false);
+        std::remove(one.file.c_str());
+        std::remove(two.file.c_str());
+        return Counted{
+            id, (two.total - one.total) / static_cast<double>(large - small), {one.total, two.total}, ""};
+      } catch (const std::exception& failure) {
+        return Counted{id, {}, {}, std::string("unavailable: ") + failure.what()};
+      }
+    }));
   }
-  for (auto& entry : pending) collect(entry);
+  for (auto& entry : pending) result.tiers.push_back(entry.get());
   return result;
 }
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "instruction_counts.hpp"
+
 namespace ladder::profiling {
 
 // Why instructions cannot be counted here (no valgrind, no profiling build), or empty when they can.
@@ -19,15 +21,16 @@ std::string unavailable_reason();
 // call. Not the CPU model: the profiling build is fixed at -march=x86-64-v3 and valgrind hides AVX-512, so
 // glibc's run-time choices (exp's FMA path, libmvec's AVX2 variants) are the same on every CPU that can
 // run it. A baseline counted under another toolchain is not comparable (ladder instructions --baseline).
-nlohmann::json toolchain();
+struct Toolchain {
+  std::string compiler, glibc;
+};
+Toolchain toolchain();
 
 // The instructions a node for each tier, from two callgrind runs at sizes `small` and `large` (the
-// difference cancels the call's fixed cost): {"available", "tool", "target", "compiler", "glibc",
-// "integrand", "n", "threads", "method", "tiers": {id: {"per_node", "instructions": [small, large]} or
-// {"unavailable": reason}}}, or
-// {"available": false, "reason": …}.
-nlohmann::json count_instructions(const std::vector<std::string>& tiers, const std::string& integrand,
-                                  double a, double b, std::int64_t small = 10000, std::int64_t large = 30000);
+// difference cancels the call's fixed cost), or why they could not be counted.
+InstructionCounts count_instructions(const std::vector<std::string>& tiers, const std::string& integrand,
+                                     double a, double b, std::int64_t small = 10000,
+                                     std::int64_t large = 30000);
 
 // One source line's share of a kernel's instructions.
 struct LineCost {

@@ -171,75 +171,6 @@ std::string csv_field(const json& value) {
 
 }  // namespace
 
-Journal read_journal(const std::string& path, bool repair) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("'" + path + "' does not exist: the directory holds no Ladder run to resume");
-  std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // A kill while a line was being written leaves it without its newline: that cell did not finish.
-  const auto complete = contents.rfind('\n') == std::string::npos ? 0 : contents.rfind('\n') + 1;
-  if (complete < contents.size() && repair) {
-    if (truncate(path.c_str(), static_cast<off_t>(complete)) != 0)
-      throw WriteError("cannot repair " + path + ": " + std::strerror(errno));
-  }
-  Journal journal;
-  std::int64_t schema = 0;  // the header's, once read
-  std::istringstream lines(contents.substr(0, complete));
-  std::string line;
-  for (int number = 1; std::getline(lines, line); ++number) {
-    const std::string where = "line " + std::to_string(number);
-    json parsed = json::parse(line, nullptr, false);
-    if (parsed.is_discarded() || !parsed.is_object())
-      throw InputError("'" + path + "' is not a Ladder journal (" + where + " is not a JSON object)");
-    if (schema == 1) migrate_journal_line_v1(parsed);
-    try {
-      const JsonReader reader(parsed, where);
-      if (journal.header.is_null()) {
-        if (reader.string_or("kind", "") != "run")
-          throw InputError("'" + path + "' is not a Ladder journal (its first line does not describe a run)");
-        const auto version = reader.at("schema_version");
-        if (!version.raw().is_number_integer() || version.integer() < 1 ||
-            version.integer() > results_schema_version)
-          throw InputError("'" + path + "' has results schema version " + version.raw().dump() +
-                           "; this Ladder reads versions 1 to " + std::to_string(results_schema_version));
-        schema = version.integer();
-        for (const char* key : {"started", "label", "preset"}) reader.at(key).string();
-        reader.at("matrix").object(), reader.at("context").object(), reader.at("tiers").elements();
-        if (schema == 1) migrate_journal_line_v1(parsed);
-        journal.header = std::move(parsed);
-        continue;
-      }
-      const std::string kind = reader.at("kind").string();
-      if (kind == "cell")
-        journal.cells.push_back(read_cell_result(reader));
-      else if (kind == "resume")
-        journal.resumptions.push_back({reader.string_or("at", ""), reader.string_or("host_name", ""),
-                                       reader.string_or("command_line", "")});
-      else
-        reader.at("kind").fail("'" + kind + "' is neither \"cell\" nor \"resume\"");
-    } catch (const SchemaError& problem) {
-      throw InputError("journal '" + path + "' is damaged: " + problem.what());
-    }
-  }
-  if (journal.header.is_null()) throw InputError("'" + path + "' is empty: not a Ladder journal");
-  return journal;
-}
-
-void append_journal(const std::string& path, const json& line) {
-  const std::string text = line.dump() + "\n";
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw WriteError("cannot append to " + path + ": " + std::strerror(errno));
-  const ssize_t written = ::write(fd, text.data(), text.size());
-  const int write_error = errno;
-  const bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  if (written != static_cast<ssize_t>(text.size()) || !synced) {
-    // A line cut short is dropped by the next read_journal (and cut off by --resume): nothing is lost.
-    throw WriteError(
-        "cannot append to " + path + ": " +
-        std::strerror(written < 0 || written == static_cast<ssize_t>(text.size()) ? write_error : ENOSPC));
-  }
-}
-
 std::vector<CellResult> results_cells(const Journal& journal) {
   const auto groups = results_by_group(journal);
   std::vector<CellResult> cells = journal.cells;
@@ -247,18 +178,19 @@ std::vector<CellResult> results_cells(const Journal& journal) {
   return cells;
 }
 
-json results_document(const Journal& journal, const json& run) {
+json results_document(const Journal& journal, const RunRecord& run) {
   const std::vector<CellResult> cells = results_cells(journal);
-  json context = journal.header.at("context");
-  context["date"] = run.value("updated", std::string());
-  context["run"] = run;
-  context["matrix"] = journal.header.at("matrix");
-  context["warnings"] = warnings(journal, run);
+  const JournalHeader& header = journal.header.value();
+  ContextRecord context;
+  static_cast<MachineContext&>(context) = header.context;
+  context.date = run.updated;
+  context.run = run;
+  context.matrix = header.matrix;
+  context.warnings = warnings(journal, run);
   return {{"schema_version", results_schema_version},
           {"context", context},
-          {"tiers", journal.header.value("tiers", json::array())},
-          {"instructions", journal.header.value("instructions", json{{"available", false},
-                                                                     {"reason", "not counted in this run"}})},
+          {"tiers", header.tiers},
+          {"instructions", header.instructions},
           {"cells", cells},
           {"benchmarks", benchmark_entries(cells)}};
 }

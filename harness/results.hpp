@@ -1,7 +1,7 @@
 // The results a run leaves behind, all made from its journal (the types are common/cell_result.hpp and
 // common/results_file.hpp, the one schema):
 // - journal.jsonl: one JSON object a line, appended and flushed to disk as each cell finishes (the first
-//   line describes the run); what `--resume` reads;
+//   line describes the run); what `--resume` reads (journal.hpp);
 // - results.json: schema-versioned; `context` (machine, build, run, warnings), `cells` (the CellResult
 //   records, what Ladder reads back) and `benchmarks`, their projection in Google Benchmark's own form (so
 //   its compare.py reads them, common/benchmark_entries.hpp);
@@ -15,28 +15,22 @@
 
 #include "build_info.hpp"
 #include "cell_result.hpp"
+#include "journal.hpp"
 #include "results_file.hpp"
 
 namespace ladder {
 
-// Reads a journal; a last line cut short by a kill is dropped (and cut from the file when `repair`).
-// Throws InputError when the file is missing, is not a Ladder journal, has another schema version, or a
-// line is damaged (naming the line and the field).
-Journal read_journal(const std::string& path, bool repair);
-// Appends one line and flushes it to disk before returning; WriteError when it cannot.
-void append_journal(const std::string& path, const nlohmann::json& line);
-
 // The run's cells as results.json carries them: the journal's, each with whether its group was reproducible.
 std::vector<CellResult> results_cells(const Journal& journal);
 // The documents, from the journal and the run's summary (status, times, load).
-nlohmann::json results_document(const Journal& journal, const nlohmann::json& run);
+nlohmann::json results_document(const Journal& journal, const RunRecord& run);
 std::string results_csv(const Journal& journal);
 
 // The warnings a reader must see beside the numbers: noisy or short measurements, load, oversubscribed
 // threads, an unoptimized build, failed cells, results outside the rounding bound, a parallel tier that
 // used one core. `build` is the build the unoptimized-build warning judges: this binary's, or one a test
 // makes up.
-std::vector<WarningRecord> warnings(const Journal& journal, const nlohmann::json& run,
+std::vector<WarningRecord> warnings(const Journal& journal, const RunRecord& run,
                                     const BuildInfo& build = build_info());
 
 }  // namespace ladder

@@ -20,6 +20,7 @@
 #include "context.hpp"
 #include "distributed.hpp"
 #include "errors.hpp"
+#include "journal.hpp"
 #include "machine_topology.hpp"
 #include "peers.hpp"
 #include "plan.hpp"
@@ -55,80 +56,80 @@ std::string executable_path() {
   return path.string();
 }
 
-void write_results(const Paths& paths, const Journal& journal, const json& run) {
+void write_results(const Paths& paths, const Journal& journal, const RunRecord& run) {
   const json document = results_document(journal, run);
   write_file_atomically(paths.json, document.dump(2) + "\n");
   write_file_atomically(paths.csv, results_csv(journal));
 }
 
-json run_header(const RunArguments& args, const Matrix& matrix, const Topology& topology,
-                const std::optional<Budgeted>& budget, const std::string& executable) {
-  json header = {{"kind", "run"},
-                 {"schema_version", results_schema_version},
-                 {"started", now_iso()},
-                 {"label", args.label},
-                 {"preset", args.preset.value_or("standard")},
-                 {"command_line", args.command_line},
-                 {"load_average_before", load_average()},
-                 {"matrix", matrix.to_json()},
-                 {"context", machine_context(topology)},
-                 {"tiers", tier_cards(matrix.tiers)}};
-  header["context"]["integrands"] = integrand_records(matrix.integrands, matrix.tiers);
-  if (budget) header["budget"] = budget->to_json();
-  if (args.instructions) {
-    std::printf("counting instructions a node under callgrind%s (--no-instructions skips this) …\n",
-                matrix.integrands.size() > 1 ? ", with each integrand" : "");
-    std::fflush(stdout);
-    const auto counting = Clock::now();
-    // The first integrand's counts where a report has always read them, and every integrand's (the first
-    // again) in by_integrand.
-    json by_integrand = json::object();
-    std::size_t counted = 0;
-    for (const auto& integrand : matrix.integrands) {
-      json counts = profiling::count_instructions(matrix.tiers, integrand, matrix.a, matrix.b);
-      const json counted_tiers = counts.value("tiers", json::object());
-      for (const auto& [id, tier] : counted_tiers.items()) counted += !tier.contains("unavailable");
-      by_integrand[integrand] = std::move(counts);
-      if (!by_integrand[integrand].value("available", false)) break;  // no valgrind: the same for every one
-    }
-    header["instructions"] = by_integrand[matrix.integrands.front()];
-    if (header["instructions"].value("available", false))
-      header["instructions"]["by_integrand"] = by_integrand;
-    if (counted > 0)
-      record_instructions(executable, counted,
-                          std::max(1, static_cast<int>(std::thread::hardware_concurrency())),
-                          std::chrono::duration<double>(Clock::now() - counting).count());
-  } else {
-    header["instructions"] = {{"available", false}, {"reason", "not counted: --no-instructions"}};
+// Instructions a node of each of the matrix's integrands, before the first cell.
+InstructionCounts count_run_instructions(const Matrix& matrix, const std::string& executable) {
+  std::printf("counting instructions a node under callgrind%s (--no-instructions skips this) …\n",
+              matrix.integrands.size() > 1 ? ", with each integrand" : "");
+  std::fflush(stdout);
+  const auto counting = Clock::now();
+  // The first integrand's counts where a report has always read them, and every integrand's (the first
+  // again) in by_integrand.
+  std::vector<InstructionCounts> by_integrand;
+  std::size_t counted = 0;
+  for (const auto& integrand : matrix.integrands) {
+    by_integrand.push_back(profiling::count_instructions(matrix.tiers, integrand, matrix.a, matrix.b));
+    for (const auto& tier : by_integrand.back().tiers) counted += tier.unavailable.empty();
+    if (!by_integrand.back().available) break;  // no valgrind: the same for every one
   }
+  InstructionCounts counts = by_integrand.front();
+  if (counts.available) counts.by_integrand = std::move(by_integrand);
+  if (counted > 0)
+    record_instructions(executable, counted,
+                        std::max(1, static_cast<int>(std::thread::hardware_concurrency())),
+                        std::chrono::duration<double>(Clock::now() - counting).count());
+  return counts;
+}
+
+JournalHeader run_header(const RunArguments& args, const Matrix& matrix, const Topology& topology,
+                         const std::optional<Budgeted>& budget, const std::string& executable) {
+  JournalHeader header;
+  header.started = now_iso();
+  header.label = args.label;
+  header.preset = args.preset.value_or("standard");
+  header.command_line = args.command_line;
+  header.load_average_before = load_average();
+  header.matrix = matrix;
+  header.context = machine_context(topology);
+  header.context.integrands = integrand_records(matrix.integrands, matrix.tiers);
+  header.tiers = tier_cards(matrix.tiers);
+  if (budget) header.budget = budget->record();
+  header.instructions = args.instructions ? count_run_instructions(matrix, executable)
+                                          : InstructionCounts::not_counted("not counted: --no-instructions");
   return header;
 }
 
 // The run record (results.json's context.run) as it stands when the first cell starts.
-json run_record(const RunArguments& args, const json& header, std::size_t cells, std::size_t done,
-                double estimated_seconds, const cpu_set_t& run_cpus) {
-  json run = {
-      {"label", header.at("label")},
-      {"preset", header.at("preset")},
-      {"started", header.at("started")},
-      {"status", "running"},
-      {"cells_total", cells},
-      {"cells_done", done},
-      {"estimated_seconds", estimated_seconds},
-      {"cell_timeout_seconds", args.cell_timeout},
-      {"worker_cpus", cpu_list(run_cpus)},
-      {"hostfile", args.hostfile.empty() ? json(nullptr) : json(args.hostfile)},
-      {"thread_binding",
-       "each cell's threads are placed compactly (one a core: an L3 group, then its NUMA node, then its "
-       "socket; SMT siblings only past the physical cores) and its worker starts with exactly those "
-       "CPUs (the entry's placement); OpenMP tiers: OMP_PROC_BIND=close and OMP_PLACES listing them, "
-       "unless the environment sets them (each cell's environment is in its entry); oneTBB tiers (tbb, "
-       "tbb-tuned, stdpar): arena slot i pinned to the i-th; mpi: the launcher binds each rank to its "
-       "cores, the launcher starting with all of worker_cpus"},
-      {"interleaving",
-       "cells run in a shuffled order (matrix seed); each cell's repetitions run in "
-       "its own worker, with Google Benchmark's random interleaving on"}};
-  if (header.contains("budget")) run["budget"] = header.at("budget");
+RunRecord run_record(const RunArguments& args, const JournalHeader& header, std::size_t cells,
+                     std::size_t done, double estimated_seconds, const cpu_set_t& run_cpus) {
+  RunRecord run;
+  run.label = header.label;
+  run.preset = header.preset;
+  run.started = header.started;
+  run.status = "running";
+  run.cells_total = static_cast<std::int64_t>(cells);
+  run.cells_done = static_cast<std::int64_t>(done);
+  run.estimated_seconds = estimated_seconds;
+  run.cell_timeout_seconds = args.cell_timeout;
+  run.worker_cpus = parse_cpu_list(cpu_list(run_cpus));
+  if (!args.hostfile.empty()) run.hostfile = args.hostfile;
+  run.thread_binding =
+      "each cell's threads are placed compactly (one a core: an L3 group, then its NUMA node, then its "
+      "socket; SMT siblings only past the physical cores) and its worker starts with exactly those "
+      "CPUs (the entry's placement); OpenMP tiers: OMP_PROC_BIND=close and OMP_PLACES listing them, "
+      "unless the environment sets them (each cell's environment is in its entry); oneTBB tiers (tbb, "
+      "tbb-tuned, stdpar): arena slot i pinned to the i-th; mpi: the launcher binds each rank to its "
+      "cores, the launcher starting with all of worker_cpus";
+  run.interleaving =
+      "cells run in a shuffled order (matrix seed); each cell's repetitions run in "
+      "its own worker, with Google Benchmark's random interleaving on";
+  run.budget = header.budget;
+  run.updated = now_iso();
   return run;
 }
 
@@ -198,12 +199,7 @@ class MatrixRunner {
     const Paths& paths = outcome_.paths;
     if (!fs::is_directory(paths.dir)) throw InputError("--resume '" + paths.dir + "' is not a directory");
     journal_ = read_journal(paths.journal, false);
-    Matrix recorded;
-    try {
-      recorded = Matrix::from_json(JsonReader(journal_.header, "journal line 1").at("matrix"));
-    } catch (const SchemaError& problem) {
-      throw InputError("journal '" + paths.journal + "' is damaged: " + problem.what());
-    }
+    const Matrix recorded = journal_.header->matrix;
     matrix_ = requested_matrix(args_, &recorded, topology_);
     if (const auto difference = Matrix::difference(matrix_, recorded); !difference.empty())
       throw InputError("--resume '" + paths.dir + "' holds another matrix (" + difference +
@@ -267,13 +263,13 @@ class MatrixRunner {
       append_journal(paths.journal, resume);
       journal_.resumptions.push_back(resume);
     } else {
-      const json header = run_header(args_, matrix_, topology_, budget_, executable_);
-      write_file_atomically(paths.journal, header.dump() + "\n");
+      const JournalHeader header = run_header(args_, matrix_, topology_, budget_, executable_);
+      write_file_atomically(paths.journal, json(header).dump() + "\n");
       journal_.header = header;
     }
     std::error_code error;
     fs::create_directories(paths.work, error);
-    run_ = run_record(args_, journal_.header, cells_.size(), done_.size(), estimated_.seconds, run_cpus_);
+    run_ = run_record(args_, *journal_.header, cells_.size(), done_.size(), estimated_.seconds, run_cpus_);
     write_results(paths, journal_, run_);
   }
 
@@ -295,8 +291,8 @@ class MatrixRunner {
       journal_.cells.push_back(*record);
       done_.insert(name);
       progress.finished(*record, cell_estimates_[name]);
-      run_["cells_done"] = done_.size();
-      run_["updated"] = now_iso();
+      run_.cells_done = static_cast<std::int64_t>(done_.size());
+      run_.updated = now_iso();
       write_results(outcome_.paths, journal_, run_);
     }
     progress.clear();
@@ -364,17 +360,14 @@ class MatrixRunner {
   void finish() {
     const double wall = std::chrono::duration<double>(Clock::now() - started_).count();
     outcome_.complete = done_.size() == cells_.size();
-    run_["status"] = outcome_.complete ? "complete" : "interrupted";
-    run_["updated"] = now_iso();
-    run_["finished"] = outcome_.complete ? json(now_iso()) : json(nullptr);
-    run_["load_average_after"] = load_average();
-    run_["this_session"] = {{"wall_seconds", wall},
-                            {"measured_seconds", measured_seconds_},
-                            {"harness_seconds", wall - measured_seconds_},
-                            {"note",
-                             "measured: the time Google Benchmark spent in its timed repetitions; the rest "
-                             "is process start, warm-up, iteration sizing, the memory pass and the "
-                             "references"}};
+    run_.status = outcome_.complete ? "complete" : "interrupted";
+    run_.updated = now_iso();
+    run_.finished = outcome_.complete ? std::optional<std::string>(now_iso()) : std::nullopt;
+    run_.load_average_after = load_average();
+    run_.this_session = RunRecord::Session{
+        wall, measured_seconds_, wall - measured_seconds_,
+        "measured: the time Google Benchmark spent in its timed repetitions; the rest is process start, "
+        "warm-up, iteration sizing, the memory pass and the references"};
     write_results(outcome_.paths, journal_, run_);
     std::error_code error;
     fs::remove_all(outcome_.paths.work, error);
@@ -385,7 +378,7 @@ class MatrixRunner {
     outcome_.exit_code = exit_cannot_write;
     outcome_.cells_done = journal_.cells.size();
     const Paths& paths = outcome_.paths;
-    if (journal_.header.is_null()) {  // not even the journal's first line: nothing to resume
+    if (!journal_.header) {  // not even the journal's first line: nothing to resume
       std::fprintf(stderr, "\nladder: %s\nladder: nothing was measured; make room and start the run again\n",
                    failure.what());
       return outcome_;
@@ -415,7 +408,7 @@ class MatrixRunner {
   Estimate estimated_;
   std::map<std::string, double> cell_estimates_;
   const cpu_set_t run_cpus_ = ThreadBinding::run_cpus();
-  json run_;
+  RunRecord run_;
   Clock::time_point started_;
   double measured_seconds_ = 0, worker_seconds_ = 0;
   std::size_t workers_ = 0;

@@ -11,16 +11,14 @@
 
 namespace ladder {
 
-void print_summary(const Journal& journal, const nlohmann::json& run, const Paths& paths) {
+void print_summary(const Journal& journal, const RunRecord& run, const Paths& paths) {
   // The integrands in the matrix's order; a column of their own when there are several.
   std::vector<std::string> integrands;
   for (const auto& record : journal.cells)
     if (std::find(integrands.begin(), integrands.end(), record.integrand) == integrands.end())
       integrands.push_back(record.integrand);
-  const nlohmann::json ordered =
-      journal.header.contains("matrix")
-          ? journal.header.at("matrix").value("integrands", nlohmann::json::array())
-          : nlohmann::json::array();
+  const std::vector<std::string> ordered =
+      journal.header ? journal.header->matrix.integrands : std::vector<std::string>{};
   const auto place = [&](const std::string& integrand) {
     const auto found = std::find(ordered.begin(), ordered.end(), integrand);
     return found != ordered.end() ? found - ordered.begin() : static_cast<std::ptrdiff_t>(ordered.size());
@@ -71,9 +69,8 @@ void print_summary(const Journal& journal, const nlohmann::json& run, const Path
       std::printf("    %s\n", cell.c_str());
     }
   }
-  if (run.contains("this_session")) {
-    const auto& session = run.at("this_session");
-    const double wall = session.at("wall_seconds"), measured = session.at("measured_seconds");
+  if (run.this_session) {
+    const double wall = run.this_session->wall_seconds, measured = run.this_session->measured_seconds;
     std::printf(
         "\ntime: %s wall, of which %s inside Google Benchmark's timed repetitions (%.0f %% harness: "
         "process start, warm-up, iteration sizing, the memory pass, the references)\n",

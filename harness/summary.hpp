@@ -2,13 +2,11 @@
 // has several), then the warnings and where the results are.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
-#include "cell_result.hpp"
+#include "journal.hpp"
 #include "output_directory.hpp"
 
 namespace ladder {
 
-void print_summary(const Journal& journal, const nlohmann::json& run, const Paths& paths);
+void print_summary(const Journal& journal, const RunRecord& run, const Paths& paths);
 
 }  // namespace ladder

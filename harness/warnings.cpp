@@ -8,15 +8,12 @@
 #include <vector>
 
 #include "build_info.hpp"
-#include "json_reader.hpp"
 #include "peers.hpp"
 #include "results.hpp"
 #include "text.hpp"
 
 namespace ladder {
 namespace {
-
-using nlohmann::json;
 
 std::string fixed(double value) { return format_number("%.2f", value); }
 
@@ -66,15 +63,13 @@ constexpr double busy_load_average = 0.5;  // the 1-minute load average before t
 constexpr int few_repetitions = 9;
 
 // What is said of the whole run: interrupted, few repetitions, the build, the machine, its load.
-void run_warnings(Warnings& found, const Journal& journal, const json& run, const BuildInfo& build) {
-  // The header was checked when the journal was read (read_journal); what is read here is checked again.
-  const JsonReader header(journal.header, "journal header");
-  const int repetitions = header.at("matrix").at("repetitions").small_integer();
-  const JsonReader context = header.at("context");
-  const std::string host = context.string_or("host_name", "");
-  if (run.value("status", "") == "interrupted")
-    found.about_run("incomplete", "the run was interrupted: " + std::to_string(run.value("cells_done", 0)) +
-                                      " of " + std::to_string(run.value("cells_total", 0)) +
+void run_warnings(Warnings& found, const Journal& journal, const RunRecord& run, const BuildInfo& build) {
+  const JournalHeader& header = journal.header.value();
+  const int repetitions = header.matrix.repetitions;
+  const std::string& host = header.context.host_name;
+  if (run.status == "interrupted")
+    found.about_run("incomplete", "the run was interrupted: " + std::to_string(run.cells_done) + " of " +
+                                      std::to_string(run.cells_total) +
                                       " cells finished; `ladder run --resume DIR` completes it");
   if (repetitions < few_repetitions)
     found.about_run("few repetitions", std::to_string(repetitions) + " repetitions a cell: fewer than " +
@@ -83,15 +78,13 @@ void run_warnings(Warnings& found, const Journal& journal, const json& run, cons
     found.about_run("unoptimized build", "Ladder itself was built as " + build.build_type + " with '" +
                                              build.common_flags +
                                              "': the times measure an unoptimized build");
-  if (const auto hypervisor = context.find("hypervisor");
-      hypervisor && hypervisor->boolean_or("present", false))
+  if (header.context.hypervisor.present)
     found.about_run("virtual machine",
                     "running under a hypervisor: other guests can steal time (see each cell's steal "
                     "figure) and hardware counters are usually unavailable");
-  if (const auto before = header.find("load_average_before"); before && !before->is_null()) {
-    const auto loads = before->numbers();
-    if (!loads.empty() && loads.front() > busy_load_average)
-      found.about_run("load before the run", "the 1-minute load average was " + fixed(loads.front()) +
+  if (const auto& before = header.load_average_before; before && !before->empty()) {
+    if (before->front() > busy_load_average)
+      found.about_run("load before the run", "the 1-minute load average was " + fixed(before->front()) +
                                                  " before the run started: something else was running");
   }
   for (const auto& resume : journal.resumptions)
@@ -161,11 +154,11 @@ void CellFindings::add_measured(const CellResult& record, const Measurement& mea
 
 }  // namespace
 
-std::vector<WarningRecord> warnings(const Journal& journal, const json& run, const BuildInfo& build) {
+std::vector<WarningRecord> warnings(const Journal& journal, const RunRecord& run, const BuildInfo& build) {
   Warnings found;
   run_warnings(found, journal, run, build);
   // The hardware threads the run had.
-  const int cpus = JsonReader(journal.header, "journal header").at("matrix").at("cpus").small_integer();
+  const int cpus = journal.header.value().matrix.cpus;
   CellFindings cells;
   for (const auto& record : journal.cells) cells.add(record, cpus);
   found.about_cells(

@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 std::vector<StoredCell> cells_of(const ResultsFile& file) {
   std::map<std::string, std::string> source_of_tier;
   for (const auto& card : file.tiers)  // a card names its file ("naive.cpp"), the sources by their path
-    for (const auto& [source, digest] : file.context.tier_sources)
+    for (const auto& [source, digest] : file.context.source.tier_sources)
       if (!card.source_file.empty() && fs::path(source).filename() == fs::path(card.source_file).filename())
         source_of_tier[card.id] = digest;
   std::vector<StoredCell> cells;

@@ -70,14 +70,14 @@ RecordedRun run_of(const ResultsFile& file, const std::string& run_id) {
   run.run_id = run_id;
   run.results_path = error ? file.path : absolute.lexically_normal().string();
   run.recorded = now_utc();
-  run.started = context.started;
-  run.finished = context.finished;
-  run.label = context.label;
-  run.status = context.status.empty() ? std::string("complete") : context.status;
-  run.git_commit = context.git_commit;
-  run.git_branch = context.git_branch;
-  run.git_dirty = context.git_dirty;
-  run.tier_sources = context.tier_sources;
+  run.started = context.run.started;
+  run.finished = context.run.finished.value_or("");
+  run.label = context.run.label;
+  run.status = context.run.status;
+  run.git_commit = context.source.git_commit;
+  run.git_branch = context.source.git_branch;
+  run.git_dirty = context.source.git_dirty;
+  run.tier_sources = context.source.tier_sources;
   run.machine = machine_fingerprint(context);
   run.host = context.host_name;
   run.cpu_model = context.cpu_model;
@@ -144,9 +144,9 @@ void write_cells(const sqlite::Database& db, std::int64_t run, const std::vector
 
 Recorded Store::record(const std::string& results) {
   const ResultsFile file = read_results_file(results);  // InputError naming the file and the problem
-  if (file.context.status == "interrupted" || file.context.status == "running")
+  if (file.context.run.status == "interrupted" || file.context.run.status == "running")
     throw InputError("results file '" + file.path + "' holds a run that did not finish (status " +
-                     file.context.status + "): finish it with `ladder run --resume` first");
+                     file.context.run.status + "): finish it with `ladder run --resume` first");
   const std::string run_id = sha256_hex(read_text(file.path));
   const sqlite::Database& db = *impl_->db;
   const std::vector<StoredCell> cells = cells_of(file);

@@ -6,24 +6,32 @@
 #include <vector>
 
 #include "cell_result.hpp"
+#include "journal.hpp"
 #include "matrix.hpp"
 #include "peers.hpp"
 
 namespace ladder::testing {
 
 // A run's first journal line: `repetitions` a cell, started on host "here" with 96 hardware threads
-// (crafted_cpus), no hypervisor, an idle machine.
+// (crafted_cpus), no hypervisor, an idle machine; everything else the types' defaults.
 constexpr int crafted_cpus = 96;
-inline nlohmann::json crafted_header(int repetitions = 10) {
-  return {{"kind", "run"},
-          {"schema_version", results_schema_version},
-          {"started", "2026-01-01T00:00:00Z"},
-          {"label", "crafted"},
-          {"preset", "standard"},
-          {"load_average_before", {0.1, 0.1, 0.1}},
-          {"matrix", {{"repetitions", repetitions}, {"cpus", crafted_cpus}}},
-          {"context", {{"host_name", "here"}, {"hypervisor", {{"present", false}}}}},
-          {"tiers", nlohmann::json::array()}};
+inline JournalHeader crafted_header(int repetitions = 10) {
+  JournalHeader header;
+  header.started = "2026-01-01T00:00:00Z";
+  header.label = "crafted";
+  header.preset = "standard";
+  header.load_average_before = std::vector<double>{0.1, 0.1, 0.1};
+  header.matrix.tiers = {"naive"};
+  header.matrix.integrands = {"gauss"};
+  header.matrix.sizes = {100'000};
+  header.matrix.threads = {1};
+  header.matrix.repetitions = repetitions;
+  header.matrix.cpus = crafted_cpus;
+  header.context.host_name = "here";
+  header.context.logical_cpus = crafted_cpus;
+  header.context.hypervisor.present = false;
+  header.instructions = InstructionCounts::not_counted("not counted: a crafted journal");
+  return header;
 }
 
 // A measured cell nothing is wrong with: ten repetitions, `nanoseconds` the fastest and each next one 0.1 %
@@ -75,6 +83,16 @@ inline Journal crafted_journal(std::vector<CellResult> cells, int repetitions = 
   return {crafted_header(repetitions), std::move(cells), {}};
 }
 
-inline const nlohmann::json complete_run = {{"status", "complete"}, {"cells_done", 1}, {"cells_total", 1}};
+inline const RunRecord complete_run = [] {
+  RunRecord run;
+  run.label = "crafted";
+  run.preset = "standard";
+  run.started = "2026-01-01T00:00:00Z";
+  run.status = "complete";
+  run.cells_done = run.cells_total = 1;
+  run.updated = run.started;
+  run.finished = run.started;
+  return run;
+}();
 
 }  // namespace ladder::testing

@@ -141,12 +141,15 @@ fs::path crafted_run(const fs::path& dir, const std::string& started, double ins
                                   benchmarks, 7, crafted_topology(1, 1, 1, 2, 1));
   document["context"]["run"]["started"] = started;
   document["context"]["run"]["finished"] = started;
-  const json tiers = {{"naive", {{"per_node", instructions_per_node}}}};
-  document["instructions"] = {{"available", true},
-                              {"tool", "callgrind"},
-                              {"integrand", "gauss"},
-                              {"tiers", tiers},
-                              {"by_integrand", {{"gauss", {{"tiers", tiers}}}}}};
+  InstructionCounts counts;
+  counts.available = true;
+  counts.tool = "callgrind";
+  counts.target = "x86-64-v3";
+  counts.integrand = "gauss";
+  counts.n = {10000, 30000};
+  counts.tiers = {{"naive", instructions_per_node, {}, ""}};
+  counts.by_integrand = {counts};
+  document["instructions"] = counts;
   return write_results(dir, document);
 }
 

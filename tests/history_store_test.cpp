@@ -63,15 +63,17 @@ json crafted_run(const std::string& host, const std::string& started, double sca
       {"git_dirty", "no"},
       {"tier_sources",
        {{"variants/naive.cpp", std::string(64, 'a')}, {"variants/xsimd.cpp", std::string(64, 'b')}}}};
-  document["instructions"] = {
-      {"available", true},
-      {"tool", "callgrind"},
-      {"target", "x86-64-v3"},
-      {"integrand", "gauss"},
-      {"n", {10000, 30000}},
-      {"tiers", {{"naive", {{"per_node", 83.0}}}, {"xsimd", {{"per_node", 11.75}}}}},
-      {"by_integrand",
-       {{"gauss", {{"tiers", {{"naive", {{"per_node", 83.0}}}, {"xsimd", {{"per_node", 11.75}}}}}}}}}};
+  InstructionCounts counts;
+  counts.available = true;
+  counts.tool = "callgrind";
+  counts.target = "x86-64-v3";
+  counts.compiler = "GNU 12.2.0";
+  counts.glibc = "2.36";
+  counts.integrand = "gauss";
+  counts.n = {10000, 30000};
+  counts.tiers = {{"naive", 83.0, {830000, 2490000}, ""}, {"xsimd", 11.75, {117500, 352500}, ""}};
+  counts.by_integrand = {counts};
+  document["instructions"] = counts;
   return document;
 }
 
@@ -239,7 +241,7 @@ TEST(HistoryStore, AggregatesMissingFromAnOlderFileComeFromTheRepetitions) {
 
 TEST(HistoryStore, AResultsFileWithoutSourceFieldsImportsWithThemUnknown) {
   TempDir scratch;
-  json document = crafted_run("alpha", "2026-11-30T10:00:00Z");
+  json document = as_schema_v1(crafted_run("alpha", "2026-11-30T10:00:00Z"));  // from before they were kept
   document["context"].erase("source");
   document["context"].erase("libraries");
   const fs::path dir = write_results(scratch / "run", document);

@@ -347,8 +347,8 @@ TEST(IntegrandRun, InstructionsAreCountedWithEachIntegrand) {
   EXPECT_NE(per_node.at("gauss"), per_node.at("pi"));
 }
 
-// A run journaled before integrands were a dimension (its matrix has one `integrand`, its context no
-// `integrands`) resumes, and its results read.
+// A run journaled before integrands were a dimension (schema 1: its matrix has one `integrand`, its context
+// no `integrands`) resumes, and its results read.
 TEST(IntegrandRun, ARunJournaledWithOneIntegrandResumes) {
   TempDir dir;
   const std::string out = (dir / "out").string();
@@ -359,6 +359,7 @@ TEST(IntegrandRun, ARunJournaledWithOneIntegrandResumes) {
   // Made old: the header's matrix as it was written then, and the last cell not yet run.
   std::vector<std::string> lines = lines_of(read_text(dir / "out/journal.jsonl"));
   json header = json::parse(lines.front());
+  header["schema_version"] = 1;
   header["matrix"].erase("integrands");
   header["matrix"]["integrand"] = "pi";
   header["context"].erase("integrands");

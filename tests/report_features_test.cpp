@@ -13,6 +13,7 @@
 
 #include "charts.hpp"
 #include "command.hpp"
+#include "crafted_journal.hpp"
 #include "crafted_results.hpp"
 #include "report.hpp"
 #include "results.hpp"
@@ -171,14 +172,7 @@ TEST(CpuOverTimeChart, DrawsCoresBusyForEachTiersMostThreadsAtTheLargestSize) {
 // A journal of two measured cells, as the runner keeps it: its rates are derived when results.json is made.
 Journal journal_of_two_cells() {
   Journal journal;
-  journal.header = {{"kind", "run"},
-                    {"schema_version", results_schema_version},
-                    {"started", "2026-11-30T00:00:00Z"},
-                    {"label", "crafted"},
-                    {"preset", "quick"},
-                    {"matrix", {{"repetitions", 3}, {"cpus", 2}}},
-                    {"context", {{"host_name", "crafted"}}},
-                    {"tiers", json::array()}};
+  journal.header = testing::crafted_header(3);
   const auto record = [](const std::string& tier, int threads, std::vector<Repetition> repetitions,
                          Timing median) {
     CellResult cell;
@@ -198,7 +192,7 @@ Journal journal_of_two_cells() {
 }
 
 TEST(Rates, NsPerNodeAndParallelEfficiencyOfEachEntry) {
-  const json document = results_document(journal_of_two_cells(), {{"status", "complete"}});
+  const json document = results_document(journal_of_two_cells(), testing::complete_run);
   std::map<std::string, json> entries;  // "tier repetition index" or "tier aggregate name"
   for (const auto& entry : document.at("benchmarks")) {
     const bool iteration = entry.at("run_type") == "iteration";

@@ -246,7 +246,7 @@ TEST(Journal, AnAppendThatFailsMidwayIsCutOffAndTheJournalIsAsBefore) {
   TempDir dir;
   const std::string path = dir / "journal.jsonl";
   const CellResult first = measured_cell("xsimd");
-  write_file_atomically(path, crafted_header().dump() + "\n");
+  write_file_atomically(path, nlohmann::json(crafted_header()).dump() + "\n");
   append_journal(path, first);
   const std::string before = read_text(path);
   {

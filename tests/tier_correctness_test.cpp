@@ -1,18 +1,21 @@
 // Every tier × every integrand it can run (the built-in ones and the shipped examples), at every edge size,
 // interval and thread count, against the exact midpoint sum (rounding alone, within the bound for the
 // summation depth the tests pin for the tier) and against the exact integral (the midpoint rule's leading
-// error term, with derivatives written here). A tier that cannot run an integrand is skipped with the
-// reason; the scalar tiers run every one (ScalarTiersRunEveryIntegrand).
+// error term, with derivatives written here). The largest edge size is checked by integrand, every tier in
+// one test, so that its references are computed once. A tier that cannot run an integrand is skipped with
+// the reason; the scalar tiers run every one (ScalarTiersRunEveryIntegrand).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <numbers>
 #include <string>
 
 #include "test_support.hpp"
+#include "text.hpp"
 
 namespace ladder::testing {
 namespace {
@@ -23,21 +26,25 @@ std::vector<int> thread_counts(const Tier& tier) {
 
 class TierCorrectness : public EachTierAndIntegrand {};
 
+// The rounding check at one size, edge interval and thread count.
+void expect_within_rounding_bound(const Tier& tier, std::size_t integrand, const NamedInterval& interval,
+                                  std::int64_t n, int threads) {
+  SCOPED_TRACE(tier.card.id + ", " + interval.name + ", n = " + std::to_string(n) +
+               ", threads = " + std::to_string(threads));
+  const Reference& ref = cached_reference(integrand, interval.ab, n);
+  const double result = integrate(tier, integrand, interval.ab, n, {threads, false});
+  EXPECT_LE(std::fabs(result - ref.midpoint), pinned_rounding_bound(tier, ref, n, threads))
+      << "result " << result << ", exact midpoint sum " << static_cast<double>(ref.midpoint);
+}
+
+// The largest edge size, 1000003, is checked by integrand (TiersAtAMillionNodes below), every tier in one
+// test: its references take a third of a second each, and a test process computes each once.
 TEST_P(TierCorrectness, RoundingErrorStaysWithinBoundAtEveryEdgeCase) {
-  const Tier& tier = this->tier();
-  const std::size_t integrand = this->integrand();
-  for (const auto& interval : edge_intervals) {
-    for (const std::int64_t n : edge_sizes) {
-      const Reference& ref = cached_reference(integrand, interval.ab, n);
-      for (const int threads : thread_counts(tier)) {
-        SCOPED_TRACE(interval.name + ", n = " + std::to_string(n) + ", threads = " + std::to_string(threads));
-        const double result = integrate(tier, integrand, interval.ab, n, {threads, false});
-        const double bound = pinned_rounding_bound(tier, ref, n, threads);
-        EXPECT_LE(std::fabs(result - ref.midpoint), bound)
-            << "result " << result << ", exact midpoint sum " << static_cast<double>(ref.midpoint);
-      }
-    }
-  }
+  for (const auto& interval : edge_intervals)
+    for (const std::int64_t n : edge_sizes)
+      if (n != edge_sizes.back())
+        for (const int threads : thread_counts(tier()))
+          expect_within_rounding_bound(tier(), integrand(), interval, n, threads);
 }
 
 TEST_P(TierCorrectness, EmptyIntervalGivesExactlyZero) {
@@ -47,16 +54,20 @@ TEST_P(TierCorrectness, EmptyIntervalGivesExactlyZero) {
       EXPECT_EQ(integrate(tier, integrand(), {0.5, 0.5}, n, {threads, false}), 0.0) << "n = " << n;
 }
 
+void expect_reversal_negates(const Tier& tier, std::size_t integrand, std::int64_t n) {
+  const double forward = integrate(tier, integrand, {-2.0, 3.0}, n, {});
+  const double backward = integrate(tier, integrand, {3.0, -2.0}, n, {});
+  const Reference& ref = cached_reference(integrand, {-2.0, 3.0}, n);
+  EXPECT_LE(std::fabs(forward + backward), 2 * pinned_rounding_bound(tier, ref, n, 1))
+      << tier.card.id << ", n = " << n;
+}
+
 TEST_P(TierCorrectness, ReversedIntervalNegatesTheSum) {
   // ∫_b^a = −∫_a^b, and the midpoint rule visits the same nodes in reverse: the results agree to rounding.
   const Tier& tier = this->tier();
   const std::size_t integrand = this->integrand();
-  for (const std::int64_t n : {std::int64_t{7}, std::int64_t{1000}, std::int64_t{1000003}}) {
-    const double forward = integrate(tier, integrand, {-2.0, 3.0}, n, {});
-    const double backward = integrate(tier, integrand, {3.0, -2.0}, n, {});
-    const Reference& ref = cached_reference(integrand, {-2.0, 3.0}, n);
-    EXPECT_LE(std::fabs(forward + backward), 2 * pinned_rounding_bound(tier, ref, n, 1)) << "n = " << n;
-  }
+  for (const std::int64_t n : {std::int64_t{7}, std::int64_t{1000}})
+    expect_reversal_negates(tier, integrand, n);
 }
 
 TEST_P(TierCorrectness, WideIntervalAndLargeOffset) {
@@ -186,6 +197,47 @@ TEST_P(TierCorrectness, ErrorAgainstTheIntegralIsTheMidpointRulesLeadingTerm) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryTierAndIntegrand, TierCorrectness, ::testing::ValuesIn(all_cases()), case_name);
+
+// The largest edge size, for each integrand: every tier that runs it, at every edge interval and thread
+// count, and reversed, against the references computed once here. A tier that cannot run on this machine
+// is left out and named (its own tests above are skipped with the reason).
+class TiersAtAMillionNodes : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(TiersAtAMillionNodes, RoundingErrorStaysWithinBoundAndReversalNegates) {
+  const std::size_t integrand = GetParam();
+  const std::int64_t n = edge_sizes.back();
+  std::vector<std::string> ran, left_out;
+  for (const Case& each : all_cases()) {
+    if (each.integrand != integrand) continue;
+    const Tier& tier = find_tier(each.tier);
+    if (const auto reason = unavailable_reason(tier); !reason.empty()) {
+      left_out.push_back(each.tier + " (" + reason + ")");
+      continue;
+    }
+    ran.push_back(each.tier);
+    for (const auto& interval : edge_intervals)
+      for (const int threads : thread_counts(tier))
+        expect_within_rounding_bound(tier, integrand, interval, n, threads);
+    expect_reversal_negates(tier, integrand, n);
+  }
+  if (ran.empty())
+    GTEST_SKIP() << "no tier that runs this integrand can run on this machine: " << join(left_out);
+  std::printf("n = %lld on %s; not run on this machine: %s\n", static_cast<long long>(n), join(ran).c_str(),
+              left_out.empty() ? "none" : join(left_out).c_str());
+}
+
+std::vector<std::size_t> every_integrand() {
+  std::vector<std::size_t> all(integrands().size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  return all;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryIntegrand, TiersAtAMillionNodes, ::testing::ValuesIn(every_integrand()),
+                         [](const ::testing::TestParamInfo<std::size_t>& info) {
+                           std::string name = integrands()[info.param].name;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 // The examples are in every tier's tests above: the scalar tiers run every integrand there is, the SIMD and
 // Eigen tiers every one whose header computes on their types, and the tests know what each calls f with.

@@ -84,12 +84,12 @@ TEST(Warnings, FewerThanNineRepetitionsIsARoughGuessAndNineIsNot) {
 // busy during a cell (over a quarter of a core).
 TEST(Warnings, ALoadAverageOverHalfBeforeTheRunIsNamedAndPointFourIsNot) {
   Journal journal = crafted_journal(clean_cells());
-  journal.header["load_average_before"] = {0.6, 0.2, 0.1};
+  journal.header->load_average_before = std::vector<double>{0.6, 0.2, 0.1};
   const auto busy = warnings_of(journal);
   const WarningRecord* before = find_kind(busy, "load before the run");
   ASSERT_NE(before, nullptr) << kinds(busy);
   EXPECT_NE(before->message.find("was 0.60 before the run started"), std::string::npos) << before->message;
-  journal.header["load_average_before"] = {0.4, 0.2, 0.1};
+  journal.header->load_average_before = std::vector<double>{0.4, 0.2, 0.1};
   const auto quiet = warnings_of(journal);
   EXPECT_EQ(find_kind(quiet, "load before the run"), nullptr) << kinds(quiet);
 }
@@ -200,12 +200,14 @@ TEST(Warnings, TheRunsOwnStateIsSaidWhenItHolds) {
   };
   const Journal clean = crafted_journal(clean_cells());
 
-  const nlohmann::json interrupted = {{"status", "interrupted"}, {"cells_done", 1}, {"cells_total", 2}};
+  RunRecord interrupted = complete_run;
+  interrupted.status = "interrupted";
+  interrupted.cells_total = 2;
   EXPECT_NE(message_of(warnings(clean, interrupted, optimized), "incomplete").find("1 of 2 cells finished"),
             std::string::npos);
 
   Journal on_a_vm = clean;
-  on_a_vm.header["context"]["hypervisor"]["present"] = true;
+  on_a_vm.header->context.hypervisor.present = true;
   EXPECT_NE(message_of(warnings_of(on_a_vm), "virtual machine").find("hypervisor"), std::string::npos);
 
   Journal resumed = clean;

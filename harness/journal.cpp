@@ -1,0 +1,126 @@
+#include "journal.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "errors.hpp"
+#include "json_reader.hpp"
+#include "schema_v1.hpp"
+
+namespace ladder {
+
+using nlohmann::json;
+
+void to_json(json& out, const JournalHeader& header) {
+  out = {
+      {"kind", "run"},
+      {"schema_version", header.schema_version},
+      {"started", header.started},
+      {"label", header.label},
+      {"preset", header.preset},
+      {"command_line", header.command_line},
+      {"load_average_before", header.load_average_before ? json(*header.load_average_before) : json(nullptr)},
+      {"matrix", header.matrix.to_json()},
+      {"context", header.context},
+      {"tiers", header.tiers},
+      {"instructions", header.instructions}};
+  if (header.budget) out["budget"] = *header.budget;
+}
+
+JournalHeader read_journal_header(const JsonReader& in) {
+  JournalHeader header;
+  header.schema_version = in.at("schema_version").small_integer();
+  header.started = in.at("started").string();
+  header.label = in.at("label").string();
+  header.preset = in.at("preset").string();
+  header.command_line = in.at("command_line").string();
+  if (const auto loads = in.at("load_average_before"); !loads.is_null())
+    header.load_average_before = loads.numbers();
+  header.matrix = Matrix::from_json(in.at("matrix"));
+  header.context = read_machine_context(in.at("context"));
+  for (const auto& card : in.at("tiers").elements()) header.tiers.push_back(read_card_record(card));
+  if (const auto budget = in.find("budget")) header.budget = read_budget_record(*budget);
+  header.instructions = read_instruction_counts(in.at("instructions"));
+  return header;
+}
+
+void to_json(json& out, const ResumeRecord& record) {
+  out = {{"kind", "resume"},
+         {"at", record.at},
+         {"host_name", record.host_name},
+         {"command_line", record.command_line}};
+}
+
+Journal read_journal(const std::string& path, bool repair) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("'" + path + "' does not exist: the directory holds no Ladder run to resume");
+  std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // A kill while a line was being written leaves it without its newline: that cell did not finish.
+  const auto complete = contents.rfind('\n') == std::string::npos ? 0 : contents.rfind('\n') + 1;
+  if (complete < contents.size() && repair) {
+    if (truncate(path.c_str(), static_cast<off_t>(complete)) != 0)
+      throw WriteError("cannot repair " + path + ": " + std::strerror(errno));
+  }
+  Journal journal;
+  std::int64_t schema = 0;  // the header's, once read
+  std::istringstream lines(contents.substr(0, complete));
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    const std::string where = "line " + std::to_string(number);
+    json parsed = json::parse(line, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object())
+      throw InputError("'" + path + "' is not a Ladder journal (" + where + " is not a JSON object)");
+    if (schema == 1) migrate_journal_line_v1(parsed);
+    try {
+      const JsonReader reader(parsed, where);
+      if (!journal.header) {
+        if (reader.string_or("kind", "") != "run")
+          throw InputError("'" + path + "' is not a Ladder journal (its first line does not describe a run)");
+        const auto version = reader.at("schema_version");
+        if (!version.raw().is_number_integer() || version.integer() < 1 ||
+            version.integer() > results_schema_version)
+          throw InputError("'" + path + "' has results schema version " + version.raw().dump() +
+                           "; this Ladder reads versions 1 to " + std::to_string(results_schema_version));
+        schema = version.integer();
+        if (schema == 1) migrate_journal_line_v1(parsed);
+        journal.header = read_journal_header(JsonReader(parsed, where));
+        continue;
+      }
+      const std::string kind = reader.at("kind").string();
+      if (kind == "cell")
+        journal.cells.push_back(read_cell_result(reader));
+      else if (kind == "resume")
+        journal.resumptions.push_back(
+            {reader.at("at").string(), reader.at("host_name").string(), reader.at("command_line").string()});
+      else
+        reader.at("kind").fail("'" + kind + "' is neither \"cell\" nor \"resume\"");
+    } catch (const SchemaError& problem) {
+      throw InputError("journal '" + path + "' is damaged: " + problem.what());
+    }
+  }
+  if (!journal.header) throw InputError("'" + path + "' is empty: not a Ladder journal");
+  return journal;
+}
+
+void append_journal(const std::string& path, const json& line) {
+  const std::string text = line.dump() + "\n";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw WriteError("cannot append to " + path + ": " + std::strerror(errno));
+  const ssize_t written = ::write(fd, text.data(), text.size());
+  const int write_error = errno;
+  const bool synced = ::fsync(fd) == 0;
+  ::close(fd);
+  if (written != static_cast<ssize_t>(text.size()) || !synced) {
+    // A line cut short is dropped by the next read_journal (and cut off by --resume): nothing is lost.
+    throw WriteError(
+        "cannot append to " + path + ": " +
+        std::strerror(written < 0 || written == static_cast<ssize_t>(text.size()) ? write_error : ENOSPC));
+  }
+}
+
+}  // namespace ladder

@@ -1,0 +1,56 @@
+// journal.jsonl: what a run has done, one JSON object a line, appended and flushed to disk as each cell
+// finishes; what `--resume` reads and every results file is made from. Its first line, the header,
+// describes the run (JournalHeader); then come the cells (common/cell_result.hpp's CellResult) and the
+// resumptions, as they happened. Each line is written by its type's to_json and read back, checked, as
+// that type.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cell_result.hpp"
+#include "instruction_counts.hpp"
+#include "matrix.hpp"
+#include "results_file.hpp"
+#include "run_context.hpp"
+
+namespace ladder {
+
+// The run's first line: what was asked for (the matrix, the command line), on what (the machine), with
+// which tiers (their cards), and the instructions a node counted before the first cell.
+struct JournalHeader {
+  int schema_version = results_schema_version;
+  std::string started, label, preset, command_line;
+  std::optional<std::vector<double>> load_average_before;  // 1, 5 and 15 minutes; null where unreadable
+  Matrix matrix;
+  MachineContext context;
+  std::vector<CardRecord> tiers;
+  std::optional<BudgetRecord> budget;  // how the matrix was fitted to --budget
+  InstructionCounts instructions;
+};
+void to_json(nlohmann::json& out, const JournalHeader& header);
+// Checked: a missing or mistyped field is a SchemaError naming it ("line 1.context.simd: …").
+JournalHeader read_journal_header(const JsonReader& in);
+
+// A journal line saying the run was resumed.
+struct ResumeRecord {
+  std::string at, host_name, command_line;
+};
+void to_json(nlohmann::json& out, const ResumeRecord& record);
+
+struct Journal {
+  std::optional<JournalHeader> header;  // null only before the run's first line is written or read
+  std::vector<CellResult> cells;
+  std::vector<ResumeRecord> resumptions;
+};
+
+// Reads a journal; a last line cut short by a kill is dropped (and cut from the file when `repair`).
+// Throws InputError when the file is missing, is not a Ladder journal, has another schema version, or a
+// line is damaged (naming the line and the field). A journal of schema 1 is read through its migration.
+Journal read_journal(const std::string& path, bool repair);
+// Appends one line and flushes it to disk before returning; WriteError when it cannot.
+void append_journal(const std::string& path, const nlohmann::json& line);
+
+}  // namespace ladder
