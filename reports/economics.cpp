@@ -1,0 +1,225 @@
+#include "economics.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "errors.hpp"
+#include "text.hpp"
+
+namespace ladder::report {
+namespace {
+
+bool known(const std::string& name, const CostFigures& figures) {
+  const std::string key = name_key(name);
+  return std::find(figures.team_knows.begin(), figures.team_knows.end(), key) != figures.team_knows.end();
+}
+
+std::size_t count_known(const std::vector<std::string>& names, const CostFigures& figures) {
+  return static_cast<std::size_t>(std::count_if(
+      names.begin(), names.end(), [&](const std::string& name) { return known(name, figures); }));
+}
+
+std::string counted_known(std::size_t all, std::size_t known_ones) {
+  return std::to_string(all) + (known_ones ? " (" + std::to_string(known_ones) + " known)" : "");
+}
+
+// Every figure by its name, for the costs file: doubles and the one integer.
+std::map<std::string, double CostFigures::*> double_figures() {
+  return {{"learning_minutes", &CostFigures::learning_minutes},
+          {"learning_hours", &CostFigures::learning_hours},
+          {"learning_days", &CostFigures::learning_days},
+          {"adopt_per_concept", &CostFigures::adopt_per_concept},
+          {"adopt_per_library", &CostFigures::adopt_per_library},
+          {"adopt_per_flag", &CostFigures::adopt_per_flag},
+          {"adopt_per_100_lines", &CostFigures::adopt_per_100_lines},
+          {"upkeep_per_library", &CostFigures::upkeep_per_library},
+          {"upkeep_per_flag", &CostFigures::upkeep_per_flag},
+          {"upkeep_per_100_lines", &CostFigures::upkeep_per_100_lines},
+          {"core_hour", &CostFigures::core_hour},
+          {"engineer_day", &CostFigures::engineer_day},
+          {"horizon_years", &CostFigures::horizon_years}};
+}
+
+}  // namespace
+
+std::string name_key(const std::string& name) {
+  std::string key;
+  bool gap = false;
+  for (const char c : name.substr(0, name.find(" ("))) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == ':' || c == '+') {
+      if (gap && !key.empty()) key += '-';
+      key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      gap = false;
+    } else {
+      gap = true;
+    }
+  }
+  // A trailing version ("xsimd-8-1", "eigen-3-4") is not part of the name.
+  while (!key.empty()) {
+    const auto dash = key.rfind('-');
+    const std::string last = dash == std::string::npos ? key : key.substr(dash + 1);
+    if (dash == std::string::npos || last.empty() || !std::all_of(last.begin(), last.end(), ::isdigit)) break;
+    key.erase(dash);
+  }
+  return key;
+}
+
+std::vector<std::string> knowable_names(const std::vector<CardRecord>& cards) {
+  std::set<std::string> names;
+  for (const auto& card : cards) {
+    for (const auto& concept_name : card.concepts) names.insert(name_key(concept_name));
+    for (const auto& library : card.libraries) names.insert(name_key(library));
+  }
+  return {names.begin(), names.end()};
+}
+
+void check_team_knows(const std::vector<std::string>& names, const std::vector<CardRecord>& cards) {
+  const auto accepted = knowable_names(cards);
+  for (const auto& name : names)
+    if (!std::binary_search(accepted.begin(), accepted.end(), name))
+      throw InputError("--team-knows '" + name +
+                       "' is no concept or library of these tiers; accepted: " + join(accepted));
+}
+
+EngineerDays engineer_days(const CardRecord& card, const CostFigures& figures) {
+  EngineerDays days;
+  const std::size_t concepts_known = count_known(card.concepts, figures);
+  const std::size_t libraries_known = count_known(card.libraries, figures);
+  const bool all_known = concepts_known == card.concepts.size() && libraries_known == card.libraries.size();
+  const double learning = all_known                       ? 0
+                          : card.learning_time == "days"  ? figures.learning_days
+                          : card.learning_time == "hours" ? figures.learning_hours
+                                                          : figures.learning_minutes;
+  const int lines = card.source_lines + card.shared_lines;
+  const auto flags = static_cast<double>(card.flags.size());
+  days.adoption_parts = {
+      {"learning", card.learning_time + (all_known && !card.concepts.empty() ? " (all known)" : ""),
+       learning},
+      {"concepts", counted_known(card.concepts.size(), concepts_known),
+       figures.adopt_per_concept * static_cast<double>(card.concepts.size() - concepts_known)},
+      {"libraries", counted_known(card.libraries.size(), libraries_known),
+       figures.adopt_per_library * static_cast<double>(card.libraries.size() - libraries_known)},
+      {"flags", std::to_string(card.flags.size()), figures.adopt_per_flag * flags},
+      {"code", std::to_string(lines) + " lines", figures.adopt_per_100_lines * lines / 100.0}};
+  days.upkeep_parts = {
+      {"libraries", std::to_string(card.libraries.size()),
+       figures.upkeep_per_library * static_cast<double>(card.libraries.size())},
+      {"flags", std::to_string(card.flags.size()), figures.upkeep_per_flag * flags},
+      {"code", std::to_string(lines) + " lines", figures.upkeep_per_100_lines * lines / 100.0}};
+  for (const auto& part : days.adoption_parts) days.adoption += part.days;
+  for (const auto& part : days.upkeep_parts) days.upkeep += part.days;
+  return days;
+}
+
+TierMoney tier_money(const CardRecord& card, int cores, double wall_seconds, const CostFigures& figures) {
+  TierMoney money;
+  money.tier = card.id;
+  money.cores = cores;
+  money.wall_seconds = wall_seconds;
+  money.days = engineer_days(card, figures);
+  money.people = (money.days.adoption * figures.bus_factor + money.days.upkeep * figures.horizon_years) *
+                 figures.engineer_day;
+  money.compute = cores * wall_seconds / 3600 * figures.core_hour * 365 * figures.horizon_years;
+  return money;
+}
+
+std::optional<double> break_even(const TierMoney& candidate, const TierMoney& current) {
+  if (candidate.people <= current.people && candidate.compute <= current.compute) return 0.0;
+  if (candidate.compute >= current.compute) return std::nullopt;
+  return (candidate.people - current.people) / (current.compute - candidate.compute);
+}
+
+std::vector<UsageStep> usage_map(const std::vector<TierMoney>& tiers) {
+  std::vector<UsageStep> steps;
+  if (tiers.empty()) return steps;
+  // Lower at 0 calls a day: the fewest people; among equals the fewer core-seconds.
+  const auto cheaper_at_zero = [](const TierMoney& x, const TierMoney& y) {
+    return x.people != y.people ? x.people < y.people : x.compute < y.compute;
+  };
+  std::size_t current =
+      static_cast<std::size_t>(std::min_element(tiers.begin(), tiers.end(), cheaper_at_zero) - tiers.begin());
+  double from = 0;
+  while (true) {
+    // The next line to cross under the current one: the smallest crossing above `from`, among the lines
+    // with less compute (ties: the least compute, which stays lowest from there on).
+    std::optional<std::size_t> next;
+    double at = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < tiers.size(); ++i) {
+      if (tiers[i].compute >= tiers[current].compute) continue;
+      const double crossing = std::max(
+          from, (tiers[i].people - tiers[current].people) / (tiers[current].compute - tiers[i].compute));
+      if (crossing < at || (crossing == at && next && tiers[i].compute < tiers[*next].compute)) {
+        at = crossing;
+        next = i;
+      }
+    }
+    if (!next || !std::isfinite(at)) {
+      steps.push_back({tiers[current].tier, from, std::numeric_limits<double>::infinity()});
+      return steps;
+    }
+    if (at > from) steps.push_back({tiers[current].tier, from, at});
+    current = *next;
+    from = at;
+  }
+}
+
+void check_cost_figures(const CostFigures& figures) {
+  for (const auto& [name, member] : double_figures()) {
+    const double value = figures.*member;
+    if (name == "horizon_years" ? !(value > 0 && std::isfinite(value))
+                                : !(value >= 0 && std::isfinite(value)))
+      throw InputError(name + " = " + format_number("%g", value) + " is out of range; " + name + " must be " +
+                       (name == "horizon_years" ? "a number of years above 0" : "a number of 0 or more"));
+  }
+  if (figures.bus_factor < 1)
+    throw InputError("bus_factor = " + std::to_string(figures.bus_factor) +
+                     " is out of range; bus_factor must be a whole number of people, at least 1");
+}
+
+CostFigures read_cost_figures(const std::string& path, CostFigures figures) {
+  std::ifstream in(path);
+  if (!in) throw InputError("costs file '" + path + "' cannot be read (does it exist?)");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+  const auto reject = [&](const std::string& problem) {
+    return InputError("costs file '" + path + "': " + problem);
+  };
+  if (document.is_discarded() || !document.is_object())
+    throw reject("is not a JSON object of cost figures (e.g. {\"core_hour\": 0.0425})");
+  const auto doubles = double_figures();
+  std::vector<std::string> accepted;
+  for (const auto& [name, member] : doubles) accepted.push_back(name);
+  accepted.insert(accepted.end(), {"bus_factor", "team_knows"});
+  std::sort(accepted.begin(), accepted.end());
+  for (const auto& [key, value] : document.items()) {
+    if (const auto found = doubles.find(key); found != doubles.end()) {
+      if (!value.is_number()) throw reject(key + " is " + value.dump() + "; it must be a number");
+      figures.*(found->second) = value.get<double>();
+    } else if (key == "bus_factor") {
+      if (!value.is_number_integer())
+        throw reject("bus_factor is " + value.dump() + "; it must be a whole number");
+      figures.bus_factor = value.get<int>();
+    } else if (key == "team_knows") {
+      if (!value.is_array() ||
+          !std::all_of(value.begin(), value.end(), [](const auto& v) { return v.is_string(); }))
+        throw reject("team_knows is " + value.dump() + "; it must be a list of names");
+      figures.team_knows = value.get<std::vector<std::string>>();
+    } else {
+      throw reject("'" + key + "' is not a cost figure; accepted: " + join(accepted));
+    }
+  }
+  try {
+    check_cost_figures(figures);
+  } catch (const InputError& problem) {
+    throw reject(problem.what());
+  }
+  return figures;
+}
+
+}  // namespace ladder::report

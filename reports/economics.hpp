@@ -1,0 +1,101 @@
+// The money model: what a tier costs a team in engineer-days and in compute, and at what usage each rung
+// pays for itself. Every figure is a member of CostFigures with its default and where it comes from; a
+// costs file (read_cost_figures) changes any of them. Two questions are answered apart:
+// - money, for a throughput job: a tier's total over the horizon is a line in the calls a day,
+//     total(N) = people + N · compute_a_call_per_day,
+//     people = (adoption days · bus factor + upkeep days a year · years) · engineer-day price,
+//     compute = cores held · wall seconds a call / 3600 · core-hour price · 365 · years a call a day;
+//   the cheapest tier at N is the lowest line there, and the usage map is their lower envelope;
+// - latency, for one call that must be fast: the tier that meets the deadline and costs the fewest days.
+// A core held by a waiting thread costs what a computing one does: threads buy latency, not money.
+#pragma once
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results_file.hpp"
+
+namespace ladder::report {
+
+// Every figure of the model. The prices are public list figures (README, "Reading the report, picking a
+// tier"); the day figures are Ladder's own estimates, stated so that a team can replace them with its own.
+struct CostFigures {
+  // Adoption: engineer-days for one person to take the tier on.
+  double learning_minutes = 0, learning_hours = 0.5, learning_days = 3;  // the card's learning time
+  double adopt_per_concept = 0.25;    // each concept the card names that the team does not know
+  double adopt_per_library = 0.5;     // each library the team does not know: its API, its build
+  double adopt_per_flag = 0.25;       // each compiler flag beyond the common set
+  double adopt_per_100_lines = 0.25;  // reading and reviewing the tier's own and shared kernel lines
+  // Upkeep: engineer-days a year to keep it.
+  double upkeep_per_library = 0.5;     // upgrades of each library
+  double upkeep_per_flag = 0.25;       // each flag, across compiler upgrades
+  double upkeep_per_100_lines = 0.25;  // the code itself
+  // Prices and the team.
+  double core_hour = 0.0425;  // US dollars a vCPU-hour, on demand
+  double engineer_day = 800;  // US dollars a loaded engineer-day
+  double horizon_years = 3;
+  int bus_factor = 1;                   // people who must know each tier's concepts
+  std::vector<std::string> team_knows;  // names (name_key) of concepts and libraries the team knows
+};
+
+// One documented part of a day figure: "libraries", "2 (1 known)", 0.5 days.
+struct DayPart {
+  std::string name, value;
+  double days = 0;
+};
+struct EngineerDays {
+  double adoption = 0;  // for one person
+  double upkeep = 0;    // a year
+  std::vector<DayPart> adoption_parts, upkeep_parts;
+};
+
+// The key a concept or a library is known by: lower case, words joined by '-', without a version or a
+// parenthesis ("OpenMP (libgomp)" -> "openmp", "xsimd 8.1" -> "xsimd", "SIMD batch types" ->
+// "simd-batch-types").
+std::string name_key(const std::string& name);
+// Every key the cards' concepts and libraries have, sorted: what --team-knows accepts.
+std::vector<std::string> knowable_names(const std::vector<CardRecord>& cards);
+// Throws InputError naming the first of `names` no card knows, and listing the accepted ones.
+void check_team_knows(const std::vector<std::string>& names, const std::vector<CardRecord>& cards);
+
+EngineerDays engineer_days(const CardRecord& card, const CostFigures& figures);
+
+// A tier's line: its total over the horizon at N calls a day is people + N · compute.
+struct TierMoney {
+  std::string tier;
+  int cores = 1;            // threads × ranks: the cores a call holds
+  double wall_seconds = 0;  // the median wall time of a call
+  EngineerDays days;
+  double people = 0;   // dollars over the horizon
+  double compute = 0;  // dollars over the horizon for each call a day
+  double total(double calls_per_day) const { return people + calls_per_day * compute; }
+  double core_seconds() const { return cores * wall_seconds; }
+};
+TierMoney tier_money(const CardRecord& card, int cores, double wall_seconds, const CostFigures& figures);
+
+// The calls a day from which `candidate` costs less than `current` over the horizon: 0 when it costs
+// no more at any usage, nullopt ("never") when it holds as many core-seconds a call or more and costs
+// more people.
+std::optional<double> break_even(const TierMoney& candidate, const TierMoney& current);
+
+// The cheapest tier from `from` calls a day up to `to` (infinity for the last step).
+struct UsageStep {
+  std::string tier;
+  double from = 0, to = std::numeric_limits<double>::infinity();
+};
+// The lower envelope of the tiers' lines over calls a day from 0 up: each step the tier whose total is the
+// lowest there (ties to the fewer core-seconds, then the lower people cost, then the order given).
+std::vector<UsageStep> usage_map(const std::vector<TierMoney>& tiers);
+
+// The cost figures of `path`, a JSON object whose keys are CostFigures' member names, over `base`.
+// Throws InputError naming the file and the problem: not JSON, an unknown key (listing the accepted ones),
+// a value of the wrong type, or a figure out of range (check_cost_figures).
+CostFigures read_cost_figures(const std::string& path, CostFigures base = {});
+// Checks a figure set (what read_cost_figures and the command-line options give): every day figure and
+// price at least 0, the horizon above 0, the bus factor at least 1; InputError naming the figure, its
+// value and what is accepted.
+void check_cost_figures(const CostFigures& figures);
+
+}  // namespace ladder::report

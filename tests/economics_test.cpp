@@ -1,0 +1,165 @@
+// The money model (reports/economics.hpp), each figure recomputed here by hand from the formula the header
+// and the README document, on cards and times chosen so that the arithmetic can be followed: engineer-days
+// from a card's parts, a tier's line over calls a day, the break-even of two tiers, the usage map (the
+// lower envelope) and the costs file's checks.
+#include "economics.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "errors.hpp"
+
+namespace ladder::report {
+namespace {
+
+CardRecord card(const std::string& id, std::vector<std::string> concepts, std::vector<std::string> libraries,
+                std::vector<std::string> flags, const std::string& learning, int lines, int shared) {
+  CardRecord made;
+  made.id = id;
+  made.concepts = std::move(concepts);
+  made.libraries = std::move(libraries);
+  made.flags = std::move(flags);
+  made.learning_time = learning;
+  made.source_lines = lines;
+  made.shared_lines = shared;
+  return made;
+}
+
+// Shaped like the ladder's own: a loop, a vectorized library tier, a parallel one.
+const CardRecord loop = card("loop", {"loops", "function templates"}, {}, {}, "minutes", 23, 0);
+const CardRecord simd =
+    card("simd", {"SIMD batch types", "loop remainders"}, {"xsimd 8.1"}, {}, "days", 28, 42);
+const CardRecord threads = card("threads", {"SIMD batch types", "OpenMP reductions"},
+                                {"xsimd 8.1", "OpenMP (libgomp)"}, {"-fopenmp"}, "days", 37, 42);
+
+TEST(Economics, NameKeysDropVersionsAndParentheses) {
+  EXPECT_EQ(name_key("OpenMP (libgomp)"), "openmp");
+  EXPECT_EQ(name_key("xsimd 8.1"), "xsimd");
+  EXPECT_EQ(name_key("Eigen 3.4"), "eigen");
+  EXPECT_EQ(name_key("SIMD batch types"), "simd-batch-types");
+  EXPECT_EQ(name_key("Open MPI"), "open-mpi");
+  EXPECT_EQ(name_key("std::vector"), "std::vector");
+  EXPECT_EQ(knowable_names({loop, simd}), (std::vector<std::string>{"function-templates", "loop-remainders",
+                                                                    "loops", "simd-batch-types", "xsimd"}));
+}
+
+TEST(Economics, EngineerDaysAreTheSumOfTheDocumentedParts) {
+  const CostFigures figures;  // the defaults
+  // simd: learning "days" 3 + 2 concepts × 0.25 + 1 library × 0.5 + 0 flags + 70 lines × 0.25/100.
+  const EngineerDays days = engineer_days(simd, figures);
+  EXPECT_DOUBLE_EQ(days.adoption, 3 + 2 * 0.25 + 0.5 + 0.7 * 0.25);
+  // Upkeep: 1 library × 0.5 + 0 flags + 70 lines × 0.25/100, a year.
+  EXPECT_DOUBLE_EQ(days.upkeep, 0.5 + 0.7 * 0.25);
+  double sum = 0;
+  for (const auto& part : days.adoption_parts) sum += part.days;
+  EXPECT_DOUBLE_EQ(sum, days.adoption) << "the parts the report prints add up to the figure";
+  // threads: the flag counts in both.
+  const EngineerDays parallel = engineer_days(threads, figures);
+  EXPECT_DOUBLE_EQ(parallel.adoption, 3 + 2 * 0.25 + 2 * 0.5 + 0.25 + 0.79 * 0.25);
+  EXPECT_DOUBLE_EQ(parallel.upkeep, 2 * 0.5 + 0.25 + 0.79 * 0.25);
+}
+
+TEST(Economics, WhatTheTeamKnowsCostsItNoLearning) {
+  CostFigures figures;
+  figures.team_knows = {"openmp", "openmp-reductions"};
+  const EngineerDays part = engineer_days(threads, figures);
+  // One library and one concept known: learning stays (the rest is new), their parts go.
+  EXPECT_DOUBLE_EQ(part.adoption, 3 + 1 * 0.25 + 1 * 0.5 + 0.25 + 0.79 * 0.25);
+  figures.team_knows = {"openmp", "openmp-reductions", "xsimd", "simd-batch-types"};
+  const EngineerDays all = engineer_days(threads, figures);
+  // Everything known: only the flag and reading the code are left; upkeep does not change.
+  EXPECT_DOUBLE_EQ(all.adoption, 0.25 + 0.79 * 0.25);
+  EXPECT_DOUBLE_EQ(all.upkeep, engineer_days(threads, CostFigures{}).upkeep);
+}
+
+TEST(Economics, ATiersLineIsPeopleAndComputeOverTheHorizon) {
+  CostFigures figures;
+  figures.bus_factor = 2;
+  // 2 cores for 20 ms a call.
+  const TierMoney money = tier_money(threads, 2, 0.020, figures);
+  const EngineerDays days = engineer_days(threads, figures);
+  EXPECT_DOUBLE_EQ(money.people, (days.adoption * 2 + days.upkeep * 3) * 800);
+  EXPECT_DOUBLE_EQ(money.compute, 2 * 0.020 / 3600 * 0.0425 * 365 * 3);
+  EXPECT_DOUBLE_EQ(money.total(1e6), money.people + 1e6 * money.compute);
+  // The same core-seconds on one core cost the same compute: threads buy latency, not money.
+  EXPECT_DOUBLE_EQ(tier_money(threads, 1, 0.040, figures).compute, money.compute);
+}
+
+TEST(Economics, BreakEvenIsWhereTheLinesCross) {
+  const CostFigures figures;
+  const TierMoney slow = tier_money(loop, 1, 0.004, figures), fast = tier_money(simd, 1, 0.0004, figures);
+  const auto at = break_even(fast, slow);
+  ASSERT_TRUE(at);
+  EXPECT_NEAR(*at, (fast.people - slow.people) / (slow.compute - fast.compute), 1e-9 * *at);
+  EXPECT_NEAR(fast.total(*at), slow.total(*at), 1e-9 * slow.total(*at));
+  // Slower and dearer: never. Cheaper and faster: from the first call.
+  EXPECT_EQ(break_even(slow, fast), std::nullopt);
+  EXPECT_EQ(break_even(tier_money(simd, 1, 0.01, figures), slow), std::nullopt);
+  EXPECT_EQ(break_even(tier_money(loop, 1, 0.001, figures), slow), 0.0);
+}
+
+TEST(Economics, TheUsageMapIsTheLowerEnvelope) {
+  const CostFigures figures;
+  const std::vector<TierMoney> tiers = {tier_money(loop, 1, 0.004, figures),
+                                        tier_money(simd, 1, 0.0004, figures),
+                                        tier_money(threads, 2, 0.0003, figures)};
+  const auto steps = usage_map(tiers);
+  // loop at first, then simd from its break-even; threads holds more core-seconds than simd, so it never
+  // becomes the cheapest.
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0].tier, "loop");
+  EXPECT_EQ(steps[0].from, 0);
+  EXPECT_EQ(steps[1].tier, "simd");
+  EXPECT_NEAR(steps[1].from, *break_even(tiers[1], tiers[0]), 1e-9 * steps[1].from);
+  EXPECT_EQ(steps[1].to, std::numeric_limits<double>::infinity());
+  // At every usage, the step's tier is the cheapest (checked on a grid, independently of the envelope).
+  for (double calls = 1; calls < 1e12; calls *= 3.7) {
+    const auto step = std::find_if(steps.begin(), steps.end(), [&](const auto& s) { return calls < s.to; });
+    for (const auto& tier : tiers)
+      EXPECT_LE(std::find_if(tiers.begin(), tiers.end(), [&](const auto& t) { return t.tier == step->tier; })
+                    ->total(calls),
+                tier.total(calls) * (1 + 1e-12))
+          << calls << " calls a day: " << tier.tier << " is cheaper than " << step->tier;
+  }
+}
+
+TEST(Economics, BadFiguresAndUnknownNamesAreRefusedNamingTheValue) {
+  ladder::testing::TempDir dir;
+  const auto message_of = [&](const std::string& json) -> std::string {
+    ladder::testing::write_text(dir / "costs.json", json);
+    try {
+      read_cost_figures((dir / "costs.json").string());
+    } catch (const InputError& error) {
+      return error.what();
+    }
+    return "accepted";
+  };
+  EXPECT_EQ(
+      message_of(R"({"core_hour": 0.01, "horizon_years": 5, "team_knows": ["xsimd"], "bus_factor": 2})"),
+      "accepted");
+  EXPECT_NE(message_of(R"({"core_hour": -1})").find("core_hour = -1 is out of range"), std::string::npos);
+  EXPECT_NE(message_of(R"({"horizon_years": 0})").find("a number of years above 0"), std::string::npos);
+  EXPECT_NE(message_of(R"({"engineer_day": "800"})").find("engineer_day is \"800\"; it must be a number"),
+            std::string::npos);
+  const std::string unknown = message_of(R"({"core_hours": 1})");
+  EXPECT_NE(unknown.find("'core_hours' is not a cost figure; accepted: "), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("core_hour,"), std::string::npos) << unknown;
+  EXPECT_NE(message_of("[1]").find("is not a JSON object"), std::string::npos);
+  EXPECT_NE(message_of(R"({"bus_factor": 0})").find("at least 1"), std::string::npos);
+  try {
+    check_team_knows({"xsimd", "cobol"}, {loop, simd});
+    ADD_FAILURE() << "cobol accepted";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("'cobol' is no concept or library"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("simd-batch-types"), std::string::npos) << "the accepted ones";
+  }
+}
+
+}  // namespace
+}  // namespace ladder::report
