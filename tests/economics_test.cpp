@@ -8,11 +8,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "command.hpp"
+#include "decision.hpp"
 #include "errors.hpp"
 
 namespace ladder::report {
@@ -159,6 +161,82 @@ TEST(Economics, BadFiguresAndUnknownNamesAreRefusedNamingTheValue) {
     EXPECT_NE(std::string(error.what()).find("'cobol' is no concept or library"), std::string::npos);
     EXPECT_NE(std::string(error.what()).find("simd-batch-types"), std::string::npos) << "the accepted ones";
   }
+}
+
+// The default run of this project's 2-core VM (a fixture), decided with the default figures: the usage map
+// is the cheapest tier at every usage, break-even is where each tier's line crosses the current rung's, and
+// the latency answers meet their deadline at the fewest engineer-days.
+TEST(Decision, OnTheDefaultRunFixture) {
+  ladder::testing::TempDir dir;
+  const auto unpacked = ladder::testing::run_command("gzip", "-dc " + std::string(LADDER_FIXTURES_DIR) +
+                                                                 "/default_run_results.json.gz > " +
+                                                                 (dir / "results.json").string());
+  ASSERT_EQ(unpacked.exit_code, 0) << unpacked.output;
+  const report::Run run = load_run(dir.str());
+  const std::int64_t n = 1'000'000;
+  Usage usage;
+  usage.current = "std-algorithms";
+  const Decision decision = decide(run, n, "gauss", CostFigures{}, usage);
+  ASSERT_GE(decision.tiers.size(), 10u);
+  ASSERT_FALSE(decision.usage_map.empty());
+  EXPECT_EQ(decision.usage_map.front().from, 0);
+  for (std::size_t i = 1; i < decision.usage_map.size(); ++i)
+    EXPECT_EQ(decision.usage_map[i].from, decision.usage_map[i - 1].to) << "steps meet";
+  std::printf("usage map at n = 1e6:");
+  for (const auto& step : decision.usage_map) std::printf(" %s from %.3g;", step.tier.c_str(), step.from);
+  std::printf("\n");
+  for (double calls = 10; calls < 1e13; calls *= 10) {
+    const auto step = std::find_if(decision.usage_map.begin(), decision.usage_map.end(),
+                                   [&](const auto& s) { return calls < s.to; });
+    const double lowest = decision.tier(step->tier)->money.total(calls);
+    for (const auto& each : decision.tiers)
+      EXPECT_LE(lowest, each.money.total(calls) * (1 + 1e-12)) << calls << ": " << each.card->id;
+  }
+  const TierChoice* current = decision.tier("std-algorithms");
+  ASSERT_NE(current, nullptr);
+  for (const auto& each : decision.tiers) {
+    // Recomputed from the cell: cores held × median wall time, the documented prices, 365 days, 3 years.
+    const double core_seconds = each.thrifty->threads * each.thrifty->ranks * each.thrifty->median();
+    EXPECT_DOUBLE_EQ(each.money.compute, core_seconds / 3600 * 0.0425 * 365 * 3) << each.card->id;
+    if (each.pays_from && *each.pays_from > 0) {
+      EXPECT_NEAR(each.money.total(*each.pays_from), current->money.total(*each.pays_from),
+                  1e-9 * current->money.total(*each.pays_from))
+          << each.card->id;
+      std::printf("%s pays from %.3g calls a day against std-algorithms\n", each.card->id.c_str(),
+                  *each.pays_from);
+    } else {
+      std::printf("%s: %s\n", each.card->id.c_str(),
+                  each.pays_from ? "pays from the first call" : "never pays");
+    }
+  }
+  // A deadline: the chosen tier meets it, and none that meets it costs fewer days.
+  usage.deadline_seconds = 0.030;
+  const Decision latency = decide(run, n, "gauss", CostFigures{}, usage);
+  ASSERT_TRUE(latency.latency_tier) << latency.latency_why;
+  const TierChoice* chosen = latency.tier(*latency.latency_tier);
+  EXPECT_LE(chosen->fastest->median(), 0.030);
+  for (const auto& each : latency.tiers) {
+    if (each.fastest->median() <= 0.030) {
+      EXPECT_GE(each.days_over_horizon, chosen->days_over_horizon) << each.card->id;
+    }
+  }
+  std::printf("deadline 30 ms: %s, %s\n", latency.latency_tier->c_str(), latency.latency_why.c_str());
+  // With calls a day, one tier: the lowest total there.
+  usage.calls_per_day = 1e6;
+  CostFigures knows;
+  knows.team_knows = {"openmp"};
+  const Decision money = decide(run, n, "gauss", knows, usage);
+  ASSERT_TRUE(money.money_tier);
+  for (const auto& each : money.tiers)
+    EXPECT_LE(money.tier(*money.money_tier)->money.total(1e6), each.money.total(1e6) * (1 + 1e-12));
+  std::printf("1e6 calls a day, the team knows openmp: %s\n", money.money_tier->c_str());
+  // A deadline nothing meets says so.
+  usage.deadline_seconds = 1e-9;
+  const Decision none = decide(run, n, "gauss", CostFigures{}, usage);
+  EXPECT_FALSE(none.latency_tier);
+  EXPECT_NE(none.latency_why.find("no tier meets"), std::string::npos) << none.latency_why;
+  usage.current = "no-such-tier";
+  EXPECT_THROW(decide(run, n, "gauss", CostFigures{}, usage), InputError);
 }
 
 }  // namespace

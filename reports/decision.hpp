@@ -1,0 +1,55 @@
+// One decision, in one place: from a run's cells at one size, the money answer (a throughput job) and the
+// latency answer (one call that must be fast), with every tier's figures behind them. The report's answer
+// and `ladder pick` are both meant to call decide() (issue 27; the wiring is not done yet).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "economics.hpp"
+#include "report.hpp"
+
+namespace ladder::report {
+
+// What the team says of its use: calls a day at the report's n (absent: answer with the usage map), the
+// wall time one call must meet (absent: the fastest tier), and the rung it runs now (break-even is
+// against it; empty: the lowest rung measured).
+struct Usage {
+  std::optional<double> calls_per_day, deadline_seconds;
+  std::string current;
+};
+
+struct TierChoice {
+  const Card* card = nullptr;
+  // The cell a throughput job would run (the fewest core-seconds a call) and the fastest one (the least
+  // wall time, the latency answer's).
+  const CellResult* thrifty = nullptr;
+  const CellResult* fastest = nullptr;
+  TierMoney money;                  // its line, from the thrifty cell
+  std::optional<double> pays_from;  // calls a day from which it beats the current rung; null: never
+  double days_over_horizon = 0;     // adoption × bus factor + upkeep × years
+};
+
+struct Decision {
+  std::int64_t n = 0;
+  std::string integrand;
+  CostFigures figures;
+  Usage usage;
+  std::vector<TierChoice> tiers;  // rung order, the C++ tiers with a measured cell at n
+  std::string current;            // the rung break-even is against
+  std::vector<UsageStep> usage_map;
+  std::optional<std::string> money_tier;    // with calls a day: the lowest total there
+  std::optional<std::string> latency_tier;  // meets the deadline at the fewest days (or the fastest)
+  std::string latency_why;                  // one sentence; why none, when none meets the deadline
+
+  const TierChoice* tier(const std::string& id) const;
+};
+
+// Throws InputError when `usage.current` is not a measured tier at n (naming the measured ones), or a
+// figure is out of range.
+Decision decide(const Run& run, std::int64_t n, const std::string& integrand, const CostFigures& figures,
+                const Usage& usage);
+
+}  // namespace ladder::report
