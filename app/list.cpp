@@ -8,6 +8,7 @@
 #include "cards.hpp"
 #include "commands.hpp"
 #include "context.hpp"
+#include "economics.hpp"
 #include "reference_library.hpp"
 #include "registry.hpp"
 #include "text.hpp"
@@ -24,7 +25,7 @@ std::string list_vector_text(const TierCard& card) {
   return text.empty() ? "-" : text;
 }
 
-void print_list(bool as_json, bool ids_only) {
+void print_list(bool as_json, bool ids_only, const std::string& costs) {
   if (ids_only) {
     for (const auto& tier : tiers()) std::printf("%s\n", tier.card.id.c_str());
     return;
@@ -32,7 +33,17 @@ void print_list(bool as_json, bool ids_only) {
   if (as_json) {
     std::vector<std::string> ids;
     for (const auto& tier : tiers()) ids.push_back(tier.card.id);
-    std::cout << nlohmann::json(tier_cards(ids)).dump(2) << "\n";
+    // Each card with what it costs a team in engineer-days (reports/economics.hpp), from the default
+    // figures or --costs FILE.
+    const report::CostFigures figures =
+        costs.empty() ? report::CostFigures{} : report::read_cost_figures(costs);
+    nlohmann::json cards = nlohmann::json::array();
+    for (const auto& card : tier_cards(ids)) {
+      nlohmann::json entry = card;
+      entry["engineer_days"] = report::engineer_days(card, figures);
+      cards.push_back(std::move(entry));
+    }
+    std::cout << cards.dump(2) << "\n";
     return;
   }
   // A plain-text table whose columns fit their widest cell.
@@ -156,6 +167,7 @@ void print_integrands(bool as_json, bool names_only) {
 Command add_list(CLI::App& app) {
   struct Options {
     bool json = false, ids = false, integrands = false;
+    std::string costs;
   };
   auto options = std::make_shared<Options>();
   auto* list = app.add_subcommand("list", "the ladder: every tier's card (--integrands: every integrand)");
@@ -165,11 +177,14 @@ Command add_list(CLI::App& app) {
   list->add_flag("--integrands", options->integrands,
                  "every integrand of this build: where it came from, whether it gives an antiderivative, "
                  "where its references come from, and which tiers can run it");
+  list->add_option("--costs", options->costs,
+                   "with --json: the cost figures (a JSON object, README \"Reading the report, picking a "
+                   "tier\") the cards' engineer-days are computed with; default: Ladder's documented ones");
   return {list, [options] {
             if (options->integrands)
               print_integrands(options->json, options->ids);
             else
-              print_list(options->json, options->ids);
+              print_list(options->json, options->ids, options->costs);
             return 0;
           }};
 }

@@ -117,6 +117,19 @@ EngineerDays engineer_days(const CardRecord& card, const CostFigures& figures) {
   return days;
 }
 
+void to_json(nlohmann::json& out, const EngineerDays& days) {
+  const auto parts = [](const std::vector<DayPart>& all) {
+    nlohmann::json listed = nlohmann::json::array();
+    for (const auto& part : all)
+      listed.push_back({{"name", part.name}, {"value", part.value}, {"days", part.days}});
+    return listed;
+  };
+  out = {{"adoption", days.adoption},
+         {"upkeep_per_year", days.upkeep},
+         {"adoption_parts", parts(days.adoption_parts)},
+         {"upkeep_parts", parts(days.upkeep_parts)}};
+}
+
 TierMoney tier_money(const CardRecord& card, int cores, double wall_seconds, const CostFigures& figures) {
   TierMoney money;
   money.tier = card.id;

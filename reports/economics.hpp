@@ -61,6 +61,8 @@ std::vector<std::string> knowable_names(const std::vector<CardRecord>& cards);
 void check_team_knows(const std::vector<std::string>& names, const std::vector<CardRecord>& cards);
 
 EngineerDays engineer_days(const CardRecord& card, const CostFigures& figures);
+// {"adoption", "upkeep_per_year", "adoption_parts": [{"name", "value", "days"}, …], "upkeep_parts": […]}
+void to_json(nlohmann::json& out, const EngineerDays& days);
 
 // A tier's line: its total over the horizon at N calls a day is people + N · compute.
 struct TierMoney {

@@ -39,6 +39,15 @@ TEST(CommandLine, ListJsonGivesTheCards) {
   EXPECT_GT(cards[6]["source_lines"].get<int>(), 10);
   EXPECT_EQ(cards[8]["learning_time"], "days");
   EXPECT_EQ(cards[9]["reproducible"], "on request");
+  // Each card's engineer-days, recomputed from the documented default figures (reports/economics.hpp):
+  // xsimd learns in days (3), 3 concepts × 0.25, 1 library × 0.5, no flag, its lines × 0.25 a hundred.
+  const auto& xsimd = cards[6];
+  const double lines = xsimd["source_lines"].get<double>() + xsimd["shared_lines"].get<double>();
+  EXPECT_DOUBLE_EQ(xsimd["engineer_days"]["adoption"].get<double>(), 3 + 3 * 0.25 + 0.5 + lines * 0.25 / 100);
+  EXPECT_DOUBLE_EQ(xsimd["engineer_days"]["upkeep_per_year"].get<double>(), 0.5 + lines * 0.25 / 100);
+  double parts = 0;
+  for (const auto& part : xsimd["engineer_days"]["adoption_parts"]) parts += part["days"].get<double>();
+  EXPECT_DOUBLE_EQ(parts, xsimd["engineer_days"]["adoption"].get<double>());
 }
 
 TEST(CommandLine, EvalJsonHasTheResultAndBothErrors) {
