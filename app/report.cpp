@@ -4,9 +4,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "choose.hpp"
 #include "commands.hpp"
+#include "errors.hpp"
 #include "parse.hpp"
 
 namespace ladder::app {
@@ -49,6 +53,11 @@ Command add_pick(CLI::App& app) {
   struct Options {
     std::string input, n;
     report::PickConstraints constraints;
+    // The money model's inputs (reports/economics.hpp); any of them asks for its answer.
+    std::string costs, calls_per_day, deadline, core_hour, engineer_day, horizon, current;
+    std::optional<int> bus_factor;
+    std::vector<std::string> team_knows;
+    bool json = false;
   };
   auto options = std::make_shared<Options>();
   auto* pick =
@@ -68,10 +77,54 @@ Command add_pick(CLI::App& app) {
   pick->add_option("--integrand", options->constraints.integrand,
                    "answer for this integrand of the file; without it, a file of several integrands is "
                    "answered for each in turn (exit 1 when some has no tier that meets the constraints)");
-  return {pick, [options] {
-            if (!options->n.empty()) options->constraints.n = parse_size(options->n);
-            return report::pick(options->input, options->constraints);
-          }};
+  pick->add_option("--calls-per-day", options->calls_per_day,
+                   "calls a day at the report's n: the money answer is then one tier (without: a usage map)");
+  pick->add_option("--deadline", options->deadline, "the wall time one call must meet, e.g. 30ms");
+  pick->add_option(
+          "--team-knows", options->team_knows,
+          "concepts and libraries the team knows, comma-separated (the names of `ladder list --json`'s "
+          "cards, e.g. openmp,xsimd): they cost it no learning")
+      ->delimiter(',');
+  pick->add_option("--bus-factor", options->bus_factor, "people who must know each tier (default 1)");
+  pick->add_option("--core-hour", options->core_hour, "price of a core-hour in dollars (default 0.0425)");
+  pick->add_option("--engineer-day", options->engineer_day,
+                   "price of an engineer-day in dollars (default 800)");
+  pick->add_option("--horizon", options->horizon, "years the choice is for (default 3)");
+  pick->add_option("--costs", options->costs, "a costs file: a JSON object of the model's figures");
+  pick->add_option("--current", options->current, "the rung the team runs now (break-even is against it)");
+  pick->add_flag("--json", options->json, "the money and latency answer as JSON: every tier's figures");
+  return {
+      pick, [options] {
+        if (!options->n.empty()) options->constraints.n = parse_size(options->n);
+        const bool money = options->json || !options->costs.empty() || !options->calls_per_day.empty() ||
+                           !options->deadline.empty() || !options->core_hour.empty() ||
+                           !options->engineer_day.empty() || !options->horizon.empty() ||
+                           !options->current.empty() || options->bus_factor || !options->team_knows.empty();
+        if (money) {
+          report::PickConstraints::Money inputs;
+          if (!options->costs.empty()) inputs.figures = report::read_cost_figures(options->costs);
+          const auto real = [](const char* name, const std::string& text) { return parse_real(name, text); };
+          if (!options->core_hour.empty()) inputs.figures.core_hour = real("--core-hour", options->core_hour);
+          if (!options->engineer_day.empty())
+            inputs.figures.engineer_day = real("--engineer-day", options->engineer_day);
+          if (!options->horizon.empty()) inputs.figures.horizon_years = real("--horizon", options->horizon);
+          if (options->bus_factor) inputs.figures.bus_factor = *options->bus_factor;
+          if (!options->team_knows.empty()) inputs.figures.team_knows = options->team_knows;
+          report::check_cost_figures(inputs.figures);
+          if (!options->calls_per_day.empty()) {
+            inputs.usage.calls_per_day = real("--calls-per-day", options->calls_per_day);
+            if (!(*inputs.usage.calls_per_day >= 0))
+              throw InputError("--calls-per-day " + options->calls_per_day +
+                               " is out of range; give a number of calls of 0 or more");
+          }
+          if (!options->deadline.empty())
+            inputs.usage.deadline_seconds = report::parse_deadline(options->deadline);
+          inputs.usage.current = options->current;
+          inputs.json = options->json;
+          options->constraints.money = inputs;
+        }
+        return report::pick(options->input, options->constraints);
+      }};
 }
 
 Command add_compare(CLI::App& app) {

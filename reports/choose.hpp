@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "decision.hpp"
 #include "report.hpp"
 #include "sample_comparison.hpp"
 
@@ -26,6 +27,14 @@ struct PickConstraints {
   std::vector<std::string> without;  // libraries the team will not take on (matched case-insensitively)
   bool include_peers = false;        // the Python peers may win too: staying in Python is an answer
   std::string integrand;             // answer for this integrand only; empty: for each in the file
+  // The money and latency answer too (decision.hpp), from these figures and this use; with `json`, it
+  // alone, as JSON, for the one integrand asked for (or the file's first).
+  struct Money {
+    CostFigures figures;
+    Usage usage;
+    bool json = false;
+  };
+  std::optional<Money> money;
 };
 
 // Prints the fastest tier that meets the constraints, why, and the runner-up, or, when none does, the

@@ -1,6 +1,9 @@
 #include "decision.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
 
 #include "errors.hpp"
 #include "text.hpp"
@@ -86,6 +89,119 @@ Decision decide(const Run& run, std::int64_t n, const std::string& integrand, co
                            ", takes " + format_seconds(fastest->fastest->median());
   }
   return decision;
+}
+
+double parse_deadline(const std::string& text) {
+  static const std::vector<std::pair<std::string, double>> units = {
+      {"ns", 1e-9}, {"us", 1e-6}, {"\u00b5s", 1e-6}, {"ms", 1e-3}, {"s", 1}};
+  for (const auto& [unit, scale] : units) {
+    if (text.size() <= unit.size() || text.compare(text.size() - unit.size(), unit.size(), unit) != 0)
+      continue;
+    const std::string number = text.substr(0, text.size() - unit.size());
+    char* end = nullptr;
+    const double value = std::strtod(number.c_str(), &end);
+    if (end == number.c_str() + number.size() && !number.empty() && value > 0 && std::isfinite(value))
+      return value * scale;
+    break;
+  }
+  throw InputError("--deadline '" + text +
+                   "' is not a wall time; give a positive number and its unit: 30ms, 0.5s, 250us, 800ns");
+}
+
+namespace {
+
+std::string calls_text(double calls) {
+  if (!std::isfinite(calls)) return "without end";
+  return calls < 1 ? "0" : format_number(calls < 1e4 ? "%.0f" : "%.2g", calls);
+}
+
+}  // namespace
+
+void print_decision(const Decision& decision) {
+  const CostFigures& f = decision.figures;
+  std::printf(
+      "\nmoney and latency at n = %lld (%s): a core-hour $%g, an engineer-day $%g, %g years, bus factor "
+      "%d%s\n",
+      static_cast<long long>(decision.n), decision.integrand.c_str(), f.core_hour, f.engineer_day,
+      f.horizon_years, f.bus_factor,
+      f.team_knows.empty() ? "" : (", the team knows " + join(f.team_knows)).c_str());
+  if (decision.tiers.empty()) {
+    std::printf("  no C++ tier was measured at this n\n");
+    return;
+  }
+  std::printf("usage map (the cheapest tier over %g years, by calls a day):\n", f.horizon_years);
+  for (const auto& step : decision.usage_map)
+    if (std::isfinite(step.to))
+      std::printf("  %s to %s calls a day: %s\n", calls_text(step.from).c_str(), calls_text(step.to).c_str(),
+                  step.tier.c_str());
+    else
+      std::printf("  from %s calls a day: %s\n", calls_text(step.from).c_str(), step.tier.c_str());
+  if (decision.money_tier)
+    std::printf("for %s calls a day: %s, $%.0f over %g years\n",
+                calls_text(*decision.usage.calls_per_day).c_str(), decision.money_tier->c_str(),
+                decision.tier(*decision.money_tier)->money.total(*decision.usage.calls_per_day),
+                f.horizon_years);
+  std::printf("latency: %s\n", decision.latency_tier
+                                   ? (*decision.latency_tier + ", " + decision.latency_why).c_str()
+                                   : decision.latency_why.c_str());
+  std::printf("  %-16s %9s %9s %11s %12s  %s\n", "tier", "adopt d", "upkeep d", "core-s/call", "$ people",
+              ("pays against " + decision.current + " from").c_str());
+  for (const auto& each : decision.tiers)
+    std::printf("  %-16s %9.2f %9.2f %11.3g %12.0f  %s\n", each.card->id.c_str(), each.money.days.adoption,
+                each.money.days.upkeep, each.money.core_seconds(), each.money.people,
+                each.card->id == decision.current ? "(the current rung)"
+                : each.pays_from                  ? (calls_text(*each.pays_from) + " calls a day").c_str()
+                                                  : "never (it holds as many core-seconds a call or more)");
+}
+
+nlohmann::json decision_json(const Decision& decision) {
+  const CostFigures& f = decision.figures;
+  nlohmann::json tiers = nlohmann::json::array();
+  for (const auto& each : decision.tiers) {
+    const auto& money = each.money;
+    nlohmann::json entry = {
+        {"tier", each.card->id},
+        {"threads", each.thrifty->threads},
+        {"ranks", each.thrifty->ranks},
+        {"cores", money.cores},
+        {"wall_seconds", money.wall_seconds},
+        {"core_seconds", money.core_seconds()},
+        {"fastest_wall_seconds", each.fastest->median()},
+        {"engineer_days", money.days},
+        {"adoption_dollars", money.days.adoption * f.bus_factor * f.engineer_day},
+        {"upkeep_dollars_a_year", money.days.upkeep * f.engineer_day},
+        {"compute_dollars_a_year_per_call_a_day", money.compute / f.horizon_years},
+        {"people_dollars", money.people},
+        {"compute_dollars_per_call_a_day", money.compute},
+        {"pays_from_calls_a_day", each.pays_from ? nlohmann::json(*each.pays_from) : nlohmann::json()}};
+    if (decision.usage.calls_per_day) entry["total_dollars"] = money.total(*decision.usage.calls_per_day);
+    tiers.push_back(std::move(entry));
+  }
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& step : decision.usage_map)
+    steps.push_back(
+        {{"tier", step.tier},
+         {"from_calls_a_day", step.from},
+         {"to_calls_a_day", std::isfinite(step.to) ? nlohmann::json(step.to) : nlohmann::json()}});
+  return {
+      {"n", decision.n},
+      {"integrand", decision.integrand},
+      {"figures",
+       {{"core_hour", f.core_hour},
+        {"engineer_day", f.engineer_day},
+        {"horizon_years", f.horizon_years},
+        {"bus_factor", f.bus_factor},
+        {"team_knows", f.team_knows}}},
+      {"calls_per_day",
+       decision.usage.calls_per_day ? nlohmann::json(*decision.usage.calls_per_day) : nlohmann::json()},
+      {"deadline_seconds",
+       decision.usage.deadline_seconds ? nlohmann::json(*decision.usage.deadline_seconds) : nlohmann::json()},
+      {"current", decision.current},
+      {"usage_map", steps},
+      {"money_tier", decision.money_tier ? nlohmann::json(*decision.money_tier) : nlohmann::json()},
+      {"latency_tier", decision.latency_tier ? nlohmann::json(*decision.latency_tier) : nlohmann::json()},
+      {"latency_why", decision.latency_why},
+      {"tiers", tiers}};
 }
 
 }  // namespace ladder::report

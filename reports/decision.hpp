@@ -47,6 +47,15 @@ struct Decision {
   const TierChoice* tier(const std::string& id) const;
 };
 
+// A wall time as --deadline takes it: a positive number and its unit, "30ms", "0.5s", "250us" (or "µs"),
+// "800ns". Throws InputError naming the text and the accepted forms.
+double parse_deadline(const std::string& text);
+
+// The decision in words (the figures it used first) and as JSON (every tier's compute, upkeep, adoption,
+// total and break-even; `ladder pick --json`).
+void print_decision(const Decision& decision);
+nlohmann::json decision_json(const Decision& decision);
+
 // Throws InputError when `usage.current` is not a measured tier at n (naming the measured ones), or a
 // figure is out of range.
 Decision decide(const Run& run, std::int64_t n, const std::string& integrand, const CostFigures& figures,

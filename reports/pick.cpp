@@ -137,13 +137,42 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
   return 0;
 }
 
+// The money and latency answer of one integrand's cells at n, in words or as JSON.
+void money_answer(const Run& run, const PickConstraints& constraints, std::optional<std::int64_t> size,
+                  const std::string& integrand) {
+  const auto& money = *constraints.money;
+  const std::int64_t n = size.value_or(analyse(run).n);
+  const std::string name = integrand.empty() ? run.integrand_names().front() : integrand;
+  const Decision decision = decide(run, n, name, money.figures, money.usage);
+  if (money.json)
+    std::printf("%s\n", decision_json(decision).dump(2).c_str());
+  else
+    print_decision(decision);
+}
+
 }  // namespace
 
 int pick(const std::string& results, const PickConstraints& constraints) {
   const Run run = load_run(results);
   const auto names = run.integrand_names();
   if (!constraints.integrand.empty()) check_integrand(run, constraints.integrand, "--integrand");
-  if (names.size() < 2) return pick_one(run, constraints, constraints.n, constraints.integrand);
+  if (constraints.money) {
+    std::vector<CardRecord> cards(run.cards.begin(), run.cards.end());
+    check_team_knows(constraints.money->figures.team_knows, cards);
+    if (constraints.money->json) {
+      const std::string name = constraints.integrand.empty() ? names.front() : constraints.integrand;
+      const Run only = names.size() < 2 ? run : integrand_run(run, name);
+      const std::optional<std::int64_t> n =
+          constraints.n || names.size() < 2 ? constraints.n : answer_each_integrand(run).n;
+      money_answer(only, constraints, n, name);
+      return 0;
+    }
+  }
+  if (names.size() < 2) {
+    const int code = pick_one(run, constraints, constraints.n, constraints.integrand);
+    if (constraints.money) money_answer(run, constraints, constraints.n, constraints.integrand);
+    return code;
+  }
   // At the size the report's answer for each integrand is at, so the two agree.
   const std::optional<std::int64_t> n = constraints.n ? constraints.n : answer_each_integrand(run).n;
   if (!constraints.integrand.empty())

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -237,6 +238,90 @@ TEST(Decision, OnTheDefaultRunFixture) {
   EXPECT_NE(none.latency_why.find("no tier meets"), std::string::npos) << none.latency_why;
   usage.current = "no-such-tier";
   EXPECT_THROW(decide(run, n, "gauss", CostFigures{}, usage), InputError);
+}
+
+}  // namespace
+}  // namespace ladder::report
+
+namespace ladder::report {
+namespace {
+
+// `ladder pick --json` on the default-run fixture: every tier's figures recomputed here from the
+// documented formula and the cells' medians, and the options' bad values refused by name.
+TEST(PickJson, EveryTiersFiguresFollowFromTheFormula) {
+  ladder::testing::TempDir dir;
+  ASSERT_EQ(ladder::testing::run_command("gzip", "-dc " + std::string(LADDER_FIXTURES_DIR) +
+                                                     "/default_run_results.json.gz > " +
+                                                     (dir / "results.json").string())
+                .exit_code,
+            0);
+  const auto picked = ladder::testing::run_command(
+      LADDER_BINARY, "pick " + dir.str() +
+                         " --json --n 1e6 --current std-algorithms --calls-per-day 1e6 --team-knows openmp "
+                         "--core-hour 0.05 --engineer-day 1000 --horizon 2 --bus-factor 2");
+  ASSERT_EQ(picked.exit_code, 0) << picked.output;
+  const nlohmann::json answer = nlohmann::json::parse(picked.output);
+  const report::Run run = load_run(dir.str());
+  const nlohmann::json* current = nullptr;
+  for (const auto& tier : answer.at("tiers"))
+    if (tier.at("tier") == "std-algorithms") current = &tier;
+  ASSERT_NE(current, nullptr);
+  for (const auto& tier : answer.at("tiers")) {
+    const std::string id = tier.at("tier");
+    SCOPED_TRACE(id);
+    // The cell it names is the run's, and holds the fewest core-seconds of the tier's cells at n.
+    const CellResult* cell = nullptr;
+    for (const auto& each : run.cells)
+      if (each.tier == id && each.n == 1'000'000 && each.ok() && each.threads == tier.at("threads") &&
+          each.ranks == tier.at("ranks"))
+        cell = &each;
+    ASSERT_NE(cell, nullptr);
+    EXPECT_DOUBLE_EQ(tier.at("wall_seconds").get<double>(), cell->median());
+    const double core_seconds = cell->threads * cell->ranks * cell->median();
+    EXPECT_DOUBLE_EQ(tier.at("compute_dollars_per_call_a_day").get<double>(),
+                     core_seconds / 3600 * 0.05 * 365 * 2);
+    const double adoption = tier.at("engineer_days").at("adoption"),
+                 upkeep = tier.at("engineer_days").at("upkeep_per_year");
+    EXPECT_DOUBLE_EQ(tier.at("people_dollars").get<double>(), (adoption * 2 + upkeep * 2) * 1000);
+    EXPECT_DOUBLE_EQ(tier.at("total_dollars").get<double>(),
+                     tier.at("people_dollars").get<double>() +
+                         1e6 * tier.at("compute_dollars_per_call_a_day").get<double>());
+    const double slope = tier.at("compute_dollars_per_call_a_day"),
+                 base = current->at("compute_dollars_per_call_a_day");
+    const double people = tier.at("people_dollars"), base_people = current->at("people_dollars");
+    const nlohmann::json& pays = tier.at("pays_from_calls_a_day");
+    if (pays.is_null()) {
+      EXPECT_GE(slope, base) << "never pays: it holds as many core-seconds a call or more";
+    } else if (pays.get<double>() > 0) {
+      EXPECT_NEAR(pays.get<double>(), (people - base_people) / (base - slope), 1e-9 * pays.get<double>());
+    } else {
+      EXPECT_LE(people, base_people) << "pays from the first call: no dearer in people";
+      EXPECT_LE(slope, base);
+    }
+  }
+  // The money tier is the lowest total at 1e6 calls a day.
+  double lowest = std::numeric_limits<double>::infinity();
+  std::string cheapest;
+  for (const auto& tier : answer.at("tiers"))
+    if (tier.at("total_dollars").get<double>() < lowest) {
+      lowest = tier.at("total_dollars");
+      cheapest = tier.at("tier");
+    }
+  EXPECT_EQ(answer.at("money_tier"), cheapest);
+
+  for (const auto& [option, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"--team-knows cobol", "'cobol' is no concept or library"},
+           {"--deadline 30", "--deadline '30' is not a wall time"},
+           {"--horizon 0", "horizon_years = 0 is out of range"},
+           {"--core-hour -1", "core_hour = -1 is out of range"},
+           {"--core-hour cheap", "cheap"},
+           {"--calls-per-day -5", "--calls-per-day -5 is out of range"},
+           {"--current nowhere", "--current 'nowhere' has no measured cell"}}) {
+    const auto refused =
+        ladder::testing::run_command(LADDER_BINARY, "pick " + dir.str() + " --json " + option);
+    EXPECT_EQ(refused.exit_code, 2) << option << ": " << refused.output;
+    EXPECT_NE(refused.output.find(expected), std::string::npos) << option << ": " << refused.output;
+  }
 }
 
 }  // namespace
