@@ -312,6 +312,10 @@ std::size_t expected_cells(const std::vector<int>& threads, std::size_t sizes) {
   return per_size * sizes;
 }
 
+// The plan of each machine: its threads, its cells, its topology and its memory, and the quick preset's
+// estimate below the standard one. The estimates' size in seconds comes from a calibration measured now,
+// so it moves with the load: whether the presets keep their promises in wall time (under 1 and 15
+// minutes) is measured by scripts/bench-presets, not asserted here.
 TEST(PlanTopologies, EachFixturesThreadsCellsAndThePresetsPromises) {
   // Calibrated on this machine, in a cache of its own: the estimate from the calibration alone, not from
   // what the other tests' runs recorded.
@@ -323,12 +327,14 @@ TEST(PlanTopologies, EachFixturesThreadsCellsAndThePresetsPromises) {
     EXPECT_EQ(standard.at("cells").size(), expected_cells(fixture.threads, 4)) << fixture.name;
     EXPECT_EQ(standard.at("topology").at("pus").size(), static_cast<std::size_t>(fixture.threads.back()))
         << fixture.name;
-    EXPECT_LT(standard.at("estimated_seconds").get<double>(), 900)
-        << fixture.name << ": the default, 15 minutes";
     EXPECT_GT(standard.at("estimated_peak_bytes").get<double>(), 8e8) << fixture.name << ": naive at 1e8";
     const nlohmann::json quick = plan_json(fixture, "--preset quick");
     EXPECT_EQ(quick.at("cells").size(), expected_cells(fixture.threads, 2)) << fixture.name;
-    EXPECT_LT(quick.at("estimated_seconds").get<double>(), 60) << fixture.name << ": quick, 1 minute";
+    // One calibration for both (the cache is kept between the two plans): the quick preset's fewer cells,
+    // smaller sizes and shorter repetitions take less time, whatever the load.
+    EXPECT_GT(quick.at("estimated_seconds").get<double>(), 0) << fixture.name;
+    EXPECT_LT(quick.at("estimated_seconds").get<double>(), standard.at("estimated_seconds").get<double>())
+        << fixture.name;
   }
   unsetenv("LADDER_CACHE_DIR");
 }
