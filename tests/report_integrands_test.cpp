@@ -1,8 +1,8 @@
 // The answer per integrand, on crafted results files of two and three integrands whose answers are known:
 // the pick and speedup over naive for each (in the answer), where the answers differ (a different pick, a
 // tier unavailable for one integrand with its reason, a speedup over naive 2× or more apart) and the absence
-// of those sentences when nothing differs, the size they share, `ladder pick --integrand`, and
-// single-integrand files as before.
+// of those sentences when nothing differs, the size they share, and single-integrand files as before
+// (`ladder pick --integrand`: pick_integrands_test.cpp).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,161 +12,16 @@
 #include <vector>
 
 #include "choose.hpp"
-#include "command.hpp"
-#include "crafted_results.hpp"
 #include "report.hpp"
+#include "report_integrands_support.hpp"
 
 namespace ladder::report {
 namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-using testing::around;
-using testing::CraftedCell;
-using testing::TempDir;
-
-// The reasons as the harness words them; the report's sentences name the tier and the integrand themselves
-// and quote the rest (the "why" of each).
-const std::string xsimd_why =
-    "it does not work on xsimd batches: its value on xsimd batches at x = 0.6875 is 0.47, not 0.5";
-const std::string xsimd_reason = "tier 'xsimd' cannot run integrand 'piecewise-branch': " + xsimd_why;
-const std::string tbb_reason =
-    "tier 'tbb' cannot run integrand 'piecewise-branch': it does not work on xsimd batches: its value on "
-    "xsimd "
-    "batches at x = 0.6875 is 0.47, not 0.5";
-const std::string eigen_branch_why = "it does not compile for Eigen arrays";
-const std::string eigen_branch_reason =
-    "tier 'eigen' cannot run integrand 'piecewise-branch': " + eigen_branch_why;
-// Worded otherwise: quoted whole (and escaped in the page).
-const std::string eigen_cdf_reason =
-    "Eigen 3.4 core arrays have no erfc (it is in <unsupported/Eigen/SpecialFunctions>)";
-const std::string cdf_note = "the quadrature's error estimate (3e-12) is too large for the h² law";
-
-// Costs: naive 2.0, autovec 2.1, eigen 3.9, xsimd 5.6, tbb 7.4; cuda never runs here (no GPU).
-json cards() {
-  using testing::crafted_card;
-  return json::array({crafted_card("naive", 0, {}, false, "minutes", 27),
-                      crafted_card("autovec", 2, {}, false, "minutes", 30),
-                      crafted_card("eigen", 4, {"Eigen 3.4"}, false, "hours", 33),
-                      crafted_card("xsimd", 6, {"xsimd 8.1"}, false, "days", 60),
-                      crafted_card("tbb", 9, {"xsimd 8.1", "oneTBB"}, true, "days", 80),
-                      crafted_card("cuda", 12, {"CUDA"}, true, "days", 90)});
-}
-
-json integrands_context() {
-  return json::array(
-      {{{"name", "gauss"},
-        {"formula", "exp(-x²)"},
-        {"source", "built-in"},
-        {"antiderivative", true},
-        {"unsupported", json::object()}},
-       {{"name", "piecewise-branch"},
-        {"formula", ""},
-        {"source", "examples/integrands/piecewise_branch.hpp"},
-        {"antiderivative", false},
-        // eigen has no cell for it in the run below: only the context says why.
-        {"unsupported", {{"eigen", eigen_branch_reason}, {"xsimd", xsimd_reason}, {"tbb", tbb_reason}}}},
-       {{"name", "normal-cdf"},
-        {"formula", ""},
-        {"source", "examples/integrands/normal_cdf.hpp"},
-        {"antiderivative", false},
-        {"unsupported", {{"eigen", eigen_cdf_reason}}}}});
-}
-
-// At n = 1e6, medians against naive's 1 s:
-//   gauss:            autovec 4×, eigen 5×, xsimd 10×, tbb 8.3× on 1 thread and 20× on 2: the pick is tbb;
-//   piecewise-branch: autovec 1.25×; xsimd and tbb unavailable (cells), eigen not run (the context says
-//                     why): the pick is autovec (naive is 80 % of the fastest, outside 10 %);
-//   normal-cdf:       autovec 2×, xsimd 8×, tbb 20× on 2 threads, eigen unavailable: the pick is tbb; every
-//                     cell carries a reference note and how the exact integral was found.
-// autovec's speedups (4×, 1.25×, 2×) are 3.2× apart; xsimd's (10×, 8×) and tbb's (20×, 20×) are not 2× apart.
-json three_integrands() {
-  json benchmarks = json::array();
-  const json cdf_reference = {{"reference_notes", {cdf_note}},
-                              {"exact_method", "tanh_sinh in cpp_bin_float_quad"},
-                              {"exact_error_estimate", 3e-12}};
-  const std::int64_t n = 1000000;
-  for (const CraftedCell& cell : std::vector<CraftedCell>{
-           {"naive", 0, n, 1, around(1.0)},
-           {"autovec", 2, n, 1, around(0.25)},
-           {"eigen", 4, n, 1, around(0.2)},
-           {"xsimd", 6, n, 1, around(0.1)},
-           {"tbb", 9, n, 1, around(0.12)},
-           {"tbb", 9, n, 2, around(0.05)},
-           {"naive", 0, n, 1, around(1.0), 1e-13, nullptr, "piecewise-branch"},
-           {"autovec", 2, n, 1, around(0.8), 1e-13, nullptr, "piecewise-branch"},
-           {"naive", 0, n, 1, around(1.0), 1e-15, nullptr, "normal-cdf", cdf_reference},
-           {"autovec", 2, n, 1, around(0.5), 1e-15, nullptr, "normal-cdf", cdf_reference},
-           {"xsimd", 6, n, 1, around(0.125), 1e-15, nullptr, "normal-cdf", cdf_reference},
-           {"tbb", 9, n, 2, around(0.05), 1e-15, nullptr, "normal-cdf", cdf_reference}})
-    testing::add_cell(benchmarks, cell);
-  testing::add_cell_not_run(benchmarks, {"xsimd", 6, n, 1, {}, 0, nullptr, "piecewise-branch"}, "unavailable",
-                            xsimd_reason);
-  testing::add_cell_not_run(benchmarks, {"tbb", 9, n, 2, {}, 0, nullptr, "piecewise-branch"}, "unavailable",
-                            tbb_reason);
-  testing::add_cell_not_run(benchmarks, {"eigen", 4, n, 1, {}, 0, nullptr, "normal-cdf"}, "unavailable",
-                            eigen_cdf_reason);
-  // No GPU here: unavailable for every integrand, which is no difference between them.
-  for (const std::string integrand : {"gauss", "piecewise-branch", "normal-cdf"})
-    testing::add_cell_not_run(benchmarks, {"cuda", 12, n, 1, {}, 0, nullptr, integrand}, "unavailable",
-                              "no CUDA device on this machine");
-  json document = testing::crafted_results("crafted", cards(), benchmarks);
-  document["context"]["integrands"] = integrands_context();
-  return document;
-}
-
-// Two integrands with the same answers: rational's every time is gauss's × 1.5, every tier runs both.
-json two_alike() {
-  json benchmarks = json::array();
-  for (const std::string integrand : {"gauss", "rational"}) {
-    const double scale = integrand == "gauss" ? 1 : 1.5;
-    for (const CraftedCell& cell : std::vector<CraftedCell>{{"naive", 0, 1000000, 1, around(1.0 * scale)},
-                                                            {"autovec", 2, 1000000, 1, around(0.25 * scale)},
-                                                            {"xsimd", 6, 1000000, 1, around(0.1 * scale)},
-                                                            {"tbb", 9, 1000000, 2, around(0.05 * scale)}}) {
-      CraftedCell each = cell;
-      each.integrand = integrand;
-      testing::add_cell(benchmarks, each);
-    }
-  }
-  return testing::crafted_results("alike", cards(), benchmarks);
-}
-
-// naive and xsimd for gauss at n = 1e4, 1e6 and 1e7 and for piecewise-select at 1e4 and 1e6; at 1e7, gauss
-// has autovec, eigen and tbb too: the most tiers of any size, but not a size measured for both.
-json sizes_differ() {
-  json benchmarks = json::array();
-  for (const std::int64_t n : {10000, 1000000, 10000000})
-    for (const std::string integrand : {"gauss", "piecewise-select"}) {
-      if (integrand == "piecewise-select" && n == 10000000) continue;
-      const double scale = static_cast<double>(n) / 1e6;
-      std::vector<CraftedCell> cells = {{"naive", 0, n, 1, around(1.0 * scale)},
-                                        {"xsimd", 6, n, 1, around(0.1 * scale)}};
-      if (n == 10000000)
-        cells.insert(cells.end(), {{"autovec", 2, n, 1, around(0.25 * scale)},
-                                   {"eigen", 4, n, 1, around(0.2 * scale)},
-                                   {"tbb", 9, n, 2, around(0.05 * scale)}});
-      for (CraftedCell& cell : cells) {
-        cell.integrand = integrand;
-        testing::add_cell(benchmarks, cell);
-      }
-    }
-  return testing::crafted_results("sizes", cards(), benchmarks);
-}
-
-fs::path write(const fs::path& dir, const json& document) { return testing::write_results(dir, document); }
-
-testing::Outcome ladder(const std::string& arguments) {
-  return testing::run_command(LADDER_BINARY, arguments);
-}
-
-std::string report_md(const fs::path& run, const std::string& options = "") {
-  const auto outcome = ladder("report " + run.string() + " " + options);
-  EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
-  return testing::read_text(run / "report.md");
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using namespace ladder::report::test;
+using ladder::testing::TempDir;
 
 TEST(IntegrandAnswers, EachIntegrandGetsThePickTheReportRulesGiveItsOwnCells) {
   TempDir dir;
@@ -453,112 +308,6 @@ TEST(IntegrandReport, ASingleIntegrandFileIsReportedAsBefore) {
 }
 
 // three_integrands() and one-over-x, whose every cell failed (non-finite at a node).
-json with_nothing_measured() {
-  json document = three_integrands();
-  for (const auto& [tier, rung] : std::vector<std::pair<std::string, int>>{{"naive", 0}, {"autovec", 2}})
-    testing::add_cell_not_run(document["cells"], {tier, rung, 1000000, 1, {}, 0, nullptr, "one-over-x"},
-                              "failed", "the result is not finite: f(0) is inf");
-  return document;
-}
-
-TEST(IntegrandAnswers, AnIntegrandWithNothingMeasuredIsSaidSoAndTheOthersStillAnswered) {
-  TempDir dir;
-  const fs::path path = write(dir / "run", with_nothing_measured());
-  const ladder::report::Run run = load_run(path.string());
-  const IntegrandAnswers answers = answer_each_integrand(run);
-  EXPECT_EQ(answers.n, std::optional<std::int64_t>(1000000)) << "still a size for the integrands measured";
-  const std::string md = report_md(path);
-  EXPECT_TRUE(
-      has(md,
-          "| one-over-x | not recorded | no tier was measured at n = 1000000; naive, autovec failed, eigen, "
-          "xsimd, tbb skipped (below) |"))
-      << md.substr(0, 3000);
-  // In the answer: none for it, the others answered.
-  EXPECT_TRUE(has(md, "| one-over-x | none: no tier was measured at n = 1000000 | – |"))
-      << md.substr(0, 3000);
-  EXPECT_TRUE(has(md, "| piecewise-branch | stay: **autovec** | 1.25× |"));
-  const auto all = ladder("pick " + path.string());
-  EXPECT_EQ(all.exit_code, 1) << all.output;
-  EXPECT_TRUE(has(all.output, "== one-over-x ==\nno cell of one-over-x was measured")) << all.output;
-  EXPECT_TRUE(has(all.output, "pick: autovec (1 thread)")) << all.output;
-}
-
-testing::Outcome pick(const fs::path& run, const std::string& options) {
-  return ladder("pick " + run.string() + " " + options);
-}
-
-TEST(PickIntegrand, AnswersForTheNamedIntegrand) {
-  TempDir dir;
-  const fs::path run = write(dir / "run", three_integrands());
-  const auto branch = pick(run, "--integrand piecewise-branch");
-  EXPECT_EQ(branch.exit_code, 0) << branch.output;
-  EXPECT_TRUE(has(branch.output, "integrand: piecewise-branch (examples/integrands/piecewise_branch.hpp)"))
-      << branch.output;
-  EXPECT_TRUE(has(branch.output, "pick: autovec (1 thread)")) << branch.output;
-  EXPECT_TRUE(has(branch.output, "xsimd            unavailable at n = 1000000: " + xsimd_reason))
-      << branch.output;
-  EXPECT_TRUE(has(branch.output, "eigen            unavailable: " + eigen_branch_reason))
-      << "not run, and the context says why\n"
-      << branch.output;
-  EXPECT_FALSE(has(branch.output, "tbb (2 threads)")) << "gauss's cells are not piecewise-branch's";
-  const auto gauss = pick(run, "--integrand gauss");
-  EXPECT_TRUE(has(gauss.output, "pick: tbb (2 threads)")) << gauss.output;
-  EXPECT_TRUE(has(gauss.output, "runner-up: xsimd (1 thread)")) << gauss.output;
-  const auto cdf = pick(run, "--integrand normal-cdf");
-  EXPECT_TRUE(has(cdf.output, "pick: tbb (2 threads)")) << cdf.output;
-  EXPECT_TRUE(has(cdf.output, "reference note: " + cdf_note)) << "beside the pick, never silently\n"
-                                                              << cdf.output;
-}
-
-TEST(PickIntegrand, AnIntegrandNotInTheFileIsRefusedNamingTheOnesItHolds) {
-  TempDir dir;
-  const fs::path run = write(dir / "run", three_integrands());
-  const auto outcome = pick(run, "--integrand erfc-pricing");
-  EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
-  EXPECT_TRUE(has(outcome.output, "--integrand 'erfc-pricing' is not an integrand of '" +
-                                      (run / "results.json").string() +
-                                      "'; it holds: gauss, piecewise-branch, normal-cdf"))
-      << outcome.output;
-  json document = three_integrands();
-  json only_gauss = json::array();
-  for (const auto& entry : document["cells"])
-    if (entry["cell"]["integrand"] == "gauss") only_gauss.push_back(entry);
-  document["cells"] = only_gauss;
-  const fs::path single = write(dir / "single", document);
-  const auto named = pick(single, "--integrand gauss");
-  EXPECT_EQ(named.exit_code, 0) << named.output;
-  EXPECT_TRUE(has(named.output, "pick: tbb (2 threads)")) << named.output;
-  const auto other = pick(single, "--integrand pi");
-  EXPECT_EQ(other.exit_code, 2) << other.output;
-  EXPECT_TRUE(has(other.output, "it holds: gauss")) << other.output;
-}
-
-TEST(PickIntegrand, WithoutItAFileOfSeveralIsAnsweredForEach) {
-  TempDir dir;
-  const fs::path run = write(dir / "run", three_integrands());
-  const auto all = pick(run, "");
-  EXPECT_EQ(all.exit_code, 0) << all.output;
-  EXPECT_TRUE(has(all.output,
-                  "3 integrands in this file (gauss, piecewise-branch, normal-cdf): an answer for "
-                  "each; --integrand NAME answers for one"))
-      << all.output;
-  const std::size_t gauss = all.output.find("== gauss =="),
-                    branch = all.output.find("== piecewise-branch =="),
-                    cdf = all.output.find("== normal-cdf ==");
-  ASSERT_NE(gauss, std::string::npos) << all.output;
-  ASSERT_NE(branch, std::string::npos) << all.output;
-  ASSERT_NE(cdf, std::string::npos) << all.output;
-  EXPECT_TRUE(has(all.output.substr(gauss, branch - gauss), "pick: tbb (2 threads)")) << all.output;
-  EXPECT_TRUE(has(all.output.substr(branch, cdf - branch), "pick: autovec (1 thread)")) << all.output;
-  EXPECT_TRUE(has(all.output.substr(cdf), "pick: tbb (2 threads)")) << all.output;
-  // piecewise-branch's tiers all err by 1e-13: under --max-error 1e-14 it has none, the others do.
-  const auto strict = pick(run, "--max-error 1e-14");
-  EXPECT_EQ(strict.exit_code, 1) << strict.output;
-  const std::size_t strict_branch = strict.output.find("== piecewise-branch ==");
-  ASSERT_NE(strict_branch, std::string::npos) << strict.output;
-  EXPECT_TRUE(has(strict.output.substr(strict_branch), "no tier meets the constraints")) << strict.output;
-  EXPECT_TRUE(has(strict.output.substr(0, strict_branch), "pick: tbb (2 threads)")) << strict.output;
-}
 
 }  // namespace
 }  // namespace ladder::report
