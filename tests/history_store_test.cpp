@@ -1,132 +1,24 @@
 // Issue 18, the store: every run kept in SQLite (history/history_store.hpp). Crafted results files are
-// recorded and read back field by field; `ladder history import` is idempotent; two writers at once both
-// land; a writer SIGKILLed mid-record leaves the database whole with its run absent; corrupt, foreign and
-// read-only files are refused with a clear error and never modified; `ladder run` records itself unless
-// --no-history, and a record that fails leaves the run's results whole.
+// recorded and read back field by field; `ladder history import` is idempotent; a database of the previous
+// release lists the same runs. Two writers at once, a writer killed mid-record, corrupt, foreign and
+// read-only files, and `ladder run` recording itself: history_integrity_test.cpp.
 #include "history_store.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sqlite3.h>
-#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <chrono>
-#include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <thread>
+#include <string>
 
-#include "command.hpp"
-#include "crafted_results.hpp"
-#include "errors.hpp"
+#include "history_store_support.hpp"
 
 namespace ladder::testing {
 namespace {
 
-namespace fs = std::filesystem;
 using history::Store;
-using nlohmann::json;
-
-const std::string ladder_binary = LADDER_BINARY;
-
-// A crafted run of `host` that started at `started`: two measured cells of naive, one of xsimd, and one
-// cell that did not run, with every field the store keeps (the source, libraries, instructions, memory).
-json crafted_run(const std::string& host, const std::string& started, double scale = 1.0,
-                 const std::string& commit = "0123456789abcdef0123456789abcdef01234567") {
-  json cards = json::array({crafted_card("naive", 1, {}, false, "hours", 20),
-                            crafted_card("xsimd", 7, {"xsimd"}, false, "days", 40)});
-  cards[0]["source_file"] = "naive.cpp";  // as cards name them; the sources go by path
-  cards[1]["source_file"] = "xsimd.cpp";
-  json benchmarks = json::array();
-  add_cell(benchmarks, {"naive", 1, 1000000, 1, {0.010 * scale, 0.011 * scale, 0.013 * scale}});
-  add_cell(benchmarks, {"naive", 1, 10000000, 1, {0.10 * scale, 0.12 * scale, 0.11 * scale}});
-  add_cell(benchmarks, {"xsimd", 7, 1000000, 1, {0.002 * scale, 0.0021 * scale, 0.0022 * scale}});
-  add_cell_not_run(benchmarks, {"cuda", 15, 1000000, 1, {}}, "unavailable", "no CUDA device here");
-  json document = crafted_results(host, cards, benchmarks, 3, crafted_topology(1, 1, 1, 2, 1));
-  json& context = document["context"];
-  context["run"]["started"] = started;
-  context["run"]["finished"] = started.substr(0, 11) + "23:59:59Z";
-  context["compiler"] = "GNU 12.2.0";
-  context["build_type"] = "Release";
-  context["common_flags"] = "-O3 -DNDEBUG -march=native";
-  context["physical_cores"] = 2;
-  context["memory_total_bytes"] = 8.0 * 1024 * 1024 * 1024;
-  context["libraries"] = {{"eigen", "3.4.0"}, {"xsimd", "8.1.0"}};
-  context["source"] = {
-      {"git_commit", commit},
-      {"git_branch", "main"},
-      {"git_dirty", "no"},
-      {"tier_sources",
-       {{"variants/naive.cpp", std::string(64, 'a')}, {"variants/xsimd.cpp", std::string(64, 'b')}}}};
-  InstructionCounts counts;
-  counts.available = true;
-  counts.tool = "callgrind";
-  counts.target = "x86-64-v3";
-  counts.compiler = "GNU 12.2.0";
-  counts.glibc = "2.36";
-  counts.integrand = "gauss";
-  counts.n = {10000, 30000};
-  counts.tiers = {{"naive", 83.0, {830000, 2490000}, ""}, {"xsimd", 11.75, {117500, 352500}, ""}};
-  counts.by_integrand = {counts};
-  document["instructions"] = counts;
-  return document;
-}
-
-Outcome ladder(const std::string& arguments) { return run_command(ladder_binary, arguments); }
-
-std::string in_quotes(const fs::path& path) { return "'" + path.string() + "'"; }
-
-// `sql` run on the database at `path` (read-only), its first column of the first row as text.
-std::string query(const fs::path& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::string value = "(error)";
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* statement = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK) {
-      if (sqlite3_step(statement) == SQLITE_ROW) {
-        const auto* text = sqlite3_column_text(statement, 0);
-        value = text ? reinterpret_cast<const char*>(text) : "";
-      }
-      sqlite3_finalize(statement);
-    }
-  }
-  sqlite3_close(db);
-  return value;
-}
-
-// `ladder ARGUMENTS` started in the background with `environment` added, its stderr to `log`; its pid.
-pid_t start_ladder(const std::string& arguments, const std::string& environment, const fs::path& log) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const std::string command =
-        environment + " exec " + ladder_binary + " " + arguments + " >/dev/null 2>" + in_quotes(log);
-    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  return pid;
-}
-
-// Waits until `log` says the writer paused inside its transaction (false if it exited first, or never did).
-bool wait_for_pause(pid_t pid, const fs::path& log) {
-  for (int tries = 0; tries < 2400; ++tries) {  // up to two minutes on a loaded machine
-    if (read_text(log).find("history: test pause") != std::string::npos) return true;
-    int status = 0;
-    if (waitpid(pid, &status, WNOHANG) == pid) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
-}
-
-int exit_status(pid_t pid) {
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 TEST(HistoryStore, Sha256MatchesTheStandardsTestVectors) {
   EXPECT_EQ(history::sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
@@ -485,169 +377,6 @@ TEST(HistoryCommand, BadOptionValuesGetClearErrors) {
       run_command("LADDER_HISTORY=" + in_quotes(scratch.str()) + " " + ladder_binary, "history list");
   EXPECT_EQ(env.exit_code, exit_bad_input) << env.output;
   EXPECT_NE(env.output.find("LADDER_HISTORY"), std::string::npos) << env.output;
-}
-
-// ---- integrity --------------------------------------------------------------------------------------
-
-TEST(HistoryIntegrity, TwoWritersAtOnceBothLand) {
-  TempDir scratch;
-  const fs::path file = scratch / "h.sqlite";
-  const fs::path one = write_results(scratch / "one", crafted_run("alpha", "2026-11-30T10:00:00Z", 1.0));
-  const fs::path two = write_results(scratch / "two", crafted_run("alpha", "2026-11-30T11:00:00Z", 2.0));
-  // The first writer holds its transaction open for 3 s after its first cell; the second starts meanwhile,
-  // waits for the lock (the busy timeout), then writes its own run.
-  const pid_t first = start_ladder(
-      "history import " + in_quotes(one) + " --history " + in_quotes(file),
-      "LADDER_HISTORY_TEST_PAUSE_AFTER_CELLS=1 LADDER_HISTORY_TEST_PAUSE_SECONDS=3", scratch / "first.log");
-  ASSERT_TRUE(wait_for_pause(first, scratch / "first.log")) << read_text(scratch / "first.log");
-  const pid_t second = start_ladder("history import " + in_quotes(two) + " --history " + in_quotes(file), "",
-                                    scratch / "second.log");
-  EXPECT_EQ(exit_status(first), 0) << read_text(scratch / "first.log");
-  EXPECT_EQ(exit_status(second), 0) << read_text(scratch / "second.log");
-  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM runs"), "2");
-  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM cells"), "8");
-  EXPECT_EQ(query(file, "PRAGMA integrity_check"), "ok");
-}
-
-TEST(HistoryIntegrity, AWriterKilledMidRecordLeavesItsRunAbsentAndTheDatabaseWhole) {
-  TempDir scratch;
-  const fs::path file = scratch / "h.sqlite";
-  const fs::path earlier = write_results(scratch / "earlier", crafted_run("alpha", "2026-11-29T10:00:00Z"));
-  ASSERT_EQ(ladder("history import " + in_quotes(earlier) + " --history " + in_quotes(file)).exit_code, 0);
-  const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z", 2.0));
-  const pid_t writer = start_ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file),
-                                    "LADDER_HISTORY_TEST_PAUSE_AFTER_CELLS=2", scratch / "writer.log");
-  ASSERT_TRUE(wait_for_pause(writer, scratch / "writer.log")) << read_text(scratch / "writer.log");
-  kill(writer, SIGKILL);
-  EXPECT_EQ(exit_status(writer), -1);
-  EXPECT_EQ(query(file, "PRAGMA integrity_check"), "ok");
-  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM runs"), "1");  // the earlier run only
-  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM cells"), "4");
-  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM repetitions"), "9");
-  // Recording it again lands it whole.
-  const Outcome again = ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
-  EXPECT_EQ(again.exit_code, 0) << again.output;
-  EXPECT_EQ(query(file, "SELECT COUNT(*) FROM cells"), "8");
-  EXPECT_EQ(query(file, "PRAGMA integrity_check"), "ok");
-}
-
-TEST(HistoryIntegrity, AFileThatIsNotSQLiteIsRefusedAndLeftAlone) {
-  TempDir scratch;
-  const fs::path file = scratch / "h.sqlite";
-  std::string garbage;
-  for (int i = 0; i < 4096; ++i) garbage.push_back(static_cast<char>((i * 7919 + 13) % 251));
-  write_text(file, garbage);
-  const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z"));
-  const Outcome refused = ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
-  EXPECT_EQ(refused.exit_code, exit_bad_input) << refused.output;
-  EXPECT_NE(refused.output.find("'" + file.string() + "' is not an SQLite database"), std::string::npos)
-      << refused.output;
-  EXPECT_EQ(read_text(file), garbage);
-  EXPECT_FALSE(fs::exists(file.string() + "-wal"));
-  // A damaged database (SQLite's header, garbage after it) is refused the same way.
-  std::string damaged = std::string("SQLite format 3") + '\0' + garbage;
-  write_text(file, damaged);
-  const Outcome damaged_refused =
-      ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
-  EXPECT_NE(damaged_refused.exit_code, 0) << damaged_refused.output;
-  EXPECT_NE(damaged_refused.output.find(file.string()), std::string::npos) << damaged_refused.output;
-  EXPECT_EQ(read_text(file), damaged);
-}
-
-TEST(HistoryIntegrity, AnotherApplicationsSQLiteFileIsRefusedAndLeftAlone) {
-  TempDir scratch;
-  const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z"));
-  for (const std::string setup :
-       {"CREATE TABLE notes (id INTEGER, text TEXT); INSERT INTO notes VALUES (1, 'x')",
-        "PRAGMA application_id = 305419896"}) {
-    const fs::path file = scratch / "foreign.sqlite";
-    fs::remove(file);
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, setup.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-    sqlite3_close(db);
-    const std::string before = read_text(file);
-    ASSERT_FALSE(before.empty());
-    const Outcome refused = ladder("history import " + in_quotes(dir) + " --history " + in_quotes(file));
-    EXPECT_EQ(refused.exit_code, exit_bad_input) << refused.output;
-    EXPECT_NE(refused.output.find("is an SQLite database of another application"), std::string::npos)
-        << refused.output;
-    EXPECT_NE(refused.output.find(file.string()), std::string::npos) << refused.output;
-    EXPECT_EQ(read_text(file), before) << setup;
-    const Outcome listed = ladder("history list --history " + in_quotes(file));
-    EXPECT_EQ(listed.exit_code, exit_bad_input) << listed.output;
-    EXPECT_EQ(read_text(file), before) << setup;
-  }
-}
-
-// ---- `ladder run` records itself --------------------------------------------------------------------
-
-const char* quick_run = "run --tiers naive --n 1e4 --reps 3 --min-time 0.002 --no-instructions";
-
-std::string git_head() {
-  const Outcome head = run_command("git -C " + in_quotes(LADDER_SOURCE_DIR), "rev-parse HEAD");
-  return head.exit_code == 0 ? head.output.substr(0, 40) : "unknown";
-}
-
-TEST(HistoryRun, ARunRecordsItselfWithItsSourceAndNoHistoryWritesNothing) {
-  TempDir scratch;
-  const fs::path file = scratch / "h.sqlite";
-  const Outcome skipped =
-      run_command("LADDER_HISTORY=" + in_quotes(file) + " " + ladder_binary,
-                  std::string(quick_run) + " --no-history --out " + in_quotes(scratch / "a"));
-  EXPECT_EQ(skipped.exit_code, 0) << skipped.output;
-  EXPECT_TRUE(fs::exists(scratch / "a" / "results.json"));
-  EXPECT_FALSE(fs::exists(file)) << "--no-history wrote the history";
-
-  const Outcome recorded = run_command("LADDER_HISTORY=" + in_quotes(file) + " " + ladder_binary,
-                                       std::string(quick_run) + " --out " + in_quotes(scratch / "b"));
-  EXPECT_EQ(recorded.exit_code, 0) << recorded.output;
-  EXPECT_NE(recorded.output.find("history: recorded run"), std::string::npos) << recorded.output;
-  Store store(file.string(), Store::Mode::read);
-  const auto runs = store.runs();
-  ASSERT_EQ(runs.size(), 1u);
-  EXPECT_EQ(runs[0].git_commit, git_head());
-  const auto naive = runs[0].tier_sources.find("variants/naive.cpp");
-  ASSERT_NE(naive, runs[0].tier_sources.end());
-  EXPECT_EQ(naive->second,
-            history::sha256_hex(read_text(fs::path(LADDER_SOURCE_DIR) / "variants/naive.cpp")));
-  EXPECT_EQ(store.cells(runs[0].run_id).at(0).tier_source_sha256, naive->second);
-  EXPECT_EQ(runs[0].run_id, history::sha256_hex(read_text(scratch / "b" / "results.json")));
-}
-
-TEST(HistoryRun, AReadOnlyDatabaseGetsAClearErrorAndTheResultsAreStillWritten) {
-  TempDir scratch;
-  const fs::path place = scratch / "readonly";
-  fs::create_directories(place);
-  const bool root = geteuid() == 0;
-  if (root && mount("tmpfs", place.c_str(), "tmpfs", 0, "size=4m") != 0)
-    GTEST_SKIP()
-        << "as root, only a read-only mount makes a file read-only, and tmpfs cannot be mounted here ("
-        << std::strerror(errno) << ")";
-  const fs::path file = place / "h.sqlite";
-  const fs::path earlier = write_results(scratch / "earlier", crafted_run("alpha", "2026-11-29T10:00:00Z"));
-  ASSERT_EQ(ladder("history import " + in_quotes(earlier) + " --history " + in_quotes(file)).exit_code, 0);
-  if (root)
-    ASSERT_EQ(mount(nullptr, place.c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr), 0)
-        << std::strerror(errno);
-  else
-    fs::permissions(place, fs::perms::owner_read | fs::perms::owner_exec),
-        fs::permissions(file, fs::perms::owner_read);
-  const std::string before = read_text(file);
-  const Outcome run = ladder(std::string(quick_run) + " --out " + in_quotes(scratch / "out") + " --history " +
-                             in_quotes(file));
-  EXPECT_EQ(run.exit_code, exit_cannot_write) << run.output;
-  EXPECT_NE(run.output.find("this run was not recorded: history database '" + file.string() + "'"),
-            std::string::npos)
-      << run.output;
-  EXPECT_TRUE(fs::exists(scratch / "out" / "results.json"));
-  EXPECT_TRUE(fs::exists(scratch / "out" / "report.html"));
-  EXPECT_EQ(read_json(scratch / "out" / "results.json")["context"]["run"]["status"], "complete");
-  EXPECT_EQ(read_text(file), before);
-  if (root)
-    umount(place.c_str());
-  else
-    fs::permissions(place, fs::perms::owner_all);
 }
 
 }  // namespace
