@@ -93,38 +93,39 @@ Command add_pick(CLI::App& app) {
   pick->add_option("--costs", options->costs, "a costs file: a JSON object of the model's figures");
   pick->add_option("--current", options->current, "the rung the team runs now (break-even is against it)");
   pick->add_flag("--json", options->json, "the money and latency answer as JSON: every tier's figures");
-  return {
-      pick, [options] {
-        if (!options->n.empty()) options->constraints.n = parse_size(options->n);
-        const bool money = options->json || !options->costs.empty() || !options->calls_per_day.empty() ||
-                           !options->deadline.empty() || !options->core_hour.empty() ||
-                           !options->engineer_day.empty() || !options->horizon.empty() ||
-                           !options->current.empty() || options->bus_factor || !options->team_knows.empty();
-        if (money) {
-          report::PickConstraints::Money inputs;
-          if (!options->costs.empty()) inputs.figures = report::read_cost_figures(options->costs);
-          const auto real = [](const char* name, const std::string& text) { return parse_real(name, text); };
-          if (!options->core_hour.empty()) inputs.figures.core_hour = real("--core-hour", options->core_hour);
-          if (!options->engineer_day.empty())
-            inputs.figures.engineer_day = real("--engineer-day", options->engineer_day);
-          if (!options->horizon.empty()) inputs.figures.horizon_years = real("--horizon", options->horizon);
-          if (options->bus_factor) inputs.figures.bus_factor = *options->bus_factor;
-          if (!options->team_knows.empty()) inputs.figures.team_knows = options->team_knows;
-          report::check_cost_figures(inputs.figures);
-          if (!options->calls_per_day.empty()) {
-            inputs.usage.calls_per_day = real("--calls-per-day", options->calls_per_day);
-            if (!(*inputs.usage.calls_per_day >= 0))
-              throw InputError("--calls-per-day " + options->calls_per_day +
-                               " is out of range; give a number of calls of 0 or more");
-          }
-          if (!options->deadline.empty())
-            inputs.usage.deadline_seconds = report::parse_deadline(options->deadline);
-          inputs.usage.current = options->current;
-          inputs.json = options->json;
-          options->constraints.money = inputs;
-        }
-        return report::pick(options->input, options->constraints);
-      }};
+  return {pick, [options] {
+            if (!options->n.empty()) options->constraints.n = parse_size(options->n);
+            const bool money = options->json || !options->costs.empty() || !options->calls_per_day.empty() ||
+                               !options->deadline.empty() || !options->core_hour.empty() ||
+                               !options->engineer_day.empty() || !options->horizon.empty() ||
+                               !options->current.empty() || options->bus_factor ||
+                               !options->team_knows.empty();
+            if (money) {
+              report::PickConstraints::Money inputs;
+              if (!options->costs.empty()) inputs.figures = report::read_cost_figures(options->costs);
+              if (!options->core_hour.empty())
+                inputs.figures.core_hour = parse_real("--core-hour", options->core_hour);
+              if (!options->engineer_day.empty())
+                inputs.figures.engineer_day = parse_real("--engineer-day", options->engineer_day);
+              if (!options->horizon.empty())
+                inputs.figures.horizon_years = parse_real("--horizon", options->horizon);
+              if (options->bus_factor) inputs.figures.bus_factor = *options->bus_factor;
+              if (!options->team_knows.empty()) inputs.figures.team_knows = options->team_knows;
+              report::check_cost_figures(inputs.figures);
+              if (!options->calls_per_day.empty()) {
+                inputs.usage.calls_per_day = parse_real("--calls-per-day", options->calls_per_day);
+                if (!(*inputs.usage.calls_per_day >= 0))
+                  throw InputError("--calls-per-day " + options->calls_per_day +
+                                   " is out of range; give a number of calls of 0 or more");
+              }
+              if (!options->deadline.empty())
+                inputs.usage.deadline_seconds = report::parse_deadline(options->deadline);
+              inputs.usage.current = options->current;
+              inputs.json = options->json;
+              options->constraints.money = inputs;
+            }
+            return report::pick(options->input, options->constraints);
+          }};
 }
 
 Command add_compare(CLI::App& app) {

@@ -3,13 +3,13 @@
 #include <cmath>
 #include <utility>
 
+#include "optional_json.hpp"
+
 namespace ladder {
 
 using nlohmann::json;
 
 namespace {
-
-json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 // The fields every entry of a cell shares: Ladder's, beside Google Benchmark's.
 BenchmarkEntry cell_entry(const CellResult& record, int family) {
@@ -120,7 +120,7 @@ void to_json(json& out, const BenchmarkEntry& entry) {
               {"rung", entry.rung},
               {"oversubscribed", entry.oversubscribed},
               {"status", entry.status},
-              {"reproducible", entry.reproducible ? json(*entry.reproducible) : json(nullptr)}});
+              {"reproducible", optional_json(entry.reproducible)}});
   if (entry.placement) out["placement"] = *entry.placement;
   out.update(json(entry.coordinates));  // tier, integrand, a, b, n, threads, ranks, reproducible_requested
   if (entry.repetition_index) out["repetition_index"] = *entry.repetition_index;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "optional_json.hpp"
 #include "text.hpp"
 
 namespace ladder {
@@ -38,8 +39,6 @@ Timing read_timing(const JsonReader& in) { return {in.at("real_time").number(), 
 json timing_json(const Timing& timing) {
   return {{"real_time", timing.real_time}, {"cpu_time", timing.cpu_time}};
 }
-
-json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "instruction_counts.hpp"
 
+#include "optional_json.hpp"
+
 namespace ladder {
 
 using nlohmann::json;
@@ -11,10 +13,9 @@ void to_json(json& out, const InstructionCounts& counts) {
   }
   json tiers = json::object();
   for (const auto& tier : counts.tiers)
-    tiers[tier.id] = tier.unavailable.empty()
-                         ? json{{"per_node", tier.per_node ? json(*tier.per_node) : json(nullptr)},
-                                {"instructions", tier.instructions}}
-                         : json{{"unavailable", tier.unavailable}};
+    tiers[tier.id] = tier.unavailable.empty() ? json{{"per_node", optional_json(tier.per_node)},
+                                                     {"instructions", tier.instructions}}
+                                              : json{{"unavailable", tier.unavailable}};
   out = {{"available", true},       {"tool", counts.tool},
          {"target", counts.target}, {"compiler", counts.compiler},
          {"glibc", counts.glibc},   {"integrand", counts.integrand},

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "optional_json.hpp"
 #include "schema_v1.hpp"
 
 namespace ladder {
@@ -12,8 +13,6 @@ namespace ladder {
 using nlohmann::json;
 
 namespace {
-
-json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 VectorizationRecord read_vectorization(const JsonReader& in) {
   return {in.string_or("build", ""),       in.string_or("status", ""),
@@ -49,7 +48,7 @@ void to_json(json& out, const CardRecord& card) {
          {"environment", card.environment},
          {"peer", card.peer},
          {"language", card.language},
-         {"size_limit", card.size_limit ? json(*card.size_limit) : json(nullptr)},
+         {"size_limit", optional_json(card.size_limit)},
          {"note", card.note},
          {"max_ulp_error", optional_json(card.max_ulp_error)},
          {"vectorization", card.vectorization}};

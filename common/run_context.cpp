@@ -1,13 +1,12 @@
 #include "run_context.hpp"
 
+#include "optional_json.hpp"
+
 namespace ladder {
 
 using nlohmann::json;
 
 namespace {
-
-json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
-json optional_json(const std::optional<std::string>& value) { return value ? json(*value) : json(nullptr); }
 
 std::map<std::string, std::string> string_map(const JsonReader& in) {
   std::map<std::string, std::string> all;
@@ -237,7 +236,7 @@ void to_json(json& out, const RunRecord& run) {
          {"interleaving", run.interleaving},
          {"updated", run.updated},
          {"finished", optional_json(run.finished)},
-         {"load_average_after", run.load_average_after ? json(*run.load_average_after) : json(nullptr)}};
+         {"load_average_after", optional_json(run.load_average_after)}};
   if (run.budget) out["budget"] = *run.budget;
   if (run.this_session)
     out["this_session"] = {{"wall_seconds", run.this_session->wall_seconds},

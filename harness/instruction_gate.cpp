@@ -14,14 +14,6 @@
 #include "text.hpp"
 
 namespace ladder::profiling {
-namespace {
-
-const InstructionCounts::Tier* count_of(const InstructionCounts& counts, const std::string& id) {
-  return counts.find(id);
-}
-
-}  // namespace
-
 InstructionCounts read_instruction_baseline(const std::string& path) {
   if (!std::filesystem::exists(path)) throw InputError("--baseline '" + path + "' does not exist");
   std::ifstream in(path);
@@ -79,9 +71,9 @@ GateVerdict judge_instructions(const std::vector<std::string>& ids, const Instru
                                double max_increase_percent) {
   GateVerdict verdict;
   for (const auto& id : ids) {
-    const auto* entry = count_of(now, id);
+    const auto* entry = now.find(id);
     if (!entry) continue;
-    const auto* before = baseline ? count_of(*baseline, id) : nullptr;
+    const auto* before = baseline ? baseline->find(id) : nullptr;
     GateRow row{id, entry->per_node, before ? before->per_node : std::nullopt, entry->unavailable};
     if (!row.now) {
       if (row.then) verdict.lost.push_back(id);

@@ -10,6 +10,7 @@
 
 #include "errors.hpp"
 #include "json_reader.hpp"
+#include "optional_json.hpp"
 #include "schema_v1.hpp"
 
 namespace ladder {
@@ -17,18 +18,17 @@ namespace ladder {
 using nlohmann::json;
 
 void to_json(json& out, const JournalHeader& header) {
-  out = {
-      {"kind", "run"},
-      {"schema_version", header.schema_version},
-      {"started", header.started},
-      {"label", header.label},
-      {"preset", header.preset},
-      {"command_line", header.command_line},
-      {"load_average_before", header.load_average_before ? json(*header.load_average_before) : json(nullptr)},
-      {"matrix", header.matrix.to_json()},
-      {"context", header.context},
-      {"tiers", header.tiers},
-      {"instructions", header.instructions}};
+  out = {{"kind", "run"},
+         {"schema_version", header.schema_version},
+         {"started", header.started},
+         {"label", header.label},
+         {"preset", header.preset},
+         {"command_line", header.command_line},
+         {"load_average_before", optional_json(header.load_average_before)},
+         {"matrix", header.matrix.to_json()},
+         {"context", header.context},
+         {"tiers", header.tiers},
+         {"instructions", header.instructions}};
   if (header.budget) out["budget"] = *header.budget;
 }
 

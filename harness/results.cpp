@@ -16,6 +16,7 @@
 #include "build_info.hpp"
 #include "errors.hpp"
 #include "json_reader.hpp"
+#include "optional_json.hpp"
 #include "peers.hpp"
 #include "schema_v1.hpp"
 #include "text.hpp"
@@ -103,15 +104,13 @@ const std::vector<std::string> csv_columns = {"tier",
                                               "counters_unavailable",
                                               "other_load_cores"};
 
-json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
-
 // A cell's row, by column; a column it has no value for is left empty.
 json csv_row(const CellResult& cell) {
   json row = json(cell.key());
   row.update({{"rung", cell.rung},
               {"status", cell.status},
               {"reason", cell.reason},
-              {"reproducible", cell.reproducible ? json(*cell.reproducible) : json(nullptr)}});
+              {"reproducible", optional_json(cell.reproducible)}});
   if (!cell.ok()) {  // as Google Benchmark writes an errored run: no repetitions
     row.update({{"repetitions", 0}, {"iterations", 0}});
     return row;

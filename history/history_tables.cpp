@@ -6,14 +6,13 @@
 
 #include "errors.hpp"
 #include "history_store.hpp"
+#include "optional_json.hpp"
 #include "text.hpp"
 
 namespace ladder::history {
 namespace {
 
 using nlohmann::json;
-
-json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 std::string short_hash(const std::string& hash) { return hash == "unknown" ? hash : hash.substr(0, 12); }
 
@@ -37,7 +36,7 @@ json run_json(const RecordedRun& run) {
             {"cpu_model", run.cpu_model},
             {"logical_cpus", run.logical_cpus},
             {"physical_cores", run.physical_cores},
-            {"memory_total_bytes", optional_number(run.memory_total_bytes)},
+            {"memory_total_bytes", optional_json(run.memory_total_bytes)},
             {"topology", run.topology}}},
           {"build",
            {{"fingerprint", run.build},
@@ -122,11 +121,11 @@ void print_series(const Store& store, const SeriesQuery& query, bool as_json) {
                           {"git_commit", point.git_commit},
                           {"git_branch", point.git_branch},
                           {"git_dirty", point.git_dirty},
-                          {"median_ns", optional_number(point.cell.median)},
-                          {"min_ns", optional_number(point.cell.min)},
-                          {"max_ns", optional_number(point.cell.max)},
+                          {"median_ns", optional_json(point.cell.median)},
+                          {"min_ns", optional_json(point.cell.min)},
+                          {"max_ns", optional_json(point.cell.max)},
                           {"repetitions_ns", point.cell.repetitions},
-                          {"instructions_per_node", optional_number(point.cell.instructions_per_node)},
+                          {"instructions_per_node", optional_json(point.cell.instructions_per_node)},
                           {"tier_source_sha256", point.cell.tier_source_sha256}});
       all.push_back({{"tier", key.tier},
                      {"integrand", key.integrand},

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "errors.hpp"
+#include "optional_json.hpp"
 #include "text.hpp"
 
 namespace ladder::report {
@@ -60,16 +61,15 @@ Decision decide(const Run& run, std::int64_t n, const std::string& integrand, co
       }
   // Latency: the fewest days among the tiers that meet the deadline (ties: the faster); without one, the
   // fastest.
+  const auto preferred = [&](const TierChoice& x, const TierChoice& y) {
+    if (usage.deadline_seconds && x.days_over_horizon != y.days_over_horizon)
+      return x.days_over_horizon < y.days_over_horizon;
+    return x.fastest->median() < y.fastest->median();
+  };
   const TierChoice* chosen = nullptr;
   for (const auto& each : decision.tiers) {
-    const double wall = each.fastest->median();
-    if (usage.deadline_seconds && wall > *usage.deadline_seconds) continue;
-    const bool better =
-        !chosen || (usage.deadline_seconds ? each.days_over_horizon < chosen->days_over_horizon ||
-                                                 (each.days_over_horizon == chosen->days_over_horizon &&
-                                                  wall < chosen->fastest->median())
-                                           : wall < chosen->fastest->median());
-    if (better) chosen = &each;
+    if (usage.deadline_seconds && each.fastest->median() > *usage.deadline_seconds) continue;
+    if (!chosen || preferred(each, *chosen)) chosen = &each;
   }
   if (chosen) {
     decision.latency_tier = chosen->card->id;
@@ -159,21 +159,20 @@ nlohmann::json decision_json(const Decision& decision) {
   nlohmann::json tiers = nlohmann::json::array();
   for (const auto& each : decision.tiers) {
     const auto& money = each.money;
-    nlohmann::json entry = {
-        {"tier", each.card->id},
-        {"threads", each.thrifty->threads},
-        {"ranks", each.thrifty->ranks},
-        {"cores", money.cores},
-        {"wall_seconds", money.wall_seconds},
-        {"core_seconds", money.core_seconds()},
-        {"fastest_wall_seconds", each.fastest->median()},
-        {"engineer_days", money.days},
-        {"adoption_dollars", money.days.adoption * f.bus_factor * f.engineer_day},
-        {"upkeep_dollars_a_year", money.days.upkeep * f.engineer_day},
-        {"compute_dollars_a_year_per_call_a_day", money.compute / f.horizon_years},
-        {"people_dollars", money.people},
-        {"compute_dollars_per_call_a_day", money.compute},
-        {"pays_from_calls_a_day", each.pays_from ? nlohmann::json(*each.pays_from) : nlohmann::json()}};
+    nlohmann::json entry = {{"tier", each.card->id},
+                            {"threads", each.thrifty->threads},
+                            {"ranks", each.thrifty->ranks},
+                            {"cores", money.cores},
+                            {"wall_seconds", money.wall_seconds},
+                            {"core_seconds", money.core_seconds()},
+                            {"fastest_wall_seconds", each.fastest->median()},
+                            {"engineer_days", money.days},
+                            {"adoption_dollars", money.days.adoption * f.bus_factor * f.engineer_day},
+                            {"upkeep_dollars_a_year", money.days.upkeep * f.engineer_day},
+                            {"compute_dollars_a_year_per_call_a_day", money.compute / f.horizon_years},
+                            {"people_dollars", money.people},
+                            {"compute_dollars_per_call_a_day", money.compute},
+                            {"pays_from_calls_a_day", optional_json(each.pays_from)}};
     if (decision.usage.calls_per_day) entry["total_dollars"] = money.total(*decision.usage.calls_per_day);
     tiers.push_back(std::move(entry));
   }
@@ -183,25 +182,22 @@ nlohmann::json decision_json(const Decision& decision) {
         {{"tier", step.tier},
          {"from_calls_a_day", step.from},
          {"to_calls_a_day", std::isfinite(step.to) ? nlohmann::json(step.to) : nlohmann::json()}});
-  return {
-      {"n", decision.n},
-      {"integrand", decision.integrand},
-      {"figures",
-       {{"core_hour", f.core_hour},
-        {"engineer_day", f.engineer_day},
-        {"horizon_years", f.horizon_years},
-        {"bus_factor", f.bus_factor},
-        {"team_knows", f.team_knows}}},
-      {"calls_per_day",
-       decision.usage.calls_per_day ? nlohmann::json(*decision.usage.calls_per_day) : nlohmann::json()},
-      {"deadline_seconds",
-       decision.usage.deadline_seconds ? nlohmann::json(*decision.usage.deadline_seconds) : nlohmann::json()},
-      {"current", decision.current},
-      {"usage_map", steps},
-      {"money_tier", decision.money_tier ? nlohmann::json(*decision.money_tier) : nlohmann::json()},
-      {"latency_tier", decision.latency_tier ? nlohmann::json(*decision.latency_tier) : nlohmann::json()},
-      {"latency_why", decision.latency_why},
-      {"tiers", tiers}};
+  return {{"n", decision.n},
+          {"integrand", decision.integrand},
+          {"figures",
+           {{"core_hour", f.core_hour},
+            {"engineer_day", f.engineer_day},
+            {"horizon_years", f.horizon_years},
+            {"bus_factor", f.bus_factor},
+            {"team_knows", f.team_knows}}},
+          {"calls_per_day", optional_json(decision.usage.calls_per_day)},
+          {"deadline_seconds", optional_json(decision.usage.deadline_seconds)},
+          {"current", decision.current},
+          {"usage_map", steps},
+          {"money_tier", optional_json(decision.money_tier)},
+          {"latency_tier", optional_json(decision.latency_tier)},
+          {"latency_why", decision.latency_why},
+          {"tiers", tiers}};
 }
 
 }  // namespace ladder::report
