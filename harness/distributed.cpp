@@ -1,5 +1,7 @@
 #include "distributed.hpp"
 
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -29,6 +31,7 @@ bool launched() { return mpi::launched(); }
 
 std::vector<std::string> launch_command(int ranks, int threads, int cpus, const std::string& hostfile,
                                         int cores) {
+  mpi::use_private_session_directory();  // mpirun inherits it: no race with other jobs on /tmp/ompi.*
   std::vector<std::string> command = {launcher(), "-np", std::to_string(ranks)};
   if (geteuid() == 0) command.push_back("--allow-run-as-root");
   if (!hostfile.empty()) {
@@ -112,8 +115,15 @@ void start_ranks(int ranks, int threads, const std::vector<std::string>& argumen
   for (auto& word : command) words.push_back(word.data());
   words.push_back(nullptr);
   std::fflush(stdout);
-  execv(words[0], words.data());
-  throw Unavailable("cannot start the MPI launcher '" + command[0] + "': " + std::strerror(errno));
+  // Spawned and waited for, not exec'd into: this process's exit then removes the launcher's private
+  // session directory (launch_command), and the launcher's status becomes this process's own.
+  pid_t launcher_pid = 0;
+  if (const int failed = posix_spawn(&launcher_pid, words[0], nullptr, nullptr, words.data(), environ))
+    throw Unavailable("cannot start the MPI launcher '" + command[0] + "': " + std::strerror(failed));
+  int status = 0;
+  while (waitpid(launcher_pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0));
 }
 
 bool follow_leader(const KernelCall& call) {

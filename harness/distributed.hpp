@@ -39,8 +39,8 @@ int size();
 using KernelCall = std::function<double(std::int64_t n)>;
 
 // Starts this program again under the launcher, `ranks` processes of `threads` threads on this machine,
-// with the same arguments (argv, argv[0] this program's own path); does not return. Unavailable naming the
-// launcher when it cannot be started (or this build has no MPI).
+// with the same arguments (argv, argv[0] this program's own path), waits for it and exits with its status;
+// does not return. Unavailable naming the launcher when it cannot be started (or this build has no MPI).
 [[noreturn]] void start_ranks(int ranks, int threads, const std::vector<std::string>& arguments);
 
 // A follower's whole part. On a rank other than 0: makes rank 0's calls with `call` until rank 0 says

@@ -1,14 +1,17 @@
 // The mpi tier under its launcher, as users run it: `ladder eval --ranks` and `ladder run --ranks`.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "command.hpp"
 #include "registry.hpp"
@@ -157,6 +160,48 @@ TEST(MpiTier, WithoutALauncherItIsUnavailableAndRunsSkipItsCells) {
   EXPECT_GE(unavailable, 1);
   EXPECT_EQ(ok, 1);
   std::filesystem::remove_all(dir);
+}
+
+// Open MPI 4.1 makes one /tmp/ompi.HOST.UID for every job of a user and removes it when a job ends: two
+// jobs starting and ending at once race on it ("A call to mkdir was unable to create the desired
+// directory", open-mpi/ompi#8510), as ctest's parallel tests once did. Each job gets a session directory
+// of its own under $TMPDIR, which the launcher really receives (a launcher that records its environment
+// shows it), and nothing is left behind, by the ranks' launch or by a one-rank singleton.
+TEST(MpiTier, EachJobHasASessionDirectoryOfItsOwnAndLeavesNothingBehind) {
+  TempDir tmp;
+  const std::filesystem::path spy = tmp / "mpirun-spy", seen = tmp / "seen";
+  {
+    std::ofstream script(spy);
+    script << "#!/bin/sh\necho \"$OMPI_MCA_orte_tmpdir_base\" > '" << seen.string()
+           << "'\n[ -d \"$OMPI_MCA_orte_tmpdir_base\" ] && echo exists >> '" << seen.string() << "'\nexec '"
+           << LADDER_MPIEXEC << "' \"$@\"\n";
+  }
+  std::filesystem::permissions(spy, std::filesystem::perms::owner_all);
+  const std::string environment =
+      "env -u OMPI_MCA_orte_tmpdir_base TMPDIR=" + tmp.str() + " LADDER_MPIRUN=" + spy.string() + " ";
+  const Outcome ranks = run_command(environment + LADDER_BINARY, "eval --tier mpi --ranks 2 --n 1e4");
+  ASSERT_EQ(ranks.exit_code, 0) << ranks.output;
+  const std::string recorded = read_text(seen);
+  EXPECT_EQ(recorded.rfind((tmp / "ladder-mpi.").string(), 0), 0u) << recorded;
+  EXPECT_NE(recorded.find("\nexists\n"), std::string::npos) << recorded;
+  std::filesystem::remove(seen);
+
+  // A test calling the tier in its own process is a one-rank singleton: here, a child of this process
+  // (under ctest each test has a process of its own, so MPI has not started in this one).
+  const pid_t child = fork();
+  if (child == 0) {
+    setenv("TMPDIR", tmp.str().c_str(), 1);
+    unsetenv("OMPI_MCA_orte_tmpdir_base");
+    const double result = integrate(find_tier("mpi"), 0, {0.0, 1.0}, 10000, RunOptions{1, false});
+    std::exit(std::getenv("OMPI_MCA_orte_tmpdir_base") && std::isfinite(result) ? 0 : 1);
+  }
+  int status = -1;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the singleton ended with status " << status;
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(tmp.str()))
+    if (entry.path() != spy) left.push_back(entry.path().filename().string());
+  EXPECT_TRUE(left.empty()) << "left behind in $TMPDIR: " << ::testing::PrintToString(left);
 }
 
 TEST(MpiTier, RanksAreForDistributedTiersOnly) {

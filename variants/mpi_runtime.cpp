@@ -4,8 +4,34 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <string>
 
 namespace ladder::mpi {
+
+namespace {
+
+std::string& private_directory() {
+  static std::string path;
+  return path;
+}
+
+void remove_private_directory() {
+  std::error_code ignored;
+  std::filesystem::remove_all(private_directory(), ignored);
+}
+
+}  // namespace
+
+void use_private_session_directory() {
+  if (std::getenv("OMPI_MCA_orte_tmpdir_base") || !private_directory().empty()) return;
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/ladder-mpi.XXXXXX";
+  if (!mkdtemp(pattern.data())) return;  // Open MPI's own default then, as before
+  private_directory() = pattern;
+  setenv("OMPI_MCA_orte_tmpdir_base", pattern.c_str(), 1);
+  std::atexit(remove_private_directory);
+}
 
 std::string launcher() {
   const char* chosen = std::getenv("LADDER_MPIRUN");
@@ -25,6 +51,7 @@ void start() {
   int started = 0;
   MPI_Initialized(&started);
   if (started) return;
+  if (!launched()) use_private_session_directory();  // before the atexit(finish) below, so it runs after
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
   // Under the launcher the worker calls finish() after its last call; an exit without it must stay an

@@ -15,6 +15,13 @@ std::string missing_launcher();
 // Whether this process was started by the launcher (Open MPI sets OMPI_COMM_WORLD_SIZE).
 bool launched();
 
+// Gives Open MPI a session directory of this process's own ($TMPDIR/ladder-mpi.XXXXXX, removed at exit),
+// through OMPI_MCA_orte_tmpdir_base, unless that is already set. Open MPI 4.1 makes and removes one
+// top-level /tmp/ompi.HOST.UID shared by every job of a user, and two jobs starting and ending at once
+// race on it: "A call to mkdir was unable to create the desired directory" (open-mpi/ompi#8510). A
+// singleton calls this before MPI_Init; the harness before it starts mpirun, which inherits it.
+void use_private_session_directory();
+
 // Starts MPI in this process, once: under the launcher the harness has already done so before the first
 // call; a process the launcher did not start (a test calling the tier in-process) becomes a one-rank
 // singleton, finalized at exit.
