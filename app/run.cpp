@@ -3,9 +3,11 @@
 #include <cstdio>
 #include <memory>
 
+#include "cards.hpp"
 #include "commands.hpp"
 #include "errors.hpp"
 #include "history_store.hpp"
+#include "money_options.hpp"
 #include "registry.hpp"
 #include "report.hpp"
 #include "results_file.hpp"
@@ -54,16 +56,22 @@ int record_history(const std::string& database, const RunOutcome& outcome) {
   }
 }
 
-int run(const RunCommandOptions& options) {
+int run(const RunCommandOptions& options, const MoneyOptions& money_options) {
   if (options.no_history && options.history)
     throw InputError("--history and --no-history contradict each other: give one");
+  // The report's money figures, checked before any cell runs.
+  const report::MoneyInputs money = money_options.inputs();
+  std::vector<CardRecord> cards;
+  for (const Tier& tier : tiers()) cards.push_back(card_record(tier.card));
+  report::check_team_knows(money.figures.team_knows, cards);
   // Checked before the run: an empty path or a directory (the file itself is opened once the run is done).
   const std::string database = options.no_history ? "" : history::database_path(options.history);
   const RunArguments args = options.arguments();
   const RunOutcome outcome = run_matrix(args);
   if (outcome.exit_code == exit_cannot_write) return outcome.exit_code;
   try {  // the report, from the results file just written, as `ladder report DIR` would make it
-    const auto written = report::write_report({report::load_run(outcome.paths.json)}, outcome.paths.dir);
+    const auto written =
+        report::write_report({report::load_run(outcome.paths.json)}, outcome.paths.dir, "", "", money);
     std::printf(
         "report: %s\n",
         join(written.size() >= 2 ? std::vector<std::string>(written.end() - 2, written.end()) : written, ", ")
@@ -83,12 +91,14 @@ int run(const RunCommandOptions& options) {
 
 Command add_run(CLI::App& app, const Invocation& invocation) {
   auto options = std::make_shared<RunCommandOptions>();
+  auto money = std::make_shared<MoneyOptions>();
   options->args.command_line = invocation.text;
   auto* run_command = app.add_subcommand(
       "run", "the benchmark matrix: every tier × sizes × threads, timed, with memory and error");
   add_run_options(run_command, *options);
   add_history_options(run_command, *options);
-  return {run_command, [options] { return run(*options); }};
+  money->add(run_command);
+  return {run_command, [options, money] { return run(*options, *money); }};
 }
 
 }  // namespace ladder::app

@@ -29,9 +29,7 @@ struct PickConstraints {
   std::string integrand;             // answer for this integrand only; empty: for each in the file
   // The money and latency answer too (decision.hpp), from these figures and this use; with `json`, it
   // alone, as JSON, for the one integrand asked for (or the file's first).
-  struct Money {
-    CostFigures figures;
-    Usage usage;
+  struct Money : MoneyInputs {
     bool json = false;
   };
   std::optional<Money> money;

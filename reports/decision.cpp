@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include "errors.hpp"
 #include "optional_json.hpp"
@@ -39,7 +40,14 @@ Decision decide(const Run& run, std::int64_t n, const std::string& integrand, co
     decision.tiers.push_back(choice);
   }
   if (decision.tiers.empty()) return decision;
-  decision.current = usage.current.empty() ? decision.tiers.front().card->id : usage.current;
+  // Break-even against the team's rung, else the report's current rung (current_rung_rule), else the
+  // lowest rung measured.
+  decision.current = usage.current;
+  if (decision.current.empty()) {
+    const Analysis analysis = analyse(run, n);
+    const Row* rung = current_rung(analysis);
+    decision.current = rung ? rung->card->id : decision.tiers.front().card->id;
+  }
   const TierChoice* current = decision.tier(decision.current);
   if (!current) {
     std::vector<std::string> measured;
@@ -108,14 +116,16 @@ double parse_deadline(const std::string& text) {
                    "' is not a wall time; give a positive number and its unit: 30ms, 0.5s, 250us, 800ns");
 }
 
-namespace {
-
 std::string calls_text(double calls) {
   if (!std::isfinite(calls)) return "without end";
-  return calls < 1 ? "0" : format_number(calls < 1e4 ? "%.0f" : "%.2g", calls);
+  if (calls < 1) return "0";
+  if (calls < 1e4) return format_number("%.0f", calls);
+  static const std::pair<double, const char*> scales[] = {
+      {1e12, "trillion"}, {1e9, "billion"}, {1e6, "million"}, {1e3, "thousand"}};
+  for (const auto& [scale, word] : scales)
+    if (calls >= scale) return format_number("%.3g", calls / scale) + " " + word;
+  return format_number("%.0f", calls);
 }
-
-}  // namespace
 
 void print_decision(const Decision& decision) {
   const CostFigures& f = decision.figures;

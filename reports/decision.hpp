@@ -1,6 +1,6 @@
 // One decision, in one place: from a run's cells at one size, the money answer (a throughput job) and the
-// latency answer (one call that must be fast), with every tier's figures behind them. The report's answer
-// and `ladder pick` are both meant to call decide() (issue 27; the wiring is not done yet).
+// latency answer (one call that must be fast), with every tier's figures behind them. `ladder pick` and
+// the report's "Money and latency" section both call decide(), so they say the same.
 #pragma once
 
 #include <cstdint>
@@ -12,14 +12,6 @@
 #include "report.hpp"
 
 namespace ladder::report {
-
-// What the team says of its use: calls a day at the report's n (absent: answer with the usage map), the
-// wall time one call must meet (absent: the fastest tier), and the rung it runs now (break-even is
-// against it; empty: the lowest rung measured).
-struct Usage {
-  std::optional<double> calls_per_day, deadline_seconds;
-  std::string current;
-};
 
 struct TierChoice {
   const Card* card = nullptr;
@@ -50,6 +42,9 @@ struct Decision {
 // A wall time as --deadline takes it: a positive number and its unit, "30ms", "0.5s", "250us" (or "µs"),
 // "800ns". Throws InputError naming the text and the accepted forms.
 double parse_deadline(const std::string& text);
+
+// Calls a day in words: "0", "3000", "21.5 thousand", "2.14 million", "without end".
+std::string calls_text(double calls);
 
 // The decision in words (the figures it used first) and as JSON (every tier's compute, upkeep, adoption,
 // total and break-even; `ladder pick --json`).

@@ -91,6 +91,19 @@ struct UsageStep {
 // lowest there (ties to the fewer core-seconds, then the lower people cost, then the order given).
 std::vector<UsageStep> usage_map(const std::vector<TierMoney>& tiers);
 
+// What the team says of its use: calls a day at the report's n (absent: answer with the usage map), the
+// wall time one call must meet (absent: the fastest tier), and the rung it runs now (break-even is
+// against it; empty: the report's current rung, by current_rung_rule()).
+struct Usage {
+  std::optional<double> calls_per_day, deadline_seconds;
+  std::string current;
+};
+// Everything the money and latency answer takes from the team: the figures and the use.
+struct MoneyInputs {
+  CostFigures figures;
+  Usage usage;
+};
+
 // The cost figures of `path`, a JSON object whose keys are CostFigures' member names, over `base`.
 // Throws InputError naming the file and the problem: not JSON, an unknown key (listing the accepted ones),
 // a value of the wrong type, or a figure out of range (check_cost_figures).

@@ -11,9 +11,10 @@
 namespace ladder::report {
 
 std::vector<std::string> write_report(const std::vector<Run>& runs, const std::string& out_dir,
-                                      const std::string& integrand, const std::string& current) {
+                                      const std::string& integrand, const std::string& current,
+                                      const MoneyInputs& money) {
   namespace fs = std::filesystem;
-  const Document doc = build(runs, integrand, current);
+  const Document doc = build(runs, integrand, current, money);
   std::vector<std::pair<std::string, std::string>> files;
   const std::string md = to_markdown(doc, files);
   files.push_back({"report.md", md});

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cell_result.hpp"
+#include "economics.hpp"
 #include "results_file.hpp"
 
 namespace ladder::report {
@@ -193,8 +194,10 @@ std::vector<NotRunning> tiers_not_running(const Run& all, const std::string& int
 // Writes report.md, report.html and charts/*.svg into out_dir; returns the paths written. With several
 // integrands in a run, the answer is per integrand, and the detailed sections are about `integrand` (the
 // first in the run when empty).
-// current: the team's current rung (current_rung; by its rule when empty).
+// current: the team's current rung (current_rung; by its rule when empty); money: the money model's figures
+// and the team's use (economics.hpp; the defaults when not given).
 std::vector<std::string> write_report(const std::vector<Run>& runs, const std::string& out_dir,
-                                      const std::string& integrand = "", const std::string& current = "");
+                                      const std::string& integrand = "", const std::string& current = "",
+                                      const MoneyInputs& money = {});
 
 }  // namespace ladder::report

@@ -39,9 +39,14 @@ std::vector<Run> told_apart(std::vector<Run> runs) {
 
 }  // namespace
 
-Document build(const std::vector<Run>& given_runs, const std::string& integrand, const std::string& current) {
+Document build(const std::vector<Run>& given_runs, const std::string& integrand, const std::string& current,
+               const MoneyInputs& inputs) {
   const std::vector<Run> all_runs = told_apart(given_runs);
   if (!current.empty()) check_tier(all_runs, current, "--current");
+  check_cost_figures(inputs.figures);
+  std::vector<CardRecord> cards;
+  for (const auto& run : all_runs) cards.insert(cards.end(), run.cards.begin(), run.cards.end());
+  check_team_knows(inputs.figures.team_knows, cards);
   // The detailed sections read one integrand's cells: the analysis of a run of several would compare one
   // integrand's cells with another's.
   std::vector<Run> runs;
@@ -77,6 +82,7 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
       check_measured(analyses[i], current, "--current");
   }
   answer(doc, all_runs, analyses, answers, current);
+  money(doc, analyses, focus, current, inputs);
   if (several_integrands) integrand_answers(doc, all_runs, answers, focus);
   integrand_sets(doc, all_runs, focus);
   trust(doc, runs);

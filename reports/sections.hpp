@@ -8,15 +8,17 @@
 #include <vector>
 
 #include "document.hpp"
+#include "economics.hpp"
 #include "report.hpp"
 
 namespace ladder::report {
 
 // The whole report, one machine a run. A run with several integrands is answered for each; the sections
 // after that answer are about `integrand` (each run's first when empty).
-// current: the team's current rung (current_rung; by its rule when empty).
+// current: the team's current rung (current_rung; by its rule when empty); money: the money model's
+// figures and the team's use (economics.hpp), checked here (--team-knows against the runs' cards).
 Document build(const std::vector<Run>& runs, const std::string& integrand = "",
-               const std::string& current = "");
+               const std::string& current = "", const MoneyInputs& money = {});
 
 // The answer for each integrand of each run that holds several, and where the answers differ; answers: each
 // run's answer_each_integrand (empty for a run of one integrand); focus: the integrand the later sections
@@ -30,6 +32,10 @@ void integrand_sets(Document& doc, const std::vector<Run>& runs, const std::vect
 // integrand (answers: one a run, empty for a run of one integrand).
 void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
             const std::vector<IntegrandAnswers>& answers, const std::string& current_tier);
+// The money and latency answer (decide(), as `ladder pick` gives it), a section with the id "money": each
+// analysis at its n, for its run's focus integrand.
+void money(Document& doc, const std::vector<Analysis>& analyses, const std::vector<std::string>& focus,
+           const std::string& current_tier, const MoneyInputs& inputs);
 void trust(Document& doc, const std::vector<Run>& runs);
 void topologies(Document& doc, const std::vector<Run>& runs);
 void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool several);

@@ -1,0 +1,51 @@
+#include "money_options.hpp"
+
+#include "decision.hpp"
+#include "errors.hpp"
+#include "parse.hpp"
+
+namespace ladder::app {
+
+void MoneyOptions::add(CLI::App* command) {
+  command->add_option(
+      "--calls-per-day", calls_per_day,
+      "calls a day at the report's n: the money answer is then one tier (without: a usage map)");
+  command->add_option("--deadline", deadline, "the wall time one call must meet, e.g. 30ms");
+  command
+      ->add_option("--team-knows", team_knows,
+                   "concepts and libraries the team knows, comma-separated (the names of `ladder list "
+                   "--json`'s cards, e.g. openmp,xsimd): they cost it no learning")
+      ->delimiter(',');
+  command->add_option("--bus-factor", bus_factor, "people who must know each tier (default 1)");
+  command->add_option("--core-hour", core_hour, "price of a core-hour in dollars (default 0.0425)");
+  command->add_option("--engineer-day", engineer_day, "price of an engineer-day in dollars (default 800)");
+  command->add_option("--horizon", horizon, "years the choice is for (default 3)");
+  command->add_option("--costs", costs, "a costs file: a JSON object of the model's figures");
+}
+
+bool MoneyOptions::given() const {
+  return !costs.empty() || !calls_per_day.empty() || !deadline.empty() || !core_hour.empty() ||
+         !engineer_day.empty() || !horizon.empty() || bus_factor || !team_knows.empty();
+}
+
+report::MoneyInputs MoneyOptions::inputs(const std::string& current) const {
+  report::MoneyInputs money;
+  if (!costs.empty()) money.figures = report::read_cost_figures(costs);
+  if (!core_hour.empty()) money.figures.core_hour = parse_real("--core-hour", core_hour);
+  if (!engineer_day.empty()) money.figures.engineer_day = parse_real("--engineer-day", engineer_day);
+  if (!horizon.empty()) money.figures.horizon_years = parse_real("--horizon", horizon);
+  if (bus_factor) money.figures.bus_factor = *bus_factor;
+  if (!team_knows.empty()) money.figures.team_knows = team_knows;
+  report::check_cost_figures(money.figures);
+  if (!calls_per_day.empty()) {
+    money.usage.calls_per_day = parse_real("--calls-per-day", calls_per_day);
+    if (!(*money.usage.calls_per_day >= 0))
+      throw InputError("--calls-per-day " + calls_per_day +
+                       " is out of range; give a number of calls of 0 or more");
+  }
+  if (!deadline.empty()) money.usage.deadline_seconds = report::parse_deadline(deadline);
+  money.usage.current = current;
+  return money;
+}
+
+}  // namespace ladder::app

@@ -1,0 +1,123 @@
+// The money and latency answer, right under the answer: decide() (decision.hpp), the one `ladder pick`
+// gives. For a throughput job, the tier at the team's calls a day, or the usage map; for one call that must
+// be fast, the tier that meets the deadline at the fewest engineer-days (or the fastest); the figures it
+// used; and every tier's figures behind it, folded.
+#include <cmath>
+
+#include "decision.hpp"
+#include "sections.hpp"
+
+namespace ladder::report {
+namespace {
+
+// "$12 345"
+std::string dollars(double amount) {
+  std::string digits = format_number("%.0f", std::round(amount));
+  for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > (digits[0] == '-' ? 1 : 0); at -= 3)
+    digits.insert(static_cast<std::size_t>(at), " ");
+  return "$" + digits;
+}
+
+// "below 3000 calls a day **inlined**; from 3000 to 2.1 million **autovec**; above 2.1 million **tuned-exp**"
+std::string usage_sentence(const Decision& decision) {
+  const auto& map = decision.usage_map;
+  if (map.size() == 1) return "at any number of calls a day, **" + map.front().tier + "**";
+  std::vector<std::string> steps;
+  for (const auto& step : map) {
+    const std::string tier = " **" + step.tier + "**";
+    if (step.from <= 0)
+      steps.push_back("below " + calls_text(step.to) + " calls a day" + tier);
+    else if (std::isfinite(step.to))
+      steps.push_back("from " + calls_text(step.from) + " to " + calls_text(step.to) + tier);
+    else
+      steps.push_back("above " + calls_text(step.from) + tier);
+  }
+  return join(steps, "; ");
+}
+
+std::string throughput(const Decision& decision) {
+  const std::string lead =
+      "**A throughput job** (a core held costs the same computing or waiting: threads "
+      "buy latency, not money): ";
+  if (!decision.money_tier)
+    return lead + usage_sentence(decision) + ". `--calls-per-day N` gives one tier and its money.";
+  const double calls = *decision.usage.calls_per_day;
+  const TierChoice& chosen = *decision.tier(*decision.money_tier);
+  std::string text = lead + "at " + calls_text(calls) + " calls a day, **" + chosen.card->id +
+                     "**: " + dollars(chosen.money.total(calls)) + " over " +
+                     format_number("%g", decision.figures.horizon_years) + " years (" +
+                     dollars(chosen.money.people) + " of people, " + dollars(calls * chosen.money.compute) +
+                     " of compute)";
+  if (chosen.card->id == decision.current) return text + "; it is the current rung.";
+  const TierChoice& current = *decision.tier(decision.current);
+  return text + "; " + decision.current + " costs " + dollars(current.money.total(calls)) + " there.";
+}
+
+std::string latency(const Decision& decision) {
+  std::string text = "**One call that must be fast**: " +
+                     (decision.latency_tier ? "**" + *decision.latency_tier + "**, " + decision.latency_why
+                                            : decision.latency_why) +
+                     ".";
+  if (!decision.usage.deadline_seconds) text += " `--deadline 30ms` gives the cheapest tier that meets it.";
+  return text;
+}
+
+std::string figures_line(const Decision& decision) {
+  const CostFigures& f = decision.figures;
+  return "Figures: a core-hour " + format_number("$%g", f.core_hour) + ", an engineer-day " +
+         dollars(f.engineer_day) + ", " + format_number("%g years", f.horizon_years) + ", bus factor " +
+         std::to_string(f.bus_factor) + ", the team knows " +
+         (f.team_knows.empty() ? std::string("none of the tiers' concepts (`--team-knows`)")
+                               : join(f.team_knows)) +
+         "; break-even against **" + decision.current + "** (" +
+         (decision.usage.current.empty() ? "the current rung" : "--current") +
+         "), at n = " + format_count(static_cast<double>(decision.n)) +
+         ". The defaults and their sources: README, " +
+         "\"Reading the report, picking a tier\"; `ladder pick --json` gives every figure.";
+}
+
+Block every_tier(const Decision& decision) {
+  const CostFigures& f = decision.figures;
+  Table rows{{"tier", "cores", "a call", "adoption (days)", "upkeep (days a year)",
+              "people (" + format_number("%g", f.horizon_years) + " years)",
+              "compute at a million calls a day", "pays against " + decision.current + " from"},
+             {}};
+  for (const auto& each : decision.tiers) {
+    const TierMoney& money = each.money;
+    rows.rows.push_back({each.card->id, std::to_string(money.cores), format_seconds(money.wall_seconds),
+                         format_number("%.2f", money.days.adoption), format_number("%.2f", money.days.upkeep),
+                         dollars(money.people), dollars(1e6 * money.compute),
+                         each.card->id == decision.current ? "(the current rung)"
+                         : each.pays_from                  ? calls_text(*each.pays_from) + " calls a day"
+                                                           : "never (as many core-seconds a call or more)"});
+  }
+  rows.fold = false;
+  return details(3, "Every tier's money", {table(rows)});
+}
+
+}  // namespace
+
+void money(Document& doc, const std::vector<Analysis>& analyses, const std::vector<std::string>& focus,
+           const std::string& current_tier, const MoneyInputs& inputs) {
+  Document blocks;
+  blocks.push_back(heading(2, "Money and latency"));
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    const Analysis& analysis = analyses[i];
+    Usage usage = inputs.usage;
+    if (usage.current.empty()) usage.current = current_tier;
+    const Decision decision = decide(*analysis.run, analysis.n, focus[i], inputs.figures, usage);
+    const std::string on = analyses.size() > 1 ? "On **" + analysis.run->machine + "**: " : "";
+    if (decision.tiers.empty()) {
+      blocks.push_back(paragraph(
+          on + "no C++ tier was measured at n = " + format_count(static_cast<double>(analysis.n)) + "."));
+      continue;
+    }
+    blocks.push_back(paragraph(on + throughput(decision)));
+    blocks.push_back(paragraph(latency(decision)));
+    blocks.push_back(paragraph(figures_line(decision)));
+    blocks.push_back(every_tier(decision));
+  }
+  doc.push_back(section("money", std::move(blocks)));
+}
+
+}  // namespace ladder::report

@@ -1,0 +1,141 @@
+// One decision, in one place (issue 27): the report's "Money and latency" section and `ladder pick --json`
+// say the same on every results fixture, with the default figures and with the team's inputs: the usage map
+// step by step (or the one tier at the team's calls a day), the latency tier, the rung break-even is
+// against, and each tier's people cost in the folded table, which is the documented formula's. Bad inputs
+// to `ladder report` and `ladder run` are refused by name before anything is written or run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "decision.hpp"
+
+namespace ladder::report {
+namespace {
+
+using ladder::testing::read_text;
+using ladder::testing::run_command;
+using ladder::testing::TempDir;
+
+const std::vector<std::string> fixtures = {"default_run_results", "quick_peers_results",
+                                           "six_integrands_results"};
+const std::vector<std::string> inputs = {"", "--calls-per-day 1e6 --team-knows openmp", "--deadline 30ms",
+                                         "--bus-factor 2 --horizon 5 --core-hour 0.1 --engineer-day 650"};
+
+// The report's money section: from its heading to the next section's.
+std::string money_section(const std::string& markdown) {
+  const auto from = markdown.find("## Money and latency");
+  if (from == std::string::npos) return "";
+  return markdown.substr(from, markdown.find("\n## ", from + 1) - from);
+}
+
+// "$12 345", as the report writes dollars.
+std::string dollars(double amount) {
+  std::string digits = std::to_string(static_cast<long long>(std::llround(amount)));
+  for (auto at = static_cast<long>(digits.size()) - 3; at > 0; at -= 3)
+    digits.insert(static_cast<std::size_t>(at), " ");
+  return "$" + digits;
+}
+
+TEST(ReportMoney, TheReportSaysWhatPickSaysOnEveryFixture) {
+  for (const auto& fixture : fixtures) {
+    TempDir dir;
+    ASSERT_EQ(run_command("gzip", "-dc " + std::string(LADDER_FIXTURES_DIR) + "/" + fixture + ".json.gz > " +
+                                      (dir / "results.json").string())
+                  .exit_code,
+              0);
+    for (const auto& options : inputs) {
+      SCOPED_TRACE(fixture + " " + options);
+      const auto picked = run_command(LADDER_BINARY, "pick " + dir.str() + " --json " + options);
+      ASSERT_EQ(picked.exit_code, 0) << picked.output;
+      const nlohmann::json decision = nlohmann::json::parse(picked.output);
+      const auto reported = run_command(
+          LADDER_BINARY, "report " + dir.str() + " --out " + (dir / "report").string() + " " + options);
+      ASSERT_EQ(reported.exit_code, 0) << reported.output;
+      const std::string section = money_section(read_text(dir / "report" / "report.md"));
+      ASSERT_FALSE(section.empty()) << "no money section in the report";
+
+      // The throughput answer: the one tier at the calls a day, else every step of the usage map in order.
+      if (!decision.at("money_tier").is_null()) {
+        EXPECT_NE(section.find("calls a day, **" + decision.at("money_tier").get<std::string>() + "**"),
+                  std::string::npos)
+            << section;
+      } else {
+        std::size_t at = 0;
+        for (const auto& step : decision.at("usage_map")) {
+          std::string words = "**" + step.at("tier").get<std::string>() + "**";
+          if (!step.at("to_calls_a_day").is_null())
+            words = calls_text(step.at("to_calls_a_day").get<double>()) + (at == 0 ? " calls a day " : " ") +
+                    words;
+          else if (decision.at("usage_map").size() > 1)
+            words = "above " + calls_text(step.at("from_calls_a_day").get<double>()) + " " + words;
+          const auto found = section.find(words, at);
+          ASSERT_NE(found, std::string::npos) << "the usage map's step '" << words << "' is not in\n"
+                                              << section;
+          at = found;
+        }
+      }
+      // The latency answer and the rung break-even is against.
+      if (!decision.at("latency_tier").is_null()) {
+        EXPECT_NE(section.find("fast**: **" + decision.at("latency_tier").get<std::string>() + "**"),
+                  std::string::npos)
+            << section;
+      }
+      EXPECT_NE(section.find("break-even against **" + decision.at("current").get<std::string>() + "**"),
+                std::string::npos)
+          << section;
+      // Each tier's row: its people cost, the formula's (recomputed here from its days and the figures).
+      const auto& figures = decision.at("figures");
+      for (const auto& tier : decision.at("tiers")) {
+        const double days =
+            tier.at("engineer_days").at("adoption").get<double>() * figures.at("bus_factor").get<int>() +
+            tier.at("engineer_days").at("upkeep_per_year").get<double>() *
+                figures.at("horizon_years").get<double>();
+        const double people = days * figures.at("engineer_day").get<double>();
+        EXPECT_NEAR(tier.at("people_dollars").get<double>(), people, 1e-9 * people);
+        const std::string row = "| " + tier.at("tier").get<std::string>() + " | ";
+        const auto line = section.find(row);
+        ASSERT_NE(line, std::string::npos) << row << "is not in the table";
+        const std::string text = section.substr(line, section.find('\n', line) - line);
+        // Shown as pick gives it: the recomputed figure can fall the other side of a half dollar.
+        EXPECT_NE(text.find("| " + dollars(tier.at("people_dollars").get<double>()) + " |"),
+                  std::string::npos)
+            << text << " (the formula gives " << people << ")";
+      }
+    }
+  }
+}
+
+TEST(ReportMoney, BadInputsAreRefusedByNameAndNothingIsWrittenOrRun) {
+  TempDir dir;
+  ASSERT_EQ(run_command("gzip", "-dc " + std::string(LADDER_FIXTURES_DIR) +
+                                    "/default_run_results.json.gz > " + (dir / "results.json").string())
+                .exit_code,
+            0);
+  for (const auto& [options, said] : std::vector<std::pair<std::string, std::string>>{
+           {"--team-knows openmp,cobol", "--team-knows 'cobol'"},
+           {"--horizon 0", "horizon_years"},
+           {"--core-hour -1", "core_hour"},
+           {"--deadline soon", "--deadline 'soon'"},
+           {"--calls-per-day many", "--calls-per-day"},
+           {"--costs " + (dir / "missing.json").string(), "missing.json"}}) {
+    SCOPED_TRACE(options);
+    const auto reported = run_command(
+        LADDER_BINARY, "report " + dir.str() + " --out " + (dir / "out").string() + " " + options);
+    EXPECT_EQ(reported.exit_code, 2) << reported.output;
+    EXPECT_NE(reported.output.find(said), std::string::npos) << reported.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "out")) << "a refused report wrote " << (dir / "out").string();
+    const auto ran = run_command(LADDER_BINARY, "run --tiers naive --n 1e3 --reps 1 --no-history --out " +
+                                                    (dir / "run").string() + " " + options);
+    EXPECT_EQ(ran.exit_code, 2) << ran.output;
+    EXPECT_NE(ran.output.find(said), std::string::npos) << ran.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "run")) << "a refused run made " << (dir / "run").string();
+  }
+}
+
+}  // namespace
+}  // namespace ladder::report
