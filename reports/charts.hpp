@@ -19,6 +19,13 @@ namespace ladder::report {
 // runs have after those of the runs before.
 std::map<std::string, std::size_t> tier_slots(const std::vector<const Run*>& runs);
 
+// A year's cost of each tier against calls a day, with the usage map's envelope (charts_money.cpp): one a
+// decision (one a run: runs[i] is decisions[i]'s), on shared axes.
+struct Decision;
+svg::Plot money_figures(const Decision& decision, const Run& run, std::size_t machine,
+                        const std::map<std::string, std::size_t>& slots);
+std::vector<Chart> money_charts(const std::vector<Decision>& decisions, const std::vector<const Run*>& runs);
+
 // One chart per analysis or run, on axes shared by all.
 std::vector<Chart> speedup_charts(const std::vector<Analysis>& analyses);
 std::vector<Chart> scaling_charts(const std::vector<Analysis>& analyses);

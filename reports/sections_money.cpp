@@ -4,6 +4,7 @@
 // used; and every tier's figures behind it, folded.
 #include <cmath>
 
+#include "charts.hpp"
 #include "decision.hpp"
 #include "sections.hpp"
 
@@ -40,7 +41,7 @@ std::string throughput(const Decision& decision) {
       "**A throughput job** (a core held costs the same computing or waiting: threads "
       "buy latency, not money): ";
   if (!decision.money_tier)
-    return lead + usage_sentence(decision) + ". `--calls-per-day N` gives one tier and its money.";
+    return lead + usage_sentence(decision) + ". --calls-per-day N gives one tier and its money.";
   const double calls = *decision.usage.calls_per_day;
   const TierChoice& chosen = *decision.tier(*decision.money_tier);
   std::string text = lead + "at " + calls_text(calls) + " calls a day, **" + chosen.card->id +
@@ -58,7 +59,7 @@ std::string latency(const Decision& decision) {
                      (decision.latency_tier ? "**" + *decision.latency_tier + "**, " + decision.latency_why
                                             : decision.latency_why) +
                      ".";
-  if (!decision.usage.deadline_seconds) text += " `--deadline 30ms` gives the cheapest tier that meets it.";
+  if (!decision.usage.deadline_seconds) text += " --deadline 30ms gives the cheapest tier that meets it.";
   return text;
 }
 
@@ -67,16 +68,17 @@ std::string figures_line(const Decision& decision) {
   return "Figures: a core-hour " + format_number("$%g", f.core_hour) + ", an engineer-day " +
          dollars(f.engineer_day) + ", " + format_number("%g years", f.horizon_years) + ", bus factor " +
          std::to_string(f.bus_factor) + ", the team knows " +
-         (f.team_knows.empty() ? std::string("none of the tiers' concepts (`--team-knows`)")
+         (f.team_knows.empty() ? std::string("none of the tiers' concepts (--team-knows)")
                                : join(f.team_knows)) +
          "; break-even against **" + decision.current + "** (" +
          (decision.usage.current.empty() ? "the current rung" : "--current") +
          "), at n = " + format_count(static_cast<double>(decision.n)) +
          ". The defaults and their sources: README, " +
-         "\"Reading the report, picking a tier\"; `ladder pick --json` gives every figure.";
+         "\"Reading the report, picking a tier\"; ladder pick --json gives every figure.";
 }
 
-Block every_tier(const Decision& decision) {
+// machine: " on NAME" where the report has several.
+Block every_tier(const Decision& decision, const std::string& machine) {
   const CostFigures& f = decision.figures;
   Table rows{{"tier", "cores", "a call", "adoption (days)", "upkeep (days a year)",
               "people (" + format_number("%g", f.horizon_years) + " years)",
@@ -92,7 +94,7 @@ Block every_tier(const Decision& decision) {
                                                            : "never (as many core-seconds a call or more)"});
   }
   rows.fold = false;
-  return details(3, "Every tier's money", {table(rows)});
+  return details(3, "Every tier's money" + machine, {table(rows)});
 }
 
 }  // namespace
@@ -101,11 +103,16 @@ void money(Document& doc, const std::vector<Analysis>& analyses, const std::vect
            const std::string& current_tier, const MoneyInputs& inputs) {
   Document blocks;
   blocks.push_back(heading(2, "Money and latency"));
+  std::vector<Decision> decisions;
+  std::vector<const Run*> runs;
+  Document tables;
   for (std::size_t i = 0; i < analyses.size(); ++i) {
     const Analysis& analysis = analyses[i];
     Usage usage = inputs.usage;
     if (usage.current.empty()) usage.current = current_tier;
-    const Decision decision = decide(*analysis.run, analysis.n, focus[i], inputs.figures, usage);
+    const Decision& decision =
+        decisions.emplace_back(decide(*analysis.run, analysis.n, focus[i], inputs.figures, usage));
+    runs.push_back(analysis.run);
     const std::string on = analyses.size() > 1 ? "On **" + analysis.run->machine + "**: " : "";
     if (decision.tiers.empty()) {
       blocks.push_back(paragraph(
@@ -115,8 +122,10 @@ void money(Document& doc, const std::vector<Analysis>& analyses, const std::vect
     blocks.push_back(paragraph(on + throughput(decision)));
     blocks.push_back(paragraph(latency(decision)));
     blocks.push_back(paragraph(figures_line(decision)));
-    blocks.push_back(every_tier(decision));
+    tables.push_back(every_tier(decision, on.empty() ? "" : " on " + analysis.run->machine));
   }
+  if (auto drawn = money_charts(decisions, runs); !drawn.empty()) blocks.push_back(charts(std::move(drawn)));
+  for (auto& table : tables) blocks.push_back(std::move(table));
   doc.push_back(section("money", std::move(blocks)));
 }
 

@@ -79,6 +79,7 @@ struct Series {
   std::vector<Span> band{};
   std::string band_name{};
   bool right_axis = false;
+  bool bold = false;  // its line drawn thicker (stroke-width 4, data-bold="true"): the one to follow
 };
 struct Axis {
   std::string label{};

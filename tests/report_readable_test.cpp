@@ -56,7 +56,7 @@ TEST(ReadableReport, ADefaultRunsReportPassesEveryCheck) {
   const Outcome browser =
       check_readable(run / "report.html", "default-run",
                      " --expect-chart speedup-1 --expect-chart scaling-1 --expect-chart pareto-1"
-                     " --expect-chart memory-1 --expect-chart error-1");
+                     " --expect-chart memory-1 --expect-chart error-1 --expect-chart money-1");
   if (browser.exit_code == 77) GTEST_SKIP() << browser.output;
   EXPECT_EQ(browser.exit_code, 0) << browser.output;
 }

@@ -62,10 +62,11 @@ std::string series_group(const Series& series, const Look& look,
   const std::string dash = path.empty() ? std::string("none") : look.dash;
   std::string out = "<g class=\"series\"" + attribute("data-series", series.name) +
                     attribute("data-color", look.color) + attribute("data-marker", shape) +
-                    attribute("data-dash", dash) + " fill=\"" + look.color + "\">\n";
+                    attribute("data-dash", dash) + (series.bold ? " data-bold=\"true\"" : "") + " fill=\"" +
+                    look.color + "\">\n";
   if (dash != "none")
     out += "<path class=\"line\" d=\"" + path + "\" fill=\"none\" stroke=\"" + look.color +
-           "\" stroke-width=\"2\"" + dash_attribute(look.dash) + "/>\n";
+           "\" stroke-width=\"" + (series.bold ? "4" : "2") + "\"" + dash_attribute(look.dash) + "/>\n";
   for (const auto& run : runs)
     for (const auto& drawn : run) {
       const Point& point = *drawn.point;
