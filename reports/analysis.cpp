@@ -216,32 +216,28 @@ void compare_rows(Analysis& analysis, double fastest) {
   }
 }
 
-// Where the ladder stops paying: the cheapest tier within 10 % of the fastest, and the cheaper runner-up.
-// False (with the reason in `why`) when nothing may be recommended.
-bool recommend(Analysis& analysis, bool include_peers) {
-  for (const auto& row : analysis.rows) {
-    if (row.card->peer && !include_peers) continue;
-    if (row.fraction_of_fastest < 0.9) continue;
-    if (!analysis.recommended || row.cost.score < analysis.recommended->cost.score ||
-        (row.cost.score == analysis.recommended->cost.score &&
-         row.cell->median() < analysis.recommended->cell->median()))
-      analysis.recommended = &row;
-  }
-  if (!analysis
-           .recommended) {  // peers only, or nothing within 10 %: take the fastest that may be recommended
-    for (const auto& row : analysis.rows)
-      if ((!row.card->peer || include_peers) &&
-          (!analysis.recommended || row.cell->median() < analysis.recommended->cell->median()))
-        analysis.recommended = &row;
-    if (!analysis.recommended) {
-      analysis.why = "only peers were measured at n = " + std::to_string(analysis.n);
-      return false;
-    }
-  }
+// The fastest row that costs less to keep than the recommended one.
+void cheaper_runner_up(Analysis& analysis, bool include_peers) {
+  analysis.cheaper = nullptr;
   for (const auto& row : analysis.rows)
     if ((!row.card->peer || include_peers) && row.cost.score < analysis.recommended->cost.score &&
         (!analysis.cheaper || row.cell->median() < analysis.cheaper->cell->median()))
       analysis.cheaper = &row;
+}
+
+// The tier for one call that must be fast: the fastest that may be recommended (decide()'s latency rule
+// without a deadline, the one `ladder pick` follows), and the fastest runner-up that costs less to keep.
+// False (with the reason in `why`) when nothing may be recommended.
+bool recommend(Analysis& analysis, bool include_peers) {
+  for (const auto& row : analysis.rows)
+    if ((!row.card->peer || include_peers) &&
+        (!analysis.recommended || row.cell->median() < analysis.recommended->cell->median()))
+      analysis.recommended = &row;
+  if (!analysis.recommended) {
+    analysis.why = "only peers were measured at n = " + std::to_string(analysis.n);
+    return false;
+  }
+  cheaper_runner_up(analysis, include_peers);
   return true;
 }
 
@@ -290,6 +286,15 @@ Analysis analyse(const Run& run, std::optional<std::int64_t> size, bool include_
   }
   if (recommend(analysis, include_peers)) analysis.why = why_picked(analysis);
   return analysis;
+}
+
+void prefer(Analysis& analysis, const std::string& tier) {
+  for (const auto& row : analysis.rows)
+    if (row.card->id == tier) {
+      analysis.recommended = &row;
+      cheaper_runner_up(analysis, row.card->peer);
+      analysis.why = why_picked(analysis);
+    }
 }
 
 const Row* current_rung(const Analysis& analysis, const std::string& tier) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "choose.hpp"
+#include "decision.hpp"
 #include "errors.hpp"
 #include "report.hpp"
 #include "text.hpp"
@@ -35,20 +36,10 @@ std::string describe(const Candidate& candidate) {
          format_number("%.1f", candidate.cost.score);
 }
 
-// One integrand's answer (run: its cells only); n: the size asked for, or the one the report answers at.
-int pick_one(const Run& run, const PickConstraints& constraints, std::optional<std::int64_t> size,
-             const std::string& integrand) {
-  const auto sizes = run.sizes();
-  if (sizes.empty()) throw InputError("results '" + run.path + "' hold no measured cell");
-  const std::int64_t n = size.value_or(analyse(run).n);
-  if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) {
-    std::vector<std::string> measured;
-    for (const auto each : sizes) measured.push_back(std::to_string(each));
-    throw InputError("--n " + std::to_string(n) + " was not measured in '" + run.path + "'" +
-                     (integrand.empty() ? "" : " for integrand '" + integrand + "'") +
-                     "; measured: " + join(measured));
-  }
-
+// Every tier with its fastest cell at n that meets the constraints, or why it is ruled out: those that
+// meet them first, the fastest first (under a deadline, decide()'s tier first), the others in rung order.
+std::vector<Candidate> candidates_at(const Run& run, const PickConstraints& constraints, std::int64_t n,
+                                     const std::string& integrand) {
   std::vector<Candidate> candidates;
   for (const auto& card : run.cards) {
     if (card.peer && !constraints.include_peers) continue;
@@ -93,6 +84,33 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
     return x.cell->median() < y.cell->median();
   });
 
+  // Under a deadline the pick is decide()'s: the tier that meets it at the fewest engineer-days.
+  if (constraints.money && constraints.money->usage.deadline_seconds && !run.integrand_names().empty()) {
+    const Decision decision = decide(run, n, integrand.empty() ? run.integrand_names().front() : integrand,
+                                     constraints.money->figures, constraints.money->usage);
+    if (decision.latency_tier)
+      std::stable_partition(candidates.begin(), candidates.end(), [&](const Candidate& candidate) {
+        return candidate.card->id == *decision.latency_tier && candidate.ruled_out.empty();
+      });
+  }
+  return candidates;
+}
+
+// One integrand's answer (run: its cells only); n: the size asked for, or the one the report answers at.
+int pick_one(const Run& run, const PickConstraints& constraints, std::optional<std::int64_t> size,
+             const std::string& integrand) {
+  const auto sizes = run.sizes();
+  if (sizes.empty()) throw InputError("results '" + run.path + "' hold no measured cell");
+  const std::int64_t n = size.value_or(analyse(run).n);
+  if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) {
+    std::vector<std::string> measured;
+    for (const auto each : sizes) measured.push_back(std::to_string(each));
+    throw InputError("--n " + std::to_string(n) + " was not measured in '" + run.path + "'" +
+                     (integrand.empty() ? "" : " for integrand '" + integrand + "'") +
+                     "; measured: " + join(measured));
+  }
+
+  const std::vector<Candidate> candidates = candidates_at(run, constraints, n, integrand);
   std::printf("results: %s (%s, %s), n = %lld\n", run.path.c_str(), run.machine.c_str(), run.cpu.c_str(),
               static_cast<long long>(n));
   if (!integrand.empty()) {
@@ -116,9 +134,16 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
                 best.card->id.c_str(), used, at_width.width);
   if (candidates.size() > 1 && candidates[1].ruled_out.empty()) {
     const Candidate& second = candidates[1];
+    const bool deadline = constraints.money && constraints.money->usage.deadline_seconds;
+    const double ratio = second.cell->median() / best.cell->median();
     std::printf(
-        "why:  the fastest tier that meets the constraints; %.2f× faster than the runner-up%s\n",
-        second.cell->median() / best.cell->median(),
+        "why:  %s; %s%s\n",
+        deadline ? "of the tiers that meet the constraints and the deadline, the one that costs the "
+                   "fewest engineer-days"
+                 : "the fastest tier that meets the constraints",
+        (ratio >= 1 ? format_number("%.2f× faster than the runner-up", ratio)
+                    : format_number("the runner-up is %.2f× faster, and costs more days", 1 / ratio))
+            .c_str(),
         second.cost.score < best.cost.score
             ? format_number(", which costs %.1f less to keep", best.cost.score - second.cost.score).c_str()
             : "");

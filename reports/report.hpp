@@ -111,6 +111,10 @@ struct Analysis {
   std::string why;               // one sentence
 };
 
+// The answer for one call is `tier` (decide()'s latency tier under a deadline), with its cheaper
+// runner-up and why; nothing changes when `tier` has no row.
+void prefer(Analysis& analysis, const std::string& tier);
+
 // The team's likely current rung: `tier` when given (null when it was not measured at the analysis' n), else
 // by current_rung_rule: the fastest plain single-threaded C++ rung, with no library and no hand-written
 // maths — the step a team reaches before it adds dependencies.

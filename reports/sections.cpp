@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "charts.hpp"
+#include "decision.hpp"
 
 namespace ladder::report {
 namespace {
@@ -67,6 +68,19 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
     // At the size the per-integrand answers share, so the two answers agree.
     analyses.push_back(several ? analyse(runs[i], answers.back().n) : analyse(runs[i]));
   }
+  // Under a deadline, the answer for one call is decide()'s: the tier that meets it at the fewest days.
+  if (inputs.usage.deadline_seconds) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const auto follow = [&](Analysis& analysis, const std::string& name) {
+        const Decision decision = decide(*analysis.run, analysis.n, name, inputs.figures, inputs.usage);
+        if (decision.latency_tier) prefer(analysis, *decision.latency_tier);
+      };
+      follow(analyses[i], focus[i]);
+      const auto names = all_runs[i].integrand_names();
+      for (std::size_t k = 0; k < answers[i].analyses.size() && k < names.size(); ++k)
+        follow(answers[i].analyses[k], names[k]);
+    }
+  }
   Document doc;
   std::string title = "Ladder report";
   if (runs.size() == 1 && !runs[0].label.empty()) title += ": " + runs[0].label;
@@ -81,7 +95,12 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
                      [&](const Analysis& analysis) { return current_rung(analysis, current) != nullptr; }))
       check_measured(analyses[i], current, "--current");
   }
-  answer(doc, all_runs, analyses, answers, current);
+  const std::string rule =
+      inputs.usage.deadline_seconds
+          ? "for one call, the tier that meets " + format_seconds(*inputs.usage.deadline_seconds) +
+                " at the fewest engineer-days (--deadline)"
+          : "for one call, the fastest tier (--deadline gives the cheapest that meets a wall time)";
+  answer(doc, all_runs, analyses, answers, current, rule);
   money(doc, analyses, focus, current, inputs);
   if (several_integrands) integrand_answers(doc, all_runs, answers, focus);
   integrand_sets(doc, all_runs, focus);

@@ -316,7 +316,7 @@ std::string integrands_trust_line(const std::vector<Run>& all_runs, const std::v
 // The rule of the pick and the width each answer is for, said once when the same everywhere.
 std::string rule_line(const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
                       const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
-                      const std::vector<std::string>& names, bool any_integrands) {
+                      const std::vector<std::string>& names, bool any_integrands, const std::string& rule) {
   const bool several = all_runs.size() > 1;
   std::vector<std::string> widths;
   for (std::size_t i = 0; i < analyses.size(); ++i) {
@@ -334,7 +334,8 @@ std::string rule_line(const std::vector<Run>& all_runs, const std::vector<Analys
   if (same_width && several)  // said once for every machine
     if (const auto at = answered.find("all this machine has"); at != std::string::npos)
       answered.replace(at, 20, "all each machine has");
-  return "The pick: the cheapest tier within 10 % of the fastest, answered " + answered + ". " +
+  return "The pick: " + rule + ", answered " + answered +
+         ". For a throughput job: Money and latency, below. " +
          (current_tier.empty()
               ? "The likely current rung: " + current_rung_rule() + " (--current TIER sets it)"
               : "Your current rung: " + current_tier + " (--current)") +
@@ -344,7 +345,8 @@ std::string rule_line(const std::vector<Run>& all_runs, const std::vector<Analys
 }  // namespace
 
 void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
-            const std::vector<IntegrandAnswers>& answers, const std::string& current_tier) {
+            const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
+            const std::string& rule) {
   Document blocks;
   blocks.push_back(heading(2, "The answer"));
   const bool several = all_runs.size() > 1;
@@ -359,7 +361,8 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
   if (any_integrands)
     if (std::string trust = integrands_trust_line(all_runs, analyses, answers); !trust.empty())
       blocks.push_back(paragraph(std::move(trust)));
-  blocks.push_back(paragraph(rule_line(all_runs, analyses, answers, current_tier, names, any_integrands)));
+  blocks.push_back(
+      paragraph(rule_line(all_runs, analyses, answers, current_tier, names, any_integrands, rule)));
   doc.push_back(section("answer", std::move(blocks)));
 }
 

@@ -94,7 +94,7 @@ Block every_tier(const Decision& decision, const std::string& machine) {
                                                            : "never (as many core-seconds a call or more)"});
   }
   rows.fold = false;
-  return details(3, "Every tier's money" + machine, {table(rows)});
+  return details(3, "Every tier in days and dollars" + machine, {table(rows)});
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
-// One decision, in one place (issue 27): the report's "Money and latency" section and `ladder pick --json`
-// say the same on every results fixture, with the default figures and with the team's inputs: the usage map
-// step by step (or the one tier at the team's calls a day), the latency tier, the rung break-even is
-// against, and each tier's people cost in the folded table, which is the documented formula's. Bad inputs
-// to `ladder report` and `ladder run` are refused by name before anything is written or run.
+// One decision, in one place (issue 27): the report's answer and its "Money and latency" section say what
+// `ladder pick --json` says on every results fixture, with the default figures and with the team's inputs:
+// the usage map step by step (or the one tier at the team's calls a day), the latency tier, the rung
+// break-even is against, and each tier's people cost in the folded table, which is the documented formula's.
+// Bad inputs to `ladder report` and `ladder run` are refused by name before anything is written or run.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -77,6 +77,26 @@ TEST(ReportMoney, TheReportSaysWhatPickSaysOnEveryFixture) {
           ASSERT_NE(found, std::string::npos) << "the usage map's step '" << words << "' is not in\n"
                                               << section;
           at = found;
+        }
+      }
+      // The answer on the first screen names the latency tier for the integrand pick answers for (a run of
+      // several: its row), or says to stay, which only a latency tier within 10 % of the current rung allows.
+      if (!decision.at("latency_tier").is_null()) {
+        const std::string markdown = read_text(dir / "report" / "report.md");
+        const auto from = markdown.find("## The answer");
+        const std::string answer = markdown.substr(from, markdown.find("\n## ", from + 1) - from);
+        const std::string tier = decision.at("latency_tier");
+        if (answer.find("use **" + tier + "**") == std::string::npos &&
+            answer.find("| " + decision.at("integrand").get<std::string>() + " | **" + tier + "**") ==
+                std::string::npos) {
+          EXPECT_NE(answer.find("**stay where you are**"), std::string::npos) << tier << "\n" << answer;
+          double fastest = 0, current = 0;
+          for (const auto& each : decision.at("tiers")) {
+            if (each.at("tier") == tier) fastest = each.at("fastest_wall_seconds");
+            if (each.at("tier") == decision.at("current")) current = each.at("fastest_wall_seconds");
+          }
+          EXPECT_GE(fastest, 0.9 * current)
+              << "the answer stays, though " << tier << " beats the current rung";
         }
       }
       // The latency answer and the rung break-even is against.
