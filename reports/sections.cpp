@@ -100,7 +100,7 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
           ? "for one call, the tier that meets " + format_seconds(*inputs.usage.deadline_seconds) +
                 " at the fewest engineer-days (--deadline)"
           : "for one call, the fastest tier (--deadline gives the cheapest that meets a wall time)";
-  answer(doc, all_runs, analyses, answers, current, rule);
+  answer(doc, all_runs, analyses, answers, current, rule, inputs.figures);
   money(doc, analyses, focus, current, inputs);
   if (several_integrands) integrand_answers(doc, all_runs, answers, focus);
   integrand_sets(doc, all_runs, focus);

@@ -29,10 +29,11 @@ void integrand_answers(Document& doc, const std::vector<Run>& runs,
 void integrand_sets(Document& doc, const std::vector<Run>& runs, const std::vector<std::string>& focus);
 
 // The one-screen answer, a section with the id "answer": each run's analysis, or its answers for each
-// integrand (answers: one a run, empty for a run of one integrand); rule: how the pick was made, in words.
+// integrand (answers: one a run, empty for a run of one integrand); rule: how the pick was made, in words;
+// figures: the money model's, for the pick's engineer-days.
 void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
             const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
-            const std::string& rule);
+            const std::string& rule, const CostFigures& figures);
 // The money and latency answer (decide(), as `ladder pick` gives it), a section with the id "money": each
 // analysis at its n, for its run's focus integrand.
 void money(Document& doc, const std::vector<Analysis>& analyses, const std::vector<std::string>& focus,

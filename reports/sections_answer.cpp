@@ -62,7 +62,7 @@ std::string trust_line(const Run& run, const Row& pick, const Row* runner_up) {
 
 // The answer for one analysis, as a lead sentence and a short list.
 void one_answer(Document& blocks, const Analysis& analysis, const std::string& current_tier,
-                const std::string& lead) {
+                const std::string& lead, const CostFigures& figures) {
   const std::string at =
       (lead.empty() ? "At" : lead + "at") + " n = " + format_count(static_cast<double>(analysis.n));
   if (!analysis.recommended) {
@@ -102,7 +102,11 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
     buys += " (no plain single-threaded rung was measured at n = " +
             format_count(static_cast<double>(analysis.n)) + " to compare with)";
   items.push_back(buys + "; " + format_seconds(pick.cell->median()) + " a call.");
-  items.push_back("Costs: **" + format_number("%.1f", pick.cost.score) + "** of 10 — " +
+  const EngineerDays days = engineer_days(*pick.card, figures);
+  items.push_back("Costs: **" + format_number("%.1f", days.adoption) +
+                  "** engineer-days to adopt for each person who must know it, **" +
+                  format_number("%.1f", days.upkeep) + "** a year to keep (score " +
+                  format_number("%.1f", pick.cost.score) + " of 10) — " +
                   join(cost_in_words(*pick.card), "; ") + ".");
   items.push_back("Error: " + scientific(pick.cell->rel_error()) + " relative to the exact integral.");
   items.push_back(analysis.cheaper ? "Runner-up that costs less: **" + analysis.cheaper->card->id +
@@ -258,12 +262,12 @@ void machines_table(Document& blocks, const std::vector<Run>& all_runs, const st
 // Each machine's answer on its own: one tier, or a table with a row an integrand.
 void each_machine(Document& blocks, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
                   const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
-                  const std::vector<std::string>& names) {
+                  const std::vector<std::string>& names, const CostFigures& figures) {
   const bool several = all_runs.size() > 1;
   for (std::size_t i = 0; i < analyses.size(); ++i) {
     const std::string lead = several ? "On **" + names[i] + "**, " : "";
     if (answers[i].analyses.empty()) {
-      one_answer(blocks, analyses[i], current_tier, lead);
+      one_answer(blocks, analyses[i], current_tier, lead, figures);
       continue;
     }
     const std::string at = answers[i].n ? "at n = " + format_count(static_cast<double>(*answers[i].n)) + ", "
@@ -346,7 +350,7 @@ std::string rule_line(const std::vector<Run>& all_runs, const std::vector<Analys
 
 void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
             const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
-            const std::string& rule) {
+            const std::string& rule, const CostFigures& figures) {
   Document blocks;
   blocks.push_back(heading(2, "The answer"));
   const bool several = all_runs.size() > 1;
@@ -357,7 +361,7 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
   if (several && any_integrands)
     machines_table(blocks, all_runs, analyses, answers, current_tier, names);
   else
-    each_machine(blocks, all_runs, analyses, answers, current_tier, names);
+    each_machine(blocks, all_runs, analyses, answers, current_tier, names, figures);
   if (any_integrands)
     if (std::string trust = integrands_trust_line(all_runs, analyses, answers); !trust.empty())
       blocks.push_back(paragraph(std::move(trust)));
