@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -127,6 +129,53 @@ TEST(ReportMoney, TheReportSaysWhatPickSaysOnEveryFixture) {
             << text << " (the formula gives " << people << ")";
       }
     }
+  }
+}
+
+// A real run, small: `ladder pick --json`'s figures for each tier recomputed here from the README's formula,
+// the cards in results.json and the medians of its cells (the cell with the fewest core-seconds a call).
+TEST(ReportMoneyOfARealRun, EveryTiersFiguresFollowFromTheFormulaAndTheMedians) {
+  TempDir dir;
+  const auto ran = run_command(LADDER_BINARY,
+                               "run --tiers naive,inlined,xsimd,openmp --n 1e5 --threads 1,2 "
+                               "--reps 3 --min-time 0.005 --no-history --no-instructions --out " +
+                                   (dir / "run").string());
+  ASSERT_EQ(ran.exit_code, 0) << ran.output;
+  const auto picked =
+      run_command(LADDER_BINARY, "pick " + (dir / "run").string() +
+                                     " --json --calls-per-day 2e5 --bus-factor 2 --horizon 2");
+  ASSERT_EQ(picked.exit_code, 0) << picked.output;
+  const nlohmann::json decision = nlohmann::json::parse(picked.output);
+  const report::Run run = load_run((dir / "run").string());
+  ASSERT_EQ(decision.at("tiers").size(), 4u) << picked.output;
+  for (const auto& tier : decision.at("tiers")) {
+    const std::string id = tier.at("tier");
+    SCOPED_TRACE(id);
+    const Card* card = run.card(id);
+    ASSERT_NE(card, nullptr);
+    // Days, by the README: learning (minutes 0, hours 0.5, days 3), 0.25 a concept, 0.5 a library, 0.25 a
+    // flag, 0.25 a hundred lines to adopt; 0.5 a library, 0.25 a flag, 0.25 a hundred lines a year to keep.
+    const double learning = card->learning_time == "days" ? 3 : card->learning_time == "hours" ? 0.5 : 0;
+    const double hundreds = (card->source_lines + card->shared_lines) / 100.0;
+    const double adoption = learning + 0.25 * static_cast<double>(card->concepts.size()) +
+                            0.5 * static_cast<double>(card->libraries.size()) +
+                            0.25 * static_cast<double>(card->flags.size()) + 0.25 * hundreds;
+    const double upkeep = 0.5 * static_cast<double>(card->libraries.size()) +
+                          0.25 * static_cast<double>(card->flags.size()) + 0.25 * hundreds;
+    EXPECT_NEAR(tier.at("engineer_days").at("adoption").get<double>(), adoption, 1e-12);
+    EXPECT_NEAR(tier.at("engineer_days").at("upkeep_per_year").get<double>(), upkeep, 1e-12);
+    const double people = (adoption * 2 + upkeep * 2) * 800;
+    EXPECT_NEAR(tier.at("people_dollars").get<double>(), people, 1e-12 * people);
+    // The cell: the fewest core-seconds a call at the run's n, its median the run's.
+    double core_seconds = std::numeric_limits<double>::infinity();
+    for (const auto& cell : run.cells)
+      if (cell.tier == id && cell.ok() && cell.n == decision.at("n").get<std::int64_t>())
+        core_seconds = std::min(core_seconds, cell.threads * cell.ranks * cell.median());
+    EXPECT_NEAR(tier.at("core_seconds").get<double>(), core_seconds, 1e-15);
+    const double compute = core_seconds / 3600 * 0.0425 * 365 * 2;
+    EXPECT_NEAR(tier.at("compute_dollars_per_call_a_day").get<double>(), compute, 1e-12 * compute);
+    const double total = people + 2e5 * compute;
+    EXPECT_NEAR(tier.at("total_dollars").get<double>(), total, 1e-12 * total);
   }
 }
 
