@@ -2,6 +2,7 @@
 // gives. For a throughput job, the tier at the team's calls a day, or the usage map; for one call that must
 // be fast, the tier that meets the deadline at the fewest engineer-days (or the fastest); the figures it
 // used; and every tier's figures behind it, folded.
+#include <algorithm>
 #include <cmath>
 
 #include "charts.hpp"
@@ -54,13 +55,36 @@ std::string throughput(const Decision& decision) {
   return text + "; " + decision.current + " costs " + dollars(current.money.total(calls)) + " there.";
 }
 
+// The steps up for latency: from the tier of the fewest engineer-days over the horizon, each next tier that
+// is faster than every tier of fewer days, with its time and the days it adds: "inlined 329 ms (0.7 days)
+// → eigen 76.5 ms (+3.4 days) → …".
+std::string latency_steps(const Decision& decision) {
+  std::vector<const TierChoice*> by_days;
+  for (const auto& each : decision.tiers) by_days.push_back(&each);
+  std::stable_sort(by_days.begin(), by_days.end(), [](const TierChoice* x, const TierChoice* y) {
+    return x->days_over_horizon < y->days_over_horizon;
+  });
+  std::vector<std::string> steps;
+  const TierChoice* last = nullptr;
+  for (const TierChoice* each : by_days) {
+    if (last && each->fastest->median() >= last->fastest->median()) continue;
+    steps.push_back(each->card->id + " " + format_seconds(each->fastest->median()) + " (" +
+                    (last ? format_number("+%.1f days", each->days_over_horizon - last->days_over_horizon)
+                          : format_number("%.1f days", each->days_over_horizon)) +
+                    ")");
+    last = each;
+  }
+  return join(steps, " → ");
+}
+
 std::string latency(const Decision& decision) {
   std::string text = "**One call that must be fast**: " +
                      (decision.latency_tier ? "**" + *decision.latency_tier + "**, " + decision.latency_why
                                             : decision.latency_why) +
                      ".";
   if (!decision.usage.deadline_seconds) text += " --deadline 30ms gives the cheapest tier that meets it.";
-  return text;
+  return text + " Each step up, faster than every tier of fewer engineer-days over " +
+         format_number("%g years", decision.figures.horizon_years) + ": " + latency_steps(decision) + ".";
 }
 
 std::string figures_line(const Decision& decision) {
