@@ -101,6 +101,38 @@ TEST(ReportMoney, TheReportSaysWhatPickSaysOnEveryFixture) {
               << "the answer stays, though " << tier << " beats the current rung";
         }
       }
+      // The steps up for latency: fewer days first, each faster than all before it, ending at the fastest.
+      {
+        const auto from = section.find("fewer engineer-days over ");
+        ASSERT_NE(from, std::string::npos) << section;
+        std::string steps = section.substr(section.find(": ", from) + 2);
+        steps = steps.substr(0, steps.find(".\n"));
+        const auto& f = decision.at("figures");
+        double last_time = std::numeric_limits<double>::infinity(), last_days = -1, fastest = last_time;
+        std::string last_tier;
+        for (const auto& tier : decision.at("tiers"))
+          fastest = std::min(fastest, tier.at("fastest_wall_seconds").get<double>());
+        for (std::size_t at = 0; at < steps.size();) {
+          const std::string id = steps.substr(at, steps.find(' ', at) - at);
+          const nlohmann::json* tier = nullptr;
+          for (const auto& each : decision.at("tiers"))
+            if (each.at("tier") == id) tier = &each;
+          ASSERT_NE(tier, nullptr) << "'" << id << "' in the steps: " << steps;
+          const double time = tier->at("fastest_wall_seconds"),
+                       days = tier->at("engineer_days").at("adoption").get<double>() *
+                                  f.at("bus_factor").get<int>() +
+                              tier->at("engineer_days").at("upkeep_per_year").get<double>() *
+                                  f.at("horizon_years").get<double>();
+          EXPECT_LT(time, last_time) << id << " after " << last_tier << ": " << steps;
+          EXPECT_GE(days, last_days) << id << " after " << last_tier << ": " << steps;
+          last_time = time;
+          last_days = days;
+          last_tier = id;
+          const auto next = steps.find(" → ", at);
+          at = next == std::string::npos ? steps.size() : next + std::string(" → ").size();
+        }
+        EXPECT_EQ(last_time, fastest) << steps;
+      }
       // The latency answer and the rung break-even is against.
       if (!decision.at("latency_tier").is_null()) {
         EXPECT_NE(section.find("fast**: **" + decision.at("latency_tier").get<std::string>() + "**"),
