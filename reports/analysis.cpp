@@ -15,31 +15,27 @@ namespace {}  // namespace
 
 // The cost score. Each part is capped so no single one dominates; the report prints every part.
 std::string cost_formula() {
-  return "score = 1 + code + concepts + libraries + flags + learning + reproducibility, at most 10, where "
-         "code = (own + shared kernel lines) / 40 (at most 3), concepts = 0.35 a concept (at most 2.5), "
-         "libraries = 0.75 a library (at most 2), flags = 0.5 a compiler flag beyond the common set (at "
-         "most 1), learning = 0 for minutes, 1 for hours, 2 for days, reproducibility = 0 when the bits are "
-         "always the same, 0.25 when on request, 0.5 when never";
+  return "score = 1 + 0.7 × the engineer-days one person spends on the tier over 3 years (adoption + 3 × "
+         "upkeep a year, at the money model's default figures: Money and latency), at most 10; each part "
+         "below is its days × 0.7, learning and concepts at adoption only, libraries, flags and code at "
+         "adoption and upkeep";
 }
 
 Cost maintenance_cost(const Card& card) {
-  Cost cost;
-  const int lines = card.source_lines + card.shared_lines;
-  const auto concepts = static_cast<double>(card.concepts.size());
-  const auto libraries = static_cast<double>(card.libraries.size());
-  const auto flags = static_cast<double>(card.flags.size());
-  const double learning = card.learning_time == "days" ? 2 : card.learning_time == "hours" ? 1 : 0;
-  const double reproducibility = card.reproducible == "always"       ? 0
-                                 : card.reproducible == "on request" ? 0.25
-                                                                     : 0.5;
-  cost.parts = {
-      {"code", std::to_string(lines) + " lines", std::min(3.0, lines / 40.0)},
-      {"concepts", std::to_string(card.concepts.size()), std::min(2.5, 0.35 * concepts)},
-      {"libraries", std::to_string(card.libraries.size()), std::min(2.0, 0.75 * libraries)},
-      {"flags", std::to_string(card.flags.size()), std::min(1.0, 0.5 * flags)},
-      {"learning", card.learning_time, learning},
-      {"reproducibility", card.reproducible, reproducibility},
+  constexpr double points_a_day = 0.7;
+  const CostFigures defaults;
+  const EngineerDays days = engineer_days(card, defaults);
+  const auto upkeep_of = [&](const std::string& name) {
+    for (const auto& part : days.upkeep_parts)
+      if (part.name == name) return part.days * defaults.horizon_years;
+    return 0.0;
   };
+  Cost cost;
+  // In the order the costs table shows them: code, concepts, libraries, flags, learning.
+  for (const char* name : {"code", "concepts", "libraries", "flags", "learning"})
+    for (const auto& part : days.adoption_parts)
+      if (part.name == name)
+        cost.parts.push_back({part.name, part.value, points_a_day * (part.days + upkeep_of(part.name))});
   cost.score = 1;
   for (const auto& part : cost.parts) cost.score += part.points;
   cost.score = std::min(10.0, std::round(cost.score * 10) / 10);
@@ -66,10 +62,8 @@ std::vector<std::string> cost_in_words(const Card& card, std::size_t count) {
       said = listed(card.libraries.size(), "library", "libraries", card.libraries);
     else if (part.name == "flags")
       said = listed(card.flags.size(), "compiler flag", "compiler flags", card.flags);
-    else if (part.name == "learning")
-      said = part.value + " to learn";
     else
-      said = card.reproducible == "on request" ? "the same bits only on request" : "not the same bits twice";
+      said = part.value + " to learn";
     if (part.points > 0) parts.emplace_back(part.points, said);
   }
   std::stable_sort(parts.begin(), parts.end(),

@@ -58,8 +58,7 @@ void costs(Document& doc, const Run& run) {
   doc.push_back(heading(2, "What each tier costs to keep"));
   doc.push_back(
       paragraph("Maintenance cost, " + cost_formula() + ". Disagree with a weight? Every part is here."));
-  Table rows{
-      {"tier", "cost", "code", "concepts", "libraries", "flags", "learning", "reproducibility", "needs"}, {}};
+  Table rows{{"tier", "cost", "code", "concepts", "libraries", "flags", "learning", "needs"}, {}};
   const std::vector<const Card*> cards = run.cards_by_rung();
   for (const Card* card : cards) {
     const Cost cost = maintenance_cost(*card);

@@ -26,8 +26,9 @@ using testing::around;
 using testing::CraftedCell;
 using testing::TempDir;
 
-// Costs: naive 2.0, inlined 2.0, eigen 3.9, xsimd 5.6, tbb 7.4 (80 lines → 2.0, days → 2.0, 2 libraries →
-// 1.5, its largest parts). Rel. errors and peak memory differ from tier to tier.
+// Costs (1 + 0.7 × days over 3 years): naive 1.4, inlined 1.4, eigen 3.2, xsimd 5.1, tbb 6.6 (2 libraries
+// → 8 days, 3 days to learn, 80 lines → 0.8 days: its largest parts). Rel. errors and peak memory differ from
+// tier to tier.
 json cards() {
   using testing::crafted_card;
   return json::array({crafted_card("naive", 0, {}, false, "minutes", 27),
@@ -91,9 +92,9 @@ TEST(Answer, SaysThePickWhatItBuysCostsItsErrorAndTheCheaperRunnerUp) {
         // libraries) + 0.8 × 0.25 (80 lines) = 4.45; upkeep 2 × 0.5 + 0.8 × 0.25 = 1.2 a year.
         "Costs: **4.5** engineer-days to adopt for each person who must know it, **1.2** a year to keep "
         "(score "
-        "7.4 of 10) — 80 lines of code to keep; days to learn.",
+        "6.6 of 10) — 2 libraries (xsimd 8.1, oneTBB); days to learn.",
         "Error: 1.0e-14 relative to the exact integral.",
-        "Runner-up that costs less: **xsimd** (cost 5.6), 2.00× slower (+100 %).",
+        "Runner-up that costs less: **xsimd** (cost 5.1), 2.00× slower (+100 %).",
         "The pick: for one call, the fastest tier (--deadline gives the cheapest that meets a wall time), "
         "answered for 2 threads, all this machine has.",
         "The likely current rung: the fastest plain single-threaded C++ rung, with no library and no "
@@ -157,8 +158,9 @@ TEST(Answer, SaysWhenThePickHelpsOnlyOneIntegrand) {
       std::string::npos)
       << text;
   // One row an integrand: the pick, × naive, × the current rung, and its cost in words.
-  EXPECT_NE(text.find("gauss | **tuned** | 25× | 12× inlined | 40 ms | 5.6 — hand-written maths (1.3 ulp) "
-                      "your team must own; days to learn; 60 lines of code to keep"),
+  // tuned's cost: 1 + 0.7 × (3 days to learn + 0.25 + 1 library × 2 + 0.6 × 1 for its 60 lines) = 5.1.
+  EXPECT_NE(text.find("gauss | **tuned** | 25× | 12× inlined | 40 ms | 5.1 — hand-written maths (1.3 ulp) "
+                      "your team must own; days to learn; 1 library (xsimd 8.1)"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("rational | **xsimd** | 10× | 5.00× inlined | 100 ms"), std::string::npos) << text;
@@ -215,7 +217,7 @@ TEST(Answer, SeveralMachinesOfSeveralIntegrandsShareOneTableToldApartByLabel) {
   // The cost is its score and largest part; the machines told apart by their labels.
   EXPECT_EQ(rows.rows.front(),
             (std::vector<std::string>{"vm (first)", "gauss", "**tuned**", "25×", "12× inlined", "40 ms",
-                                      "5.6 — hand-written maths (1.3 ulp) your team must own", "1.0e-15",
+                                      "5.1 — hand-written maths (1.3 ulp) your team must own", "1.0e-15",
                                       "inlined, 12× slower"}));
   EXPECT_EQ(rows.rows[3][0], "vm (second)");
   const std::string text = answer_text(doc);
@@ -346,7 +348,7 @@ TEST(LadderTable, ShowsWhatDecidesAndEachTierHasTheRestInItsDetails) {
                                       "error", "peak memory", "cost"}));
   ASSERT_EQ(ladder->table.rows.size(), 5u);
   EXPECT_EQ(ladder->table.rows.back(), (std::vector<std::string>{"9", "**tbb**", "2 threads", "50 ms", "20×",
-                                                                 "2.00×", "1.0e-14", "6.0 MiB", "7.4"}));
+                                                                 "2.00×", "1.0e-14", "6.0 MiB", "6.6"}));
   EXPECT_EQ(ladder->table.rows.front()[2], "1 thread");
   const Table* details = details_table(doc);
   ASSERT_NE(details, nullptr);

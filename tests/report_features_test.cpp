@@ -26,9 +26,9 @@ using nlohmann::json;
 using testing::TempDir;
 namespace fs = std::filesystem;
 
-// Three sizes, the C++ staircase and the Python one. Costs: naive 2.0, eigen 3.9, bloated 7.4, tbb 7.4,
-// py-list 2.0 (as naive: slower for the same cost is off the frontier), numpy 4.0, numba 5.1
-// (maintenance_cost; the Cost tests check the formula).
+// Three sizes, the C++ staircase and the Python one. Costs: naive 1.4, eigen 3.2, bloated 8.0, tbb 6.6,
+// py-list 1.4 (as naive: slower for the same cost is off the frontier), numpy 3.2, numba 5.0
+// (maintenance_cost: 1 + 0.7 × days over 3 years; the Cost tests check the formula).
 //            n = 1000   n = 1e4   n = 1e6
 //   naive    1 ms       10 ms     1 s
 //   eigen    0.5 ms     20 ms     200 ms   faster than naive at 1000, slower at 1e4, faster again at 1e6
@@ -82,11 +82,11 @@ TEST(PickIncludePeers, PeersWinOnlyWhenIncluded) {
   EXPECT_NE(with_peers.output.find("pick: numba (1 thread): median 40 ms"), std::string::npos)
       << with_peers.output;
   EXPECT_NE(with_peers.output.find("runner-up: tbb (1 thread)"), std::string::npos) << with_peers.output;
-  // A peer meets the constraints like any tier: --max-cost 5 rules numba (5.1) out and keeps numpy (4.0).
-  const auto cheap = pick(run, "--include-peers --max-cost 5");
+  // A peer meets the constraints like any tier: --max-cost 4.5 rules numba (5.0) out and keeps numpy (3.2).
+  const auto cheap = pick(run, "--include-peers --max-cost 4.5");
   EXPECT_NE(cheap.output.find("pick: eigen"), std::string::npos) << cheap.output;
   EXPECT_NE(cheap.output.find("runner-up: numpy"), std::string::npos) << cheap.output;
-  EXPECT_NE(cheap.output.find("numba            costs 5.1 (--max-cost 5)"), std::string::npos)
+  EXPECT_NE(cheap.output.find("numba            costs 5.0 (--max-cost 4.5)"), std::string::npos)
       << cheap.output;
 }
 
@@ -104,15 +104,15 @@ TEST(WhichTier, NamesTheFrontierWherePythonCrossesAndWhatEachStepBuys) {
   const report::Run run = load_run(ladder_with_peers(dir / "run", false).string());
   const std::vector<std::string> expected = {
       "On **crafted**, answered for 1 thread, the widest measured here; the machine reported 2 logical CPUs "
-      "(its topology was not recorded): the Pareto-optimal tiers at n = 1e6 are naive (cost 2.0), eigen "
-      "(cost 3.9), tbb (cost 7.4): for any other, one of these is faster for no more upkeep.",
-      "Python against C++: the fastest Python peer, numpy, takes 500 ms (cost 4.0); the staircases cross at "
-      "eigen (rung 4, cost 3.9), the lowest C++ rung faster than every peer; the fastest C++ tier, tbb, is "
+      "(its topology was not recorded): the Pareto-optimal tiers at n = 1e6 are naive (cost 1.4), eigen "
+      "(cost 3.2), tbb (cost 6.6): for any other, one of these is faster for no more upkeep.",
+      "Python against C++: the fastest Python peer, numpy, takes 500 ms (cost 3.2); the staircases cross at "
+      "eigen (rung 4, cost 3.2), the lowest C++ rung faster than every peer; the fastest C++ tier, tbb, is "
       "2000× py-list and 10× numpy.",
-      "py-list → numpy: 200× for +2.0 cost; faster from n = 1000 on",
-      "naive → eigen: 5.00× for +1.9 cost; faster from n = 1e6 on",
-      "eigen → bloated: 0.67× for +3.5 cost; not faster at any size measured here",
-      "bloated → tbb: 6.00× for +0.0 cost; faster from n = 1000 on",
+      "py-list → numpy: 200× for +1.8 cost; faster from n = 1000 on",
+      "naive → eigen: 5.00× for +1.8 cost; faster from n = 1e6 on",
+      "eigen → bloated: 0.67× for +4.8 cost; not faster at any size measured here",
+      "bloated → tbb: 6.00× for -1.4 cost; faster from n = 1000 on",
   };
   EXPECT_EQ(which_items(run), expected);
 }
@@ -124,7 +124,7 @@ TEST(WhichTier, SaysWhenNoCppTierBeatsThePython) {
   ASSERT_GE(items.size(), 2u);
   EXPECT_EQ(
       items[1],
-      "Python against C++: the fastest Python peer, numba, takes 40 ms (cost 5.1); no C++ tier measured "
+      "Python against C++: the fastest Python peer, numba, takes 40 ms (cost 5.0); no C++ tier measured "
       "here beats it; the fastest C++ tier, tbb, is 2000× py-list and 0.80× numba.");
 }
 
