@@ -10,6 +10,8 @@ void MoneyOptions::add(CLI::App* command) {
   command->add_option(
       "--calls-per-day", calls_per_day,
       "calls a day at the report's n: the money answer is then one tier (without: a usage map)");
+  command->add_option("--core-hours-per-day", core_hours_per_day,
+                      "instead of --calls-per-day: the core-hours a day the job holds on the current rung");
   command->add_option("--deadline", deadline, "the wall time one call must meet, e.g. 30ms");
   command
       ->add_option("--team-knows", team_knows,
@@ -24,8 +26,8 @@ void MoneyOptions::add(CLI::App* command) {
 }
 
 bool MoneyOptions::given() const {
-  return !costs.empty() || !calls_per_day.empty() || !deadline.empty() || !core_hour.empty() ||
-         !engineer_day.empty() || !horizon.empty() || bus_factor || !team_knows.empty();
+  return !costs.empty() || !calls_per_day.empty() || !core_hours_per_day.empty() || !deadline.empty() ||
+         !core_hour.empty() || !engineer_day.empty() || !horizon.empty() || bus_factor || !team_knows.empty();
 }
 
 report::MoneyInputs MoneyOptions::inputs(const std::string& current) const {
@@ -42,6 +44,15 @@ report::MoneyInputs MoneyOptions::inputs(const std::string& current) const {
     if (!(*money.usage.calls_per_day >= 0))
       throw InputError("--calls-per-day " + calls_per_day +
                        " is out of range; give a number of calls of 0 or more");
+  }
+  if (!core_hours_per_day.empty()) {
+    if (!calls_per_day.empty())
+      throw InputError("--calls-per-day " + calls_per_day + " and --core-hours-per-day " +
+                       core_hours_per_day + " both size the job; give one");
+    money.usage.core_hours_per_day = parse_real("--core-hours-per-day", core_hours_per_day);
+    if (!(*money.usage.core_hours_per_day >= 0))
+      throw InputError("--core-hours-per-day " + core_hours_per_day +
+                       " is out of range; give a number of core-hours of 0 or more");
   }
   if (!deadline.empty()) money.usage.deadline_seconds = report::parse_deadline(deadline);
   money.usage.current = current;

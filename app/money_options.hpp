@@ -13,11 +13,12 @@
 namespace ladder::app {
 
 struct MoneyOptions {
-  std::string costs, calls_per_day, deadline, core_hour, engineer_day, horizon;
+  std::string costs, calls_per_day, core_hours_per_day, deadline, core_hour, engineer_day, horizon;
   std::optional<int> bus_factor;
   std::vector<std::string> team_knows;
 
-  // Declares --calls-per-day, --deadline, --team-knows, --bus-factor, --core-hour, --engineer-day,
+  // Declares --calls-per-day (or --core-hours-per-day), --deadline, --team-knows, --bus-factor, --core-hour,
+  // --engineer-day,
   // --horizon and --costs on `command`.
   void add(CLI::App* command);
   // Whether any of them was given.

@@ -61,9 +61,11 @@ Decision decide(const Run& run, std::int64_t n, const std::string& integrand, co
     lines.push_back(each.money);
   }
   decision.usage_map = usage_map(lines);
-  if (usage.calls_per_day)
+  if (usage.core_hours_per_day && !usage.calls_per_day)
+    decision.usage.calls_per_day = *usage.core_hours_per_day * 3600 / current->money.core_seconds();
+  if (decision.usage.calls_per_day)
     for (const auto& step : decision.usage_map)
-      if (*usage.calls_per_day < step.to) {
+      if (*decision.usage.calls_per_day < step.to) {
         decision.money_tier = step.tier;
         break;
       }
@@ -201,6 +203,7 @@ nlohmann::json decision_json(const Decision& decision) {
             {"bus_factor", f.bus_factor},
             {"team_knows", f.team_knows}}},
           {"calls_per_day", optional_json(decision.usage.calls_per_day)},
+          {"core_hours_per_day", optional_json(decision.usage.core_hours_per_day)},
           {"deadline_seconds", optional_json(decision.usage.deadline_seconds)},
           {"current", decision.current},
           {"usage_map", steps},

@@ -94,8 +94,10 @@ std::vector<UsageStep> usage_map(const std::vector<TierMoney>& tiers);
 // What the team says of its use: calls a day at the report's n (absent: answer with the usage map), the
 // wall time one call must meet (absent: the fastest tier), and the rung it runs now (break-even is
 // against it; empty: the report's current rung, by current_rung_rule()).
+// The job may be given as core-hours a day instead: what it holds on the current rung today, from which
+// decide() derives the calls a day (core-hours × 3600 ÷ the current rung's core-seconds a call).
 struct Usage {
-  std::optional<double> calls_per_day, deadline_seconds;
+  std::optional<double> calls_per_day, deadline_seconds, core_hours_per_day;
   std::string current;
 };
 // Everything the money and latency answer takes from the team: the figures and the use.

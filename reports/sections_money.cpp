@@ -42,10 +42,16 @@ std::string throughput(const Decision& decision) {
       "**A throughput job** (a core held costs the same computing or waiting: threads "
       "buy latency, not money): ";
   if (!decision.money_tier)
-    return lead + usage_sentence(decision) + ". --calls-per-day N gives one tier and its money.";
+    return lead + usage_sentence(decision) +
+           ". --calls-per-day N (or --core-hours-per-day H) gives one tier and its money.";
   const double calls = *decision.usage.calls_per_day;
   const TierChoice& chosen = *decision.tier(*decision.money_tier);
-  std::string text = lead + "at " + calls_text(calls) + " calls a day, **" + chosen.card->id +
+  const std::string given =
+      decision.usage.core_hours_per_day
+          ? " (" + format_number("%g core-hours a day", *decision.usage.core_hours_per_day) + " on " +
+                decision.current + ")"
+          : "";
+  std::string text = lead + "at " + calls_text(calls) + " calls a day" + given + ", **" + chosen.card->id +
                      "**: " + dollars(chosen.money.total(calls)) + " over " +
                      format_number("%g", decision.figures.horizon_years) + " years (" +
                      dollars(chosen.money.people) + " of people, " + dollars(calls * chosen.money.compute) +

@@ -26,6 +26,7 @@ using ladder::testing::TempDir;
 const std::vector<std::string> fixtures = {"default_run_results", "quick_peers_results",
                                            "six_integrands_results"};
 const std::vector<std::string> inputs = {"", "--calls-per-day 1e6 --team-knows openmp", "--deadline 30ms",
+                                         "--core-hours-per-day 100 --team-knows xsimd",
                                          "--bus-factor 2 --horizon 5 --core-hour 0.1 --engineer-day 650"};
 
 // The report's money section: from its heading to the next section's.
@@ -63,9 +64,17 @@ TEST(ReportMoney, TheReportSaysWhatPickSaysOnEveryFixture) {
 
       // The throughput answer: the one tier at the calls a day, else every step of the usage map in order.
       if (!decision.at("money_tier").is_null()) {
-        EXPECT_NE(section.find("calls a day, **" + decision.at("money_tier").get<std::string>() + "**"),
+        EXPECT_NE(section.find(", **" + decision.at("money_tier").get<std::string>() + "**: $"),
                   std::string::npos)
             << section;
+        // Core-hours a day size the job on the current rung: calls = core-hours × 3600 ÷ its core-seconds.
+        if (!decision.at("core_hours_per_day").is_null())
+          for (const auto& tier : decision.at("tiers"))
+            if (tier.at("tier") == decision.at("current")) {
+              const double calls = decision.at("core_hours_per_day").get<double>() * 3600 /
+                                   tier.at("core_seconds").get<double>();
+              EXPECT_NEAR(decision.at("calls_per_day").get<double>(), calls, 1e-12 * calls);
+            }
       } else {
         std::size_t at = 0;
         for (const auto& step : decision.at("usage_map")) {
@@ -223,6 +232,8 @@ TEST(ReportMoney, BadInputsAreRefusedByNameAndNothingIsWrittenOrRun) {
            {"--core-hour -1", "core_hour"},
            {"--deadline soon", "--deadline 'soon'"},
            {"--calls-per-day many", "--calls-per-day"},
+           {"--calls-per-day 5 --core-hours-per-day 1", "both size the job"},
+           {"--core-hours-per-day -1", "--core-hours-per-day -1 is out of range"},
            {"--costs " + (dir / "missing.json").string(), "missing.json"}}) {
     SCOPED_TRACE(options);
     const auto reported = run_command(
