@@ -177,9 +177,10 @@ Command add_list(CLI::App& app) {
   list->add_flag("--integrands", options->integrands,
                  "every integrand of this build: where it came from, whether it gives an antiderivative, "
                  "where its references come from, and which tiers can run it");
-  list->add_option("--costs", options->costs,
-                   "with --json: the cost figures (a JSON object, README \"Reading the report, picking a "
-                   "tier\") the cards' engineer-days are computed with; default: Ladder's documented ones");
+  list->add_option(
+      "--costs", options->costs,
+      "with --json: the cost figures (TOML or a JSON object, README \"Reading the report, picking a "
+      "tier\") the cards' engineer-days are computed with; default: Ladder's documented ones");
   return {list, [options] {
             if (options->integrands)
               print_integrands(options->json, options->ids);

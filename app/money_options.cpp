@@ -22,7 +22,8 @@ void MoneyOptions::add(CLI::App* command) {
   command->add_option("--core-hour", core_hour, "price of a core-hour in dollars (default 0.0425)");
   command->add_option("--engineer-day", engineer_day, "price of an engineer-day in dollars (default 800)");
   command->add_option("--horizon", horizon, "years the choice is for (default 3)");
-  command->add_option("--costs", costs, "a costs file: a JSON object of the model's figures");
+  command->add_option("--costs", costs,
+                      "a costs file of the model's figures: TOML (*.toml) or a JSON object");
 }
 
 bool MoneyOptions::given() const {

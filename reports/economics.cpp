@@ -1,5 +1,7 @@
 #include "economics.hpp"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -27,6 +29,26 @@ std::size_t count_known(const std::vector<std::string>& names, const CostFigures
 
 std::string counted_known(std::size_t all, std::size_t known_ones) {
   return std::to_string(all) + (known_ones ? " (" + std::to_string(known_ones) + " known)" : "");
+}
+
+// A TOML value as the JSON the costs file's checks read: numbers, strings, booleans, arrays and tables
+// keep their kind (a date or time becomes a text saying so, which no figure accepts).
+nlohmann::json json_of(const toml::node& node) {
+  if (const auto* table = node.as_table()) {
+    nlohmann::json object = nlohmann::json::object();
+    for (const auto& [key, value] : *table) object[std::string(key.str())] = json_of(value);
+    return object;
+  }
+  if (const auto* array = node.as_array()) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& value : *array) list.push_back(json_of(value));
+    return list;
+  }
+  if (const auto integer = node.value_exact<std::int64_t>()) return *integer;
+  if (const auto real = node.value_exact<double>()) return *real;
+  if (const auto text = node.value_exact<std::string>()) return *text;
+  if (const auto flag = node.value_exact<bool>()) return *flag;
+  return "a TOML date or time";
 }
 
 // Every figure by its name, for the costs file: doubles and the one integer.
@@ -199,12 +221,26 @@ CostFigures read_cost_figures(const std::string& path, CostFigures figures) {
   std::ifstream in(path);
   if (!in) throw InputError("costs file '" + path + "' cannot be read (does it exist?)");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
   const auto reject = [&](const std::string& problem) {
     return InputError("costs file '" + path + "': " + problem);
   };
-  if (document.is_discarded() || !document.is_object())
-    throw reject("is not a JSON object of cost figures (e.g. {\"core_hour\": 0.0425})");
+  const bool toml = path.size() > 5 && path.compare(path.size() - 5, 5, ".toml") == 0;
+  nlohmann::json document;
+  if (toml) {
+    try {
+      document = json_of(toml::parse(text, path));
+    } catch (const toml::parse_error& error) {
+      throw reject("is not TOML: " + std::string(error.description()) + " (line " +
+                   std::to_string(error.source().begin.line) + ", column " +
+                   std::to_string(error.source().begin.column) + ")");
+    }
+  } else {
+    document = nlohmann::json::parse(text, nullptr, false);
+    if (document.is_discarded() || !document.is_object())
+      throw reject(
+          "is not a JSON object of cost figures (e.g. {\"core_hour\": 0.0425}; a file named "
+          "*.toml is read as TOML: core_hour = 0.0425)");
+  }
   const auto doubles = double_figures();
   std::vector<std::string> accepted;
   for (const auto& [name, member] : doubles) accepted.push_back(name);

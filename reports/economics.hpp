@@ -106,9 +106,10 @@ struct MoneyInputs {
   Usage usage;
 };
 
-// The cost figures of `path`, a JSON object whose keys are CostFigures' member names, over `base`.
-// Throws InputError naming the file and the problem: not JSON, an unknown key (listing the accepted ones),
-// a value of the wrong type, or a figure out of range (check_cost_figures).
+// The cost figures of `path` over `base`: a TOML file (named *.toml, read with toml++) or a JSON object,
+// whose keys are CostFigures' member names (core_hour = 0.0425, team_knows = ["openmp"]). Throws
+// InputError naming the file and the problem: not TOML or JSON (TOML's line and column), an unknown key
+// (listing the accepted ones), a value of the wrong type, or a figure out of range (check_cost_figures).
 CostFigures read_cost_figures(const std::string& path, CostFigures base = {});
 // Checks a figure set (what read_cost_figures and the command-line options give): every day figure and
 // price at least 0, the horizon above 0, the bus factor at least 1; InputError naming the figure, its

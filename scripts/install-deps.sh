@@ -18,6 +18,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev                           # command line, JSON output
   libsqlite3-dev                                            # the history of runs (ladder history)
   libssl-dev                                                # OpenSSL's libcrypto: the history's SHA-256
+  libtomlplusplus-dev                                       # toml++: the money model's costs file in TOML
   clang-format                                              # the format check in the tests
   valgrind binutils                                         # instruction counts, ladder profile; objdump
   chromium python3 libxml2-utils                            # the report's browser test; xmllint for its SVG

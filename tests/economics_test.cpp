@@ -164,6 +164,52 @@ TEST(Economics, BadFiguresAndUnknownNamesAreRefusedNamingTheValue) {
   }
 }
 
+// A costs file named *.toml is TOML (toml++): the same figures as the same JSON, and the same refusals, a
+// TOML syntax error with its line and column.
+TEST(Economics, ATomlCostsFileGivesTheSameFiguresAndRefusalsAsJson) {
+  ladder::testing::TempDir dir;
+  ladder::testing::write_text(dir / "costs.toml",
+                              "# a team's own prices\ncore_hour = 0.01\nhorizon_years = 5\nbus_factor = 2\n"
+                              "team_knows = [\"xsimd\", \"openmp\"]\nlearning_days = 4\n");
+  ladder::testing::write_text(dir / "costs.json",
+                              R"({"core_hour": 0.01, "horizon_years": 5, "bus_factor": 2, )"
+                              R"("team_knows": ["xsimd", "openmp"], "learning_days": 4})");
+  const CostFigures toml = read_cost_figures((dir / "costs.toml").string()),
+                    json = read_cost_figures((dir / "costs.json").string());
+  EXPECT_EQ(toml.core_hour, 0.01);
+  EXPECT_EQ(toml.horizon_years, 5);
+  EXPECT_EQ(toml.bus_factor, 2);
+  EXPECT_EQ(toml.learning_days, 4);
+  EXPECT_EQ(toml.team_knows, (std::vector<std::string>{"xsimd", "openmp"}));
+  EXPECT_EQ(toml.engineer_day, CostFigures{}.engineer_day) << "what the file does not name keeps its default";
+  EXPECT_EQ(json.core_hour, toml.core_hour);
+  EXPECT_EQ(json.horizon_years, toml.horizon_years);
+  EXPECT_EQ(json.bus_factor, toml.bus_factor);
+  EXPECT_EQ(json.team_knows, toml.team_knows);
+  // simd's days with xsimd known and days to learn at 4: the library costs nothing to adopt.
+  EXPECT_DOUBLE_EQ(engineer_days(simd, toml).adoption, engineer_days(simd, json).adoption);
+  EXPECT_DOUBLE_EQ(engineer_days(simd, toml).adoption, 4 + 2 * 0.25 + 0.7 * 0.25);
+  const auto message_of = [&](const std::string& text) -> std::string {
+    ladder::testing::write_text(dir / "bad.toml", text);
+    try {
+      read_cost_figures((dir / "bad.toml").string());
+    } catch (const InputError& error) {
+      return error.what();
+    }
+    return "accepted";
+  };
+  EXPECT_NE(message_of("core_hour = -1\n").find("core_hour = -1 is out of range"), std::string::npos);
+  EXPECT_NE(message_of("engineer_day = \"800\"\n").find("engineer_day is \"800\"; it must be a number"),
+            std::string::npos);
+  EXPECT_NE(message_of("bus_factor = 1.5\n").find("bus_factor is 1.5; it must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(message_of("core_hours = 1\n").find("'core_hours' is not a cost figure; accepted: "),
+            std::string::npos);
+  const std::string syntax = message_of("core_hour = 0.01\nengineer_day =\n");
+  EXPECT_NE(syntax.find("is not TOML: "), std::string::npos) << syntax;
+  EXPECT_NE(syntax.find("(line 2, column"), std::string::npos) << syntax;
+}
+
 // The default run of this project's 2-core VM (a fixture), decided with the default figures: the usage map
 // is the cheapest tier at every usage, break-even is where each tier's line crosses the current rung's, and
 // the latency answers meet their deadline at the fewest engineer-days.
