@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -132,17 +133,21 @@ TEST(Economics, TheUsageMapIsTheLowerEnvelope) {
   }
 }
 
+// What read_cost_figures says of a costs file of this text at `path` (its name says TOML or JSON):
+// "accepted", or the InputError's message.
+std::string refusal_of(const std::filesystem::path& path, const std::string& text) {
+  ladder::testing::write_text(path, text);
+  try {
+    read_cost_figures(path.string());
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "accepted";
+}
+
 TEST(Economics, BadFiguresAndUnknownNamesAreRefusedNamingTheValue) {
   ladder::testing::TempDir dir;
-  const auto message_of = [&](const std::string& json) -> std::string {
-    ladder::testing::write_text(dir / "costs.json", json);
-    try {
-      read_cost_figures((dir / "costs.json").string());
-    } catch (const InputError& error) {
-      return error.what();
-    }
-    return "accepted";
-  };
+  const auto message_of = [&](const std::string& json) { return refusal_of(dir / "costs.json", json); };
   EXPECT_EQ(
       message_of(R"({"core_hour": 0.01, "horizon_years": 5, "team_knows": ["xsimd"], "bus_factor": 2})"),
       "accepted");
@@ -189,15 +194,7 @@ TEST(Economics, ATomlCostsFileGivesTheSameFiguresAndRefusalsAsJson) {
   // simd's days with xsimd known and days to learn at 4: the library costs nothing to adopt.
   EXPECT_DOUBLE_EQ(engineer_days(simd, toml).adoption, engineer_days(simd, json).adoption);
   EXPECT_DOUBLE_EQ(engineer_days(simd, toml).adoption, 4 + 2 * 0.25 + 0.7 * 0.25);
-  const auto message_of = [&](const std::string& text) -> std::string {
-    ladder::testing::write_text(dir / "bad.toml", text);
-    try {
-      read_cost_figures((dir / "bad.toml").string());
-    } catch (const InputError& error) {
-      return error.what();
-    }
-    return "accepted";
-  };
+  const auto message_of = [&](const std::string& text) { return refusal_of(dir / "bad.toml", text); };
   EXPECT_NE(message_of("core_hour = -1\n").find("core_hour = -1 is out of range"), std::string::npos);
   EXPECT_NE(message_of("engineer_day = \"800\"\n").find("engineer_day is \"800\"; it must be a number"),
             std::string::npos);
