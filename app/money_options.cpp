@@ -5,6 +5,17 @@
 #include "parse.hpp"
 
 namespace ladder::app {
+namespace {
+
+// The size of the job as an option gives it: a real number of `what`, 0 or more.
+double at_least_zero(const std::string& option, const std::string& text, const std::string& what) {
+  const double value = parse_real(option, text);
+  if (!(value >= 0))
+    throw InputError(option + " " + text + " is out of range; give a number of " + what + " of 0 or more");
+  return value;
+}
+
+}  // namespace
 
 void MoneyOptions::add(CLI::App* command) {
   command->add_option(
@@ -40,21 +51,13 @@ report::MoneyInputs MoneyOptions::inputs(const std::string& current) const {
   if (bus_factor) money.figures.bus_factor = *bus_factor;
   if (!team_knows.empty()) money.figures.team_knows = team_knows;
   report::check_cost_figures(money.figures);
-  if (!calls_per_day.empty()) {
-    money.usage.calls_per_day = parse_real("--calls-per-day", calls_per_day);
-    if (!(*money.usage.calls_per_day >= 0))
-      throw InputError("--calls-per-day " + calls_per_day +
-                       " is out of range; give a number of calls of 0 or more");
-  }
-  if (!core_hours_per_day.empty()) {
-    if (!calls_per_day.empty())
-      throw InputError("--calls-per-day " + calls_per_day + " and --core-hours-per-day " +
-                       core_hours_per_day + " both size the job; give one");
-    money.usage.core_hours_per_day = parse_real("--core-hours-per-day", core_hours_per_day);
-    if (!(*money.usage.core_hours_per_day >= 0))
-      throw InputError("--core-hours-per-day " + core_hours_per_day +
-                       " is out of range; give a number of core-hours of 0 or more");
-  }
+  if (!calls_per_day.empty() && !core_hours_per_day.empty())
+    throw InputError("--calls-per-day " + calls_per_day + " and --core-hours-per-day " + core_hours_per_day +
+                     " both size the job; give one");
+  if (!calls_per_day.empty())
+    money.usage.calls_per_day = at_least_zero("--calls-per-day", calls_per_day, "calls");
+  if (!core_hours_per_day.empty())
+    money.usage.core_hours_per_day = at_least_zero("--core-hours-per-day", core_hours_per_day, "core-hours");
   if (!deadline.empty()) money.usage.deadline_seconds = report::parse_deadline(deadline);
   money.usage.current = current;
   return money;

@@ -17,9 +17,8 @@ struct MoneyOptions {
   std::optional<int> bus_factor;
   std::vector<std::string> team_knows;
 
-  // Declares --calls-per-day (or --core-hours-per-day), --deadline, --team-knows, --bus-factor, --core-hour,
-  // --engineer-day,
-  // --horizon and --costs on `command`.
+  // Declares --calls-per-day (or --core-hours-per-day), --deadline, --team-knows, --bus-factor,
+  // --core-hour, --engineer-day, --horizon and --costs on `command`.
   void add(CLI::App* command);
   // Whether any of them was given.
   bool given() const;

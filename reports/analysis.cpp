@@ -288,6 +288,7 @@ void prefer(Analysis& analysis, const std::string& tier) {
       analysis.recommended = &row;
       cheaper_runner_up(analysis, row.card->peer);
       analysis.why = why_picked(analysis);
+      return;
     }
 }
 

@@ -11,7 +11,7 @@ namespace ladder::report {
 namespace {
 
 // Calls a day from a hundredth of the first break-even to a hundred times the last (1 to 1e9 without any),
-// at 32 points a decade's worth spread evenly in log, and each break-even itself.
+// at 41 points spread evenly in log, and each break-even itself.
 std::vector<double> usage_axis(const Decision& decision) {
   double first = 0, last = 0;
   for (const auto& step : decision.usage_map)

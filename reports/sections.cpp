@@ -38,6 +38,30 @@ std::vector<Run> told_apart(std::vector<Run> runs) {
   return runs;
 }
 
+// decide() for each analysis, at its n for its run's focus integrand, once: the money section reads them.
+// Under a deadline the answers for one call follow them (prefer), each integrand's too.
+std::vector<Decision> decide_each(std::vector<Analysis>& analyses, std::vector<IntegrandAnswers>& answers,
+                                  const std::vector<Run>& all_runs, const std::vector<std::string>& focus,
+                                  const MoneyInputs& inputs) {
+  std::vector<Decision> decisions;
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    const Decision& decision = decisions.emplace_back(
+        decide(*analyses[i].run, analyses[i].n, focus[i], inputs.figures, inputs.usage));
+    if (!inputs.usage.deadline_seconds) continue;
+    if (decision.latency_tier) prefer(analyses[i], *decision.latency_tier);
+    // The latency tier does not depend on the rung break-even is against, which another integrand may lack.
+    Usage latency = inputs.usage;
+    latency.current.clear();
+    const auto names = all_runs[i].integrand_names();
+    for (std::size_t k = 0; k < answers[i].analyses.size() && k < names.size(); ++k) {
+      Analysis& each = answers[i].analyses[k];
+      const Decision its = decide(*each.run, each.n, names[k], inputs.figures, latency);
+      if (its.latency_tier) prefer(each, *its.latency_tier);
+    }
+  }
+  return decisions;
+}
+
 }  // namespace
 
 Document build(const std::vector<Run>& given_runs, const std::string& integrand, const std::string& current,
@@ -68,19 +92,6 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
     // At the size the per-integrand answers share, so the two answers agree.
     analyses.push_back(several ? analyse(runs[i], answers.back().n) : analyse(runs[i]));
   }
-  // Under a deadline, the answer for one call is decide()'s: the tier that meets it at the fewest days.
-  if (inputs.usage.deadline_seconds) {
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      const auto follow = [&](Analysis& analysis, const std::string& name) {
-        const Decision decision = decide(*analysis.run, analysis.n, name, inputs.figures, inputs.usage);
-        if (decision.latency_tier) prefer(analysis, *decision.latency_tier);
-      };
-      follow(analyses[i], focus[i]);
-      const auto names = all_runs[i].integrand_names();
-      for (std::size_t k = 0; k < answers[i].analyses.size() && k < names.size(); ++k)
-        follow(answers[i].analyses[k], names[k]);
-    }
-  }
   Document doc;
   std::string title = "Ladder report";
   if (runs.size() == 1 && !runs[0].label.empty()) title += ": " + runs[0].label;
@@ -95,13 +106,18 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
                      [&](const Analysis& analysis) { return current_rung(analysis, current) != nullptr; }))
       check_measured(analyses[i], current, "--current");
   }
+  MoneyInputs with_current = inputs;
+  if (with_current.usage.current.empty()) with_current.usage.current = current;
+  const std::vector<Decision> decisions = decide_each(analyses, answers, all_runs, focus, with_current);
   const std::string rule =
       inputs.usage.deadline_seconds
           ? "for one call, the tier that meets " + format_seconds(*inputs.usage.deadline_seconds) +
                 " at the fewest engineer-days (--deadline)"
           : "for one call, the fastest tier (--deadline gives the cheapest that meets a wall time)";
   answer(doc, all_runs, analyses, answers, current, rule, inputs.figures);
-  money(doc, analyses, focus, current, inputs);
+  std::vector<const Run*> decided;
+  for (const auto& analysis : analyses) decided.push_back(analysis.run);
+  money(doc, decisions, decided);
   if (several_integrands) integrand_answers(doc, all_runs, answers, focus);
   integrand_sets(doc, all_runs, focus);
   trust(doc, runs);

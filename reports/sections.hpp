@@ -34,10 +34,10 @@ void integrand_sets(Document& doc, const std::vector<Run>& runs, const std::vect
 void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
             const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
             const std::string& rule, const CostFigures& figures);
-// The money and latency answer (decide(), as `ladder pick` gives it), a section with the id "money": each
-// analysis at its n, for its run's focus integrand.
-void money(Document& doc, const std::vector<Analysis>& analyses, const std::vector<std::string>& focus,
-           const std::string& current_tier, const MoneyInputs& inputs);
+// The money and latency answer (decide(), as `ladder pick` gives it), a section with the id "money": one
+// decision a run (runs[i] is decisions[i]'s), each at its analysis' n for its run's focus integrand.
+struct Decision;
+void money(Document& doc, const std::vector<Decision>& decisions, const std::vector<const Run*>& runs);
 void trust(Document& doc, const std::vector<Run>& runs);
 void topologies(Document& doc, const std::vector<Run>& runs);
 void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool several);

@@ -129,30 +129,23 @@ Block every_tier(const Decision& decision, const std::string& machine) {
 
 }  // namespace
 
-void money(Document& doc, const std::vector<Analysis>& analyses, const std::vector<std::string>& focus,
-           const std::string& current_tier, const MoneyInputs& inputs) {
+void money(Document& doc, const std::vector<Decision>& decisions, const std::vector<const Run*>& runs) {
   Document blocks;
   blocks.push_back(heading(2, "Money and latency"));
-  std::vector<Decision> decisions;
-  std::vector<const Run*> runs;
   Document tables;
-  for (std::size_t i = 0; i < analyses.size(); ++i) {
-    const Analysis& analysis = analyses[i];
-    Usage usage = inputs.usage;
-    if (usage.current.empty()) usage.current = current_tier;
-    const Decision& decision =
-        decisions.emplace_back(decide(*analysis.run, analysis.n, focus[i], inputs.figures, usage));
-    runs.push_back(analysis.run);
-    const std::string on = analyses.size() > 1 ? "On **" + analysis.run->machine + "**: " : "";
+  for (std::size_t i = 0; i < decisions.size(); ++i) {
+    const Decision& decision = decisions[i];
+    const std::string& machine = runs[i]->machine;
+    const std::string on = decisions.size() > 1 ? "On **" + machine + "**: " : "";
     if (decision.tiers.empty()) {
       blocks.push_back(paragraph(
-          on + "no C++ tier was measured at n = " + format_count(static_cast<double>(analysis.n)) + "."));
+          on + "no C++ tier was measured at n = " + format_count(static_cast<double>(decision.n)) + "."));
       continue;
     }
     blocks.push_back(paragraph(on + throughput(decision)));
     blocks.push_back(paragraph(latency(decision)));
     blocks.push_back(paragraph(figures_line(decision)));
-    tables.push_back(every_tier(decision, on.empty() ? "" : " on " + analysis.run->machine));
+    tables.push_back(every_tier(decision, on.empty() ? "" : " on " + machine));
   }
   if (auto drawn = money_charts(decisions, runs); !drawn.empty()) blocks.push_back(charts(std::move(drawn)));
   for (auto& table : tables) blocks.push_back(std::move(table));
