@@ -91,7 +91,8 @@ int parse_and_run(int argc, char** argv, std::string& name) {
                                               app::add_profile(cli),
                                               app::add_instructions(cli),
                                               app::add_worker(cli),
-                                              app::add_history(cli)};
+                                              app::add_history(cli),
+                                              app::add_export(cli, invocation)};
 
   try {
     cli.parse(argc, argv);

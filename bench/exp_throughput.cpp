@@ -12,7 +12,7 @@
 #include <vector>
 #include <xsimd/xsimd.hpp>
 
-#include "tuned_exp.hpp"
+#include "tuned_exp_math.hpp"
 
 void exp_libmvec(const double* inputs, double* outputs, int count);  // exp_libmvec.cpp, -ffast-math
 

@@ -46,7 +46,7 @@ set(CMAKE_CUDA_EXTENSIONS OFF)
 find_package(CUDAToolkit REQUIRED)
 set(LADDER_CUDA_TIER ON)
 
-ladder_add_tier(variants/cuda.cu)
+ladder_add_tier(variants/cuda.cu KERNEL variants/kernels/cuda.cuh)
 # The project's warnings as errors, for nvcc's own diagnostics and for the host compiler's.
 set_source_files_properties(variants/cuda.cu PROPERTIES COMPILE_OPTIONS
                             "--Werror=all-warnings;-Xcompiler=-Wall,-Wextra,-Werror")

@@ -13,7 +13,8 @@ if(NOT MPI_CXX_FOUND)
   return()
 endif()
 set(LADDER_MPI_TIER ON)
-ladder_add_tier(variants/mpi.cpp SHARES variants/simd_kernel.hpp FLAGS -fopenmp)
+ladder_add_tier(variants/mpi.cpp KERNEL variants/kernels/mpi.hpp SHARES variants/simd_kernel.hpp variants/mpi_runtime.hpp
+                FLAGS -fopenmp)
 # The MPI runtime the tier runs in (the launcher, MPI's start and end), beside the tiers in ladder_tiers.
 set(LADDER_TIER_RUNTIME_SOURCES variants/mpi_runtime.cpp)
 set_source_files_properties(variants/mpi_runtime.cpp PROPERTIES COMPILE_DEFINITIONS

@@ -66,6 +66,8 @@ function(ladder_user_integrands output)
   endforeach()
   set(headers ${own} ${examples} ${given})
   list(REMOVE_DUPLICATES headers)
+  # `ladder export` embeds them (CMakeLists.txt, export/).
+  set(LADDER_USER_INTEGRAND_HEADERS ${headers} PARENT_SCOPE)
   if(NOT headers)
     file(WRITE ${output}.new "// Written by cmake/user_integrands.cmake: no user integrands in this build.\n#pragma once\n\n"
          "namespace ladder {\nusing UserIntegrands = IntegrandList<>;\n}  // namespace ladder\n")

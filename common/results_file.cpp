@@ -39,6 +39,7 @@ void to_json(json& out, const CardRecord& card) {
          {"reproducible", card.reproducible},
          {"summation", card.summation},
          {"source_file", card.source_file},
+         {"kernel_header", card.kernel_header},
          {"source_lines", card.source_lines},
          {"shares", card.shares},
          {"shared_lines", card.shared_lines},
@@ -52,6 +53,8 @@ void to_json(json& out, const CardRecord& card) {
          {"note", card.note},
          {"max_ulp_error", optional_json(card.max_ulp_error)},
          {"vectorization", card.vectorization}};
+  if (!card.per_call_sizes.empty()) out["per_call_sizes"] = card.per_call_sizes;  // only where there are
+  if (!card.beside.empty()) out["beside"] = card.beside;
   if (card.available) {
     out["available"] = *card.available;
     out["unavailable_reason"] = *card.available ? json(nullptr) : json(card.unavailable_reason);
@@ -73,6 +76,7 @@ CardRecord read_card_record(const JsonReader& in) {
   card.parallel = in.at("parallel").boolean();
   card.summation = in.string_or("summation", "");
   card.source_file = in.string_or("source_file", "");
+  card.kernel_header = in.string_or("kernel_header", "");  // absent before kernels had headers of their own
   if (const auto shares = in.find("shares")) card.shares = shares->strings();
   if (const auto environment = in.find("environment")) card.environment = environment->strings();
   card.heap_bytes_per_node = in.number_or("heap_bytes_per_node", 0);
@@ -81,6 +85,9 @@ CardRecord read_card_record(const JsonReader& in) {
   card.language = in.string_or("language", "C++");
   if (const auto limit = in.find("size_limit"); limit && !limit->is_null())
     card.size_limit = limit->integer();
+  if (const auto sizes = in.find("per_call_sizes"))
+    for (const auto& size : sizes->elements()) card.per_call_sizes.push_back(size.integer());
+  card.beside = in.string_or("beside", "");
   card.note = in.string_or("note", "");
   card.max_ulp_error = in.optional_number("max_ulp_error");
   if (const auto vectorization = in.find("vectorization"))

@@ -29,6 +29,7 @@ void to_json(nlohmann::json& out, const VectorizationRecord& entry);
 // A tier's card (or a peer's) as results.json and `ladder list --json` carry it.
 struct CardRecord {
   std::string id{}, summary{}, learning_time{}, reproducible{}, summation{}, source_file{};
+  std::string kernel_header{};  // "variants/kernels/xsimd.hpp"; empty for a peer, or in an older file
   int rung = 0, source_lines = 0, shared_lines = 0;
   std::vector<std::string> libraries{}, concepts{}, flags{}, shares{}, environment{};
   bool parallel = false, distributed = false;
@@ -36,6 +37,10 @@ struct CardRecord {
   bool peer = false;
   std::string language = "C++";
   std::optional<std::int64_t> size_limit{};  // a peer's largest n
+  // Where a peer's call costs more than its loop (cpp-extension): the sizes it is also measured at, on one
+  // thread, beside the C++ tier it wraps (cpp-extension: xsimd); both empty for every other card.
+  std::vector<std::int64_t> per_call_sizes{};
+  std::string beside{};
   std::string note{};
   std::optional<double> max_ulp_error{};  // of an elementary function the tier implements itself
   std::vector<VectorizationRecord> vectorization{};

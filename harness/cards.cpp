@@ -18,6 +18,7 @@ CardRecord card_record(const TierCard& card) {
   record.reproducible = std::string(to_string(card.reproducible));
   record.summation = card.summation;
   record.source_file = card.source_file;
+  record.kernel_header = card.kernel_header;
   record.source_lines = card.source_lines;
   record.shares = card.shares;
   record.shared_lines = card.shared_lines;
@@ -45,6 +46,8 @@ std::vector<CardRecord> tier_cards(const std::vector<std::string>& ids) {
       record.peer = true;
       record.language = peer->language;
       if (peer->size_limit) record.size_limit = peer->size_limit;
+      record.per_call_sizes = peer->per_call_sizes;
+      record.beside = peer->beside;
     } else {
       record = card_record(find_tier(id).card);
     }

@@ -26,12 +26,12 @@ bool oversubscribed(int ranks, int threads, int cpus) { return ranks * threads >
 
 bool built() { return true; }
 
-std::string launcher() { return mpi::launcher(); }
-bool launched() { return mpi::launched(); }
+std::string launcher() { return mpi_runtime::launcher(); }
+bool launched() { return mpi_runtime::launched(); }
 
 std::vector<std::string> launch_command(int ranks, int threads, int cpus, const std::string& hostfile,
                                         int cores) {
-  mpi::use_private_session_directory();  // mpirun inherits it: no race with other jobs on /tmp/ompi.*
+  mpi_runtime::use_private_session_directory();  // mpirun inherits it: no race with other jobs on /tmp/ompi.*
   std::vector<std::string> command = {launcher(), "-np", std::to_string(ranks)};
   if (geteuid() == 0) command.push_back("--allow-run-as-root");
   if (!hostfile.empty()) {
@@ -53,7 +53,7 @@ std::vector<std::string> launch_command(int ranks, int threads, int cpus, const 
 namespace {
 
 void broadcast(std::int64_t n) {
-  mpi::start();
+  mpi_runtime::start();
   long long value = n;
   MPI_Bcast(&value, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
 }
@@ -63,7 +63,7 @@ void stop() { broadcast(0); }                    // rank 0: no more calls
 
 // The other ranks, until stop().
 void follow(const KernelCall& call) {
-  mpi::start();
+  mpi_runtime::start();
   for (;;) {
     long long n = 0;
     MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
@@ -72,19 +72,19 @@ void follow(const KernelCall& call) {
   }
 }
 
-void finish() { mpi::finish(); }  // MPI_Finalize, once
+void finish() { mpi_runtime::finish(); }  // MPI_Finalize, once
 
 }  // namespace
 
 int rank() {
-  mpi::start();
+  mpi_runtime::start();
   int value = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &value);
   return value;
 }
 
 int size() {
-  mpi::start();
+  mpi_runtime::start();
   int value = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &value);
   return value;

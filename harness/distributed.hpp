@@ -30,7 +30,7 @@ std::vector<std::string> launch_command(int ranks, int threads, int cpus, const 
                                         int cores = 0);
 bool oversubscribed(int ranks, int threads, int cpus);
 
-// This process's rank and the number of ranks (MPI is started first if it is not yet: mpi::start).
+// This process's rank and the number of ranks (MPI is started first if it is not yet: mpi_runtime::start).
 int rank();
 int size();
 

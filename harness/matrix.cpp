@@ -17,6 +17,31 @@ std::string cell_name(const CellKey& cell) {
          (cell.reproducible_requested ? "/reproducible" : "");
 }
 
+// A peer with per-call sizes (cpp-extension) is measured at them too, on one thread, beside the C++ tier
+// it wraps when that tier is in the matrix: at n = 1000 one call costs more than its loop, and the two
+// medians' difference is what crossing from Python costs. A size the matrix has already adds nothing.
+void Matrix::per_call_cells(std::vector<CellKey>& all) const {
+  const auto has = [](const auto& list, const auto& item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+  };
+  std::vector<CellKey> added;
+  for (const auto& id : tiers) {
+    const PeerCard* peer = find_peer(id);
+    if (!peer) continue;
+    std::vector<std::string> measured{id};
+    if (!peer->beside.empty() && has(tiers, peer->beside)) measured.push_back(peer->beside);
+    for (const auto& integrand : integrands)
+      for (const auto n : peer->per_call_sizes)
+        for (const auto& tier : measured) {
+          const bool twice = std::any_of(added.begin(), added.end(), [&](const CellKey& cell) {
+            return cell.tier == tier && cell.integrand == integrand && cell.n == n;
+          });
+          if (!has(sizes, n) && !twice) added.push_back({tier, integrand, a, b, n, 1, 1, false});
+        }
+  }
+  all.insert(all.end(), added.begin(), added.end());
+}
+
 std::vector<CellKey> Matrix::cells() const {
   std::vector<CellKey> all;
   for (const auto& id : tiers) {
@@ -39,6 +64,7 @@ std::vector<CellKey> Matrix::cells() const {
         }
       }
   }
+  per_call_cells(all);
   std::mt19937_64 order(seed);
   std::shuffle(all.begin(), all.end(), order);
   return all;

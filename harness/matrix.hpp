@@ -24,11 +24,16 @@ struct Matrix : MatrixRecord {
   explicit Matrix(MatrixRecord record) : MatrixRecord(std::move(record)) {}
 
   // Every cell, shuffled by the seed: drift in the machine spreads over all tiers instead of landing on
-  // whichever ran last.
+  // whichever ran last. A peer's per-call sizes (PeerCard::per_call_sizes) add its cells at those n on one
+  // thread, and its `beside` tier's, for every integrand, where n is not one of `sizes`: these are the only
+  // cells whose n is not one of `sizes`.
   std::vector<CellKey> cells() const;
 
   // Checked: a damaged journal's matrix is a SchemaError naming the field.
   static Matrix from_json(const JsonReader& in) { return Matrix(MatrixRecord::from_json(in)); }
+
+ private:
+  void per_call_cells(std::vector<CellKey>& all) const;
 };
 
 // Why the tier (a C++ tier or a loaded peer) cannot run the integrand, as a phrase that follows "it"

@@ -30,6 +30,16 @@ std::vector<PeerCard>& loaded() {
   return peers;
 }
 
+// Where this build's cpp-extension modules are: python-extension/build/modules beside the executable
+// (cmake/python_extension.cmake); empty when /proc/self/exe cannot be read.
+std::string extension_modules() {
+  std::array<char, 4096> path{};
+  const ssize_t length = readlink("/proc/self/exe", path.data(), path.size() - 1);
+  if (length <= 0) return "";
+  const std::string executable(path.data(), static_cast<std::size_t>(length));
+  return executable.substr(0, executable.find_last_of('/')) + "/python-extension/build/modules";
+}
+
 }  // namespace
 
 std::string python_interpreter() {
@@ -46,6 +56,8 @@ std::string peers_directory() {
 void load_peers(const std::string& language) {
   if (language != "python") throw InputError("--peers '" + language + "' is unknown; peers: python");
   const std::string directory = peers_directory();
+  if (const std::string modules = extension_modules(); !modules.empty())
+    setenv("LADDER_PYTHON_EXTENSIONS", modules.c_str(), 0);  // a user's own stays
   const std::string command = "'" + python_interpreter() + "' '" + directory + "/peers.py' cards 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   std::string output;
@@ -77,12 +89,17 @@ void load_peers(const std::string& language) {
       card.heap_bytes_per_node = in.number_or("heap_bytes_per_node", 0.0);
       card.source_file = in.string_or("source_file", "peers.py");
       card.source_lines = in.small_integer_or("source_lines", 0);
+      if (const auto shares = in.find("shares")) card.shares = shares->strings();
+      card.shared_lines = in.small_integer_or("shared_lines", 0);
       peer.runner = directory + "/worker.py";
       peer.language = in.string_or("language", "Python");
       peer.unavailable =
           in.boolean_or("available", true) ? "" : in.string_or("unavailable_reason", "unavailable");
       if (const auto limit = in.optional_number("max_nodes"))
         peer.size_limit = static_cast<std::int64_t>(*limit);
+      if (const auto sizes = in.find("per_call_sizes"))
+        for (const auto& size : sizes->elements()) peer.per_call_sizes.push_back(size.integer());
+      peer.beside = in.string_or("beside", "");
       loaded().push_back(std::move(peer));
     }
   } catch (const SchemaError& problem) {

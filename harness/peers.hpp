@@ -21,6 +21,10 @@ struct PeerCard {
   std::string language;         // e.g. "Python 3.11.2"
   std::string unavailable;      // why it cannot run here, from the peer itself; empty when it can
   std::int64_t size_limit = 0;  // larger n are not attempted (pure Python); 0: no limit
+  // Sizes it is also measured at, one thread, where one call costs more than its loop (cpp-extension:
+  // what crossing from Python into C++ costs); the matrix adds them (Matrix::cells).
+  std::vector<std::int64_t> per_call_sizes;
+  std::string beside;  // the C++ tier it wraps, measured at the same per-call sizes when it runs; or empty
 };
 
 // Where the peers live: $LADDER_PEERS_DIR, else the source tree's scripts/peers.
@@ -31,7 +35,9 @@ std::string peers_directory();
 std::string python_interpreter();
 
 // Loads the peers of a language ("python"); throws InputError naming the problem when the language is
-// unknown or its peers cannot be listed.
+// unknown or its peers cannot be listed. Sets LADDER_PYTHON_EXTENSIONS, unless set already, to where this
+// build makes the cpp-extension peer's modules (python-extension/build/modules beside the executable), for
+// the cards and every worker.
 void load_peers(const std::string& language);
 const std::vector<PeerCard>& loaded_peers();  // by rung
 

@@ -264,6 +264,15 @@ std::string Plan::text() const {
   for (const auto n : matrix.sizes) sizes.push_back(format_count(static_cast<double>(n)));
   out += join(sizes) + "; " + std::to_string(matrix.repetitions) + " repetitions of at least " +
          format_seconds(matrix.min_time) + "\n";
+  std::vector<std::string> per_call;  // a peer's per-call sizes (Matrix::cells): cells outside the sizes
+  for (const auto& cell : estimate.cells) {
+    const std::string at = cell.cell.tier + " at n = " + format_count(static_cast<double>(cell.cell.n));
+    if (std::find(matrix.sizes.begin(), matrix.sizes.end(), cell.cell.n) == matrix.sizes.end() &&
+        std::find(per_call.begin(), per_call.end(), at) == per_call.end())
+      per_call.push_back(at);
+  }
+  if (!per_call.empty())
+    out += "also, one thread, where a call costs more than its loop: " + join(per_call) + "\n";
   if (budget) {
     out += "budget " + budget->budget_text + ": " +
            (budget->dropped.empty() ? "the matrix fits as it is\n" : "to fit it, dropped:\n");

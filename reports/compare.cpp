@@ -72,8 +72,13 @@ std::vector<std::string> placement_notes(const Run& before, const Run& after) {
 }
 
 int compare(const std::string& old_results, const std::string& new_results, const CompareOptions& options) {
-  const Run before = load_run(old_results);
-  const Run after = load_run(new_results);
+  // Every cell, a peer's per-call cells too: compared cell by cell, no size is read.
+  const auto every_cell = [](Run run) {
+    run.cells.insert(run.cells.end(), run.per_call_cells.begin(), run.per_call_cells.end());
+    return run;
+  };
+  const Run before = every_cell(load_run(old_results));
+  const Run after = every_cell(load_run(new_results));
   if ((before.machine != after.machine || before.cpu != after.cpu) && !options.across_machines)
     throw InputError("'" + before.path + "' was measured on " + before.machine + " (" + before.cpu +
                      ") and '" + after.path + "' on " + after.machine + " (" + after.cpu +

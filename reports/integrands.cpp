@@ -62,8 +62,11 @@ std::string size_suffix(const IntegrandAnswers& answers, const Analysis& analysi
 Run integrand_run(const Run& run, const std::string& integrand) {
   Run only = run;
   only.cells.clear();
+  only.per_call_cells.clear();
   for (const auto& cell : run.cells)
     if (cell.integrand == integrand) only.cells.push_back(cell);
+  for (const auto& cell : run.per_call_cells)
+    if (cell.integrand == integrand) only.per_call_cells.push_back(cell);
   return only;
 }
 

@@ -123,7 +123,13 @@ Run load_run(const std::string& where) {
     if (cell.ok() && cell.median() <= 0)
       throw reject("cell '" + cell.name + "' is ok but its median is not positive: the file is damaged");
   }
-  run.cells = file.cells;
+  // A cell outside the matrix's sizes is a per-call cell (Matrix::cells); a file that records no sizes
+  // (crafted by hand) has none.
+  const auto& sizes = file.context.matrix.sizes;
+  for (const auto& cell : file.cells)
+    (sizes.empty() || std::find(sizes.begin(), sizes.end(), cell.n) != sizes.end() ? run.cells
+                                                                                   : run.per_call_cells)
+        .push_back(cell);
   return run;
 }
 

@@ -47,7 +47,13 @@ struct Run {
   // The machine's shape as hwloc saw it; absent in files written before Ladder read it.
   std::optional<Topology> topology;
   std::vector<Card> cards;
+  // The cells at the matrix's sizes (context.matrix.sizes; every cell when it records none): all that the
+  // sizes, charts, tables and answers read.
   std::vector<CellResult> cells;
+  // The cells at other sizes: a peer's per-call sizes (harness/matrix.hpp: cpp-extension and the tier it
+  // wraps at n = 1000), kept apart so that no size, chart or answer counts them; read by the crossing
+  // passage (crossing()), every-cell table and `ladder compare` only.
+  std::vector<CellResult> per_call_cells;
   std::vector<std::string> warnings;           // "kind: message (N cells)"
   std::vector<WarningRecord> warning_records;  // the same, with the cells each names
   // How the instructions a node were counted ("callgrind (valgrind-3.19.0) on -march=x86-64-v3, gauss, …"),

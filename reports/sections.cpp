@@ -123,6 +123,7 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
   trust(doc, runs);
   topologies(doc, runs);
   ladder_table(doc, analyses, runs.size() > 1);
+  crossing(doc, all_runs);
   for (const auto& analysis : analyses) where_the_time_goes(doc, analysis, runs.size() > 1);
   costs(doc, runs.front());
   doc.push_back(heading(2, "Charts"));

@@ -41,6 +41,10 @@ void money(Document& doc, const std::vector<Decision>& decisions, const std::vec
 void trust(Document& doc, const std::vector<Run>& runs);
 void topologies(Document& doc, const std::vector<Run>& runs);
 void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool several);
+// For each run's peer that wraps a C++ tier (its card's beside and per_call_sizes: cpp-extension), at each
+// per-call size and integrand: the two medians, their difference (what one call costs to cross from Python
+// into C++) and its share of the peer's call at the run's largest n; "not measured" where a cell is missing.
+void crossing(Document& doc, const std::vector<Run>& runs);
 void where_the_time_goes(Document& doc, const Analysis& analysis, bool several);
 void costs(Document& doc, const Run& run);
 void scaling(Document& doc, const std::vector<Analysis>& analyses);

@@ -1,6 +1,9 @@
 // The sections on what was measured: the machines and how far to trust them, the ladder at one size,
-// where the time goes, and every cell.
+// crossing from Python into C++, where the time goes, and every cell.
 #include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include "scaling.hpp"
 #include "sections.hpp"
@@ -58,7 +61,88 @@ void tier_details(Document& doc, Table more) {
   doc.push_back(table(std::move(more)));
 }
 
+// Every cell of a run: at the matrix's sizes, then the per-call ones.
+std::vector<CellResult> every_cell(const Run& run) {
+  std::vector<CellResult> all = run.cells;
+  all.insert(all.end(), run.per_call_cells.begin(), run.per_call_cells.end());
+  return all;
+}
+
+// A tier's cell of one integrand at n on one thread (at the matrix's sizes or per call), or null.
+const CellResult* one_thread(const Run& run, const std::string& tier, const std::string& integrand,
+                             std::int64_t n) {
+  for (const auto* cells : {&run.cells, &run.per_call_cells})
+    for (const auto& cell : *cells)
+      if (cell.tier == tier && cell.integrand == integrand && cell.n == n && cell.threads == 1 &&
+          cell.ranks == 1)
+        return &cell;
+  return nullptr;
+}
+
+bool measured(const CellResult* cell) { return cell && cell->ok(); }
+
+// "12.3 µs, median of 3", or "not measured" (with the cell's status when it has one): never a 0.
+std::string median_text(const CellResult* cell) {
+  if (!measured(cell))
+    return "not measured" + (cell ? " (" + std::string(to_string(cell->status)) + ")" : std::string());
+  return format_seconds(cell->median()) + ", median of " +
+         std::to_string(cell->measurement->repetitions.size());
+}
+
+// One row a size of the peer's per_call_sizes, for each integrand the peer or its tier has a cell of there:
+// the two medians, their difference (a call, a node) and its share of the peer's call at `largest`.
+// Sets `negative` when a difference is below 0.
+void crossing_rows(const Run& run, const Card& peer, std::int64_t largest, Table& rows, bool& negative) {
+  for (const auto& integrand : run.integrand_names())
+    for (const auto n : peer.per_call_sizes) {
+      const CellResult* wrapped = one_thread(run, peer.id, integrand, n);
+      const CellResult* tier = one_thread(run, peer.beside, integrand, n);
+      if (!wrapped && !tier) continue;
+      std::string call = "not measured", node = "not measured", share = "not measured";
+      const CellResult* at_largest = largest ? one_thread(run, peer.id, integrand, largest) : nullptr;
+      if (measured(wrapped) && measured(tier)) {
+        const double difference = wrapped->median() - tier->median();
+        negative = negative || difference < 0;
+        call = format_number("%.3g µs", difference * 1e6);
+        node = format_number("%.3g ns", difference * 1e9 / static_cast<double>(n));
+        if (measured(at_largest))  // two significant digits: a small share is not rounded to 0
+          share = format_number("%.2g %%", 100 * difference / at_largest->median());
+      }
+      rows.rows.push_back({integrand, format_count(static_cast<double>(n)), median_text(wrapped),
+                           median_text(tier), call, node, median_text(at_largest), share});
+    }
+}
+
 }  // namespace
+
+void crossing(Document& doc, const std::vector<Run>& runs) {
+  for (const auto& run : runs)
+    for (const Card* peer : run.cards_by_rung()) {
+      if (!peer->peer || peer->beside.empty() || peer->per_call_sizes.empty()) continue;
+      const auto sizes = run.sizes();
+      const std::int64_t largest = sizes.empty() ? 0 : sizes.back();
+      const std::string at_largest = "n = " + format_count(static_cast<double>(largest));
+      Table rows{{"integrand", "n", peer->id + " (Python)", peer->beside, "crossing a call", "a node",
+                  peer->id + " at " + at_largest, "crossing's share there"},
+                 {}};
+      bool negative = false;
+      crossing_rows(run, *peer, largest, rows, negative);
+      if (rows.rows.empty()) continue;
+      doc.push_back(heading(
+          2, "Crossing from Python into C++" + (runs.size() > 1 ? " on " + run.machine : std::string())));
+      doc.push_back(paragraph(
+          "**" + peer->id + "** (Python) calls the kernel of **" + peer->beside +
+          "**, exported and built as an extension module, through pybind11: the loop runs in C++, only the "
+          "call crosses from Python. Where n is small the loop is short, so the difference of the two "
+          "medians is what one call costs to cross (the arguments converted, the GIL released and taken "
+          "back, the result boxed); its share is of " +
+          peer->id + "'s whole call at " + at_largest +
+          ", the run's largest n. Each median is of its cell's repetitions, one thread, from the results "
+          "file's cells." +
+          (negative ? " A negative difference is within the noise of the two medians." : "")));
+      doc.push_back(table(std::move(rows)));
+    }
+}
 
 void trust(Document& doc, const std::vector<Run>& runs) {
   doc.push_back(heading(2, "The machines, and how far to trust the numbers"));
@@ -200,7 +284,7 @@ void all_cells(Document& doc, const std::vector<Run>& runs) {
              {}};
   if (integrands) rows.header.insert(rows.header.begin() + 2, "integrand");
   for (const auto& run : runs)
-    for (const auto& cell : run.cells) {
+    for (const auto& cell : every_cell(run)) {
       std::string note = cell.ok() ? (cell.oversubscribed ? "oversubscribed" : "") : cell.reason;
       for (const auto& reference : cell.reference_notes()) note += (note.empty() ? "" : "; ") + reference;
       rows.rows.push_back(

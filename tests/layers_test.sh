@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The layers point one way: app -> reports, history, harness; harness -> variants -> common;
-# reports -> history -> common.
+# The layers point one way: app -> reports, history, harness, export; harness -> variants -> common;
+# export -> variants -> common; reports -> history -> common.
 # Every project include ("name.hpp") of each folder must resolve to a header of a folder that folder may see.
 #   usage: layers_test.sh SOURCE_DIR
 set -u
@@ -10,8 +10,9 @@ declare -A may_see=(
   [variants]="variants common"
   [harness]="harness variants common"
   [history]="history common"
+  [export]="export variants common"
   [reports]="reports history common"
-  [app]="app harness reports history variants common"
+  [app]="app harness reports history export variants common"
   [tools]="tools"
 )
 # Headers the build writes, and the layer whose include path holds them.

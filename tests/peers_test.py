@@ -2,9 +2,11 @@
 
     python3 tests/peers_test.py        # exit status 0 when every test passed, 77 when one was skipped
 
-A peer whose module (NumPy, numexpr, Numba) is missing is skipped, with the reason, never passed: the exit
-status is then 77, which ctest reports as a skip (SKIP_RETURN_CODE 77 in tests/CMakeLists.txt); a failure
-anywhere still exits 1.
+A peer whose module (NumPy, numexpr, Numba, the C++ extension modules) is missing is skipped, with the
+reason, never passed: the exit status is then 77, which ctest reports as a skip (SKIP_RETURN_CODE 77 in
+tests/CMakeLists.txt); a failure anywhere still exits 1. The cpp-extension peer imports its modules from
+$LADDER_PYTHON_EXTENSIONS (`ladder run` sets it); unset, this test looks where Ladder's build makes them,
+build/python-extension/build/modules in the source tree.
 """
 import ast
 import json
@@ -21,6 +23,9 @@ from unittest import mock
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 PEERS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "peers")
 sys.path.insert(0, PEERS_DIR)
+BUILT_MODULES = os.path.normpath(os.path.join(PEERS_DIR, "..", "..", "build", "python-extension", "build", "modules"))
+if "LADDER_PYTHON_EXTENSIONS" not in os.environ and os.path.isdir(BUILT_MODULES):
+    os.environ["LADDER_PYTHON_EXTENSIONS"] = BUILT_MODULES
 import peers  # noqa: E402
 import worker  # noqa: E402
 
@@ -57,7 +62,7 @@ def reference(integrand, a, b, n):
 
 def missing_modules():
     missing = {}
-    for module in ("numpy", "numexpr", "numba"):
+    for module in ("numpy", "numexpr", "numba", "extension"):
         try:
             peers.need(module)
         except peers.Unavailable as error:
@@ -146,24 +151,54 @@ for _peer in peers.BY_ID:
 class Cards(unittest.TestCase):
     def test_ids_and_rungs(self):
         ids = ["py-list", "py-generator", "py-inlined", "numpy", "numpy-chunked", "numexpr", "numba",
-               "numba-parallel"]
+               "numba-parallel", "cpp-extension"]
         self.assertEqual([card["id"] for card in peers.cards()], ids)
-        self.assertEqual([card["rung"] for card in peers.cards()], list(range(100, 108)))
+        self.assertEqual([card["rung"] for card in peers.cards()], list(range(100, 109)))
 
     def test_fields(self):
         fields = {"id", "rung", "summary", "libraries", "concepts", "learning_time", "parallel", "reproducible",
                   "summation", "source_file", "source_lines", "shared_lines", "shares", "flags",
                   "heap_bytes_per_node", "distributed", "environment", "peer", "language", "max_nodes",
                   "available", "unavailable_reason"}
+        per_call = {"per_call_sizes", "beside"}  # only a peer that wraps a C++ tier has them
         for card in peers.cards():
             with self.subTest(peer=card["id"]):
-                self.assertEqual(set(card), fields)
+                self.assertEqual(set(card), fields | (per_call if card["id"] == "cpp-extension" else set()))
                 self.assertIn(card["learning_time"], ("minutes", "hours", "days"))
                 self.assertIn(card["reproducible"], ("always", "on request", "no"))
                 self.assertEqual(card["parallel"], card["id"] in ("numexpr", "numba-parallel"))
                 self.assertEqual(card["max_nodes"], 10**7 if card["id"].startswith("py-") else None)
                 self.assertTrue(card["language"].startswith("Python 3."))
                 self.assertEqual(card["available"], card["unavailable_reason"] is None)
+
+    def test_cpp_extension(self):  # the xsimd tier behind pybind11: measured at n = 1000 too, beside xsimd
+        card = peers.card("cpp-extension")
+        self.assertEqual((card["rung"], card["per_call_sizes"], card["beside"]), (108, [1000], "xsimd"))
+        self.assertEqual(card["libraries"], ["pybind11 2.10", "xsimd 8.1"])
+        self.assertEqual((card["learning_time"], card["parallel"], card["reproducible"]), ("days", False, "always"))
+        self.assertEqual(card["summation"], "4 × width SIMD lanes, then a horizontal add")
+        self.assertEqual(card["heap_bytes_per_node"], 0.0)
+
+    def test_cpp_extension_shares_the_exported_cpp(self):
+        # A crafted export beside crafted modules: the shares are its C++ (not its tests), the lines those
+        # holding code once // and /* */ comments are gone.
+        with tempfile.TemporaryDirectory() as root:
+            export = os.path.join(root, "gauss")
+            files = {"include/ns/midpoint.hpp": "// a comment\n#pragma once\n\nint f();  // code\n",
+                     "src/midpoint.cpp": "/* a\n block */ int f() {\n  return 1; /* inline */\n}\n",
+                     "python/module.cpp": "int g;\n", "tests/midpoint_test.cpp": "int t;\n"}
+            for name, text in files.items():
+                os.makedirs(os.path.dirname(os.path.join(export, name)), exist_ok=True)
+                with open(os.path.join(export, name), "w") as out:
+                    out.write(text)
+            modules = os.path.join(root, "build", "modules")
+            with mock.patch.dict(os.environ, {"LADDER_PYTHON_EXTENSIONS": modules}):
+                shares, lines = peers.shared_code("cpp-extension")
+            with mock.patch.dict(os.environ, {"LADDER_PYTHON_EXTENSIONS": os.path.join(root, "a", "b", "c")}):
+                self.assertEqual(peers.shared_code("cpp-extension"), ([], 0))
+        self.assertEqual(shares, ["include/ns/midpoint.hpp", "python/module.cpp", "src/midpoint.cpp"])
+        self.assertEqual(lines, 2 + 1 + 3)  # #pragma, int f(); | int g; | the block's end line, return, }
+        self.assertEqual(peers.shared_code("numpy"), ([], 0))
 
     def test_source_lines_are_counted_from_the_source(self):
         # Counted again here from peers.py's syntax tree: the lines of the peer's own functions, decorators
@@ -199,6 +234,28 @@ class Unavailable(unittest.TestCase):
             self.assertIsNone(peers.unavailable_reason("py-list"))
             with self.assertRaises(peers.Unavailable):
                 peers.kernel("numba")
+
+    def test_hidden_extension(self):  # LADDER_PEERS_HIDE=extension, as for the other optional modules
+        with mock.patch.dict(os.environ, {"LADDER_PEERS_HIDE": "extension"}):
+            reason = peers.unavailable_reason("cpp-extension")
+            self.assertFalse(peers.card("cpp-extension")["available"])
+        self.assertEqual(reason, "needs the modules Ladder's build makes with `ladder export xsimd --python` "
+                                 "(pybind11-dev, python3-pybind11): No module named 'extension' "
+                                 "(hidden by LADDER_PEERS_HIDE)")
+
+    def test_extension_directory_unset_or_missing(self):
+        environment = {key: value for key, value in os.environ.items() if key != "LADDER_PYTHON_EXTENSIONS"}
+        with mock.patch.dict(os.environ, environment, clear=True):
+            self.assertRegex(peers.unavailable_reason("cpp-extension"),
+                             r"^needs the modules Ladder's build makes .*: LADDER_PYTHON_EXTENSIONS is not set")
+        with mock.patch.dict(os.environ, {"LADDER_PYTHON_EXTENSIONS": os.path.join(SCRATCH, "none")}):
+            self.assertRegex(peers.unavailable_reason("cpp-extension"), r"none is not a directory$")
+
+    def test_worker_reports_a_directory_without_the_modules(self):  # a process of its own: nothing cached
+        code, result = run_worker(tiny_spec("cpp-extension"), os.path.join(SCRATCH, "no-modules.json"),
+                                  LADDER_PYTHON_EXTENSIONS=SCRATCH)
+        self.assertEqual((code, result["status"]), (1, "unavailable"))
+        self.assertIn("No module named 'ladder_xsimd_gauss'", result["reason"])
 
     def test_import_that_fails(self):  # None in sys.modules makes `import numexpr` raise ImportError
         with mock.patch.dict(sys.modules, {"numexpr": None}):
@@ -261,6 +318,9 @@ class Worker(unittest.TestCase):
 
     def test_numba_parallel(self):
         self.check_result("numba-parallel", threads=2)
+
+    def test_cpp_extension(self):
+        self.check_result("cpp-extension")
 
     def test_pure_python_over_max_nodes_is_skipped_unattempted(self):
         spec = tiny_spec("py-list", n=1000)

@@ -1,6 +1,7 @@
 // The report's features on crafted results, each checked for its content: `ladder pick --include-peers`,
-// the "Which tier?" section, the CPU-over-time chart, the rates every entry carries (ns_per_node,
-// parallel_efficiency), and, end to end, `ladder run --python-limit` and `--no-instructions`.
+// crossing from Python into C++ (cpp-extension beside xsimd at the per-call size), the "Which tier?" section,
+// the CPU-over-time chart, the rates every entry carries (ns_per_node, parallel_efficiency), and, end to end,
+// `ladder run --python-limit` and `--no-instructions`.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -272,6 +273,75 @@ TEST(RunCommandOptions, PythonLimitAndNoInstructions) {
   const auto picked = pick(dir / "out", "--include-peers --n 20000");
   EXPECT_NE(picked.output.find("py-list          skipped at n = 20000: not attempted"), std::string::npos)
       << picked.output;
+}
+
+// Crossing from Python into C++: cpp-extension (xsimd behind pybind11) and xsimd, each at n = 1000 (per
+// call, outside the matrix's sizes) and at the sizes. At n = 1000, 1.5 µs against 0.3 µs: a call costs
+// 1.2 µs (1.2 ns a node) to cross; at n = 1e7, the largest, cpp-extension takes 2 ms, so 0.06 % of it.
+fs::path crossing_run(const fs::path& dir, bool xsimd_at_1000) {
+  using testing::around;
+  using testing::crafted_card;
+  json extension = crafted_card("cpp-extension", 108, {"pybind11 2.10", "xsimd 8.1"}, false, "days", 5, true);
+  extension.update({{"per_call_sizes", {1000}}, {"beside", "xsimd"}});
+  const json cards = json::array({crafted_card("naive", 0, {}, false, "minutes", 27),
+                                  crafted_card("xsimd", 5, {"xsimd 8.1"}, false, "hours", 40), extension});
+  json cells = json::array();
+  const std::map<std::string, std::pair<int, std::vector<double>>> seconds = {
+      {"naive", {0, {4e-4, 4e-2}}},
+      {"xsimd", {5, {2e-5, 1.999e-3}}},
+      {"cpp-extension", {108, {2.1e-5, 2e-3}}}};
+  for (const auto& [tier, figures] : seconds)
+    for (std::size_t size = 0; size < 2; ++size)
+      testing::add_cell(cells,
+                        {tier, figures.first, size ? 10'000'000 : 100'000, 1, around(figures.second[size])});
+  testing::add_cell(cells, {"cpp-extension", 108, 1000, 1, around(1.5e-6)});
+  if (xsimd_at_1000) testing::add_cell(cells, {"xsimd", 5, 1000, 1, around(0.3e-6)});
+  json document = testing::crafted_results("crafted", cards, cells);
+  document["context"]["matrix"]["sizes"] = {100'000, 10'000'000};
+  return testing::write_results(dir, document);
+}
+
+// The passage's table row of an integrand, from the Markdown.
+std::string crossing_row(const std::string& md, const std::string& integrand) {
+  const std::size_t section = md.find("## Crossing from Python into C++");
+  if (section == std::string::npos) return "no crossing passage";
+  const std::size_t row = md.find("\n| " + integrand + " |", section);
+  return row == std::string::npos ? "no row" : md.substr(row + 1, md.find('\n', row + 1) - row - 1);
+}
+
+TEST(Crossing, TheCallsCostIsTheDifferenceOfTheMediansAtThePerCallSize) {
+  TempDir dir;
+  const report::Run run = load_run(crossing_run(dir / "run", true).string());
+  EXPECT_EQ(run.sizes(), (std::vector<std::int64_t>{100'000, 10'000'000}))
+      << "n = 1000 is no size of the run";
+  EXPECT_EQ(run.per_call_cells.size(), 2u);
+  EXPECT_EQ(analyse(run).n, 10'000'000);
+  write_report({run}, (dir / "out").string());
+  const std::string md = testing::read_text(dir / "out/report.md");
+  const std::string row = crossing_row(md, "gauss");
+  EXPECT_EQ(
+      row,
+      "| gauss | 1000 | 1.5 µs, median of 3 | 300 ns, median of 3 | 1.2 µs | 1.2 ns | 2 ms, median of 3 | "
+      "0.06 % |")
+      << md;
+  EXPECT_NE(md.find("| integrand | n | cpp-extension (Python) | xsimd | crossing a call | a node | "
+                    "cpp-extension at n = 1e7 | crossing's share there |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("The ladder at n = 1000"), std::string::npos) << "no table at the per-call size";
+  EXPECT_NE(md.find("cpp-extension | 1000 |"), std::string::npos)
+      << "every cell is listed, per-call ones too";
+}
+
+TEST(Crossing, AMissingCellIsNotMeasuredNeverZero) {
+  TempDir dir;
+  write_report({load_run(crossing_run(dir / "run", false).string())}, (dir / "out").string());
+  const std::string md = testing::read_text(dir / "out/report.md");
+  EXPECT_EQ(
+      crossing_row(md, "gauss"),
+      "| gauss | 1000 | 1.5 µs, median of 3 | not measured | not measured | not measured | 2 ms, median of 3 "
+      "| not measured |")
+      << md;
 }
 
 }  // namespace

@@ -433,4 +433,35 @@ TEST(Peers, RunBesideTheCppTiersWithTheSameProtocol) {
   EXPECT_NE(text.find("× py-list"), std::string::npos);
 }
 
+// The last rung, cpp-extension (xsimd exported with --python, called through pybind11): measured at the
+// run's sizes and, per call, at n = 1000 beside xsimd, with xsimd's values; the report says what a call costs
+// to cross from Python.
+TEST(Peers, CppExtensionIsMeasuredPerCallBesideXsimd) {
+  TempDir dir;
+  const Outcome outcome = ladder(
+      "run --peers python --tiers xsimd,cpp-extension --integrand gauss --preset quick "
+      "--no-instructions --out " +
+      (dir / "out").string());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  const json results = read_json(dir / "out/results.json");
+  std::map<std::string, json> cells;  // by name
+  for (const auto& cell : results.at("cells")) cells[cell.at("name")] = cell;
+  const json& extension = cells.at("cpp-extension/gauss/n:1000/threads:1");
+  if (extension.at("status") == "unavailable") GTEST_SKIP() << extension.dump();
+  for (const char* n : {"1000", "100000", "10000000"}) {
+    const json& wrapped = cells.at(std::string("cpp-extension/gauss/n:") + n + "/threads:1");
+    const json& tier = cells.at(std::string("xsimd/gauss/n:") + n + "/threads:1");
+    ASSERT_EQ(wrapped.at("status"), "ok") << wrapped.dump();
+    ASSERT_EQ(tier.at("status"), "ok") << tier.dump();
+    const double value = wrapped.at("measurement").at("result"),
+                 expected = tier.at("measurement").at("result");
+    EXPECT_NEAR(value, expected, 1e-14 * std::abs(expected)) << n;
+  }
+  EXPECT_EQ(cells.size(), 6u) << "two tiers at the two sizes, and both per call at n = 1000";
+  const std::string md = read_text(dir / "out/report.md");
+  EXPECT_NE(md.find("## Crossing from Python into C++"), std::string::npos) << md;
+  EXPECT_NE(md.find("| gauss | 1000 | "), std::string::npos) << md;
+  EXPECT_EQ(md.find("The ladder at n = 1000"), std::string::npos) << md;
+}
+
 }  // namespace

@@ -1,6 +1,21 @@
+// Sizes as `ladder run` reads them (--sizes, --threads, --a/--b), and the sizes a peer adds to the matrix:
+// its per-call sizes (harness/matrix.hpp), on peers whose cards a crafted peers.py prints.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "command.hpp"
+#include "matrix.hpp"
 #include "parse.hpp"
+#include "peers.hpp"
 #include "registry.hpp"
 
 namespace ladder {
@@ -56,6 +71,126 @@ TEST(Sizes, RealsMustBeFinite) {
   EXPECT_EQ(parse_real("b", "1e-3"), 1e-3);
   for (const char* bad : {"nan", "inf", "-inf", "x", "", "1.0.0"})
     EXPECT_THROW(parse_real("a", bad), InputError);
+}
+
+// An environment variable set for a scope, then as it was.
+class ScopedVariable {
+ public:
+  ScopedVariable(const char* name, const std::optional<std::string>& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    value ? setenv(name, value->c_str(), 1) : unsetenv(name);
+  }
+  ~ScopedVariable() { old_ ? setenv(name_, old_->c_str(), 1) : unsetenv(name_); }
+  ScopedVariable(const ScopedVariable&) = delete;
+  ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// Loads the peers a crafted peers.py lists (load_peers reads what `peers.py cards` prints): two that wrap
+// xsimd with the per-call size 1000 and one that wraps nothing, their ids no real peer's, so that the real
+// ones may be loaded in the same process.
+void load_crafted_peers(const testing::TempDir& dir) {
+  nlohmann::json cards = nlohmann::json::array();
+  int rung = 200;
+  for (const char* id : {"wraps-xsimd", "wraps-xsimd-too", "plain-peer"}) {
+    nlohmann::json card = {{"id", id},
+                           {"rung", rung++},
+                           {"summary", "a crafted peer"},
+                           {"libraries", nlohmann::json::array()},
+                           {"concepts", {"loops"}},
+                           {"learning_time", "hours"},
+                           {"parallel", false},
+                           {"reproducible", "always"},
+                           {"summation", "in order"}};
+    if (std::string(id) != "plain-peer") card.update({{"per_call_sizes", {1000}}, {"beside", "xsimd"}});
+    cards.push_back(card);
+  }
+  std::ofstream(dir / "cards.json") << cards.dump();
+  std::ofstream(dir / "peers.py") << "import os\nprint(open(os.path.join(os.path.dirname(__file__), "
+                                     "'cards.json')).read())\n";
+  const ScopedVariable peers_dir("LADDER_PEERS_DIR", dir.str());
+  load_peers("python");
+}
+
+using Counts = std::map<std::tuple<std::string, std::string, std::int64_t, int>, int>;
+
+// How often each (tier, integrand, n, threads) is among the matrix's cells.
+Counts counted(const Matrix& matrix) {
+  Counts cells;
+  for (const auto& cell : matrix.cells()) ++cells[{cell.tier, cell.integrand, cell.n, cell.threads}];
+  return cells;
+}
+
+// The tier/integrand of each cell at n, in order.
+std::vector<std::string> cells_at(const Counts& cells, std::int64_t n) {
+  std::vector<std::string> found;
+  for (const auto& [key, count] : cells)
+    if (std::get<2>(key) == n) found.push_back(std::get<0>(key) + "/" + std::get<1>(key));
+  return found;
+}
+
+TEST(PerCallSizes, APeerAndTheTierItWrapsGetOneThreadCellsThereOnce) {
+  testing::TempDir dir;
+  const ScopedVariable modules("LADDER_PYTHON_EXTENSIONS", "/where/the/user/built/them");
+  load_crafted_peers(dir);
+  const PeerCard* peer = find_peer("wraps-xsimd");
+  ASSERT_NE(peer, nullptr);
+  EXPECT_EQ(peer->per_call_sizes, std::vector<std::int64_t>{1000});
+  EXPECT_EQ(peer->beside, "xsimd");
+  EXPECT_TRUE(find_peer("plain-peer")->per_call_sizes.empty());
+  EXPECT_EQ(std::string(std::getenv("LADDER_PYTHON_EXTENSIONS")), "/where/the/user/built/them")
+      << "a user's own directory stays";
+
+  Matrix matrix;
+  matrix.tiers = {"naive", "xsimd", "wraps-xsimd", "wraps-xsimd-too", "plain-peer"};
+  matrix.integrands = {"gauss", "pi"};
+  matrix.sizes = {100'000, 10'000'000};
+  matrix.threads = {1, 2};
+  matrix.seed = 7;
+  const Counts cells = counted(matrix);
+  for (const auto& [key, count] : cells) {
+    const auto& [tier, integrand, n, threads] = key;
+    EXPECT_EQ(count, 1) << tier << "/" << integrand << "/n:" << n << "/threads:" << threads;
+    EXPECT_EQ(threads, 1) << "every tier here is serial";
+    EXPECT_TRUE(n == 1000 || n == 100'000 || n == 10'000'000) << n;
+  }
+  // Each wrapping peer and xsimd once (two peers wrap it), for each integrand; naive and plain-peer not.
+  EXPECT_EQ(cells_at(cells, 1000),
+            (std::vector<std::string>{"wraps-xsimd/gauss", "wraps-xsimd/pi", "wraps-xsimd-too/gauss",
+                                      "wraps-xsimd-too/pi", "xsimd/gauss", "xsimd/pi"}));
+  EXPECT_EQ(cells.size(), 5u * 2 * 2 + 6) << "tiers × integrands × sizes, and the six";
+  std::vector<std::string> names, again;
+  for (const auto& cell : matrix.cells()) names.push_back(cell_name(cell));
+  for (const auto& cell : matrix.cells()) again.push_back(cell_name(cell));
+  EXPECT_EQ(names, again) << "the same cells in the same order every time";
+
+  // The wrapped tier not in the matrix: the peer's cells only.
+  matrix.tiers = {"wraps-xsimd"};
+  EXPECT_EQ(cells_at(counted(matrix), 1000),
+            (std::vector<std::string>{"wraps-xsimd/gauss", "wraps-xsimd/pi"}));
+
+  // n = 1000 one of the sizes already: nothing added, nothing twice.
+  matrix.tiers = {"xsimd", "wraps-xsimd"};
+  matrix.sizes = {1000, 100'000};
+  const Counts with_1000 = counted(matrix);
+  EXPECT_EQ(with_1000.size(), 2u * 2 * 2);
+  for (const auto& [key, count] : with_1000)
+    EXPECT_EQ(count, 1) << std::get<0>(key) << " " << std::get<2>(key);
+}
+
+TEST(PerCallSizes, LoadingPeersNamesThisBuildsExtensionModules) {
+  testing::TempDir dir;
+  const ScopedVariable modules("LADDER_PYTHON_EXTENSIONS", std::nullopt);
+  load_crafted_peers(dir);
+  const char* set = std::getenv("LADDER_PYTHON_EXTENSIONS");
+  ASSERT_NE(set, nullptr);
+  const std::string where = set, end = "/python-extension/build/modules";
+  ASSERT_GT(where.size(), end.size());
+  EXPECT_EQ(where.front(), '/') << where;
+  EXPECT_EQ(where.substr(where.size() - end.size()), end) << where;
 }
 
 }  // namespace

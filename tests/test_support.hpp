@@ -51,7 +51,9 @@ inline const Reference& cached_reference(std::size_t integrand, Interval ab, std
 // A tier missing from this table fails every test that asks for its bound: add it when adding a tier.
 namespace depth {
 
-// The block sizes the tiers' files use (their own constants, restated: a change there must show here).
+// The block sizes the tiers' kernels use (restated from their headers in variants/kernels/ — eigen_chunk,
+// compensated_block, openmp_block, openmp_tuned_block, mpi_block, cuda_block_threads, cuda_max_blocks —
+// not included from there: a change there must show here).
 constexpr std::int64_t eigen_chunk = 4096;
 constexpr std::int64_t compensated_block = 4096;
 constexpr std::int64_t openmp_block = std::int64_t{1} << 16;  // openmp, openmp-tuned, mpi

@@ -1,5 +1,5 @@
-// The hand-written exp of the tuned tiers (variants/tuned_exp.hpp): its error in ulps against long double
-// expl over the whole double range, its special values, the figure the cards print, and the claim that
+// The hand-written exp of the tuned tiers (variants/tuned_exp_math.hpp): its error in ulps against long
+// double expl over the whole double range, its special values, the figure the cards print, and the claim that
 // only exp changes — integrands without exp give the xsimd tiers' bits.
 //
 // The header has two paths, chosen when it is compiled: with AVX-512F a table of 16 and vscalefpd, without
@@ -9,8 +9,6 @@
 // LADDER_ARCH with its tiers, and into ladder_tuned_exp_x86_64_v3_tests (LADDER_TUNED_EXP_SECOND_BUILD), for
 // x86-64-v3 with the x86-64-v3 tiers: the AVX2 path. Where LADDER_ARCH gives no AVX-512F, the AVX-512
 // path is compiled nowhere, and ladder_tests reports it as skipped, with the reason.
-#include "tuned_exp.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,6 +20,8 @@
 #include <vector>
 
 #include "registry.hpp"
+#include "simd_integrands.hpp"
+#include "tuned_exp_math.hpp"
 
 #if XSIMD_WITH_AVX512F
 #define TUNED_EXP_PATH TunedExpAvx512Path
@@ -161,7 +161,7 @@ TEST_F(TUNED_EXP_PATH, TheCardsStateTheMeasuredError) {
   EXPECT_LE(max_ulp_error, measured_error + 0.2);
   for (const char* id : {"tuned-exp", "openmp-tuned", "tbb-tuned"}) {
     EXPECT_EQ(find_tier(id).card.max_ulp_error, max_ulp_error) << id;
-    EXPECT_EQ(find_tier(id).card.note, integrands_note) << id;
+    EXPECT_EQ(find_tier(id).card.note, tuned_integrands_note) << id;
   }
 }
 
@@ -240,7 +240,7 @@ TEST_F(TUNED_TIERS_PATH, IntegrandsWithoutExpGiveTheXsimdTiersBits) {
 #if !XSIMD_WITH_AVX512F && !defined(LADDER_TUNED_EXP_SECOND_BUILD)
 // The build's own target has no AVX-512F, so the AVX-512 path above was not compiled into any test binary.
 TEST(TunedExpAvx512Path, IsTestedWhereTheBuildTargetsAvx512) {
-  GTEST_SKIP() << "the AVX-512 path of tuned_exp.hpp is not compiled in this build (xsimd arch "
+  GTEST_SKIP() << "the AVX-512 path of tuned_exp_math.hpp is not compiled in this build (xsimd arch "
                << xsimd::default_arch::name() << ", no AVX-512F in LADDER_ARCH): "
                << (__builtin_cpu_supports("avx512f")
                        ? "this CPU has AVX-512F; configure with -DLADDER_ARCH=native or x86-64-v4 to test it"

@@ -1,19 +1,11 @@
-// Rung 2 — inlined: the integrand is a template parameter instead of a std::function, so the compiler sees
-// its body and inlines it into the loop. Flexibility is kept (any callable still works); the indirect call
-// per node is gone.
+// Rung 2 — inlined: the card; the kernel is kernels/inlined.hpp.
+#include "kernels/inlined.hpp"
+
 #include <cstdint>
 
 #include "tier.hpp"
 
 namespace {
-
-template <class F>
-double integrate(F f, ladder::Interval ab, std::int64_t n) {
-  const double step = (ab.b - ab.a) / static_cast<double>(n);
-  double sum = 0.0;
-  for (std::int64_t i = 0; i < n; ++i) sum += f(ab.a + (static_cast<double>(i) + 0.5) * step);
-  return sum * step;
-}
 
 const ladder::Registration registration{
     {.id = "inlined",
@@ -25,7 +17,7 @@ const ladder::Registration registration{
      .summation = "one accumulator, in order",
      .summation_depth = ladder::sequential_depth},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
-      return integrate(f, ab, n);
+      return ladder::inlined(f, ab.a, ab.b, n);
     }};
 
 }  // namespace

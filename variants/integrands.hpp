@@ -5,91 +5,23 @@
 // Beside the function itself, each integrand carries what the references and the error analysis need, in
 // long double: an antiderivative (the exact integral), the first and third derivatives (the
 // Euler–Maclaurin expansion of the midpoint sum), and `magnitude`, the size of the terms one evaluation
-// rounds (the per-node rounding bound scales with it).
+// rounds (the per-node rounding bound scales with it). The built-in ones are one header each in builtin/,
+// which a team can include as they are; this file lists them and holds what the registry needs of every
+// integrand.
 #pragma once
 
-#include <cmath>
+#include <cstddef>
 #include <functional>
-#include <numbers>
 #include <string_view>
 #include <type_traits>
 
+#include "builtin/gauss.hpp"
+#include "builtin/pi.hpp"
+#include "builtin/poly.hpp"
+#include "builtin/sine.hpp"
 #include "ladder/integrand.hpp"
 
-// The cuda tier runs the same integrands on the GPU: under nvcc their call operators are compiled for the
-// host and the device; every other compiler sees nothing.
-#ifdef __CUDACC__
-#define LADDER_HOST_DEVICE __host__ __device__
-#else
-#define LADDER_HOST_DEVICE
-#endif
-
 namespace ladder {
-
-struct Gauss {
-  static constexpr std::string_view name = "gauss";
-  static constexpr std::string_view formula = "exp(-x^2)";
-  template <class T>
-  LADDER_HOST_DEVICE auto operator()(const T& x) const {
-    using std::exp;
-    return exp(-x * x);
-  }
-  static long double antiderivative(long double x) {
-    return std::sqrt(std::numbers::pi_v<long double>) / 2 * std::erf(x);
-  }
-  static long double derivative1(long double x) { return -2 * x * std::exp(-x * x); }
-  static long double derivative3(long double x) { return (12 * x - 8 * x * x * x) * std::exp(-x * x); }
-  static long double magnitude(long double x) { return std::exp(-x * x); }
-};
-
-struct Pi {
-  static constexpr std::string_view name = "pi";
-  static constexpr std::string_view formula = "4/(1+x^2)";
-  template <class T>
-  LADDER_HOST_DEVICE auto operator()(const T& x) const {
-    return 4.0 / (1.0 + x * x);
-  }
-  static long double antiderivative(long double x) { return 4 * std::atan(x); }
-  static long double derivative1(long double x) { return -8 * x / ((1 + x * x) * (1 + x * x)); }
-  static long double derivative3(long double x) {
-    const long double q = 1 + x * x;
-    return 96 * x * (1 - x * x) / (q * q * q * q);
-  }
-  static long double magnitude(long double x) { return 4 / (1 + x * x); }
-};
-
-struct Sine {
-  static constexpr std::string_view name = "sin";
-  static constexpr std::string_view formula = "sin(x)";
-  template <class T>
-  LADDER_HOST_DEVICE auto operator()(const T& x) const {
-    using std::sin;
-    return sin(x);
-  }
-  static long double antiderivative(long double x) { return -std::cos(x); }
-  static long double derivative1(long double x) { return std::cos(x); }
-  static long double derivative3(long double x) { return -std::cos(x); }
-  // Near its zeros sin(x) is tiny but its rounding error is not (range reduction works on x): use 1.
-  static long double magnitude(long double) { return 1; }
-};
-
-// A cheap polynomial: with no transcendental function to hide behind, what is left is the cost of the
-// loop itself, so the rungs that only remove overhead show most clearly here.
-struct Poly {
-  static constexpr std::string_view name = "poly";
-  static constexpr std::string_view formula = "x^3 - 2x^2 + 3x + 1";
-  template <class T>
-  LADDER_HOST_DEVICE auto operator()(const T& x) const {
-    return ((x - 2.0) * x + 3.0) * x + 1.0;
-  }
-  static long double antiderivative(long double x) { return ((((x / 4 - 2.0L / 3) * x) + 1.5L) * x + 1) * x; }
-  static long double derivative1(long double x) { return (3 * x - 4) * x + 3; }
-  static long double derivative3(long double) { return 6; }
-  static long double magnitude(long double x) {
-    const long double ax = std::fabs(x);
-    return ((ax + 2) * ax + 3) * ax + 1;
-  }
-};
 
 template <class... Integrands>
 struct IntegrandList {};
@@ -109,7 +41,7 @@ struct Probe {
 template <class F>
 struct IntegrandBuild {
   static constexpr std::string_view source = "built-in";
-  // tuned: the tuned tiers' TunedBatch (tuned_exp.hpp), which has only what the built-in integrands use.
+  // tuned: the tuned tiers' TunedBatch (tuned_exp_math.hpp), which has only what the built-in integrands use.
   static constexpr Probe simd{}, tuned{}, array{}, wide{}, autodiff{}, device{};
 };
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-namespace ladder::mpi {
+namespace ladder::mpi_runtime {
 
 namespace {
 
@@ -67,4 +67,4 @@ void finish() {
   if (started && !finished) MPI_Finalize();
 }
 
-}  // namespace ladder::mpi
+}  // namespace ladder::mpi_runtime

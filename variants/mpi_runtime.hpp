@@ -1,12 +1,12 @@
 // The MPI runtime the mpi tier runs in, in one place: which launcher starts the ranks, and MPI's start
-// and end in a process. The tier itself only computes (variants/mpi.cpp); the harness
-// (harness/distributed.cpp) starts the ranks with this launcher and leads them. Built only where the
-// build found MPI, as the tier is.
+// and end in a process. The tier's kernel only computes (variants/kernels/mpi.hpp, which calls start());
+// the harness (harness/distributed.cpp) starts the ranks with this launcher and leads them. Built only
+// where the build found MPI, as the tier is. (The namespace is mpi_runtime: ladder::mpi is the kernel.)
 #pragma once
 
 #include <string>
 
-namespace ladder::mpi {
+namespace ladder::mpi_runtime {
 
 // The launcher: $LADDER_MPIRUN, else the mpirun CMake found.
 std::string launcher();
@@ -29,4 +29,4 @@ void start();
 // MPI_Finalize, once; nothing when MPI was never started.
 void finish();
 
-}  // namespace ladder::mpi
+}  // namespace ladder::mpi_runtime

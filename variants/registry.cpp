@@ -54,6 +54,7 @@ void register_tier(TierCard card, std::vector<Kernel> kernels, std::vector<std::
   card.source_file = std::string(file_name(file));
   for (const auto& source : tier_sources()) {
     if (source.file != card.source_file) continue;
+    card.kernel_header = source.kernel;
     card.source_lines = source.lines;
     card.shares = source.shares;
     card.shared_lines = source.shared_lines;

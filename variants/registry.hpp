@@ -61,8 +61,9 @@ std::string_view to_string(Reproducible reproducible);
 
 // Written by the build (tools/count_lines.cpp) for each file given to ladder_add_tier.
 struct TierSource {
-  std::string file;  // file name, without directories
-  int lines;
+  std::string file;    // file name, without directories
+  std::string kernel;  // the kernel header, relative to the source directory (empty: none given)
+  int lines;           // of the kernel header (of the file when there is none)
   std::vector<std::string> shares;
   int shared_lines;
   std::vector<std::string> flags;

@@ -9,18 +9,17 @@
 #include <cstdint>
 #include <xsimd/xsimd.hpp>
 
-#include "integrands.hpp"
-
 namespace ladder::simd {
 
 using Batch = xsimd::batch<double>;
 constexpr std::int64_t width = Batch::size;
 
-// What the kernel needs of an integrand: it takes a batch of nodes and gives a batch of values. The build
-// compiled each integrand for batches first (IntegrandBuild): one that does not compile, say because it
-// calls a scalar-only library or branches on x, leaves this kernel's tiers unavailable for it.
+// What the kernel needs of an integrand: it takes a batch of nodes and gives a batch of values. This checks
+// the call's signature only: an integrand whose generic body does not compile for batches (it calls a
+// scalar-only library, or branches on x) fails inside the kernel. Ladder's build compiles each integrand for
+// batches first and refuses those that fail (ladder::SimdIntegrand in tier.hpp).
 template <class F>
-concept Integrand = IntegrandBuild<F>::simd.compiles&& requires(const F& f, const Batch& x) {
+concept Integrand = requires(const F& f, const Batch& x) {
   { f(x) } -> std::convertible_to<Batch>;
 };
 

@@ -1,23 +1,11 @@
-// Rung 3 — std-algorithms: no raw loop. std::views::iota names the node indices and std::transform_reduce
-// maps each to f(node) and adds them up: the loop says what it computes, not how.
+// Rung 3 — std-algorithms: the card; the kernel is kernels/std_algorithms.hpp.
+#include "kernels/std_algorithms.hpp"
+
 #include <cstdint>
-#include <functional>
-#include <numeric>
-#include <ranges>
 
 #include "tier.hpp"
 
 namespace {
-
-template <class F>
-double integrate(F f, ladder::Interval ab, std::int64_t n) {
-  const double step = (ab.b - ab.a) / static_cast<double>(n);
-  const auto indices = std::views::iota(std::int64_t{0}, n);
-  const double sum =
-      std::transform_reduce(indices.begin(), indices.end(), 0.0, std::plus<>{},
-                            [&](std::int64_t i) { return f(ab.a + (static_cast<double>(i) + 0.5) * step); });
-  return sum * step;
-}
 
 const ladder::Registration registration{
     {.id = "std-algorithms",
@@ -29,7 +17,7 @@ const ladder::Registration registration{
      .summation = "one accumulator, in order",
      .summation_depth = ladder::sequential_depth},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
-      return integrate(f, ab, n);
+      return ladder::std_algorithms(f, ab.a, ab.b, n);
     }};
 
 }  // namespace

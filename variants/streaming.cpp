@@ -1,18 +1,11 @@
-// Rung 1 — streaming: no node array; each node is computed when it is needed, the way a Python generator
-// yields it. Memory no longer grows with n. f is still called through a std::function.
+// Rung 1 — streaming: the card; the kernel is kernels/streaming.hpp.
+#include "kernels/streaming.hpp"
+
 #include <cstdint>
-#include <functional>
 
 #include "tier.hpp"
 
 namespace {
-
-double integrate(const std::function<double(double)>& f, ladder::Interval ab, std::int64_t n) {
-  const double step = (ab.b - ab.a) / static_cast<double>(n);
-  double sum = 0.0;
-  for (std::int64_t i = 0; i < n; ++i) sum += f(ab.a + (static_cast<double>(i) + 0.5) * step);
-  return sum * step;
-}
 
 const ladder::Registration registration{
     {.id = "streaming",
@@ -24,7 +17,7 @@ const ladder::Registration registration{
      .summation = "one accumulator, in order",
      .summation_depth = ladder::sequential_depth},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
-      return integrate(ladder::type_erased(f), ab, n);
+      return ladder::streaming(ladder::type_erased(f), ab.a, ab.b, n);
     }};
 
 }  // namespace

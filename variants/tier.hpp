@@ -1,10 +1,14 @@
 // What a tier is: a midpoint-rule kernel plus the card a reader needs to judge what it costs to keep.
 //
-// A tier file defines its kernel as a template over the integrand, fills in its card, and registers both
-// with one line at the bottom:
+// The kernel is a header of its own, variants/kernels/STEM.hpp: a function template ladder::STEM over the
+// integrand that includes nothing of Ladder's registry, harness or cards, so a team can take it as it is.
+// The tier file, variants/STEM.cpp, includes it, fills in the card, and registers both with one line that
+// adapts the registry's arguments to the kernel's:
 //
 //   const ladder::Registration registration{card, [](auto f, ladder::Interval ab, std::int64_t n,
-//                                                    const ladder::RunOptions& options) { ... }};
+//                                                    const ladder::RunOptions& options) {
+//     return ladder::STEM(f, ab.a, ab.b, n, {.threads = options.threads});
+//   }};
 //
 // The registry instantiates the kernel once for every integrand in integrands.hpp, so the harness, the
 // command line and the report find tiers by id and never name one.
@@ -81,8 +85,12 @@ struct TierCard {
   double max_ulp_error = 0;
 
   // Filled in by the build, never typed in (see ladder_add_tier in CMakeLists.txt).
-  std::string source_file{};
-  int source_lines = 0;               // non-blank, non-comment lines of the tier's own file
+  std::string source_file{};  // the tier's file name: "xsimd.cpp"
+  // The kernel's header, relative to the source directory: "variants/kernels/xsimd.hpp"
+  std::string kernel_header{};
+  // Non-blank, non-comment lines of the kernel header: the code a team keeps (the card and registration
+  // in source_file are Ladder's, not counted). A tier given no KERNEL counts its own file instead.
+  int source_lines = 0;
   std::vector<std::string> shares{};  // project headers whose kernel the tier builds on
   int shared_lines = 0;               // ... and their non-blank, non-comment lines
   std::vector<std::string> flags{};   // compiler flags this tier adds to the common set

@@ -1,12 +1,12 @@
 """Peers: the midpoint rule I ≈ h·Σ f(a + (i + ½)h), h = (b − a)/n, written the ways Python people write it.
 
-They form their own staircase (rungs 100–107) beside the C++ tiers, and `ladder run` measures them with
+They form their own staircase (rungs 100–108) beside the C++ tiers, and `ladder run` measures them with
 scripts/peers/worker.py, the same protocol as the C++ worker. Every peer is a function with one signature,
 
     integrate(integrand_name, a, b, n, threads) -> float
 
-and a card with the fields of `ladder list --json`. NumPy, numexpr and Numba are optional: a peer whose
-module is missing is listed as unavailable, with the reason.
+and a card with the fields of `ladder list --json`. NumPy, numexpr, Numba and the C++ extension modules are
+optional: a peer whose module is missing is listed as unavailable, with the reason.
 
     python3 scripts/peers/peers.py cards        # the JSON array of every peer's card
 """
@@ -189,6 +189,18 @@ def numba_parallel(integrand, a, b, n, threads):
     return numba_parallel_kernel(integrand)(a, b, n)
 
 
+# ---- rung 108, cpp-extension: the last rung leaves Python. The xsimd tier, exported by
+# `ladder export xsimd --python` and built as a pybind11 module a built-in integrand: the loop runs in C++,
+# only the call crosses from Python (and releases the GIL while the kernel runs).
+@functools.cache
+def extension_module(integrand):
+    return importlib.import_module("ladder_xsimd_" + integrand.replace("-", "_"))
+
+
+def cpp_extension(integrand, a, b, n, threads=1):
+    return extension_module(integrand).integrate(a, b, n)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # The cards: what `ladder list --json` says of a C++ tier, for each peer. Computed fields are added by card().
 
@@ -200,11 +212,37 @@ class Unavailable(Exception):
     """A peer cannot run here: one of its modules cannot be imported."""
 
 
+# The cpp-extension peer's modules: Ladder's build makes them (cmake/python_extension.cmake) and `ladder run`
+# names their directory in LADDER_PYTHON_EXTENSIONS; the export of gauss lies at DIRECTORY/../../gauss.
+EXTENSIONS = "LADDER_PYTHON_EXTENSIONS"
+EXTENSION_NEEDS = ("needs the modules Ladder's build makes with `ladder export xsimd --python` "
+                   "(pybind11-dev, python3-pybind11)")
+
+
+def need_extension():
+    """Put the modules' directory on sys.path and import each integrand's module, or raise Unavailable."""
+    directory = os.environ.get(EXTENSIONS)
+    if not directory:
+        raise Unavailable(f"{EXTENSION_NEEDS}: {EXTENSIONS} is not set (`ladder run` sets it)")
+    if not os.path.isdir(directory):
+        raise Unavailable(f"{EXTENSION_NEEDS}: {EXTENSIONS}={directory} is not a directory")
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    try:
+        for integrand in SCALAR:
+            extension_module(integrand)
+    except Exception as error:  # ImportError, or a module built for another Python
+        raise Unavailable(f"{EXTENSION_NEEDS}: {error}") from None
+
+
 def need(module):
     """Import an optional module into this file's globals, or raise Unavailable with the reason.
-    LADDER_PEERS_HIDE=numba,numexpr makes the named modules look missing (for the tests)."""
+    LADDER_PEERS_HIDE=numba,numexpr,extension makes the named modules look missing (for the tests)."""
     if module in os.environ.get("LADDER_PEERS_HIDE", "").split(","):
-        raise Unavailable(f"needs {module}: No module named '{module}' (hidden by LADDER_PEERS_HIDE)")
+        missing = EXTENSION_NEEDS if module == "extension" else f"needs {module}"
+        raise Unavailable(f"{missing}: No module named '{module}' (hidden by LADDER_PEERS_HIDE)")
+    if module == "extension":
+        return need_extension()
     try:
         globals()[IMPORT_NAME[module]] = importlib.import_module(module)
     except Exception as error:  # ImportError, or a broken install (a NumPy too new for this Numba, ...)
@@ -269,6 +307,15 @@ PEERS = [
          learning_time="hours", parallel=True, reproducible="no",
          summation="one accumulator per thread over its share, thread totals added by Numba",
          heap_bytes_per_node=0),
+    dict(id="cpp-extension", functions=[extension_module, cpp_extension], needs=["extension"],
+         summary="the xsimd tier exported by `ladder export xsimd --python`, called through pybind11",
+         libraries=["pybind11 2.10", "xsimd 8.1"],
+         concepts=["C++ extension modules", "pybind11 bindings", "the GIL", "CMake builds", "SIMD batch types"],
+         learning_time="days", parallel=False, reproducible="always",
+         summation="4 × width SIMD lanes, then a horizontal add",  # the xsimd tier's
+         heap_bytes_per_node=0,
+         per_call_sizes=[1000],  # also measured where the call, not the loop, is the cost
+         beside="xsimd"),  # the C++ tier it wraps, measured at the same sizes
 ]
 BY_ID = {peer["id"]: peer for peer in PEERS}
 
@@ -277,6 +324,42 @@ def source_lines(functions):
     """Lines of code in the functions' source: blank lines and comment lines are not counted."""
     lines = [line.strip() for f in functions for line in inspect.getsource(f).splitlines()]
     return sum(1 for line in lines if line and not line.startswith("#"))
+
+
+def cpp_lines(path):
+    """Lines holding code once // and /* */ comments are removed: the rule of tools/count_lines.cpp."""
+    count, in_comment = 0, False
+    with open(path) as source:
+        for line in source:
+            has_code, i = False, 0
+            while i < len(line):
+                if in_comment:
+                    if line.startswith("*/", i):
+                        in_comment, i = False, i + 1
+                elif line.startswith("/*", i):
+                    in_comment, i = True, i + 1
+                elif line.startswith("//", i):
+                    break
+                elif not line[i].isspace():
+                    has_code = True
+                i += 1
+            count += has_code
+    return count
+
+
+def shared_code(peer_id):
+    """The C++ a peer calls into, as (files, lines): the export of gauss beside the modules, the code the
+    module is built from (include/, src/, python/; not its tests), or nothing when it is not there."""
+    if "extension" not in BY_ID[peer_id]["needs"] or not os.environ.get(EXTENSIONS):
+        return [], 0
+    export = os.path.normpath(os.path.join(os.environ[EXTENSIONS], "..", "..", "gauss"))
+    files = []
+    for part in ("include", "src", "python"):
+        for folder, _, names in os.walk(os.path.join(export, part)):
+            files += [os.path.relpath(os.path.join(folder, name), export)
+                      for name in names if name.endswith((".hpp", ".h", ".cpp"))]
+    files.sort()
+    return files, sum(cpp_lines(os.path.join(export, file)) for file in files)
 
 
 def unavailable_reason(peer_id):
@@ -308,11 +391,12 @@ def card(peer_id):
     peer = BY_ID[peer_id]
     reason = unavailable_reason(peer_id)
     fields = {key: value for key, value in peer.items() if key not in ("functions", "needs")}
+    shares, shared_lines = shared_code(peer_id)
     return {**fields, "heap_bytes_per_node": float(peer["heap_bytes_per_node"]),
             "rung": 100 + PEERS.index(peer),
             "source_file": os.path.basename(__file__),
             "source_lines": source_lines(peer["functions"]),
-            "shared_lines": 0, "shares": [], "flags": [], "environment": [], "distributed": False,
+            "shared_lines": shared_lines, "shares": shares, "flags": [], "environment": [], "distributed": False,
             "peer": True, "language": f"Python {platform.python_version()}",
             "max_nodes": max_nodes(peer_id),
             "available": reason is None, "unavailable_reason": reason}

@@ -22,6 +22,17 @@
 #include <string_view>
 #include <type_traits>
 
+// The cuda tier runs the same integrands on the GPU: under nvcc their call operators are compiled for the
+// host and the device; every other compiler sees nothing. Write it before a call operator to have it run
+// there too.
+#ifndef LADDER_HOST_DEVICE
+#ifdef __CUDACC__
+#define LADDER_HOST_DEVICE __host__ __device__
+#else
+#define LADDER_HOST_DEVICE
+#endif
+#endif
+
 namespace ladder {
 
 // Set by LADDER_INTEGRAND for each registered struct.

@@ -37,11 +37,6 @@ inline constexpr double max_ulp_error = 1.3;
 inline constexpr double max_ulp_error = 1.2;
 #endif
 
-// For the cards of the tiers built on it. tests/tuned_exp_test.cpp checks the second half: bit for bit.
-inline constexpr const char* integrands_note =
-    "gauss calls exp and gets this one; pi, sin and poly call no exp and run exactly as on the xsimd tier; "
-    "user integrands are not run (the tuned exp is written and tested for the built-in ones)";
-
 namespace constants {
 
 constexpr double log2e = 0x1.71547652b82fep0;  // 1/ln2
@@ -210,11 +205,12 @@ struct TunedBatch {
   friend TunedBatch sin(TunedBatch x) { return TunedBatch(xsimd::sin(x.value)); }
 };
 
-// What the tuned tiers need of an integrand: that it works on TunedBatch. TunedBatch has the operations the
-// built-in integrands use and no more, so a user integrand is refused (IntegrandBuild<F>::tuned): on it the
-// tier would be the xsimd tier's code under another name.
+// What the tuned tiers need of an integrand: that it works on batches, as simd::Integrand says (the
+// signature only). TunedBatch has the operations the built-in integrands use and no more, so Ladder's build
+// refuses the integrands whose body does not compile for it (ladder::TunedIntegrand in tier.hpp): on a user
+// integrand the tier would be the xsimd tier's code under another name.
 template <class F>
-concept Integrand = IntegrandBuild<F>::tuned.compiles&& simd::Integrand<F>;
+concept Integrand = simd::Integrand<F>;
 
 // A generic integrand → the callable simd::block_sum takes: batches go through TunedBatch, and the loop's
 // scalar remainder stays on double (and std::exp), as in the xsimd tier.

@@ -1,0 +1,219 @@
+// The exported project's files, from the templates in export/templates/ and the plan: the library, its
+// test, benchmark and example, the CMakeLists.txt, and on request the Python module and its test.
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "embedded.hpp"
+#include "plan.hpp"
+#include "template.hpp"
+#include "text.hpp"
+
+namespace ladder::exporter {
+namespace {
+
+std::string template_text(const std::string& name) {
+  const auto text = embedded("export/templates/" + name);
+  if (!text) throw std::logic_error("the build did not embed export/templates/" + name);
+  return std::string(*text);
+}
+
+// The CMake lines that find what the card lists, and the targets to link: Debian 12's packages.
+struct Packages {
+  std::string find, link, debian;
+};
+
+Packages packages(const Plan& plan) {
+  const std::string& ns = plan.ns;
+  Packages out;
+  auto add = [&](const std::string& find, const std::string& link, const std::string& debian) {
+    out.find += find + "\n";
+    out.link += (out.link.empty() ? "" : " ") + link;
+    out.debian += (out.debian.empty() ? "" : ", ") + debian;
+  };
+  for (const auto& library : plan.tier->card.libraries) {
+    if (library.starts_with("xsimd"))
+      add("find_package(xsimd 8 REQUIRED)\n"
+          "# Debian's xsimd target asks the linker for an \"xtl\" library that xsimd does not need (it is\n"
+          "# header-only): take its include directory only.\n"
+          "get_target_property(" +
+              ns +
+              "_xsimd_includes xsimd INTERFACE_INCLUDE_DIRECTORIES)\n"
+              "add_library(" +
+              ns +
+              "_xsimd INTERFACE)\n"
+              "target_include_directories(" +
+              ns + "_xsimd SYSTEM INTERFACE ${" + ns + "_xsimd_includes})",
+          ns + "_xsimd", "libxsimd-dev");
+    else if (library.starts_with("OpenMP"))
+      add("find_package(OpenMP REQUIRED)", "OpenMP::OpenMP_CXX", "libgomp (GCC's OpenMP, with g++)");
+    else if (library.starts_with("oneTBB"))
+      add("find_package(TBB REQUIRED)", "TBB::tbb", "libtbb-dev");
+    else if (library.starts_with("Eigen"))
+      add("find_package(Eigen3 3.4 REQUIRED NO_MODULE)", "Eigen3::Eigen", "libeigen3-dev");
+    else if (library.starts_with("CUDA toolkit"))
+      add("find_package(CUDAToolkit REQUIRED)", "CUDA::cudart_static", "NVIDIA's CUDA toolkit (nvcc, CUB)");
+    else if (library.starts_with("glibc libmvec"))
+      add("# glibc's libmvec: the vector exp and sin the compiler calls under -ffast-math, linked with libm",
+          "m", "libc6-dev (glibc's libmvec)");
+    else
+      throw std::logic_error("tier '" + plan.tier->card.id + "': no CMake package known for its library '" +
+                             library + "' (export/project.cpp, packages)");
+  }
+  if (out.find.empty()) out.find = "# none: the standard library only\n";
+  out.find.pop_back();  // the template's line ends it
+  out.debian = "cmake, g++" + std::string(out.debian.empty() ? "" : ", ") + out.debian +
+               "; for the tests: libgtest-dev, libbenchmark-dev" +
+               (plan.request->python ? "; for Python: pybind11-dev, python3-pybind11" : "");
+  return out;
+}
+
+std::string kernel_call(const Plan& plan) {
+  std::string call = plan.ns + "::" + plan.function + "(" + exported_type(plan) + "{}, a, b, n";
+  if (plan.threads) {
+    call +=
+        ",\n" + std::string(plan.ns.size() + plan.function.size() + 12, ' ') + "{.threads = options.threads";
+    if (plan.cpus) call += ", .cpus = options.cpus";
+    if (plan.reproducible) call += ", .reproducible = options.reproducible";
+    call += "}";
+  }
+  return call + ")";
+}
+
+std::vector<int> thread_counts(const Plan& plan) {
+  return plan.threads ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1};
+}
+
+const std::vector<std::int64_t> test_sizes = {1, 2, 3, 7, 15, 1000, 1000003, std::int64_t{1} << 22};
+
+std::string depth_table(const Plan& plan) {
+  std::string table;
+  for (const std::int64_t n : test_sizes)
+    for (const int threads : thread_counts(plan)) {
+      const double depth = plan.tier->card.summation_depth ? plan.tier->card.summation_depth(n, threads)
+                                                           : static_cast<double>(n);
+      table += "      {{" + std::to_string(n) + ", " + std::to_string(threads) + "}, " +
+               format_number("%.17g", depth) + "},\n";
+    }
+  return table;
+}
+
+std::string joined(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+TemplateValues values_of(const Plan& plan) {
+  const TierCard& card = plan.tier->card;
+  const auto found = packages(plan);
+  TemplateValues v;
+  auto& m = v.values;
+  m["NS"] = plan.ns;
+  m["TIER"] = card.id;
+  m["RUNG"] = std::to_string(card.rung);
+  m["SUMMARY"] = card.summary;
+  m["INTEGRAND"] = plan.integrand.name;
+  m["INTEGRAND_TEXT"] = "the integrand " + plan.integrand.name;
+  m["INTEGRAND_FILE"] = plan.integrand.file_name;
+  m["INTEGRAND_TYPE"] = exported_type(plan);
+  m["KERNEL_FILE"] = plan.kernel.front().name;
+  m["KERNEL_SOURCE"] = plan.device ? "kernel.cu" : "kernel.cpp";
+  m["CUDA_ARCHITECTURES"] = plan.cuda_architectures;
+  m["KERNEL_CALL"] = kernel_call(plan);
+  m["LADDER_VERSION"] = plan.request->build.ladder_version;
+  m["ARCH"] = plan.arch;
+  m["FIND_PACKAGES"] = found.find;
+  m["LINK_LIBRARIES"] = found.link;
+  m["PACKAGES"] = found.debian;
+  // The test includes the integrand's header: an integrand written for Eigen arrays or xsimd batches needs
+  // their headers to compile there too.
+  m["TEST_LIBRARIES"] = found.link;
+  m["SOURCE_FLAGS"] = card.flags.empty()
+                          ? "# the tier adds no flags of its own"
+                          : "set_source_files_properties(src/" +
+                                std::string(plan.device ? "kernel.cu" : "kernel.cpp") +
+                                " PROPERTIES COMPILE_OPTIONS \"" + joined(card.flags, ";") + "\")";
+  m["FLAGS_TEXT"] = card.flags.empty() ? "none of its own" : joined(card.flags, " ");
+  m["SUMMATION"] = card.summation;
+  m["ULPS"] = format_number("%.17g", plan.ulps) + "L";
+  m["ULPS_TEXT"] =
+      plan.ulps == 0
+          ? "0, what Ladder's build measured this integrand to lose on what the kernel calls it with"
+          : format_number("%g", plan.ulps) +
+                ", what Ladder's build measured this integrand to lose on what the kernel calls it with";
+  m["DEPTH_TABLE"] = depth_table(plan);
+  std::string sizes, threads;
+  for (const auto n : test_sizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(n);
+  for (const int t : thread_counts(plan)) threads += (threads.empty() ? "" : ", ") + std::to_string(t);
+  m["SIZES"] = sizes;
+  m["THREAD_COUNTS"] = threads;
+  m["THREADS_TEXT"] = plan.threads ? " and thread counts" : "";
+  m["THREADS_USAGE"] =
+      std::string(plan.threads ? " THREADS" : "") + (plan.reproducible ? " [reproducible]" : "");
+  m["REPRODUCIBLE_ARGC"] = plan.reproducible ? " && argc != 6" : "";
+  m["ARGC"] = plan.threads ? "5" : "4";
+  m["THREADS_ARGNAME"] = plan.threads ? ", \"threads\"" : "";
+  m["A"] = format_number("%.17g", plan.run ? plan.run->context.matrix.a : 0.0);
+  m["B"] = format_number("%.17g", plan.run ? plan.run->context.matrix.b : 1.0);
+  std::string args;
+  for (const auto& [n, t] : plan.bench_cells)
+    args += "->Args({" + std::to_string(n) + (plan.threads ? ", " + std::to_string(t) : std::string()) + "})";
+  m["BENCH_ARGS"] = args;
+  m["BENCH_SOURCE"] = plan.run ? " and thread counts Ladder measured it at (" + plan.request->from_run + ")"
+                               : " of Ladder's default matrix";
+  m["PY_PARALLEL"] = plan.threads ? "True" : "False";
+  m["PY_SIGNATURE_TEXT"] = std::string(plan.threads ? ", *, threads=1" : "") +
+                           (plan.cpus ? ", cpus=[]" : "") + (plan.reproducible ? ", reproducible=False" : "");
+  if (plan.threads) v.flags.insert("THREADS");
+  if (plan.cpus) v.flags.insert("CPUS");
+  if (plan.reproducible) v.flags.insert("REPRODUCIBLE");
+  if (plan.threads && card.reproducible != Reproducible::always && !plan.reproducible)
+    v.flags.insert("UNREPRODUCIBLE");
+  if (plan.request->python) v.flags.insert("PYTHON");
+  if (plan.device) v.flags.insert("CUDA");
+  return v;
+}
+
+}  // namespace
+
+std::string debian_packages(const Plan& plan) { return packages(plan).debian; }
+
+std::vector<ExportedFile> generated_files(const Plan& plan) {
+  const TemplateValues values = values_of(plan);
+  auto from = [&](const std::string& name) { return expand(name, template_text(name), values); };
+  const std::string include = "include/" + plan.ns + "/";
+  std::vector<ExportedFile> files;
+  files.push_back({"CMakeLists.txt", from("CMakeLists.txt.in")});
+  files.push_back({include + "midpoint.hpp", from("midpoint.hpp.in")});
+  for (const auto& header : plan.kernel) files.push_back({include + header.name, header.text});
+  std::string integrand_text = plan.integrand.text;
+  if (plan.integrand.built_in && plan.ns != "ladder") {
+    // A built-in integrand is in namespace ladder, renamed with the kernels.
+    std::string renamed;
+    std::size_t at = 0;
+    for (std::size_t found; (found = integrand_text.find("namespace ladder", at)) != std::string::npos;
+         at = found + 16)
+      renamed += integrand_text.substr(at, found - at) + "namespace " + plan.ns;
+    integrand_text = renamed + integrand_text.substr(at);
+  }
+  files.push_back({include + plan.integrand.file_name, integrand_text});
+  if (plan.integrand.text.find("\"ladder/integrand.hpp\"") != std::string::npos) {
+    const auto contract = embedded("variants/ladder/integrand.hpp");
+    if (!contract) throw std::logic_error("the build did not embed variants/ladder/integrand.hpp");
+    files.push_back({include + "ladder/integrand.hpp", std::string(*contract)});
+  }
+  files.push_back({"src/midpoint.cpp", from("midpoint.cpp.in")});
+  files.push_back({"src/kernel.hpp", from("kernel.hpp.in")});
+  files.push_back({plan.device ? "src/kernel.cu" : "src/kernel.cpp", from("kernel.cpp.in")});
+  files.push_back({"tests/midpoint_test.cpp", from("midpoint_test.cpp.in")});
+  files.push_back({"bench/midpoint_bench.cpp", from("midpoint_bench.cpp.in")});
+  files.push_back({"example/integrate.cpp", from("integrate.cpp.in")});
+  if (plan.request->python) {
+    files.push_back({"python/module.cpp", from("module.cpp.in")});
+    files.push_back({"python/test_midpoint.py", from("test_midpoint.py.in")});
+  }
+  return files;
+}
+
+}  // namespace ladder::exporter
