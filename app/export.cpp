@@ -29,7 +29,9 @@ int export_tier(exporter::ExportRequest request, const Invocation& invocation) {
     request.default_cells.emplace_back(n, 1);
     if (cores > 1) request.default_cells.emplace_back(n, cores);
   }
-  const auto files = exporter::project_files(request);  // checks everything; writes nothing
+  std::vector<std::string> warnings;
+  const auto files = exporter::project_files(request, &warnings);  // checks everything; writes nothing
+  for (const auto& warning : warnings) std::cerr << "ladder: warning: " << warning << "\n";
   const bool replaced = exporter::write_project(request.out, files);
   std::cout << (replaced ? "Replaced the earlier export in " : "Wrote ") << request.out << ": "
             << files.size() << " files, the " << request.tier << " tier as the library target "

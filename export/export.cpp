@@ -12,6 +12,7 @@
 #include "embedded.hpp"
 #include "errors.hpp"
 #include "plan.hpp"
+#include "sha256.hpp"
 
 namespace ladder::exporter {
 namespace fs = std::filesystem;
@@ -125,6 +126,20 @@ void read_run(Plan& plan) {
                      "that measured it (ladder run --tiers " +
                      plan.tier->card.id + " --integrand " + plan.integrand.name + ")");
   for (const auto* cell : plan.measured) plan.bench_cells.emplace_back(cell->n, cell->threads);
+  // The run recorded each tier file's SHA-256 (context.source): its figures are for the code it measured.
+  const auto& recorded = plan.run->context.source.tier_sources;
+  for (const auto& header : plan.kernel) {
+    const auto found = recorded.find(header.origin);
+    const std::string exported = sha256_hex(std::string(*embedded(header.origin)));
+    if (found == recorded.end())
+      plan.code_differences.push_back(header.origin +
+                                      ": the run did not record its text, so whether it measured "
+                                      "this code is not known");
+    else if (found->second != exported)
+      plan.code_differences.push_back(header.origin + ": the run measured another text (SHA-256 " +
+                                      found->second.substr(0, 12) + "…) than this export copies (" +
+                                      exported.substr(0, 12) + "…)");
+  }
 }
 
 void check_out(const std::string& out) {
@@ -153,7 +168,7 @@ std::string exported_type(const Plan& plan) {
   return plan.integrand.built_in && type.starts_with("ladder::") ? plan.ns + type.substr(6) : type;
 }
 
-std::vector<ExportedFile> project_files(const ExportRequest& request) {
+std::vector<ExportedFile> project_files(const ExportRequest& request, std::vector<std::string>* warnings) {
   Plan plan;
   plan.request = &request;
   check_namespace(request.name_space);
@@ -199,6 +214,10 @@ std::vector<ExportedFile> project_files(const ExportRequest& request) {
                            {"command", request.command_line}};
   for (const auto& file : files) marker["files"].push_back(file.path);
   files.push_back({marker_file, marker.dump(1) + "\n"});
+  if (warnings)
+    for (const auto& difference : plan.code_differences)
+      warnings->push_back("--from " + request.from_run +
+                          ": its figures may be for other code than this export's: " + difference);
   return files;
 }
 

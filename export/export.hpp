@@ -41,7 +41,10 @@ struct ExportedFile {
 // the bad value (an unknown tier, one that does not export, an integrand the tier cannot run, a namespace
 // that is not a C++ identifier, an --out that exists and is not an earlier export, a run that cannot be
 // read or has no cell of this tier and integrand).
-std::vector<ExportedFile> project_files(const ExportRequest& request);
+// `warnings`, when given, gets what the user should know before using the project, in words: a --from
+// run that measured other kernel text than the export copies.
+std::vector<ExportedFile> project_files(const ExportRequest& request,
+                                        std::vector<std::string>* warnings = nullptr);
 
 // Writes the files as DIR, whole or not at all: into a new directory beside it, then renamed into place (an
 // earlier export there is replaced). Returns whether one was replaced. Throws WriteError when it cannot.

@@ -30,7 +30,10 @@ struct Plan {
   std::vector<CopiedHeader> kernel;                          // the kernel header first, then what it includes
   bool threads = false, cpus = false, reproducible = false;  // the options it takes
   std::optional<ResultsFile> run;
-  std::vector<const CellResult*> measured;                // the run's cells of this tier and integrand
+  std::vector<const CellResult*> measured;  // the run's cells of this tier and integrand
+  // Whether the run measured the kernel text this export copies, file by file, in words: empty when every
+  // copied header is the one the run recorded.
+  std::vector<std::string> code_differences;
   std::vector<std::pair<std::int64_t, int>> bench_cells;  // (n, threads)
   double ulps = 0;                        // what the build measured the integrand to lose on its arguments
   std::string arch;                       // -march the kernel was measured with

@@ -95,6 +95,7 @@ std::string depth_table(const Plan& plan) {
       table += "      {{" + std::to_string(n) + ", " + std::to_string(threads) + "}, " +
                format_number("%.17g", depth) + "},\n";
     }
+  table.pop_back();  // the template's line ends the last entry
   return table;
 }
 
@@ -137,11 +138,8 @@ TemplateValues values_of(const Plan& plan) {
   m["FLAGS_TEXT"] = card.flags.empty() ? "none of its own" : joined(card.flags, " ");
   m["SUMMATION"] = card.summation;
   m["ULPS"] = format_number("%.17g", plan.ulps) + "L";
-  m["ULPS_TEXT"] =
-      plan.ulps == 0
-          ? "0, what Ladder's build measured this integrand to lose on what the kernel calls it with"
-          : format_number("%g", plan.ulps) +
-                ", what Ladder's build measured this integrand to lose on what the kernel calls it with";
+  m["ULPS_TEXT"] = format_number("%g", plan.ulps) +
+                   " (what Ladder's build measured the integrand to lose on the kernel's arguments)";
   m["DEPTH_TABLE"] = depth_table(plan);
   std::string sizes, threads;
   for (const auto n : test_sizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(n);

@@ -68,9 +68,10 @@ std::string measured_block(const Plan& plan) {
            " --integrand " + plan.integrand.name + "` measures it; `./build/" + plan.ns +
            "_midpoint_bench --benchmark_repetitions=10` measures this build on your machine.\n";
   const auto& context = plan.run->context;
+  const std::string label = context.run.label.empty() ? "" : "run " + context.run.label + ", ";
   std::string out =
-      "From `" + plan.request->from_run + "` (run " + context.run.label + ", " + context.date + ") on " +
-      context.cpu_model + ", " + std::to_string(context.logical_cpus) +
+      "From `" + plan.request->from_run + "` (" + label + context.date + ") on " + context.cpu_model + ", " +
+      std::to_string(context.logical_cpus) +
       " logical CPUs. Time is the median of the repetitions; the spread is their lowest and highest.\n\n";
   out +=
       "| n | threads | median | spread | ns a node | relative error | rounding error | peak heap | peak RSS "
@@ -79,8 +80,9 @@ std::string measured_block(const Plan& plan) {
   auto optional_number = [](const std::optional<double>& value) {
     return value ? format_number("%.2e", *value) : std::string("not measured");
   };
-  auto optional_bytes = [](double bytes) {
-    return bytes > 0 ? format_bytes(bytes) : std::string("not measured");
+  // A figure the worker measured, 0 included; absent: it could not measure it (say, the heap of threads).
+  auto optional_bytes = [](const std::optional<double>& bytes) {
+    return bytes ? format_bytes(*bytes) : std::string("not measured");
   };
   auto cells = plan.measured;
   std::sort(cells.begin(), cells.end(), [](const CellResult* x, const CellResult* y) {
@@ -91,7 +93,12 @@ std::string measured_block(const Plan& plan) {
            format_seconds(cell->median()) + " | " + format_seconds(cell->min()) + " – " +
            format_seconds(cell->max()) + " | " + format_number("%.3g", cell->ns_per_node()) + " | " +
            optional_number(cell->rel_error()) + " | " + optional_number(cell->rounding_error()) + " | " +
-           optional_bytes(cell->peak_heap()) + " | " + optional_bytes(cell->peak_rss()) + " |\n";
+           optional_bytes(cell->measurement->memory.peak_heap_bytes) + " | " +
+           optional_bytes(cell->measurement->memory.peak_rss_bytes) + " |\n";
+  }
+  if (!plan.code_differences.empty()) {
+    out += "\n**These figures may be for other code than this project's:**\n\n";
+    for (const auto& difference : plan.code_differences) out += "- " + difference + "\n";
   }
   out +=
       "\nThe benchmark (bench/midpoint_bench.cpp) runs the same sizes; its figures come from this project's "

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "sha256.hpp"
+
 namespace ladder::history {
 
 // "LADR": what PRAGMA application_id holds in a Ladder history database.
@@ -148,7 +150,7 @@ struct SeriesQuery {
 };
 void print_series(const Store& store, const SeriesQuery& query, bool as_json);
 
-// The SHA-256 of `text`, lower-case hex (OpenSSL's EVP). Unavailable should OpenSSL fail to compute it.
-std::string sha256_hex(const std::string& text);
+// The SHA-256 of `text`, lower-case hex (common/sha256.hpp).
+using ladder::sha256_hex;
 
 }  // namespace ladder::history

@@ -19,6 +19,7 @@
 #include "integrand_source.hpp"
 #include "registry.hpp"
 #include "results_file.hpp"
+#include "sha256.hpp"
 #include "template.hpp"
 #include "text.hpp"
 
@@ -327,6 +328,8 @@ TEST(ExportFromARun, TheReadmeCarriesTheRunsFiguresAndTheBenchmarkItsSizes) {
               std::string::npos);
   }
   EXPECT_GT(cells, 0) << "the fixture has no openmp cell on gauss";
+  // The fixture's run recorded no kernel text (it is older than the kernel headers): the README says so.
+  EXPECT_NE(readme.find("variants/kernels/openmp.hpp: the run did not record its text"), std::string::npos);
   EXPECT_NE(readme.find(run.context.cpu_model), std::string::npos);
   EXPECT_EQ(readme.find("this export was made without a run"), std::string::npos);
   // A run without this tier's cells is refused, naming the tier.
@@ -336,6 +339,42 @@ TEST(ExportFromARun, TheReadmeCarriesTheRunsFiguresAndTheBenchmarkItsSizes) {
   for (const auto& cell : run.cells)
     tuned_on_pi = tuned_on_pi || (cell.tier == "tuned-exp" && cell.integrand == "pi");
   if (!tuned_on_pi) expect_refused(request, "tuned-exp", "measured no cell");
+}
+
+// The run's recorded SHA-256 of the kernel header against the text the export copies: the same, no word;
+// another, the README says the figures may be for other code, and the command warns.
+TEST(ExportFromARun, SaysWhenTheRunMeasuredOtherKernelText) {
+  const ladder::testing::TempDir dir;
+  const auto unpacked = ladder::testing::run_command("gzip", "-dc " + std::string(LADDER_FIXTURES_DIR) +
+                                                                 "/default_run_results.json.gz > " +
+                                                                 (dir / "fixture.json").string());
+  ASSERT_EQ(unpacked.exit_code, 0) << unpacked.output;
+  auto results = ladder::testing::read_json(dir / "fixture.json");
+  const std::string kernel = "variants/kernels/openmp.hpp", shared = "variants/simd_kernel.hpp";
+  auto& sources = results["context"]["source"]["tier_sources"];
+  sources[kernel] = ladder::sha256_hex(std::string(*ladder::exporter::embedded(kernel)));
+  sources[shared] = ladder::sha256_hex(std::string(*ladder::exporter::embedded(shared)));
+  std::filesystem::create_directories(dir / "same");
+  ladder::testing::write_text(dir / "same" / "results.json", results.dump());
+  auto request = request_for("openmp", (dir / "out").string());
+  request.from_run = (dir / "same").string();
+  std::vector<std::string> warnings;
+  auto files = ladder::exporter::project_files(request, &warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  EXPECT_EQ(file(files, "README.md")->text.find("may be for other code"), std::string::npos);
+
+  sources[kernel] = std::string(64, '0');
+  std::filesystem::create_directories(dir / "other");
+  ladder::testing::write_text(dir / "other" / "results.json", results.dump());
+  request.from_run = (dir / "other").string();
+  files = ladder::exporter::project_files(request, &warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find(kernel + ": the run measured another text (SHA-256 000000000000"),
+            std::string::npos)
+      << warnings[0];
+  EXPECT_NE(
+      file(files, "README.md")->text.find("**These figures may be for other code than this project's:**"),
+      std::string::npos);
 }
 
 // ---- the command line ------------------------------------------------------------------------------------

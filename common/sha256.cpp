@@ -1,13 +1,13 @@
-// SHA-256 from OpenSSL's EVP interface: the run ids, the machine and build fingerprints.
+#include "sha256.hpp"
+
 #include <openssl/evp.h>
 
 #include <cstdio>
 #include <memory>
 
 #include "errors.hpp"
-#include "history_store.hpp"
 
-namespace ladder::history {
+namespace ladder {
 
 std::string sha256_hex(const std::string& text) {
   const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
@@ -16,7 +16,7 @@ std::string sha256_hex(const std::string& text) {
   if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1 ||
       EVP_DigestUpdate(context.get(), text.data(), text.size()) != 1 ||
       EVP_DigestFinal_ex(context.get(), digest, &length) != 1)
-    throw Unavailable("history: OpenSSL could not compute a SHA-256 here (its EVP digest failed)");
+    throw Unavailable("OpenSSL could not compute a SHA-256 here (its EVP digest failed)");
   std::string hex;
   for (unsigned int i = 0; i < length; ++i) {
     char pair[3];
@@ -26,4 +26,4 @@ std::string sha256_hex(const std::string& text) {
   return hex;
 }
 
-}  // namespace ladder::history
+}  // namespace ladder
