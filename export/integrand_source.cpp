@@ -8,6 +8,7 @@
 #include "embedded.hpp"
 #include "errors.hpp"
 #include "registry.hpp"
+#include "text.hpp"
 
 namespace ladder::exporter {
 namespace {
@@ -19,9 +20,9 @@ bool looks_like_a_path(std::string_view text) {
 }
 
 std::string names_of(const std::vector<DefinedIntegrand>& defined) {
-  std::string names;
-  for (const auto& integrand : defined) names += (names.empty() ? "" : ", ") + integrand.name;
-  return names;
+  std::vector<std::string> names;
+  for (const auto& integrand : defined) names.push_back(integrand.name);
+  return join(names);
 }
 
 std::optional<std::size_t> known_index(const std::string& name) {

@@ -99,12 +99,6 @@ std::string depth_table(const Plan& plan) {
   return table;
 }
 
-std::string joined(const std::vector<std::string>& items, const std::string& separator) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
-}
-
 TemplateValues values_of(const Plan& plan) {
   const TierCard& card = plan.tier->card;
   const auto found = packages(plan);
@@ -134,18 +128,17 @@ TemplateValues values_of(const Plan& plan) {
                           ? "# the tier adds no flags of its own"
                           : "set_source_files_properties(src/" +
                                 std::string(plan.device ? "kernel.cu" : "kernel.cpp") +
-                                " PROPERTIES COMPILE_OPTIONS \"" + joined(card.flags, ";") + "\")";
-  m["FLAGS_TEXT"] = card.flags.empty() ? "none of its own" : joined(card.flags, " ");
+                                " PROPERTIES COMPILE_OPTIONS \"" + join(card.flags, ";") + "\")";
+  m["FLAGS_TEXT"] = card.flags.empty() ? "none of its own" : join(card.flags, " ");
   m["SUMMATION"] = card.summation;
   m["ULPS"] = format_number("%.17g", plan.ulps) + "L";
   m["ULPS_TEXT"] = format_number("%g", plan.ulps) +
                    " (what Ladder's build measured the integrand to lose on the kernel's arguments)";
   m["DEPTH_TABLE"] = depth_table(plan);
-  std::string sizes, threads;
-  for (const auto n : test_sizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(n);
-  for (const int t : thread_counts(plan)) threads += (threads.empty() ? "" : ", ") + std::to_string(t);
-  m["SIZES"] = sizes;
-  m["THREAD_COUNTS"] = threads;
+  std::vector<std::string> sizes;
+  for (const auto n : test_sizes) sizes.push_back(std::to_string(n));
+  m["SIZES"] = join(sizes);
+  m["THREAD_COUNTS"] = join_numbers(thread_counts(plan));
   m["THREADS_TEXT"] = plan.threads ? " and thread counts" : "";
   m["THREADS_USAGE"] =
       std::string(plan.threads ? " THREADS" : "") + (plan.reproducible ? " [reproducible]" : "");

@@ -12,10 +12,7 @@ namespace ladder::exporter {
 namespace {
 
 std::string listed(const std::vector<std::string>& items, const std::string& none) {
-  if (items.empty()) return none;
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
+  return items.empty() ? none : join(items);
 }
 
 std::string card_block(const Plan& plan) {
