@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "build_info.hpp"
+#include "builds.hpp"
 #include "cards.hpp"
 #include "commands.hpp"
 #include "context.hpp"
@@ -162,11 +163,37 @@ void print_integrands(bool as_json, bool names_only) {
   if (as_json) std::cout << all.dump(2) << "\n";
 }
 
+// The builds: the one at hand and every one under builds/ (`ladder run --compilers … --arch …`), each with
+// its compiler, target, flags and whether it is built.
+void print_builds(bool as_json) {
+  const std::vector<BuildListing> builds = list_builds();
+  if (as_json) {
+    nlohmann::json all = nlohmann::json::array();
+    for (const auto& build : builds)
+      all.push_back({{"id", build.id},
+                     {"compiler", build.compiler},
+                     {"target", build.target},
+                     {"flags", build.flags},
+                     {"state", build.state},
+                     {"directory", build.directory}});
+    std::cout << all.dump(2) << "\n";
+    return;
+  }
+  for (const auto& build : builds) {
+    std::printf("%s\n  compiler %s, target %s\n  flags: %s\n  %s\n  in %s\n", build.id.c_str(),
+                build.compiler.c_str(), build.target.c_str(), build.flags.empty() ? "-" : build.flags.c_str(),
+                build.state.c_str(), build.directory.c_str());
+  }
+  if (builds.size() == 1)
+    std::printf("\nno other build yet: `ladder run --compilers %s --arch %s` compiles them on demand\n",
+                join(build_compilers(), ",").c_str(), join(build_targets(), ",").c_str());
+}
+
 }  // namespace
 
 Command add_list(CLI::App& app) {
   struct Options {
-    bool json = false, ids = false, integrands = false;
+    bool json = false, ids = false, integrands = false, builds = false;
     std::string costs;
   };
   auto options = std::make_shared<Options>();
@@ -177,12 +204,17 @@ Command add_list(CLI::App& app) {
   list->add_flag("--integrands", options->integrands,
                  "every integrand of this build: where it came from, whether it gives an antiderivative, "
                  "where its references come from, and which tiers can run it");
+  list->add_flag("--builds", options->builds,
+                 "the builds: the one at hand and each one `ladder run --compilers/--arch` compiled under "
+                 "builds/, with its compiler, target, flags and state");
   list->add_option(
       "--costs", options->costs,
       "with --json: the cost figures (TOML or a JSON object, README \"Reading the report, picking a "
       "tier\") the cards' engineer-days are computed with; default: Ladder's documented ones");
   return {list, [options] {
-            if (options->integrands)
+            if (options->builds)
+              print_builds(options->json);
+            else if (options->integrands)
               print_integrands(options->json, options->ids);
             else
               print_list(options->json, options->ids, options->costs);

@@ -48,6 +48,17 @@ void add_run_options(CLI::App* command, RunCommandOptions& options) {
       ->add_option("--ranks", args.ranks,
                    "MPI ranks for distributed tiers, comma-separated (default 1,2 where they fit the cores)")
       ->delimiter(',');
+  command
+      ->add_option(
+          "--compilers", args.compilers,
+          "measure each tier in builds by these compilers, comma-separated: gcc, clang (default: the "
+          "build at hand's); other builds are compiled under builds/ beside ladder, then reused")
+      ->delimiter(',');
+  command
+      ->add_option("--arch", args.arches,
+                   "... and for these targets (-march), comma-separated: native, x86-64-v4, x86-64-v3, "
+                   "x86-64-v2, x86-64 (default: the build at hand's)")
+      ->delimiter(',');
   command->add_option("--peers", options.peers,
                       "measure the peers of another language in the same run: python");
   command->add_option("--python-limit", options.python_limit,

@@ -15,6 +15,16 @@ if(NOT LADDER_CUDA)
   set(LADDER_CUDA_MISSING_REASON "configured with -DLADDER_CUDA=OFF")
   return()
 endif()
+# nvcc compiles the host half with the project's C++ compiler (below), and the tier is built and checked with
+# GCC only: each CUDA release accepts its own short list of host Clang versions, and a Clang build is there for
+# what Clang makes of the CPU tiers. So under any other compiler the tier is left out, saying why.
+if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  string(CONCAT LADDER_CUDA_MISSING_REASON "the cuda tier is built with GCC as nvcc's host compiler only, and this "
+                                          "build's C++ compiler is ${CMAKE_CXX_COMPILER_ID} "
+                                          "${CMAKE_CXX_COMPILER_VERSION} (configure with g++ for it)")
+  message(STATUS "Skipping the cuda tier: ${LADDER_CUDA_MISSING_REASON}")
+  return()
+endif()
 
 # NVIDIA's installer leaves nvcc in /usr/local/cuda/bin, off the PATH: look there too.
 find_program(LADDER_NVCC nvcc PATHS /usr/local/cuda/bin)

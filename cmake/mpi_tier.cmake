@@ -7,6 +7,8 @@ set(LADDER_MPI_TIER OFF)
 if(NOT LADDER_MPI)
   return()
 endif()
+# With any C++ compiler: FindMPI takes the include directories and libraries from Open MPI's wrapper
+# (mpicxx --showme), and the project's own compiler builds with them (GCC 12 and Clang 16 both do).
 find_package(MPI COMPONENTS CXX)
 if(NOT MPI_CXX_FOUND)
   message(STATUS "No MPI found: the mpi tier is not built")

@@ -71,6 +71,7 @@ void to_json(json& out, const CellKey& cell) {
          {"a", cell.a},         {"b", cell.b},
          {"n", cell.n},         {"threads", cell.threads},
          {"ranks", cell.ranks}, {"reproducible_requested", cell.reproducible_requested}};
+  if (!cell.build.empty()) out["build"] = cell.build;
 }
 
 CellKey read_cell_key(const JsonReader& in) {
@@ -81,7 +82,8 @@ CellKey read_cell_key(const JsonReader& in) {
                in.at("n").integer(),
                in.at("threads").small_integer(),
                in.small_integer_or("ranks", 1),
-               in.at("reproducible_requested").boolean()};
+               in.at("reproducible_requested").boolean(),
+               in.string_or("build", "")};
   if (cell.n < 1) in.at("n").fail("a cell has at least one node");
   if (cell.threads < 1 || cell.ranks < 1) in.fail("a cell has at least one thread and one rank");
   return cell;
@@ -325,6 +327,23 @@ Placement read_placement(const JsonReader& in) {
   return placement;
 }
 
+void to_json(json& out, const BuildRecord& build) {
+  out = {{"id", build.id},
+         {"compiler", build.compiler},
+         {"target", build.target},
+         {"flags", build.flags},
+         {"instruction_set", build.instruction_set},
+         {"vectorization", build.vectorization},
+         {"lanes", build.lanes},
+         {"evidence", build.evidence}};
+}
+
+BuildRecord read_build_record(const JsonReader& in) {
+  return {in.at("id").string(),           in.at("compiler").string(),        in.at("target").string(),
+          in.at("flags").string(),        in.at("instruction_set").string(), in.at("vectorization").string(),
+          in.at("lanes").small_integer(), in.at("evidence").string()};
+}
+
 void to_json(json& out, const CellResult& record) {
   out = {{"kind", "cell"},
          {"name", record.name},
@@ -337,6 +356,7 @@ void to_json(json& out, const CellResult& record) {
   if (!record.reason.empty()) out["reason"] = record.reason;
   if (record.measurement) out["measurement"] = *record.measurement;
   if (record.placement) out["placement"] = *record.placement;
+  if (record.build_record) out["build"] = *record.build_record;
   if (record.reproducible) out["reproducible"] = *record.reproducible;
 }
 
@@ -388,6 +408,8 @@ CellResult read_cell_result(const JsonReader& in) {
   if (record.status == CellStatus::ok) record.measurement = read_measurement(in.at("measurement"));
   if (const auto placement = in.find("placement"); placement && !placement->is_null())
     record.placement = read_placement(*placement);
+  if (const auto build = in.find("build"); build && !build->is_null())
+    record.build_record = read_build_record(*build);
   record.worker = read_worker_report(in.at("worker"));
   record.finished = in.string_or("finished", "");
   if (const auto reproducible = in.find("reproducible"); reproducible && !reproducible->is_null())

@@ -42,6 +42,9 @@ struct CellKey {
   int threads = 1;
   int ranks = 1;                        // processes, for a distributed tier (under the MPI launcher)
   bool reproducible_requested = false;  // ask the tier for the same bits at every thread count
+  // The build it runs in, when the run measures several (`--compilers`, `--arch`): "gcc-native",
+  // "clang-x86-64-v2"; empty in a run of the build at hand alone (and in files written before builds).
+  std::string build{};
 };
 void to_json(nlohmann::json& out, const CellKey& cell);
 void from_json(const nlohmann::json& in, CellKey& cell);
@@ -151,6 +154,22 @@ struct WorkerReport {
 void to_json(nlohmann::json& out, const WorkerReport& worker);
 WorkerReport read_worker_report(const JsonReader& in);
 
+// The build a cell ran in, as it said of itself (harness/builds.hpp): the compiler and its version, the
+// target, the full flags of the tier's file, and the build's own reading of the tier's hot loop from its
+// disassembly (variants/vectorization.hpp).
+struct BuildRecord {
+  std::string id;               // "gcc-native", "clang-x86-64-v2"; empty: the run's own, in a run of one
+  std::string compiler;         // "GNU 12.2.0", "Clang 16.0.6"
+  std::string target;           // the -march: "native", "x86-64-v3", …
+  std::string flags;            // the common flags and the tier's own, as the tier's file was compiled
+  std::string instruction_set;  // what xsimd's batches use in that build: "avx512bw", "sse4_2", …
+  std::string vectorization;    // the hot loop: vectorized, scalar, partly or unknown
+  int lanes = 0;                // doubles a register in the hot loop; 1 when scalar; 0 when unknown
+  std::string evidence;         // one line: where the hot loop is and what it computes
+};
+void to_json(nlohmann::json& out, const BuildRecord& build);
+BuildRecord read_build_record(const JsonReader& in);
+
 // Where the runner placed a cell's threads (topology.hpp's compact placement), and what that spans. A
 // placement over two NUMA nodes means some threads read memory across the interconnect.
 struct Placement {
@@ -170,9 +189,10 @@ struct CellResult : CellKey {
   int rung = 0;
   bool oversubscribed = false;
   CellStatus status = CellStatus::ok;
-  std::string reason;                      // why it is not ok
-  std::optional<Measurement> measurement;  // when ok
-  std::optional<Placement> placement;      // where its threads were placed; null when it did not run
+  std::string reason;                       // why it is not ok
+  std::optional<Measurement> measurement;   // when ok
+  std::optional<Placement> placement;       // where its threads were placed; null when it did not run
+  std::optional<BuildRecord> build_record;  // the build it ran in; null when it did not run (or before)
   WorkerReport worker;
   std::string finished;  // ISO 8601
   // Whether the tier gave the same bits at every thread count of this cell's group (tier, integrand, n,

@@ -23,22 +23,24 @@ std::vector<int> small_integers(const JsonReader& in) {
 }  // namespace
 
 json MatrixRecord::to_json() const {
-  return {{"tiers", tiers},
-          {"integrands", integrands},
-          {"a", a},
-          {"b", b},
-          {"sizes", sizes},
-          {"threads", threads},
-          {"ranks", ranks},
-          {"ranks_given", ranks_given},
-          {"cpus", cpus},
-          {"reproducible", reproducible},
-          {"repetitions", repetitions},
-          {"min_time", min_time},
-          {"min_warmup_time", min_warmup_time},
-          {"seed", seed},
-          {"peers", peers},
-          {"python_limit", python_limit}};
+  json out = {{"tiers", tiers},
+              {"integrands", integrands},
+              {"a", a},
+              {"b", b},
+              {"sizes", sizes},
+              {"threads", threads},
+              {"ranks", ranks},
+              {"ranks_given", ranks_given},
+              {"cpus", cpus},
+              {"reproducible", reproducible},
+              {"repetitions", repetitions},
+              {"min_time", min_time},
+              {"min_warmup_time", min_warmup_time},
+              {"seed", seed},
+              {"peers", peers},
+              {"python_limit", python_limit}};
+  if (!builds.empty()) out["builds"] = builds;
+  return out;
 }
 
 MatrixRecord MatrixRecord::from_json(const JsonReader& in) {
@@ -67,6 +69,7 @@ MatrixRecord MatrixRecord::from_json(const JsonReader& in) {
   matrix.seed = seed.raw().get<std::uint64_t>();
   matrix.peers = in.at("peers").string();
   matrix.python_limit = in.at("python_limit").integer();
+  if (const auto builds = in.find("builds")) matrix.builds = builds->strings();
   return matrix;
 }
 
@@ -75,6 +78,8 @@ std::string MatrixRecord::difference(const MatrixRecord& x, const MatrixRecord& 
   for (const auto& [key, value] : left.items())
     if (!right.contains(key) || right.at(key) != value)
       return key + ": " + value.dump() + " against " + (right.contains(key) ? right.at(key).dump() : "none");
+  for (const auto& [key, value] : right.items())  // a setting only one of them has (builds)
+    if (!left.contains(key)) return key + ": none against " + value.dump();
   return {};
 }
 
@@ -243,6 +248,14 @@ void to_json(json& out, const RunRecord& run) {
                            {"measured_seconds", run.this_session->measured_seconds},
                            {"harness_seconds", run.this_session->harness_seconds},
                            {"note", run.this_session->note}};
+  for (const auto& build : run.builds)
+    out["builds"].push_back({{"id", build.id},
+                             {"compiler", build.compiler},
+                             {"target", build.target},
+                             {"common_flags", build.common_flags},
+                             {"state", build.state},
+                             {"configure_seconds", build.configure_seconds},
+                             {"compile_seconds", build.compile_seconds}});
 }
 
 RunRecord read_run_record(const JsonReader& in) {
@@ -271,6 +284,12 @@ RunRecord read_run_record(const JsonReader& in) {
     run.this_session =
         RunRecord::Session{session->at("wall_seconds").number(), session->at("measured_seconds").number(),
                            session->at("harness_seconds").number(), session->at("note").string()};
+  if (const auto builds = in.find("builds"))
+    for (const auto& build : builds->elements())
+      run.builds.push_back({build.at("id").string(), build.at("compiler").string(),
+                            build.at("target").string(), build.at("common_flags").string(),
+                            build.at("state").string(), build.at("configure_seconds").number(),
+                            build.at("compile_seconds").number()});
   return run;
 }
 

@@ -39,6 +39,9 @@ struct MatrixRecord {
   std::string peers{};            // "python": the Python peers run too (scripts/peers/)
   // Pure-Python peers are not attempted above this n: at a microsecond a node they would take minutes.
   std::int64_t python_limit = 10'000'000;
+  // The builds each tier is measured in (`--compilers`, `--arch`), by id ("gcc-native", "clang-x86-64-v2");
+  // empty: the build at hand alone (and in files written before builds were a dimension).
+  std::vector<std::string> builds{};
 
   nlohmann::json to_json() const;
   // Checked: a damaged journal's matrix is a SchemaError naming the field. A matrix written before
@@ -144,6 +147,14 @@ struct RunRecord {
     std::string note;
   };
   std::optional<Session> this_session;  // set at the run's end
+  // The builds the run measured in (`--compilers`, `--arch`), each as it was made ready for this session:
+  // empty in a run of the build at hand alone.
+  struct Build {
+    std::string id, compiler, target, common_flags;
+    std::string state;  // "the build at hand (this binary)", "reused: …", "built: configure …, compile …"
+    double configure_seconds = 0, compile_seconds = 0;  // this session's; 0 when nothing was done
+  };
+  std::vector<Build> builds;
 };
 void to_json(nlohmann::json& out, const RunRecord& run);
 RunRecord read_run_record(const JsonReader& in);

@@ -55,6 +55,11 @@ std::string why_not_exported(const TierCard& card) {
   if (card.distributed)
     return "its kernel needs MPI started (MPI_Init) and every rank of a launcher calling it in step: a "
            "program, not a function to link. Start from variants/kernels/ in Ladder's repository";
+  if (card.runtime_path)
+    return "its kernel is compiled once per architecture, each time in a file of its own with that "
+           "architecture's -march, and chosen at run time; an export is one kernel file with one set of "
+           "flags. Start from " +
+           card.kernel_header + " and its path files in Ladder's repository";
   return {};
 }
 

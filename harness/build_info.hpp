@@ -17,6 +17,7 @@ struct BuildInfo {
   std::string benchmark_version;  // Google Benchmark, as CMake found it
   std::string openmp_version;     // the OpenMP specification the compiler implements
   std::string cuda_flags;         // how nvcc compiles the .cu tiers (empty without CUDA)
+  std::string target;             // the -march of every tier: "native", "x86-64-v3", … (LADDER_ARCH)
 };
 
 const BuildInfo& build_info();

@@ -14,7 +14,8 @@ std::string cell_name(const CellKey& cell) {
   return cell.tier + "/" + cell.integrand + "/n:" + std::to_string(cell.n) +
          "/threads:" + std::to_string(cell.threads) +
          (find_card(cell.tier).distributed ? "/ranks:" + std::to_string(cell.ranks) : "") +
-         (cell.reproducible_requested ? "/reproducible" : "");
+         (cell.reproducible_requested ? "/reproducible" : "") +
+         (cell.build.empty() ? "" : "/build:" + cell.build);
 }
 
 // A peer with per-call sizes (cpp-extension) is measured at them too, on one thread, beside the C++ tier
@@ -36,7 +37,9 @@ void Matrix::per_call_cells(std::vector<CellKey>& all) const {
           const bool twice = std::any_of(added.begin(), added.end(), [&](const CellKey& cell) {
             return cell.tier == tier && cell.integrand == integrand && cell.n == n;
           });
-          if (!has(sizes, n) && !twice) added.push_back({tier, integrand, a, b, n, 1, 1, false});
+          if (!has(sizes, n) && !twice)
+            added.push_back({tier, integrand, a, b, n, 1, 1, false,
+                             find_peer(tier) || builds.empty() ? "" : builds.front()});
         }
   }
   all.insert(all.end(), added.begin(), added.end());
@@ -44,25 +47,28 @@ void Matrix::per_call_cells(std::vector<CellKey>& all) const {
 
 std::vector<CellKey> Matrix::cells() const {
   std::vector<CellKey> all;
+  // A peer is Python, built by no build of the matrix: its cells carry none.
+  const std::vector<std::string> each_build = builds.empty() ? std::vector<std::string>{""} : builds;
   for (const auto& id : tiers) {
     const TierCard& card = find_card(id);
     const bool reproducible_here = card.parallel && reproducible && card.reproducible != Reproducible::never;
-    for (const auto& integrand : integrands)
-      for (const auto n : sizes) {
-        if (!card.parallel) {
-          all.push_back({id, integrand, a, b, n, 1, 1, false});
-          continue;
-        }
-        for (const int count : threads) {
-          if (!card.distributed) {
-            all.push_back({id, integrand, a, b, n, count, 1, reproducible_here});
+    for (const auto& build : find_peer(id) ? std::vector<std::string>{""} : each_build)
+      for (const auto& integrand : integrands)
+        for (const auto n : sizes) {
+          if (!card.parallel) {
+            all.push_back({id, integrand, a, b, n, 1, 1, false, build});
             continue;
           }
-          for (const int processes : ranks)
-            if (ranks_given || processes * count <= cpus)
-              all.push_back({id, integrand, a, b, n, count, processes, reproducible_here});
+          for (const int count : threads) {
+            if (!card.distributed) {
+              all.push_back({id, integrand, a, b, n, count, 1, reproducible_here, build});
+              continue;
+            }
+            for (const int processes : ranks)
+              if (ranks_given || processes * count <= cpus)
+                all.push_back({id, integrand, a, b, n, count, processes, reproducible_here, build});
+          }
         }
-      }
   }
   per_call_cells(all);
   std::mt19937_64 order(seed);

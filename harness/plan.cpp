@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "builds.hpp"
 #include "errors.hpp"
 #include "machine_topology.hpp"
 #include "parse.hpp"
@@ -153,9 +154,10 @@ Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const
       return std::find(matrix.integrands.begin(), matrix.integrands.end(), integrand) -
              matrix.integrands.begin();
     };
-    return std::make_tuple(rank(x.cell.tier), place(x.cell.integrand), x.cell.n, x.cell.threads,
-                           x.cell.ranks) < std::make_tuple(rank(y.cell.tier), place(y.cell.integrand),
-                                                           y.cell.n, y.cell.threads, y.cell.ranks);
+    return std::make_tuple(rank(x.cell.tier), place(x.cell.integrand), x.cell.n, x.cell.threads, x.cell.ranks,
+                           x.cell.build) < std::make_tuple(rank(y.cell.tier), place(y.cell.integrand),
+                                                           y.cell.n, y.cell.threads, y.cell.ranks,
+                                                           y.cell.build);
   });
 
   if (settings.instructions) {  // each tier with each integrand it can run
@@ -180,6 +182,15 @@ Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const
                   {"references", references},
                   {"the runner's own work between cells", runner}};
   if (earlier > 0) result.parts.push_back({"cells as an earlier run here took them", earlier});
+  if (!matrix.builds.empty()) {  // each build the run configures and compiles first, or checks
+    double building = 0;
+    for (const auto& id : matrix.builds) {
+      std::string how;
+      building += estimated_build_seconds(parse_build_id(id), &how);
+      result.notes.push_back("build " + id + ": " + how);
+    }
+    result.parts.insert(result.parts.begin(), {"building", building});
+  }
   for (const auto& [name, seconds] : result.parts) result.seconds += seconds;
   for (const auto& [tier, integrand] : uncalibrated_tiers) {
     const auto failed = calibration.failed.find(tier_key(tier, integrand));

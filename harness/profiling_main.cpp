@@ -16,11 +16,18 @@
 #error "LADDER_PROFILING_TARGET: the -march of this build"
 #endif
 
-// Not inlined and not cloned, so that its name marks exactly the kernel's instructions.
-extern "C" __attribute__((noinline, noipa)) double ladder_profiled_call(const ladder::Tier& tier,
-                                                                        std::size_t integrand,
-                                                                        ladder::Interval ab, std::int64_t n,
-                                                                        const ladder::RunOptions& options) {
+// Not inlined and not cloned, so that its name marks exactly the kernel's instructions. GCC may call a clone
+// (.isra, .constprop) in its place unless told noipa. Clang has no noipa (and warns about it): noinline is
+// enough there, since LLVM rewrites only internal functions' signatures and specializes only on constants.
+#if __has_attribute(noipa)
+#define LADDER_NOT_CLONED noinline, noipa
+#else
+#define LADDER_NOT_CLONED noinline
+#endif
+extern "C" __attribute__((LADDER_NOT_CLONED)) double ladder_profiled_call(const ladder::Tier& tier,
+                                                                          std::size_t integrand,
+                                                                          ladder::Interval ab, std::int64_t n,
+                                                                          const ladder::RunOptions& options) {
   return ladder::integrate(tier, integrand, ab, n, options);
 }
 

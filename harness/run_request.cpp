@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 
+#include "builds.hpp"
 #include "context.hpp"
 #include "distributed.hpp"
 #include "errors.hpp"
@@ -105,6 +106,10 @@ Matrix requested_matrix(const RunArguments& args, const Matrix* resumed, const T
     matrix.ranks_given = true;
   }
   if (args.reproducible) matrix.reproducible = true;
+  if (!args.compilers.empty() || !args.arches.empty()) {
+    matrix.builds.clear();
+    for (const auto& spec : parse_builds(args.compilers, args.arches)) matrix.builds.push_back(spec.id());
+  }
   if (matrix.tiers.empty()) throw InputError("no tiers to run");
   return matrix;
 }

@@ -31,6 +31,8 @@ struct RunArguments {
   std::optional<std::string> python_limit;  // n above which pure-Python peers are not attempted
   double cell_timeout = 600;
   std::optional<std::string> budget;  // --budget: "90s", "15m", "2h" (plan.hpp fits the matrix to it)
+  // --compilers, --arch: the builds each tier is measured in (builds.hpp); both empty: the build at hand.
+  std::vector<std::string> compilers, arches;
   bool instructions = true;  // count each tier's instructions a node under callgrind before the cells
   std::string command_line;
 };

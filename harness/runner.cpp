@@ -15,6 +15,7 @@
 
 #include "atomic_file.hpp"
 #include "build_info.hpp"
+#include "builds.hpp"
 #include "calibration.hpp"
 #include "cards.hpp"
 #include "context.hpp"
@@ -204,6 +205,7 @@ class MatrixRunner {
     if (const auto difference = Matrix::difference(matrix_, recorded); !difference.empty())
       throw InputError("--resume '" + paths.dir + "' holds another matrix (" + difference +
                        "); resume it without matrix options, or start a new run in another --out");
+    admit_builds();
     prepare_directory(paths.dir, true, false);
     journal_ = read_journal(paths.journal, true);
   }
@@ -213,7 +215,28 @@ class MatrixRunner {
     matrix_.cells();  // checks every tier id before anything is written
     // A budget too small is bad input, refused before anything is written.
     budget_ = calibrate_and_fit(matrix_, args_, topology_, calibration_, executable_);
+    admit_builds();
     prepare_directory(outcome_.paths.dir, false, args_.force);
+  }
+
+  // Each build of the matrix configured and compiled, or found up to date, before the output directory is
+  // touched: a build that cannot be made is bad input (exit 2), and no cell has run. In a run of the build
+  // at hand alone, that build is the one every cell records.
+  void admit_builds() {
+    std::vector<BuildSpec> specs;
+    for (const auto& id : matrix_.builds) specs.push_back(parse_build_id(id));
+    if (specs.empty()) {
+      builds_[""] = PreparedBuild{build_at_hand(), executable_, describe_this_build(), "the build at hand"};
+      builds_[""].at_hand = true;
+      return;
+    }
+    for (auto& build : prepare_builds(specs)) {
+      run_builds_.push_back({build.spec.id(), build.description.compiler, build.description.target,
+                             build.description.common_flags, build.state, build.configure_seconds,
+                             build.compile_seconds});
+      if (build.at_hand) build.executable = executable_;
+      builds_[build.spec.id()] = std::move(build);
+    }
   }
 
   // The journal's cells are the matrix's, each once.
@@ -270,6 +293,7 @@ class MatrixRunner {
     std::error_code error;
     fs::create_directories(paths.work, error);
     run_ = run_record(args_, *journal_.header, cells_.size(), done_.size(), estimated_.seconds, run_cpus_);
+    run_.builds = run_builds_;
     write_results(paths, journal_, run_);
   }
 
@@ -312,6 +336,10 @@ class MatrixRunner {
     const auto available = static_cast<double>(process::available_memory().value_or(0));
     const auto key = std::make_pair(cell.integrand, cell.n);
     auto verdict = not_attempted(cell, matrix_, available);
+    const PreparedBuild& build = builds_.at(cell.build);
+    const bool peer = find_peer(cell.tier) != nullptr;
+    if (verdict.second.empty() && !peer && !build.description.tiers.count(cell.tier))
+      verdict = {CellStatus::unavailable, missing_tier_reason(build.spec, cell.tier)};
     if (verdict.second.empty()) compute_reference(cell);
     if (verdict.second.empty() && no_reference_.count(key))
       verdict = {CellStatus::failed, no_reference_.at(key)};
@@ -324,8 +352,9 @@ class MatrixRunner {
                        (std::int64_t{16} << 20) * cell.threads;
     const ThreadBinding binding =
         ThreadBinding::for_cell(find_card(cell.tier), cell, topology_, run_cpus_, !args_.hostfile.empty());
+    if (!peer) record.build_record = build_record(cell.build, build.description, cell.tier);
     WorkerOutcome worker = run_worker_process(
-        executable_, cell, matrix_, references_.at(key), binding, args_.hostfile,
+        build.executable, cell, matrix_, references_.at(key), binding, args_.hostfile,
         outcome_.paths.work + "/cell-" + std::to_string(getpid()) + ".json", args_.cell_timeout,
         available > 0 ? limit : static_cast<std::int64_t>(RLIM_INFINITY));
     if (worker.interrupted) return std::nullopt;
@@ -337,7 +366,7 @@ class MatrixRunner {
     record.worker.environment = binding.describe();
     record.placement = binding.placement(topology_);
     worker_seconds_ += record.worker.wall_seconds.value_or(0), ++workers_;
-    if (record.status == CellStatus::ok && record.worker.wall_seconds)
+    if (record.status == CellStatus::ok && record.worker.wall_seconds && build.at_hand)
       record_cell(executable_, cell, matrix_, *record.worker.wall_seconds);
     return record;
   }
@@ -404,6 +433,8 @@ class MatrixRunner {
   Journal journal_;
   Matrix matrix_;
   std::vector<CellKey> cells_;
+  std::map<std::string, PreparedBuild> builds_;  // by id; "" in a run of the build at hand alone
+  std::vector<RunRecord::Build> run_builds_;
   std::set<std::string> done_;
   Estimate estimated_;
   std::map<std::string, double> cell_estimates_;

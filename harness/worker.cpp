@@ -230,7 +230,9 @@ Measurement measure_cell(const CellKey& cell, const Matrix& settings,
   const Reference ref = computed ? *computed : reference(info, ab, cell.n);
   const auto& build = build_info();
   record_reference(measurement, results.first, ref, rounding_bound(tier.card, ref, cell.n, cell.threads));
-  measurement.instruction_set = build.instruction_set;
+  // A tier that dispatches on the CPU ran the path it chose here, not necessarily the build's own.
+  measurement.instruction_set = tier.card.runtime_path ? tier.card.runtime_path() : build.instruction_set;
+  if (tier.card.runtime_path) measurement.extra["dispatched_to"] = measurement.instruction_set;
   measurement.extra["distinct_results"] = results.distinct.size();
   measurement.extra["simd_width"] = build.simd_width;
   if (slowdown > 1) measurement.extra["test_slowdown"] = slowdown;

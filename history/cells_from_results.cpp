@@ -26,6 +26,7 @@ std::vector<StoredCell> cells_of(const ResultsFile& file) {
     cell.n = result.n;
     cell.threads = result.threads;
     cell.ranks = result.ranks;
+    cell.build = result.build;
     cell.status = std::string(to_string(result.status));
     cell.reason = result.reason;
     cell.instructions_per_node = file.instructions.per_node(cell.tier, cell.integrand);

@@ -47,7 +47,8 @@ std::vector<HistorySeries> history_series(const Store& store, const HistorySerie
     if (!machine_matches(filter.machine, key.machine, host)) continue;
     HistorySeries series;
     series.tier = key.tier + (integrands[key.tier].size() > 1 ? ", " + key.integrand : "") +
-                  (key.ranks > 1 ? ", " + counted(key.ranks, "rank", "ranks") : "");
+                  (key.ranks > 1 ? ", " + counted(key.ranks, "rank", "ranks") : "") +
+                  (key.cell_build.empty() ? "" : ", build " + key.cell_build);
     series.n = key.n;
     series.threads = key.threads;
     series.machine = host + " (machine " + key.machine.substr(0, 8) +

@@ -29,7 +29,10 @@ namespace ladder::history {
 // "LADR": what PRAGMA application_id holds in a Ladder history database.
 constexpr std::int32_t application_id = 0x4C414452;
 // The schema this Ladder writes; older databases are migrated to it when opened for writing.
-constexpr int schema_version = 2;
+constexpr int schema_version = 3;
+// The oldest schema a database is read in without migrating it (reading never writes): version 2's cells
+// read with an empty build.
+constexpr int oldest_readable_version = 2;
 // The database when neither --history nor LADDER_HISTORY names one (relative to the working directory).
 inline const char* const default_database = "ladder-out/history.sqlite";
 
@@ -61,6 +64,9 @@ struct StoredCell {
   std::string name, tier, integrand;
   std::int64_t n = 0;
   int threads = 1, ranks = 1;
+  // The build it ran in, in a run of several (`--compilers`, `--arch`): "gcc-native"; empty in a run of the
+  // build at hand alone and in every cell recorded before builds were a dimension (schema version 2).
+  std::string build;
   std::string status, reason;       // status "ok", or why the cell did not run (reason)
   std::vector<double> repetitions;  // real time of each repetition
   std::vector<double> cpu_repetitions;
@@ -79,12 +85,14 @@ struct RunFilter {
   std::string since;    // runs started on or after this date or time ("2026-11-30", ISO 8601, UTC)
 };
 
-// One series: a cell's coordinates on one machine with one build.
+// One series: a cell's coordinates (its build among them, in a run of several) on one machine with one
+// build of the run.
 struct SeriesKey {
   std::string tier, integrand;
   std::int64_t n = 0;
   int threads = 1, ranks = 1;
-  std::string machine, build;  // fingerprints
+  std::string machine, build;  // fingerprints: the machine's, the run's build's (compiler, build type, flags)
+  std::string cell_build{};    // the cell's build id ("gcc-native"); empty in a run of one build
   bool operator<(const SeriesKey& other) const;
   bool operator==(const SeriesKey& other) const = default;
 };

@@ -135,16 +135,18 @@ void print_series(const Store& store, const SeriesQuery& query, bool as_json) {
                      {"machine", key.machine},
                      {"host", example.host},
                      {"build", key.build},
+                     {"cell_build", key.cell_build},
                      {"compiler", example.compiler},
                      {"common_flags", example.common_flags},
                      {"points", listed}});
       continue;
     }
-    std::printf("%s/%s/n:%s/threads:%d%s on %s (machine %s), %s %s (build %s)\n", key.tier.c_str(),
+    const std::string ranks = key.ranks > 1 ? "/ranks:" + std::to_string(key.ranks) : "";
+    const std::string cell_build = key.cell_build.empty() ? "" : "/build:" + key.cell_build;
+    std::printf("%s/%s/n:%s/threads:%d%s%s on %s (machine %s), %s %s (build %s)\n", key.tier.c_str(),
                 key.integrand.c_str(), format_count(static_cast<double>(key.n)).c_str(), key.threads,
-                key.ranks > 1 ? ("/ranks:" + std::to_string(key.ranks)).c_str() : "", example.host.c_str(),
-                key.machine.substr(0, 12).c_str(), example.compiler.c_str(), example.common_flags.c_str(),
-                key.build.substr(0, 12).c_str());
+                ranks.c_str(), cell_build.c_str(), example.host.c_str(), key.machine.substr(0, 12).c_str(),
+                example.compiler.c_str(), example.common_flags.c_str(), key.build.substr(0, 12).c_str());
     std::vector<std::vector<std::string>> rows = {
         {"run", "started", "commit", "dirty", "median", "min", "max", "instructions/node"}};
     for (const auto& point : points)

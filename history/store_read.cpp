@@ -38,7 +38,9 @@ RecordedRun run_of(const Database& db, const Statement& row) {
 }
 
 // The columns cell_of reads, from `cells c`: the row's id (as cell_id) and every field.
-std::string cell_columns() { return "c.id AS cell_id, " + sqlite::select_list("c", cell_fields); }
+std::string cell_columns(int version) {
+  return "c.id AS cell_id, " + cells_select_list(version, cell_fields);
+}
 
 StoredCell cell_of(const Database& db, const Statement& row) {
   StoredCell cell;
@@ -55,9 +57,9 @@ StoredCell cell_of(const Database& db, const Statement& row) {
 }  // namespace
 
 bool SeriesKey::operator<(const SeriesKey& other) const {
-  return std::tie(tier, integrand, n, threads, ranks, machine, build) <
+  return std::tie(tier, integrand, n, threads, ranks, machine, build, cell_build) <
          std::tie(other.tier, other.integrand, other.n, other.threads, other.ranks, other.machine,
-                  other.build);
+                  other.build, other.cell_build);
 }
 
 std::vector<RecordedRun> Store::runs(const RunFilter& filter) const {
@@ -76,7 +78,7 @@ std::vector<RecordedRun> Store::runs(const RunFilter& filter) const {
 std::vector<StoredCell> Store::cells(const std::string& run_id) const {
   const Database& db = *impl_->db;
   Statement query(
-      db, "SELECT " + cell_columns() +
+      db, "SELECT " + cell_columns(impl_->version) +
               " FROM cells c JOIN runs r ON c.run = r.id WHERE r.run_id = :run_id ORDER BY c.position");
   query.bind(":run_id", run_id);
   std::vector<StoredCell> all;
@@ -86,7 +88,7 @@ std::vector<StoredCell> Store::cells(const std::string& run_id) const {
 
 std::vector<SeriesKey> Store::series_keys(const std::string& tier) const {
   const Database& db = *impl_->db;
-  Statement query(db, "SELECT DISTINCT " + sqlite::select_list("c", key_cell_fields) + ", " +
+  Statement query(db, "SELECT DISTINCT " + cells_select_list(impl_->version, key_cell_fields) + ", " +
                           sqlite::select_list("r", key_run_fields) +
                           " FROM cells c JOIN runs r ON c.run = r.id WHERE c.status = 'ok' AND "
                           "(:tier = '' OR c.tier = :tier)");
@@ -104,12 +106,15 @@ std::vector<SeriesKey> Store::series_keys(const std::string& tier) const {
 
 std::vector<SeriesPoint> Store::series(const SeriesKey& key) const {
   const Database& db = *impl_->db;
-  Statement query(db,
-                  "SELECT " + cell_columns() + ", " + sqlite::select_list("r", point_run_fields) +
-                      " FROM cells c JOIN runs r ON c.run = r.id WHERE c.tier = :tier AND "
-                      "c.integrand = :integrand AND c.n = :n AND c.threads = :threads AND c.ranks = :ranks "
-                      "AND r.machine = :machine AND r.build = :build AND c.status = 'ok' "
-                      "ORDER BY r.started, r.id");
+  Statement query(
+      db, "SELECT " + cell_columns(impl_->version) + ", " + sqlite::select_list("r", point_run_fields) +
+              " FROM cells c JOIN runs r ON c.run = r.id WHERE c.tier = :tier AND "
+              "c.integrand = :integrand AND c.n = :n AND c.threads = :threads AND c.ranks = :ranks "
+              "AND " +
+              cells_build_column(impl_->version) +
+              " = :build_id "
+              "AND r.machine = :machine AND r.build = :build AND c.status = 'ok' "
+              "ORDER BY r.started, r.id");
   sqlite::bind_fields(query, key_cell_fields, key);
   sqlite::bind_fields(query, key_run_fields, key);
   std::vector<SeriesPoint> points;

@@ -95,6 +95,14 @@ CREATE TABLE repetitions (
 CREATE INDEX cells_by_series ON cells (tier, integrand, n, threads, ranks);
 CREATE INDEX runs_by_machine ON runs (machine, build, started);
 )sql",
+      // 3: the build each cell ran in, in a run of several (`--compilers`, `--arch`): a series is of one
+      // build;
+      // the cells recorded before have none ('').
+      R"sql(
+ALTER TABLE cells ADD COLUMN build_id TEXT NOT NULL DEFAULT '';
+DROP INDEX cells_by_series;
+CREATE INDEX cells_by_series ON cells (tier, integrand, n, threads, ranks, build_id);
+)sql",
   };
   return steps;
 }
@@ -203,10 +211,11 @@ Store::Store(const std::string& path, Mode mode) : impl_(std::make_unique<Impl>(
   if (mode == Mode::read) {
     if (version == 0)
       throw InputError("history database '" + path + "' is empty: no run has been recorded there");
-    if (version < schema_version)
+    if (version < oldest_readable_version)
       throw InputError("history database '" + path + "' has schema version " + std::to_string(version) +
                        "; record a run into it (or `ladder history import`) to migrate it to version " +
                        std::to_string(schema_version));
+    impl_->version = version;
     return;
   }
   if (sqlite3_db_readonly(db.handle(), "main") == 1)
@@ -225,6 +234,7 @@ Store::Store(const std::string& path, Mode mode) : impl_(std::make_unique<Impl>(
     if (version < schema_version) migrate(db, version, schema_version);
     transaction.commit();
   }
+  impl_->version = schema_version;
 }
 
 Store::~Store() = default;

@@ -14,6 +14,7 @@ namespace ladder::history {
 struct Store::Impl {
   std::string path;
   std::unique_ptr<sqlite::Database> db;
+  int version = schema_version;  // the database's schema: an older one is read as it is (never migrated)
 };
 
 // runs: one row a recorded run (besides these, `id`, and `libraries` as a JSON object of name -> version).
@@ -49,6 +50,7 @@ inline const sqlite::Fields<StoredCell> cell_fields = {
     {"n", &StoredCell::n},
     {"threads", &StoredCell::threads},
     {"ranks", &StoredCell::ranks},
+    {"build_id", &StoredCell::build},
     {"status", &StoredCell::status},
     {"reason", &StoredCell::reason},
     {"median", &StoredCell::median},
@@ -75,14 +77,29 @@ inline const sqlite::Fields<SeriesPoint> point_run_fields = {
     {"git_branch", &SeriesPoint::git_branch}, {"git_dirty", &SeriesPoint::git_dirty},
 };
 
-// A series key: a cell's coordinates (cells) on its run's machine and build (runs).
+// A series key: a cell's coordinates and build (cells) on its run's machine and build (runs).
 inline const sqlite::Fields<SeriesKey> key_cell_fields = {
-    {"tier", &SeriesKey::tier},       {"integrand", &SeriesKey::integrand}, {"n", &SeriesKey::n},
-    {"threads", &SeriesKey::threads}, {"ranks", &SeriesKey::ranks},
+    {"tier", &SeriesKey::tier},   {"integrand", &SeriesKey::integrand},
+    {"n", &SeriesKey::n},         {"threads", &SeriesKey::threads},
+    {"ranks", &SeriesKey::ranks}, {"build_id", &SeriesKey::cell_build},
 };
 inline const sqlite::Fields<SeriesKey> key_run_fields = {
     {"machine", &SeriesKey::machine},
     {"build", &SeriesKey::build},
 };
+
+// A select list of `fields` from the cells table (alias c) as a database of schema `version` holds them: one
+// of version 2 has no build_id column, and its cells read as of no build ('').
+template <typename Record>
+std::string cells_select_list(int version, const sqlite::Fields<Record>& fields) {
+  std::string list = sqlite::select_list("c", fields);
+  if (version >= 3) return list;
+  const std::string column = "c.build_id AS build_id";
+  if (const auto at = list.find(column); at != std::string::npos)
+    list.replace(at, column.size(), "'' AS build_id");
+  return list;
+}
+// The cells' build column in a WHERE clause: '' in a database of schema version 2.
+inline std::string cells_build_column(int version) { return version >= 3 ? "c.build_id" : "''"; }
 
 }  // namespace ladder::history

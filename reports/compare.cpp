@@ -11,6 +11,13 @@
 #include "text.hpp"
 
 namespace ladder::report {
+namespace {
+
+// What matches a cell of one run with a cell of the other: its name and its build, so that cells of two
+// builds are never compared, whatever their names say.
+std::string match_key(const CellResult& cell) { return cell.name + "\n" + cell.build; }
+
+}  // namespace
 
 CellComparison compare_cells(const CellResult& old_cell, const CellResult& new_cell,
                              const CompareOptions& options) {
@@ -51,12 +58,12 @@ std::vector<std::string> placement_notes(const Run& before, const Run& after) {
 
   std::map<std::string, const CellResult*> old_cells;
   for (const auto& cell : before.cells)
-    if (cell.ok()) old_cells[cell.name] = &cell;
+    if (cell.ok()) old_cells[match_key(cell)] = &cell;
   std::vector<std::string> moved;  // "name (old placement against new)"
   for (const auto& cell : after.cells) {
-    if (!cell.ok() || !old_cells.count(cell.name)) continue;
+    if (!cell.ok() || !old_cells.count(match_key(cell))) continue;
     // Compared as worded: the same span on other hardware threads of one shape runs alike.
-    const std::string old_place = placement_text(old_cells.at(cell.name)->placement);
+    const std::string old_place = placement_text(old_cells.at(match_key(cell))->placement);
     const std::string new_place = placement_text(cell.placement);
     if (old_place != new_place) moved.push_back(cell.name + " (" + old_place + " against " + new_place + ")");
   }
@@ -72,9 +79,9 @@ std::vector<std::string> placement_notes(const Run& before, const Run& after) {
 }
 
 int compare(const std::string& old_results, const std::string& new_results, const CompareOptions& options) {
-  // Every cell, a peer's per-call cells too: compared cell by cell, no size is read.
+  // Every cell, a peer's per-call cells and every build's too: compared cell by cell, no size is read.
   const auto every_cell = [](Run run) {
-    run.cells.insert(run.cells.end(), run.per_call_cells.begin(), run.per_call_cells.end());
+    run.cells = every_build_cells(run);
     return run;
   };
   const Run before = every_cell(load_run(old_results));
@@ -85,7 +92,7 @@ int compare(const std::string& old_results, const std::string& new_results, cons
                      "): a difference would be the machines'; give --across-machines to compare anyway");
   std::map<std::string, const CellResult*> old_cells;
   for (const auto& cell : before.cells)
-    if (cell.ok()) old_cells[cell.name] = &cell;
+    if (cell.ok()) old_cells[match_key(cell)] = &cell;
 
   std::printf("old: %s (%s)\nnew: %s (%s)\n", before.path.c_str(), before.machine.c_str(), after.path.c_str(),
               after.machine.c_str());
@@ -96,8 +103,8 @@ int compare(const std::string& old_results, const std::string& new_results, cons
   int slower = 0, faster = 0, too_few = 0;
   bool fail = false;
   for (const auto& cell : after.cells) {
-    if (!cell.ok() || !old_cells.count(cell.name)) continue;
-    const CellResult& old = *old_cells.at(cell.name);
+    if (!cell.ok() || !old_cells.count(match_key(cell))) continue;
+    const CellResult& old = *old_cells.at(match_key(cell));
     const CellComparison comparison = compare_cells(old, cell, options);
     slower += comparison.change == Change::slower;
     faster += comparison.change == Change::faster;

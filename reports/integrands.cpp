@@ -67,6 +67,9 @@ Run integrand_run(const Run& run, const std::string& integrand) {
     if (cell.integrand == integrand) only.cells.push_back(cell);
   for (const auto& cell : run.per_call_cells)
     if (cell.integrand == integrand) only.per_call_cells.push_back(cell);
+  for (auto& other : only.other_builds)
+    for (auto* cells : {&other.cells, &other.per_call_cells})
+      std::erase_if(*cells, [&](const CellResult& cell) { return cell.integrand != integrand; });
   return only;
 }
 

@@ -27,7 +27,106 @@ std::string warning_text(const WarningRecord& warning) {
          (warning.cells.empty() ? "" : " (" + std::to_string(warning.cells.size()) + " cells)");
 }
 
+// The build a run of several is analysed from (main_build_rule): the build at hand where it measured
+// cells, else the matrix's first build that did, else the first build the cells name.
+std::string main_build(const std::vector<std::string>& measured, const ContextRecord& context) {
+  const auto has = [&](const std::string& id) {
+    return std::find(measured.begin(), measured.end(), id) != measured.end();
+  };
+  for (const auto& build : context.run.builds)
+    if (build.state.starts_with("the build at hand") && has(build.id)) return build.id;
+  for (const auto& id : context.matrix.builds)
+    if (has(id)) return id;
+  return measured.front();
+}
+
+// Splits the run's cells by build when they name several: the main build's stay in `cells` and
+// `per_call_cells`, every other build's go to `other_builds`. A run whose cells name no build is left as
+// it was read.
+void split_builds(Run& run, const ContextRecord& context) {
+  std::vector<std::string> measured;  // the builds the cells name, in the matrix's order, then the cells'
+  for (const auto& id : context.matrix.builds) measured.push_back(id);
+  for (const auto* cells : {&run.cells, &run.per_call_cells})
+    for (const auto& cell : *cells)
+      if (std::find(measured.begin(), measured.end(), cell.build) == measured.end())
+        measured.push_back(cell.build);
+  std::erase_if(measured, [&](const std::string& id) {
+    const auto of = [&](const CellResult& cell) { return cell.build == id; };
+    return std::none_of(run.cells.begin(), run.cells.end(), of) &&
+           std::none_of(run.per_call_cells.begin(), run.per_call_cells.end(), of);
+  });
+  if (measured.empty() || (measured.size() == 1 && measured.front().empty())) return;
+  run.builds = context.run.builds;
+  for (const auto& id : measured) {
+    if (build_record(run, id)) continue;
+    RunRecord::Build described{id, "", "", "", "not recorded in the run's context", 0, 0};
+    for (const auto& cell : run.cells)
+      if (cell.build == id && cell.build_record) {
+        described.compiler = cell.build_record->compiler, described.target = cell.build_record->target;
+        break;
+      }
+    run.builds.push_back(described);
+  }
+  run.build_id = main_build(measured, context);
+  for (const auto& id : measured)
+    if (id != run.build_id) run.other_builds.push_back({id, {}, {}});
+  const auto split = [&](std::vector<CellResult>& cells, auto member) {
+    std::vector<CellResult> kept;
+    for (auto& cell : cells) {
+      if (cell.build == run.build_id) {
+        kept.push_back(std::move(cell));
+        continue;
+      }
+      for (auto& other : run.other_builds)
+        if (other.id == cell.build) (other.*member).push_back(std::move(cell));
+    }
+    cells = std::move(kept);
+  };
+  split(run.cells, &Run::OtherBuild::cells);
+  split(run.per_call_cells, &Run::OtherBuild::per_call_cells);
+}
+
 }  // namespace
+
+std::string main_build_rule() {
+  return "the build at hand (the binary that ran the matrix) where it measured cells, else the first of the "
+         "run's builds (--compilers, --arch)";
+}
+
+const RunRecord::Build* build_record(const Run& run, const std::string& id) {
+  for (const auto& build : run.builds)
+    if (build.id == id) return &build;
+  return nullptr;
+}
+
+Run build_run(const Run& run, const std::string& id) {
+  if (id == run.build_id) {
+    Run only = run;
+    only.other_builds.clear();
+    return only;
+  }
+  for (const auto& other : run.other_builds)
+    if (other.id == id) {
+      Run only = run;
+      only.build_id = id;
+      only.cells = other.cells;
+      only.per_call_cells = other.per_call_cells;
+      only.other_builds.clear();
+      return only;
+    }
+  std::vector<std::string> ids{run.build_id};
+  for (const auto& other : run.other_builds) ids.push_back(other.id);
+  throw InputError("results file '" + run.path + "' has no build '" + id + "'; its builds: " + join(ids));
+}
+
+std::vector<CellResult> every_build_cells(const Run& run) {
+  std::vector<CellResult> all = run.cells;
+  for (const auto& other : run.other_builds) all.insert(all.end(), other.cells.begin(), other.cells.end());
+  all.insert(all.end(), run.per_call_cells.begin(), run.per_call_cells.end());
+  for (const auto& other : run.other_builds)
+    all.insert(all.end(), other.per_call_cells.begin(), other.per_call_cells.end());
+  return all;
+}
 
 const Card* Run::card(const std::string& tier) const {
   for (const auto& each : cards)
@@ -130,6 +229,7 @@ Run load_run(const std::string& where) {
     (sizes.empty() || std::find(sizes.begin(), sizes.end(), cell.n) != sizes.end() ? run.cells
                                                                                    : run.per_call_cells)
         .push_back(cell);
+  split_builds(run, file.context);
   return run;
 }
 

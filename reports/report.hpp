@@ -60,6 +60,18 @@ struct Run {
   // or why they were not ("unavailable: …").
   std::string instructions_method, instructions_unavailable;
   std::vector<Integrand> integrands;  // context.integrands; empty in older files
+  // The builds the run measured each tier in (`--compilers`, `--arch`; context.run.builds, with a build its
+  // cells name that the context does not record added from a cell's build record): empty in a run of the
+  // build at hand alone. `cells` and `per_call_cells` are then one build's, `build_id`'s (main_build_rule):
+  // every analysis, chart and answer reads one build. The others' cells are in `other_builds`, in the
+  // matrix's order, for the answer's line per build and What the build costs (sections_builds.cpp).
+  std::vector<RunRecord::Build> builds;
+  std::string build_id;
+  struct OtherBuild {
+    std::string id;
+    std::vector<CellResult> cells, per_call_cells;
+  };
+  std::vector<OtherBuild> other_builds;
 
   const Card* card(const std::string& tier) const;
   std::vector<const Card*> cards_by_rung() const;  // the cards, lowest rung first
@@ -72,6 +84,16 @@ struct Run {
 // Reads DIR/results.json, or the file itself; throws InputError naming the file and what is wrong with it
 // (missing, not JSON, cut short, another schema version, a field missing).
 Run load_run(const std::string& path);
+
+// Which build's cells a run of several is analysed from, in words (the rule load_run follows).
+std::string main_build_rule();
+// The run as it is for one of its builds (`id`: build_id or one of other_builds'): that build's cells as its
+// cells, no other build. InputError when the run has no such build.
+Run build_run(const Run& run, const std::string& id);
+// Every build's cells of the run, the analysed build's first (and the per-call cells after them).
+std::vector<CellResult> every_build_cells(const Run& run);
+// The run's record of a build (null when the run has none of that id).
+const RunRecord::Build* build_record(const Run& run, const std::string& id);
 
 // The maintenance cost: one documented score from 1 (anyone can keep it) to 10, and every part of it.
 struct CostPart {

@@ -115,6 +115,7 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
                 " at the fewest engineer-days (--deadline)"
           : "for one call, the fastest tier (--deadline gives the cheapest that meets a wall time)";
   answer(doc, all_runs, analyses, answers, current, rule, inputs.figures);
+  build_answers(doc.back().blocks, analyses, focus, with_current);
   std::vector<const Run*> decided;
   for (const auto& analysis : analyses) decided.push_back(analysis.run);
   money(doc, decisions, decided);
@@ -126,6 +127,7 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
   crossing(doc, all_runs);
   for (const auto& analysis : analyses) where_the_time_goes(doc, analysis, runs.size() > 1);
   costs(doc, runs.front());
+  build_costs(doc, runs);
   doc.push_back(heading(2, "Charts"));
   // Each kind once per machine, side by side on the same axes.
   const auto speedups = speedup_charts(analyses), scalings = scaling_charts(analyses),

@@ -50,5 +50,13 @@ void costs(Document& doc, const Run& run);
 void scaling(Document& doc, const std::vector<Analysis>& analyses);
 void which(Document& doc, const std::vector<Analysis>& analyses);
 void all_cells(Document& doc, const std::vector<Run>& runs);
+// A run of several builds (sections_builds.cpp). build_answers adds to the answer section's blocks which
+// build each analysis is of and, for every other build, its own answer (decide() on its cells at the
+// analysis' n for the focus integrand); build_costs is "What the build costs": the builds, each tier's time
+// in each against the native GCC build with the vectorization it lost or gained, and a speedup chart a build.
+// Neither writes anything for runs of one build.
+void build_answers(Document& answer, const std::vector<Analysis>& analyses,
+                   const std::vector<std::string>& focus, const MoneyInputs& inputs);
+void build_costs(Document& doc, const std::vector<Run>& runs);
 
 }  // namespace ladder::report

@@ -20,6 +20,12 @@ packages=(
   libssl-dev                                                # OpenSSL's libcrypto: the history's SHA-256
   libtomlplusplus-dev                                       # toml++: the money model's costs file in TOML
   clang-format                                              # the format check in the tests
+  # One Clang, for the tiers built by Clang (tests/clang_build_test.sh, the ClangBuild test).
+  # libomp-N-dev packages conflict with each other (each Provides and Conflicts libomp-x.y-dev), so exactly
+  # one LLVM OpenMP is installed: 16, the newest clang in bookworm main whose builds against Debian's Google
+  # Benchmark, oneTBB, xsimd, Eigen and OpenMP were verified. apt-get -y below replaces an image's
+  # libomp-14-dev (and the libomp-dev that depends on it) with it.
+  clang-16 libomp-16-dev
   valgrind binutils                                         # instruction counts, ladder profile; objdump
   chromium python3 libxml2-utils                            # the report's browser test; xmllint for its SVG
   python3-numpy python3-numexpr python3-numba               # the Python peers (ladder run --peers python)

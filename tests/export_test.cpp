@@ -47,8 +47,10 @@ const ExportedFile* file(const std::vector<ExportedFile>& files, const std::stri
   return nullptr;
 }
 
-// Every tier this build has exports but the distributed one (its kernel needs a launcher and MPI started).
-bool exports(const ladder::TierCard& card) { return !card.distributed; }
+// Every tier this build has exports but the distributed one (its kernel needs a launcher and MPI started)
+// and the one that dispatches at run time (its kernel is compiled once per architecture, each time in a file
+// of its own): export/export.cpp says why.
+bool exports(const ladder::TierCard& card) { return !card.distributed && !card.runtime_path; }
 
 std::vector<std::string> exported_tiers() {
   std::vector<std::string> ids;
@@ -397,6 +399,8 @@ TEST(ExportCommand, BadInputExitsTwoNamingItAndWritesNothing) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"export turbo" + out, "unknown tier 'turbo'"},
       {"export mpi" + out, "not exported"},
+      {"export dispatch" + out,
+       "the dispatch tier is not exported: its kernel is compiled once per architecture"},
       {"export tuned-exp --integrand log-atan" + out, "cannot run the integrand 'log-atan'"},
       {"export eigen --integrand piecewise-branch" + out, "cannot run the integrand 'piecewise-branch'"},
       {"export xsimd --namespace 9lives" + out, "--namespace '9lives' is not a C++ identifier"},

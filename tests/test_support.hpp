@@ -92,6 +92,22 @@ inline double cuda_grid(std::int64_t n, int) {
                              block_reduction);
 }
 
+// The dispatch tier's path is the widest this CPU has, read here from the CPU, not from the tier: 8 doubles
+// a register with x86-64-v4's AVX-512 (F, BW, DQ, CD, VL), 4 with AVX2 and FMA, else SSE2's 2. Its lanes
+// are then as simd_lanes's, at that width.
+inline std::int64_t dispatched_width() {
+  __builtin_cpu_init();
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd") &&
+                      __builtin_cpu_supports("avx512vl");
+  return avx512 ? 8 : avx2 ? 4 : 2;
+}
+inline double dispatched_lanes(std::int64_t n, int) {
+  const std::int64_t lanes = simd::accumulators * dispatched_width();
+  return static_cast<double>(n / lanes + lanes);
+}
+
 template <double (*Depth)(std::int64_t, int)>
 double capped(std::int64_t n, int threads) {
   return std::min(Depth(n, threads), static_cast<double>(n));
@@ -130,6 +146,7 @@ inline const std::map<std::string, PinnedDepth, std::less<>>& pinned_depths() {
       {"tuned-exp", pin<depth::simd_lanes>(Evaluates::tuned_batches)},
       {"openmp-tuned", pin<depth::openmp_blocks>(Evaluates::tuned_batches)},
       {"tbb-tuned", pin<depth::tbb_tree>(Evaluates::tuned_batches)},
+      {"dispatch", pin<depth::dispatched_lanes>(Evaluates::simd_batches)},
   };
   return table;
 }

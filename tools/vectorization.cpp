@@ -6,7 +6,10 @@
 //                 --build native OBJECT.o … [--build x86-64-v3 OBJECT.o …]
 //
 // The first build is the one linked into the binary. An object's tier is its file name less ".o"
-// (CMake names them variants/xsimd.cpp.o); objects of files that are not tiers are skipped.
+// (CMake names them variants/xsimd.cpp.o); objects of files that are not tiers are skipped. A tier whose
+// own object holds no loop of its kernel, while files named after it (dispatch_avx512.cpp, … for
+// dispatch.cpp) do, runs one of those at run time: its entry is its widest path's (dispatched()).
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -91,6 +94,48 @@ std::string literal(const std::string& text) {
   return quoted + "\"";
 }
 
+using ladder::vectorization::Verdict;
+
+// The paths of a tier that dispatches at run time: the other tiers named STEM_….cpp, when the tier's own
+// object has no loop of the kernel (a tier such as openmp, beside openmp_tuned.cpp, has its own).
+std::vector<std::string> paths_of(const std::string& tier, const std::map<std::string, Verdict>& verdicts) {
+  std::vector<std::string> paths;
+  const std::string stem = tier.substr(0, tier.find_last_of('.')) + "_";
+  if (verdicts.at(tier).status != "unknown") return paths;
+  for (const auto& [file, verdict] : verdicts)
+    if (file.rfind(stem, 0) == 0 && file.ends_with(".cpp") && verdict.status != "unknown")
+      paths.push_back(file);
+  return paths;
+}
+
+// Its widest path's verdict, which the CPU runs when it has it, with every path's width in the evidence.
+Verdict dispatched(std::vector<std::string> paths, const std::map<std::string, Verdict>& verdicts) {
+  std::stable_sort(paths.begin(), paths.end(), [&](const std::string& x, const std::string& y) {
+    return verdicts.at(x).register_bits > verdicts.at(y).register_bits;
+  });
+  std::string widths;
+  for (const auto& path : paths)
+    widths += (widths.empty() ? "" : ", ") + path + " " + std::to_string(verdicts.at(path).lanes) + " lanes";
+  Verdict verdict = verdicts.at(paths.front());
+  verdict.evidence = "dispatched at run time to one of its paths (" + widths + "); the widest, " +
+                     paths.front() + ": " + verdict.evidence;
+  return verdict;
+}
+
+std::map<std::string, Verdict> verdicts_of(const Arguments& arguments, const Build& build) {
+  std::map<std::string, Verdict> verdicts;
+  for (const auto& tier : arguments.tiers) {
+    const auto object = build.objects.find(tier);
+    verdicts[tier] = object == build.objects.end()
+                         ? Verdict{"unknown", 0, 0, "no object file in this build"}
+                         : ladder::vectorization::classify(disassembly(arguments.objdump, object->second));
+  }
+  const auto own = verdicts;  // each object's own verdict, before a dispatching tier takes its paths'
+  for (auto& [tier, verdict] : verdicts)
+    if (const auto paths = paths_of(tier, own); !paths.empty()) verdict = dispatched(paths, own);
+  return verdicts;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -101,12 +146,9 @@ int main(int argc, char** argv) try {
         << "const std::vector<ladder::Vectorization>& ladder::tier_vectorization() {\n"
         << "  static const std::vector<Vectorization> entries = {\n";
   for (const auto& build : arguments.builds) {
+    const auto verdicts = verdicts_of(arguments, build);
     for (const auto& tier : arguments.tiers) {
-      const auto object = build.objects.find(tier);
-      const auto verdict =
-          object == build.objects.end()
-              ? ladder::vectorization::Verdict{"unknown", 0, 0, "no object file in this build"}
-              : ladder::vectorization::classify(disassembly(arguments.objdump, object->second));
+      const auto& verdict = verdicts.at(tier);
       table << "      {" << literal(tier) << ", " << literal(build.label) << ", " << literal(verdict.status)
             << ", " << verdict.register_bits << ", " << verdict.lanes << ", " << literal(verdict.evidence)
             << "},\n";

@@ -76,8 +76,9 @@ const ScalarFunction& type_erased_at(std::size_t index);  // by the integrand's 
 
 template <class F, class... Fs>
 consteval std::size_t index_in(IntegrandList<Fs...>) {
+  const bool is_f[] = {std::is_same_v<F, Fs>...};
   std::size_t index = 0;
-  ((std::is_same_v<F, Fs> ? false : (++index, true)) && ...);
+  while (index < sizeof...(Fs) && !is_f[index]) ++index;
   return index;
 }
 

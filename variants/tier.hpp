@@ -76,6 +76,9 @@ struct TierCard {
   bool distributed = false;
   // Why the tier cannot run on this machine (no GPU, no mpirun, …), or empty when it can. Null: always can.
   std::string (*unavailable)() = nullptr;
+  // The code path chosen at run time, for a tier that dispatches on the CPU it runs on ("avx512bw",
+  // "fma3+avx2", "sse2", as xsimd names them), which the harness records with each cell. Null: one path.
+  std::string (*runtime_path)() = nullptr;
 
   // What a reader must know that the fields above do not say (e.g. which integrands a tier treats
   // differently), or empty.

@@ -1,0 +1,454 @@
+#include "builds.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "atomic_file.hpp"
+#include "build_info.hpp"
+#include "errors.hpp"
+#include "json_reader.hpp"
+#include "plan.hpp"
+#include "registry.hpp"
+#include "text.hpp"
+#include "vectorization.hpp"
+
+namespace ladder {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+struct Compiler {
+  std::string name;                      // as --compilers takes it
+  std::vector<std::string> executables;  // looked for on PATH, in this order
+  std::string package;                   // Debian's
+};
+
+const std::vector<Compiler>& compilers() {
+  static const std::vector<Compiler> all = {
+      {"gcc", {"g++-12", "g++"}, "g++ (GCC 12, the default compiler)"},
+      {"clang",
+       {"clang++-16", "clang++"},
+       "clang-16 and libomp-16-dev (scripts/install-deps.sh installs both)"}};
+  return all;
+}
+
+const Compiler& find_compiler(const std::string& name) {
+  for (const auto& compiler : compilers())
+    if (compiler.name == name) return compiler;
+  throw InputError("unknown compiler '" + name + "'; accepted: " + join(build_compilers()));
+}
+
+std::string on_path(const std::string& program) {
+  const char* variable = std::getenv("PATH");
+  const std::string path = variable ? variable : "/usr/bin";
+  for (std::size_t start = 0; start <= path.size();) {
+    const std::size_t colon = std::min(path.find(':', start), path.size());
+    const std::string dir = path.substr(start, colon - start);
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = colon + 1;
+  }
+  return {};
+}
+
+std::string compiler_executable(const Compiler& compiler) {
+  for (const auto& program : compiler.executables)
+    if (const auto found = on_path(program); !found.empty()) return found;
+  throw InputError("compiler '" + compiler.name + "' is not installed (looked for " +
+                   join(compiler.executables) + " on PATH): install Debian's " + compiler.package);
+}
+
+// What the CPU lacks to run code built for `target`, or empty.
+std::string cpu_lacks(const std::string& target) {
+  __builtin_cpu_init();
+  std::vector<std::string> missing;
+  const auto need = [&](bool has, const char* flag) {
+    if (!has) missing.emplace_back(flag);
+  };
+  if (target == "x86-64-v2" || target == "x86-64-v3" || target == "x86-64-v4") {
+    need(__builtin_cpu_supports("sse4.2"), "sse4.2");
+    need(__builtin_cpu_supports("popcnt"), "popcnt");
+  }
+  if (target == "x86-64-v3" || target == "x86-64-v4") {
+    need(__builtin_cpu_supports("avx2"), "avx2");
+    need(__builtin_cpu_supports("fma"), "fma");
+    need(__builtin_cpu_supports("bmi2"), "bmi2");
+  }
+  if (target == "x86-64-v4") {
+    need(__builtin_cpu_supports("avx512f"), "avx512f");
+    need(__builtin_cpu_supports("avx512bw"), "avx512bw");
+    need(__builtin_cpu_supports("avx512dq"), "avx512dq");
+    need(__builtin_cpu_supports("avx512vl"), "avx512vl");
+  }
+  return join(missing);
+}
+
+std::string family_of(const std::string& compiler_id) {
+  if (compiler_id.rfind("GNU", 0) == 0) return "gcc";
+  if (compiler_id.rfind("Clang", 0) == 0) return "clang";
+  return compiler_id.substr(0, compiler_id.find(' '));
+}
+
+std::string self_path() {
+  std::error_code error;
+  const auto path = fs::read_symlink("/proc/self/exe", error);
+  if (error) throw Unavailable("cannot find this program's own path: " + error.message());
+  return path.string();
+}
+
+std::string quoted(const std::string& text) {
+  std::string out = "'";
+  for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Paths of one build under builds/.
+struct BuildPaths {
+  std::string dir, tree, log, ready, times;
+  explicit BuildPaths(const BuildSpec& spec)
+      : dir(builds_directory() + "/" + spec.id()),
+        tree(dir + "/tree"),
+        log(dir + "/build.log"),
+        ready(dir + "/ready/ladder-worker"),
+        times(dir + "/build-times.json") {}
+};
+
+// Runs `command` with its output appended to `log`; while it runs, ninja's "[N/M]" lines become one
+// progress line. Returns its exit status.
+int run_logged(const std::string& command, const std::string& log, const std::string& label) {
+  std::ofstream out(log, std::ios::app);
+  out << "$ " << command << "\n";
+  out.flush();
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) throw Unavailable("cannot start: " + command);
+  const bool tty = ::isatty(STDOUT_FILENO);
+  const auto started = Clock::now();
+  int last_shown = -1;
+  char line[4096];
+  while (std::fgets(line, sizeof line, pipe)) {
+    out << line;
+    int done = 0, total = 0;
+    if (std::sscanf(line, "[%d/%d]", &done, &total) == 2 && total > 0) {
+      const int percent = 100 * done / total;
+      const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+      if (tty)
+        std::printf("\r  %s: %d of %d steps, %.0f s  ", label.c_str(), done, total, seconds);
+      else if (percent / 25 != last_shown / 25)
+        std::printf("  %s: %d of %d steps, %.0f s\n", label.c_str(), done, total, seconds);
+      last_shown = percent;
+      std::fflush(stdout);
+    }
+  }
+  if (tty && last_shown >= 0) std::printf("\r%*s\r", 60, "");
+  const int status = ::pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+std::string first_error(const std::string& log) {
+  std::ifstream in(log);
+  std::string line, fallback;
+  while (std::getline(in, line)) {
+    if (line.find("error:") != std::string::npos || line.find("CMake Error") != std::string::npos ||
+        line.find("Error:") != std::string::npos)
+      return line;
+    if (fallback.empty() && line.find("FAILED") != std::string::npos) fallback = line;
+  }
+  return fallback.empty() ? "no error line in the log" : fallback;
+}
+
+std::pair<fs::file_time_type, std::uintmax_t> stamp(const std::string& path) {
+  std::error_code error;
+  const auto time = fs::last_write_time(path, error);
+  return {error ? fs::file_time_type{} : time, error ? 0 : fs::file_size(path, error)};
+}
+
+// Holds builds/ID/.lock while a build is prepared: a second run waits instead of building the same tree.
+class BuildLock {
+ public:
+  explicit BuildLock(const std::string& dir) : fd_(::open((dir + "/.lock").c_str(), O_CREAT | O_RDWR, 0644)) {
+    if (fd_ < 0) return;
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      std::printf("  waiting for another run that is preparing %s …\n", dir.c_str());
+      std::fflush(stdout);
+      ::flock(fd_, LOCK_EX);
+    }
+  }
+  ~BuildLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  BuildLock(const BuildLock&) = delete;
+  BuildLock& operator=(const BuildLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+BuildDescription describe_worker(const std::string& worker, const std::string& id) {
+  FILE* pipe = ::popen((quoted(worker) + " describe 2>/dev/null").c_str(), "r");
+  std::string text;
+  if (pipe) {
+    char chunk[4096];
+    while (const std::size_t got = std::fread(chunk, 1, sizeof chunk, pipe)) text.append(chunk, got);
+    ::pclose(pipe);
+  }
+  try {
+    return BuildDescription::from_json(json::parse(text));
+  } catch (const std::exception& failure) {
+    throw InputError("build " + id + ": its worker " + worker + " did not describe itself (" +
+                     failure.what() + "); remove " + fs::path(worker).parent_path().parent_path().string() +
+                     " to build it afresh");
+  }
+}
+
+// Configures (once) and compiles one build, or finds it up to date.
+PreparedBuild prepare(const BuildSpec& spec) {
+  PreparedBuild build{spec};
+  const std::string compiler = compiler_executable(find_compiler(spec.compiler));
+  const BuildPaths paths(spec);
+  fs::create_directories(paths.dir);
+  BuildLock lock(paths.dir);
+  const bool configured = fs::exists(paths.tree + "/CMakeCache.txt");
+  std::printf("build %s (%s, -march=%s): %s …\n", spec.id().c_str(), compiler.c_str(), spec.arch.c_str(),
+              configured ? "checking it is up to date" : "configuring and compiling (the first time)");
+  std::fflush(stdout);
+  write_file_atomically(paths.log, "");  // the last attempt's log
+  const auto failed = [&](const std::string& step) {
+    std::error_code error;
+    fs::remove(paths.ready, error);  // a build that failed is never used
+    if (step == "configure") fs::remove(paths.tree + "/CMakeCache.txt", error);
+    return InputError("build " + spec.id() + " failed to " + step + ": " + first_error(paths.log) +
+                      "\n(its log: " + paths.log + ")");
+  };
+  if (!configured) {
+    const auto started = Clock::now();
+    const std::string generator = on_path("ninja").empty() ? "" : " -G Ninja";
+    const std::string command = "cmake -S " + quoted(LADDER_SOURCE_DIR) + " -B " + quoted(paths.tree) +
+                                generator +
+                                " -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=" + quoted(compiler) +
+                                " -DLADDER_ARCH=" + spec.arch + " -DLADDER_WORKER_ONLY=ON";
+    if (run_logged(command, paths.log, spec.id() + " configure") != 0) throw failed("configure");
+    build.configure_seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  }
+  const std::string built = paths.tree + "/ladder-worker";
+  const auto before = stamp(built);
+  const auto started = Clock::now();
+  const std::string command = "cmake --build " + quoted(paths.tree) + " --target ladder-worker --parallel " +
+                              std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  if (run_logged(command, paths.log, spec.id() + " compile") != 0) throw failed("compile");
+  const double compiling = std::chrono::duration<double>(Clock::now() - started).count();
+  if (before == stamp(built) && fs::exists(paths.ready)) {
+    build.state = "reused: up to date, no recompilation (checked in " + seconds_text(compiling) + ")";
+  } else {
+    build.compile_seconds = compiling;
+    fs::create_directories(fs::path(paths.ready).parent_path());
+    fs::copy_file(built, paths.ready + ".part", fs::copy_options::overwrite_existing);
+    fs::rename(paths.ready + ".part", paths.ready);  // in place in one step, once it is whole
+    build.state = "built: configure " + seconds_text(build.configure_seconds) + ", compile " +
+                  seconds_text(build.compile_seconds);
+    if (build.configure_seconds > 0)  // a build from scratch: what the plan expects next time
+      write_file_atomically(paths.times, json{{"configure_seconds", build.configure_seconds},
+                                              {"compile_seconds", build.compile_seconds}}
+                                             .dump());
+  }
+  build.executable = paths.ready;
+  build.description = describe_worker(paths.ready, spec.id());
+  std::printf("build %s: %s\n", spec.id().c_str(), build.state.c_str());
+  std::fflush(stdout);
+  return build;
+}
+
+}  // namespace
+
+const std::vector<std::string>& build_compilers() {
+  static const std::vector<std::string> names = {"gcc", "clang"};
+  return names;
+}
+
+const std::vector<std::string>& build_targets() {
+  static const std::vector<std::string> names = {"native", "x86-64-v4", "x86-64-v3", "x86-64-v2", "x86-64"};
+  return names;
+}
+
+std::vector<BuildSpec> parse_builds(const std::vector<std::string>& compiler_names,
+                                    const std::vector<std::string>& targets) {
+  const BuildSpec here = build_at_hand();
+  std::vector<BuildSpec> specs;
+  for (const auto& name : compiler_names.empty() ? std::vector<std::string>{here.compiler} : compiler_names) {
+    const Compiler& compiler = find_compiler(name);            // unknown: refused, with the accepted ones
+    if (name != here.compiler) compiler_executable(compiler);  // not installed: refused, with its package
+    for (const auto& target : targets.empty() ? std::vector<std::string>{here.arch} : targets) {
+      if (std::find(build_targets().begin(), build_targets().end(), target) == build_targets().end())
+        throw InputError("unknown target '" + target + "' for --arch; accepted: " + join(build_targets()));
+      if (const auto missing = cpu_lacks(target); !missing.empty())
+        throw InputError("--arch " + target + ": this CPU lacks " + missing +
+                         ", so code built for it cannot run here");
+      const BuildSpec spec{name, target};
+      if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
+    }
+  }
+  return specs;
+}
+
+BuildSpec parse_build_id(const std::string& id) {
+  for (const auto& compiler : build_compilers())
+    if (id.rfind(compiler + "-", 0) == 0) {
+      const std::string target = id.substr(compiler.size() + 1);
+      if (std::find(build_targets().begin(), build_targets().end(), target) != build_targets().end())
+        return {compiler, target};
+    }
+  throw InputError("'" + id + "' names no build; a build is COMPILER-TARGET, with a compiler of " +
+                   join(build_compilers()) + " and a target of " + join(build_targets()));
+}
+
+BuildSpec build_at_hand() { return {family_of(build_info().compiler), build_info().target}; }
+
+json BuildDescription::to_json() const {
+  json all = json::object();
+  for (const auto& [id, tier] : tiers)
+    all[id] = {{"flags", tier.flags},
+               {"vectorization", tier.vectorization},
+               {"lanes", tier.lanes},
+               {"evidence", tier.evidence}};
+  return {{"compiler", compiler},
+          {"target", target},
+          {"common_flags", common_flags},
+          {"instruction_set", instruction_set},
+          {"tiers", all}};
+}
+
+BuildDescription BuildDescription::from_json(const json& document) {
+  const JsonReader in(document);
+  BuildDescription build{in.at("compiler").string(),
+                         in.at("target").string(),
+                         in.at("common_flags").string(),
+                         in.at("instruction_set").string(),
+                         {}};
+  for (const auto& [id, tier] : in.at("tiers").members())
+    build.tiers[id] = {tier.at("flags").strings(), tier.at("vectorization").string(),
+                       tier.at("evidence").string(), tier.at("lanes").small_integer()};
+  return build;
+}
+
+BuildDescription describe_this_build() {
+  const BuildInfo& info = build_info();
+  BuildDescription build{info.compiler, info.target, info.common_flags, info.instruction_set, {}};
+  for (const Tier& tier : tiers()) {
+    BuildDescription::Tier& entry = build.tiers[tier.card.id];
+    entry.flags = tier.card.flags;
+    if (const auto* found = find_vectorization(tier.card.source_file, linked_tiers_build())) {
+      entry.vectorization = found->status;
+      entry.lanes = found->lanes;
+      entry.evidence = found->evidence;
+    } else {
+      entry.vectorization = "unknown";
+      entry.evidence = "the build did not read this tier's disassembly";
+    }
+  }
+  return build;
+}
+
+BuildRecord build_record(const std::string& id, const BuildDescription& build, const std::string& tier) {
+  const auto found = build.tiers.find(tier);
+  BuildRecord record{id,
+                     build.compiler,
+                     build.target,
+                     build.common_flags,
+                     build.instruction_set,
+                     "unknown",
+                     0,
+                     "not a tier of this build"};
+  if (found == build.tiers.end()) return record;
+  for (const auto& flag : found->second.flags) record.flags += " " + flag;
+  record.vectorization = found->second.vectorization;
+  record.lanes = found->second.lanes;
+  record.evidence = found->second.evidence;
+  return record;
+}
+
+std::string builds_directory() {
+  if (const char* elsewhere = std::getenv("LADDER_BUILDS_DIR"); elsewhere && *elsewhere) return elsewhere;
+  return fs::path(self_path()).parent_path().string() + "/builds";
+}
+
+std::vector<PreparedBuild> prepare_builds(const std::vector<BuildSpec>& specs) {
+  const BuildSpec here = build_at_hand();
+  std::vector<PreparedBuild> all;
+  for (const auto& spec : specs) {
+    if (spec == here) {
+      PreparedBuild build{spec, self_path(), describe_this_build(), "the build at hand (this binary)"};
+      build.at_hand = true;
+      all.push_back(build);
+      continue;
+    }
+    if (!fs::exists(std::string(LADDER_SOURCE_DIR) + "/CMakeLists.txt"))
+      throw InputError("build " + spec.id() + " is compiled from the checkout this binary was built from, " +
+                       LADDER_SOURCE_DIR + ", which is gone");
+    all.push_back(prepare(spec));
+  }
+  return all;
+}
+
+double estimated_build_seconds(const BuildSpec& spec, std::string* how) {
+  const auto say = [&](const std::string& text) {
+    if (how) *how = text;
+  };
+  if (spec == build_at_hand()) return say("the build at hand"), 0;
+  const BuildPaths paths(spec);
+  if (fs::exists(paths.ready)) return say("built: a check that it is up to date"), 2;
+  std::ifstream in(paths.times);
+  if (in) try {
+      const json times = json::parse(in);
+      const double seconds =
+          times.at("configure_seconds").get<double>() + times.at("compile_seconds").get<double>();
+      say("its last build from scratch here took " + seconds_text(seconds));
+      return seconds;
+    } catch (const std::exception&) {
+    }
+  const double guess = 600.0 * 2 / std::max(2u, std::thread::hardware_concurrency());
+  say("not built here yet: " + seconds_text(guess) + " is a guess (10 minutes on 2 cores) until it has been");
+  return guess;
+}
+
+std::vector<BuildListing> list_builds() {
+  const BuildInfo& info = build_info();
+  const BuildSpec here = build_at_hand();
+  std::vector<BuildListing> all{{here.id(), info.compiler, info.target, info.common_flags,
+                                 "built: the build at hand (this binary)",
+                                 fs::path(self_path()).parent_path()}};
+  for (const auto& compiler : build_compilers())
+    for (const auto& target : build_targets()) {
+      const BuildSpec spec{compiler, target};
+      const BuildPaths paths(spec);
+      if (spec == here || !fs::exists(paths.dir)) continue;
+      BuildListing listing{spec.id(), compiler, target, "", "", paths.dir};
+      if (fs::exists(paths.ready)) {
+        const BuildDescription build = describe_worker(paths.ready, spec.id());
+        listing.compiler = build.compiler;
+        listing.flags = build.common_flags;
+        listing.state = "built (`ladder run` checks it is up to date before its cells)";
+      } else {
+        listing.state = "not built: the last attempt failed or stopped; its log: " + paths.log;
+      }
+      all.push_back(listing);
+    }
+  return all;
+}
+
+std::string missing_tier_reason(const BuildSpec& spec, const std::string& tier) {
+  if (tier == "cuda" && spec.compiler != "gcc")
+    return "not in build " + spec.id() + ": the CUDA tier is built with the default compiler (GCC) only";
+  return "not in build " + spec.id() + ": its configure left the tier out (see " + BuildPaths(spec).log + ")";
+}
+
+}  // namespace ladder
