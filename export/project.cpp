@@ -12,6 +12,23 @@
 namespace ladder::exporter {
 namespace {
 
+// The tier's flags as the exported CMakeLists.txt gives them, so the project builds with GCC and Clang alike
+// whichever compiler Ladder was built with: Clang's own flags (-fveclib, pass-failed) only under Clang, and a
+// loop vectorized with libmvec (-fopenmp-simd) gets Clang's -fveclib=libmvec there too, without which Clang
+// calls the scalar exp.
+std::vector<std::string> portable_flags(const std::vector<std::string>& flags) {
+  std::vector<std::string> out;
+  bool veclib = false, simd = false;
+  for (const auto& flag : flags) {
+    const bool clang_only = flag.rfind("-fveclib", 0) == 0 || flag.find("pass-failed") != std::string::npos;
+    veclib = veclib || flag.rfind("-fveclib", 0) == 0;
+    simd = simd || flag == "-fopenmp-simd";
+    out.push_back(clang_only ? "$<$<CXX_COMPILER_ID:Clang>:" + flag + ">" : flag);
+  }
+  if (simd && !veclib) out.push_back("$<$<CXX_COMPILER_ID:Clang>:-fveclib=libmvec>");
+  return out;
+}
+
 std::string template_text(const std::string& name) {
   const auto text = embedded("export/templates/" + name);
   if (!text) throw std::logic_error("the build did not embed export/templates/" + name);
@@ -124,11 +141,11 @@ TemplateValues values_of(const Plan& plan) {
   // The test includes the integrand's header: an integrand written for Eigen arrays or xsimd batches needs
   // their headers to compile there too.
   m["TEST_LIBRARIES"] = found.link;
-  m["SOURCE_FLAGS"] = card.flags.empty()
-                          ? "# the tier adds no flags of its own"
-                          : "set_source_files_properties(src/" +
-                                std::string(plan.device ? "kernel.cu" : "kernel.cpp") +
-                                " PROPERTIES COMPILE_OPTIONS \"" + join(card.flags, ";") + "\")";
+  m["SOURCE_FLAGS"] =
+      card.flags.empty()
+          ? "# the tier adds no flags of its own"
+          : "set_source_files_properties(src/" + std::string(plan.device ? "kernel.cu" : "kernel.cpp") +
+                " PROPERTIES COMPILE_OPTIONS \"" + join(portable_flags(card.flags), ";") + "\")";
   m["FLAGS_TEXT"] = card.flags.empty() ? "none of its own" : join(card.flags, " ");
   m["SUMMATION"] = card.summation;
   m["ULPS"] = format_number("%.17g", plan.ulps) + "L";

@@ -241,7 +241,8 @@ MachineContext machine_context(const Topology& topology) {
       {"xsimd", std::to_string(XSIMD_VERSION_MAJOR) + "." + std::to_string(XSIMD_VERSION_MINOR) + "." +
                     std::to_string(XSIMD_VERSION_PATCH)},
       {"onetbb", std::string(TBB_VERSION_STRING) + " (runtime " + TBB_runtime_version() + ")"},
-      {"openmp", build.openmp_version + ", GCC's libgomp"}};
+      {"openmp",
+       build.openmp_version + (build.compiler.starts_with("Clang") ? ", LLVM's libomp" : ", GCC's libgomp")}};
   machine.parallel_environment = parallel_environment();
   machine.ladder_version = build.ladder_version;
   machine.source = source_context();
