@@ -183,14 +183,14 @@ void times_table(Document& doc, const Run& run, const std::string& reference, st
 }
 
 // The dispatch tier is compiled for the baseline in every build and picks its path at run time: the path
-// each build's cell took.
+// each build's cell took, as the worker recorded it.
 void dispatch_note(Document& doc, const Run& run, std::int64_t n) {
   std::vector<std::string> paths;
   for (const auto& id : build_ids(run))
     if (const CellResult* cell = one_thread(cells_of(run, id), "dispatch", n)) {
-      const std::string path = cell->build_record && !cell->build_record->instruction_set.empty()
-                                   ? cell->build_record->instruction_set
-                                   : cell->instruction_set();
+      // The measurement's: the path the worker saw the tier take (the build's record holds xsimd's width
+      // for the build's own -march, which the dispatching tier does not follow).
+      const std::string path = cell->instruction_set();
       paths.push_back(id + " took " + (path.empty() ? "a path it did not record" : path));
     }
   if (paths.empty()) return;

@@ -77,6 +77,7 @@ inline nlohmann::json crafted_builds_run(const std::string& host, const std::vec
         CellResult record = measured_record({tier.tier, tier.rung, n, 1, around(seconds)});
         record.build = build.id;
         record.name += "/build:" + build.id;
+        record.measurement->instruction_set = tier.instruction_set;  // what the worker saw the tier use
         record.build_record = BuildRecord{build.id,
                                           build.compiler,
                                           build.target,
