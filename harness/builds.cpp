@@ -69,28 +69,21 @@ std::string compiler_executable(const Compiler& compiler) {
                    join(compiler.executables) + " on PATH): install Debian's " + compiler.package);
 }
 
-// What the CPU lacks to run code built for `target`, or empty.
+// What the CPU lacks to run code built for `target` (each level adds to the one below), or empty.
 std::string cpu_lacks(const std::string& target) {
   __builtin_cpu_init();
+  const auto level =
+      std::find(build_targets().rbegin(), build_targets().rend(), target) - build_targets().rbegin();
   std::vector<std::string> missing;
-  const auto need = [&](bool has, const char* flag) {
-    if (!has) missing.emplace_back(flag);
+  const auto need = [&](int from, bool has, const char* flag) {
+    if (target != "native" && level >= from && !has) missing.emplace_back(flag);
   };
-  if (target == "x86-64-v2" || target == "x86-64-v3" || target == "x86-64-v4") {
-    need(__builtin_cpu_supports("sse4.2"), "sse4.2");
-    need(__builtin_cpu_supports("popcnt"), "popcnt");
-  }
-  if (target == "x86-64-v3" || target == "x86-64-v4") {
-    need(__builtin_cpu_supports("avx2"), "avx2");
-    need(__builtin_cpu_supports("fma"), "fma");
-    need(__builtin_cpu_supports("bmi2"), "bmi2");
-  }
-  if (target == "x86-64-v4") {
-    need(__builtin_cpu_supports("avx512f"), "avx512f");
-    need(__builtin_cpu_supports("avx512bw"), "avx512bw");
-    need(__builtin_cpu_supports("avx512dq"), "avx512dq");
-    need(__builtin_cpu_supports("avx512vl"), "avx512vl");
-  }
+  need(1, __builtin_cpu_supports("sse4.2"), "sse4.2"), need(1, __builtin_cpu_supports("popcnt"), "popcnt");
+  need(2, __builtin_cpu_supports("avx2"), "avx2"), need(2, __builtin_cpu_supports("fma"), "fma");
+  need(2, __builtin_cpu_supports("bmi2"), "bmi2"), need(3, __builtin_cpu_supports("avx512f"), "avx512f");
+  need(3, __builtin_cpu_supports("avx512bw"), "avx512bw"),
+      need(3, __builtin_cpu_supports("avx512dq"), "avx512dq");
+  need(3, __builtin_cpu_supports("avx512vl"), "avx512vl");
   return join(missing);
 }
 
@@ -98,13 +91,6 @@ std::string family_of(const std::string& compiler_id) {
   if (compiler_id.rfind("GNU", 0) == 0) return "gcc";
   if (compiler_id.rfind("Clang", 0) == 0) return "clang";
   return compiler_id.substr(0, compiler_id.find(' '));
-}
-
-std::string self_path() {
-  std::error_code error;
-  const auto path = fs::read_symlink("/proc/self/exe", error);
-  if (error) throw Unavailable("cannot find this program's own path: " + error.message());
-  return path.string();
 }
 
 std::string quoted(const std::string& text) {
@@ -269,6 +255,13 @@ PreparedBuild prepare(const BuildSpec& spec) {
 }
 
 }  // namespace
+
+std::string self_path() {
+  std::error_code error;
+  const auto path = fs::read_symlink("/proc/self/exe", error);
+  if (error) throw Unavailable("cannot find this program's own path: " + error.message());
+  return path.string();
+}
 
 const std::vector<std::string>& build_compilers() {
   static const std::vector<std::string> names = {"gcc", "clang"};

@@ -50,13 +50,6 @@ std::string now_iso() {
   return text;
 }
 
-std::string executable_path() {
-  std::error_code error;
-  const auto path = fs::read_symlink("/proc/self/exe", error);
-  if (error) throw Unavailable("cannot find this program's own path: " + error.message());
-  return path.string();
-}
-
 void write_results(const Paths& paths, const Journal& journal, const RunRecord& run) {
   const json document = results_document(journal, run);
   write_file_atomically(paths.json, document.dump(2) + "\n");
@@ -183,7 +176,7 @@ class MatrixRunner {
       throw InputError(
           "--resume and --budget do not go together: a resumed run keeps its matrix (a budgeted "
           "one, as it was fitted when it started)");
-    executable_ = executable_path();
+    executable_ = self_path();
     calibration_ = load_calibration(executable_);
     if (resuming_)
       admit_resumed();
