@@ -12,6 +12,7 @@
 #include "crafted_builds.hpp"
 #include "history_series.hpp"
 #include "history_store.hpp"
+#include "sqlite_query.hpp"
 
 namespace ladder::history {
 namespace {
@@ -20,23 +21,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::TempDir;
 
-// `sql` on the database at `path`, read-only: the first column of the first row, as text.
-std::string query(const fs::path& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::string value = "(error)";
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* statement = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK) {
-      if (sqlite3_step(statement) == SQLITE_ROW) {
-        const auto* text = sqlite3_column_text(statement, 0);
-        value = text ? reinterpret_cast<const char*>(text) : "";
-      }
-      sqlite3_finalize(statement);
-    }
-  }
-  sqlite3_close(db);
-  return value;
-}
+using ladder::testing::query;
 
 void execute(const fs::path& path, const std::string& sql) {
   sqlite3* db = nullptr;

@@ -22,6 +22,7 @@
 #include "crafted_results.hpp"
 #include "errors.hpp"
 #include "history_store.hpp"
+#include "sqlite_query.hpp"
 
 namespace ladder::testing {
 
@@ -76,24 +77,6 @@ inline json crafted_run(const std::string& host, const std::string& started, dou
 inline Outcome ladder(const std::string& arguments) { return run_command(ladder_binary, arguments); }
 
 inline std::string in_quotes(const fs::path& path) { return "'" + path.string() + "'"; }
-
-// `sql` run on the database at `path` (read-only), its first column of the first row as text.
-inline std::string query(const fs::path& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::string value = "(error)";
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* statement = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK) {
-      if (sqlite3_step(statement) == SQLITE_ROW) {
-        const auto* text = sqlite3_column_text(statement, 0);
-        value = text ? reinterpret_cast<const char*>(text) : "";
-      }
-      sqlite3_finalize(statement);
-    }
-  }
-  sqlite3_close(db);
-  return value;
-}
 
 // `ladder ARGUMENTS` started in the background with `environment` added, its stderr to `log`; its pid.
 inline pid_t start_ladder(const std::string& arguments, const std::string& environment, const fs::path& log) {
