@@ -92,7 +92,8 @@ int parse_and_run(int argc, char** argv, std::string& name) {
                                               app::add_instructions(cli),
                                               app::add_worker(cli),
                                               app::add_history(cli),
-                                              app::add_export(cli, invocation)};
+                                              app::add_export(cli, invocation),
+                                              app::add_machine(cli)};
 
   try {
     cli.parse(argc, argv);

@@ -1,5 +1,5 @@
-// `ladder instructions`: instructions a node for each tier under callgrind, against a baseline (the gate
-// itself: harness/instruction_gate.hpp).
+// `ladder instructions`: instructions a node for each tier under callgrind, with the FLOPs and FP
+// instructions a node from the same runs, against a baseline (the gate itself: harness/instruction_gate.hpp).
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -16,24 +16,42 @@
 namespace ladder::app {
 namespace {
 
-// The table of counts (and, against a baseline, the change), then what failed.
+// FLOPs and FP instructions a node of a tier, as the table prints them: "34.00   5.31", or dashes when not
+// counted.
+std::string flops_text(const InstructionCounts& counts, const std::string& tier) {
+  const InstructionCounts::Tier* counted = counts.find(tier);
+  char text[48];
+  if (!counted || !counted->flops_per_node)
+    std::snprintf(text, sizeof text, "%12s %11s", "–", "–");  // a dash is three bytes, one column
+  else
+    std::snprintf(text, sizeof text, "%10.2f %9.2f", *counted->flops_per_node,
+                  counted->fp_instructions_per_node.value_or(0));
+  return text;
+}
+
+// The table of counts (and, against a baseline, the change) with the FLOPs beside, then what failed.
 void print_verdict(const profiling::GateVerdict& verdict, const InstructionCounts& counts,
                    const std::string& integrand, bool compared, double max_increase_percent) {
   std::printf("instructions a node, %s on [0, 1], counted by %s on the -march=%s profiling build\n",
               integrand.c_str(), counts.tool.c_str(), counts.target.c_str());
-  if (compared) std::printf("  %-16s %10s %10s %9s\n", "tier", "now", "baseline", "change");
+  if (compared)
+    std::printf("  %-16s %10s %10s %9s %10s %9s\n", "tier", "now", "baseline", "change", "FLOPs", "FP instr");
+  else
+    std::printf("  %-16s %10s %10s %9s\n", "tier", "instr", "FLOPs", "FP instr");
   for (const auto& row : verdict.rows) {
     const char* id = row.tier.c_str();
+    const std::string flops = flops_text(counts, row.tier);
     if (!row.now)
       std::printf("  %-16s %s\n", id, row.unavailable.c_str());
     else if (!compared)
-      std::printf("  %-16s %10.2f\n", id, *row.now);
+      std::printf("  %-16s %10.2f %s\n", id, *row.now, flops.c_str());
     else if (!row.then)
-      std::printf("  %-16s %10.2f %10s %9s\n", id, *row.now, "–", "new");
+      std::printf("  %-16s %10.2f %10s %9s %s\n", id, *row.now, "–", "new", flops.c_str());
     else
-      std::printf("  %-16s %10.2f %10.2f %+8.1f %%%s\n", id, *row.now, *row.then, row.change_percent,
-                  row.over ? "  more than allowed" : "");
+      std::printf("  %-16s %10.2f %10.2f %+8.1f %% %s%s\n", id, *row.now, *row.then, row.change_percent,
+                  flops.c_str(), row.over ? "  more than allowed" : "");
   }
+  std::printf("FLOPs: %s\n", counts.flops_method.empty() ? "not counted" : counts.flops_method.c_str());
   if (!verdict.grown.empty())
     std::printf("instructions a node grew by more than %s %% on: %s\n",
                 format_number("%g", max_increase_percent).c_str(), join(verdict.grown).c_str());

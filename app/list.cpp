@@ -26,6 +26,13 @@ std::string list_vector_text(const TierCard& card) {
   return text.empty() ? "-" : text;
 }
 
+// `ladder list`'s FLOPs column: FLOPs a node of the hot loop as this binary was built, counted from its
+// disassembly, or "-" where the loop calls out or its nodes a pass cannot be read.
+std::string list_flops_text(const TierCard& card) {
+  const auto* entry = find_vectorization(card.source_file, linked_tiers_build());
+  return entry && entry->flops_per_node ? format_number("%.4g", *entry->flops_per_node) : "-";
+}
+
 void print_list(bool as_json, bool ids_only, const std::string& costs) {
   if (ids_only) {
     for (const auto& tier : tiers()) std::printf("%s\n", tier.card.id.c_str());
@@ -49,14 +56,14 @@ void print_list(bool as_json, bool ids_only, const std::string& costs) {
   }
   // A plain-text table whose columns fit their widest cell.
   std::vector<std::vector<std::string>> rows = {
-      {"rung", "id", "learning", "lines", "reproducible", "vector", "libraries", "summary"}};
+      {"rung", "id", "learning", "lines", "reproducible", "vector", "FLOPs", "libraries", "summary"}};
   for (const auto& tier : tiers()) {
     const auto& card = tier.card;
     rows.push_back(
         {std::to_string(card.rung), card.id, std::string(to_string(card.learning_time)),
          std::to_string(card.source_lines) +
              (card.shared_lines ? "+" + std::to_string(card.shared_lines) : ""),
-         std::string(to_string(card.reproducible)), list_vector_text(card),
+         std::string(to_string(card.reproducible)), list_vector_text(card), list_flops_text(card),
          card.libraries.empty() ? "-" : join(card.libraries),
          card.summary + (card.parallel ? " [parallel]" : "") +
              (unavailable_reason(tier).empty() ? "" : " [unavailable: " + unavailable_reason(tier) + "]")});
@@ -82,6 +89,10 @@ void print_list(bool as_json, bool ids_only, const std::string& costs) {
       "\nlines: the tier's own non-blank, non-comment lines (+ those of the shared kernel it builds on)\n"
       "reproducible: whether the result has the same bits at every thread count\n"
       "vector: the hot loop as built, read from its disassembly: doubles per register, or scalar\n"
+      "FLOPs: a node, in the hot loop as built, from its disassembly (FMA = 2 x lanes); - where the loop "
+      "calls\n"
+      "  out (libm, std::function) or its nodes a pass cannot be read: `ladder instructions` counts every "
+      "tier\n"
       "built: %s, %s, flags %s; SIMD: %s, %d doubles per batch\n",
       build.compiler.c_str(), build.build_type.c_str(), build.common_flags.c_str(),
       build.instruction_set.c_str(), build.simd_width);

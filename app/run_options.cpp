@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "errors.hpp"
+#include "measure_limits.hpp"
 
 namespace ladder::app {
 
@@ -83,6 +84,16 @@ void add_run_options(CLI::App* command, RunCommandOptions& options) {
   command->add_option("--label", args.label, "a name for this run, kept in the results");
   command->add_flag("!--no-instructions", args.instructions,
                     "skip counting each tier's instructions a node under callgrind (a few seconds a tier)");
+  command->add_flag("!--no-limits", args.limits,
+                    "skip measuring the machine's limits (FMA peak, memory bandwidth) before the first cell "
+                    "and after the last (a few seconds)");
+  command
+      ->add_option(
+          "--limits-tool", args.limits_tool,
+          "what measures the machine's limits: probe (Ladder's own; the default), likwid-bench (about "
+          "half a minute: each of its starts calibrates its clock for a second), auto (likwid-bench "
+          "where installed)")
+      ->check(CLI::IsMember(limits_tool_names()));
   command->add_option("--cell-timeout", args.cell_timeout,
                       "seconds a cell may take before it is stopped (600)");
 }

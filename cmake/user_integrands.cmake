@@ -7,8 +7,9 @@
 # Each integrand is compiled alone here, at configure time, before any tier sees it:
 #   - for double and long double, with the project's warnings: the contract. A header that fails stops the
 #     configuration with the compiler's message and the header's name, not a template backtrace in a tier;
-#   - for xsimd batches, Eigen arrays, cpp_bin_float_quad and Boost autodiff's fvar: what it can do. A failed
-#     probe is not an error: the tiers (or references) that need it are unavailable for that integrand, and
+#   - for xsimd batches, Eigen arrays, cpp_bin_float_quad, Boost autodiff's fvar, and the vector types of the
+#     std-simd, sleef and highway tiers (native_simd<double>, SleefBatch, Highway's Vector): what it can do.
+#     A failed probe is not an error: the tiers (or references) that need it are unavailable for that integrand, and
 #     the first line of the compiler's message is kept as the reason.
 # The results go to generated/ladder_user_integrands.hpp: the headers, their IntegrandBuild<F> records and
 # the list UserIntegrands (variants/integrands.hpp). Editing a header reruns all of this.
@@ -20,7 +21,7 @@ set(LADDER_USER_INTEGRANDS "" CACHE STRING
 # compiler, compile line and probe code), as a script of its own run below, a few at a time.
 macro(ladder_probe probe header name capability)
   file(MD5 ${header} header_hash)
-  string(MD5 stamp "${header_hash} ${name} ${CMAKE_CXX_COMPILER_VERSION} ${compile_line} ${probe_hash} ${probe_${capability}_evaluate} ${probe_${capability}_targets}")
+  string(MD5 stamp "${header_hash} ${name} ${CMAKE_CXX_COMPILER_VERSION} ${compile_line} ${probe_hash} ${probe_${capability}_evaluate} ${probe_${capability}_targets} ${probe_${capability}_libraries} ${probe_${capability}_hash}")
   set(stale TRUE)
   if(EXISTS ${probes}/${probe}.stamp AND EXISTS ${probes}/${probe}.rc)
     file(READ ${probes}/${probe}.stamp old_stamp)
@@ -37,11 +38,11 @@ macro(ladder_probe probe header name capability)
          "${probe_${capability}_evaluate}\n  return out;\n}\n"
          "int main() {\n  return ladder::probe::check([](double x) { return ${name}{}(x); }, evaluate, "
          "\"${probe_${capability}_what}\");\n}\n")
-    # Compiled and run for the build's target, and for the profiling build's where it has one (simd only: the
-    # target changes what a batch is).
+    # Compiled and run for the build's target, and for the profiling build's where it has one (the SIMD types
+    # only: the target changes what a batch is).
     set(steps "")
     foreach(target IN LISTS probe_${capability}_targets)
-      string(APPEND steps "${compile_line} '-march=${target}' ${probe}.cpp -o ${probe} >> ${probe}.log 2>&1 && "
+      string(APPEND steps "${compile_line} '-march=${target}' ${probe}.cpp -o ${probe} ${probe_${capability}_libraries} >> ${probe}.log 2>&1 && "
                           "./${probe} >> ${probe}.log 2>&1 && ")
     endforeach()
     file(WRITE ${probes}/${probe}.probe "${steps}true\necho $? > ${probe}.rc\n")
@@ -101,17 +102,53 @@ function(ladder_user_integrands output)
   std::vector<double> out;
   for (double x : xs)
     out.push_back(static_cast<double>(f(boost::math::differentiation::make_fvar<long double, 3>(x)).derivative(0)));]=])
-  set(capabilities simd array wide autodiff)
+  # The vector types of the std-simd, sleef and highway tiers (variants/kernels/std_simd.hpp, sleef_exp.hpp,
+  # highway_vector.hpp): each probe includes the tier's own header, so an edit of it probes again.
+  set(probe_std_simd_include "<experimental/simd>")
+  set(probe_std_simd_what "std::experimental::native_simd<double>")
+  set(probe_std_simd_evaluate [=[
+  namespace stdx = std::experimental;
+  using Vector = stdx::native_simd<double>;
+  std::vector<double> out(xs.size());
+  for (std::size_t i = 0; i + Vector::size() <= xs.size(); i += Vector::size())
+    Vector(f(Vector(xs.data() + i, stdx::element_aligned))).copy_to(out.data() + i, stdx::element_aligned);]=])
+  set(probe_sleef_include "\"sleef_exp.hpp\"")
+  set(probe_sleef_what "SleefBatch (xsimd batches with SLEEF's exp)")
+  set(probe_sleef_evaluate [=[
+  using Batch = xsimd::batch<double>;
+  std::vector<double> out(xs.size());
+  for (std::size_t i = 0; i + Batch::size <= xs.size(); i += Batch::size)
+    f(ladder::sleef_exp::SleefBatch(Batch::load_unaligned(xs.data() + i))).value.store_unaligned(out.data() + i);]=])
+  set(probe_sleef_libraries)
+  foreach(library IN LISTS SLEEF_LINK_LIBRARIES)
+    string(APPEND probe_sleef_libraries " '${library}'")
+  endforeach()
+  file(MD5 ${PROJECT_SOURCE_DIR}/variants/sleef_exp.hpp probe_sleef_hash)
+  set(probe_highway_include "\"highway_vector.hpp\"")
+  set(probe_highway_what "Highway vectors (the highway tier's Vector)")
+  set(probe_highway_evaluate [=[
+  namespace hn = ladder::highway_simd::hn;
+  const ladder::highway_simd::Tag d;
+  const auto width = static_cast<std::size_t>(ladder::highway_simd::width);
+  std::vector<double> out(xs.size());
+  for (std::size_t i = 0; i + width <= xs.size(); i += width)
+    hn::StoreU(f(ladder::highway_simd::Vector(hn::LoadU(d, xs.data() + i))).value, d, out.data() + i);]=])
+  file(MD5 ${PROJECT_SOURCE_DIR}/variants/highway_vector.hpp probe_highway_hash)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/variants/sleef_exp.hpp
+                                                                 ${PROJECT_SOURCE_DIR}/variants/highway_vector.hpp)
+  set(capabilities simd array wide autodiff std_simd sleef highway)
   foreach(capability IN LISTS capabilities)
     set(probe_${capability}_targets ${LADDER_ARCH})
   endforeach()
   if(LADDER_PROFILING)
-    list(APPEND probe_simd_targets ${LADDER_PROFILING_TARGET})
+    foreach(capability IN ITEMS simd std_simd sleef highway)  # the target changes what a vector is
+      list(APPEND probe_${capability}_targets ${LADDER_PROFILING_TARGET})
+    endforeach()
   endif()
 
   get_target_property(eigen_dirs Eigen3::Eigen INTERFACE_INCLUDE_DIRECTORIES)
   set(include_flags -I${PROJECT_SOURCE_DIR}/variants)
-  foreach(dir IN LISTS eigen_dirs xsimd_include_dirs Boost_INCLUDE_DIRS)
+  foreach(dir IN LISTS eigen_dirs xsimd_include_dirs Boost_INCLUDE_DIRS hwy_include_dirs SLEEF_INCLUDE_DIRS)
     if(NOT dir IN_LIST CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)  # -isystem /usr/include breaks <cmath>
       list(APPEND include_flags -isystem ${dir})
     endif()
@@ -181,7 +218,7 @@ function(ladder_user_integrands output)
   endforeach()
   if(script)
     message(STATUS "User integrands: ${types}; compiling and running each on SIMD batches, Eigen arrays, "
-                   "cpp_bin_float_quad and autodiff")
+                   "cpp_bin_float_quad, autodiff, native_simd, SleefBatch and Highway vectors")
     cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
     execute_process(COMMAND ${CMAKE_COMMAND} -E env LC_ALL=C sh -c "ls *.probe | xargs -P ${cores} -n 1 sh"
                     WORKING_DIRECTORY ${probes}

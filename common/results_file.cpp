@@ -1,3 +1,5 @@
+// Writing and reading results.json (results_file.hpp): the cards, with their vectorization and FLOP records,
+// and the whole file through its one migration.
 #include "results_file.hpp"
 
 #include <cmath>
@@ -15,17 +17,29 @@ using nlohmann::json;
 namespace {
 
 VectorizationRecord read_vectorization(const JsonReader& in) {
-  return {in.string_or("build", ""),       in.string_or("status", ""),
-          in.string_or("evidence", ""),    in.small_integer_or("register_bits", 0),
-          in.small_integer_or("lanes", 0), in.boolean_or("linked", false)};
+  return {in.string_or("build", ""),
+          in.string_or("status", ""),
+          in.string_or("evidence", ""),
+          in.small_integer_or("register_bits", 0),
+          in.small_integer_or("lanes", 0),
+          in.boolean_or("linked", false),
+          in.optional_number("flops_per_node"),  // absent before FLOPs were counted
+          in.optional_number("fp_instructions_per_node"),
+          in.string_or("flops_evidence", "")};
 }
 
 }  // namespace
 
 void to_json(json& out, const VectorizationRecord& entry) {
-  out = {{"build", entry.build},   {"linked", entry.linked},
-         {"status", entry.status}, {"register_bits", entry.register_bits},
-         {"lanes", entry.lanes},   {"evidence", entry.evidence}};
+  out = {{"build", entry.build},
+         {"linked", entry.linked},
+         {"status", entry.status},
+         {"register_bits", entry.register_bits},
+         {"lanes", entry.lanes},
+         {"evidence", entry.evidence},
+         {"flops_per_node", optional_json(entry.flops_per_node)},
+         {"fp_instructions_per_node", optional_json(entry.fp_instructions_per_node)},
+         {"flops_evidence", entry.flops_evidence}};
 }
 
 void to_json(json& out, const CardRecord& card) {
@@ -45,6 +59,8 @@ void to_json(json& out, const CardRecord& card) {
          {"shared_lines", card.shared_lines},
          {"flags", card.flags},
          {"heap_bytes_per_node", card.heap_bytes_per_node},
+         {"memory_bytes_per_node", card.memory_bytes_per_node},
+         {"memory_bytes_counted", card.memory_bytes_counted},
          {"distributed", card.distributed},
          {"environment", card.environment},
          {"peer", card.peer},
@@ -80,6 +96,8 @@ CardRecord read_card_record(const JsonReader& in) {
   if (const auto shares = in.find("shares")) card.shares = shares->strings();
   if (const auto environment = in.find("environment")) card.environment = environment->strings();
   card.heap_bytes_per_node = in.number_or("heap_bytes_per_node", 0);
+  card.memory_bytes_per_node = in.number_or("memory_bytes_per_node", 0);  // absent before it was counted
+  card.memory_bytes_counted = in.string_or("memory_bytes_counted", "");
   card.distributed = in.boolean_or("distributed", false);
   card.peer = in.boolean_or("peer", false);
   card.language = in.string_or("language", "C++");

@@ -18,11 +18,17 @@
 
 namespace ladder {
 
-// Whether a tier's hot loop is vectorized in one build, read from its disassembly.
+// Whether a tier's hot loop is vectorized in one build, read from its disassembly, and the work it does: the
+// static count of that loop's FLOPs and FP-port instructions a node (the opcode table of flop_table.hpp).
 struct VectorizationRecord {
   std::string build, status, evidence;
   int register_bits = 0, lanes = 0;
   bool linked = false;  // the build this run's tiers came from
+  // Null where the loop calls out (libm, std::function), branches inside, or its nodes a pass cannot be
+  // read; flops_evidence says what was counted ("loop 0x20f0–0x2348: 40 vfmadd…pd zmm, … for 32 nodes")
+  // or why not. Absent (null, empty) in a file written before they were counted.
+  std::optional<double> flops_per_node{}, fp_instructions_per_node{};
+  std::string flops_evidence{};
 };
 void to_json(nlohmann::json& out, const VectorizationRecord& entry);
 
@@ -34,6 +40,10 @@ struct CardRecord {
   std::vector<std::string> libraries{}, concepts{}, flags{}, shares{}, environment{};
   bool parallel = false, distributed = false;
   double heap_bytes_per_node = 0;
+  // Bytes a node the kernel moves to and from memory once n outgrows the caches, and how they were counted
+  // ("none: streaming, the nodes never leave registers"); empty in a file written before they were.
+  double memory_bytes_per_node = 0;
+  std::string memory_bytes_counted{};
   bool peer = false;
   std::string language = "C++";
   std::optional<std::int64_t> size_limit{};  // a peer's largest n

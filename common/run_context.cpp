@@ -299,6 +299,7 @@ void to_json(json& out, const ContextRecord& context) {
   out["run"] = context.run;
   out["matrix"] = context.matrix.to_json();
   out["warnings"] = context.warnings;
+  out["limits"] = context.limits;
 }
 
 ContextRecord read_context_record(const JsonReader& in) {
@@ -309,6 +310,7 @@ ContextRecord read_context_record(const JsonReader& in) {
   context.matrix = MatrixRecord::from_json(in.at("matrix"));
   for (const auto& warning : in.at("warnings").elements())
     context.warnings.push_back(read_warning_record(warning));
+  if (const auto limits = in.find("limits")) context.limits = read_machine_limits(*limits);
   return context;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "json_reader.hpp"
+#include "machine_limits.hpp"
 #include "topology.hpp"
 
 namespace ladder {
@@ -165,6 +166,9 @@ struct ContextRecord : MachineContext {
   RunRecord run;
   MatrixRecord matrix;
   std::vector<WarningRecord> warnings;
+  // The machine's limits, measured beside the cells (key "limits"); a file written before Ladder measured
+  // them reads as not measured, saying so (machine_limits.hpp's limits_of_older_file).
+  MachineLimits limits = limits_of_older_file();
 };
 void to_json(nlohmann::json& out, const ContextRecord& context);
 ContextRecord read_context_record(const JsonReader& in);

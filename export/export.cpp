@@ -32,7 +32,8 @@ constexpr std::string_view taken[] = {
     "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
     "wchar_t", "while", "xor", "xor_eq", "final", "override", "import", "module",
     // namespaces of the libraries and the tests
-    "std", "xsimd", "xtl", "tbb", "oneapi", "Eigen", "testing", "benchmark", "pybind11", "py", "boost"};
+    "std", "xsimd", "xtl", "tbb", "oneapi", "Eigen", "testing", "benchmark", "pybind11", "py", "boost",
+    "hwy"};
 
 void check_namespace(const std::string& ns) {
   static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");

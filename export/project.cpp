@@ -70,6 +70,12 @@ Packages packages(const Plan& plan) {
       add("find_package(Eigen3 3.4 REQUIRED NO_MODULE)", "Eigen3::Eigen", "libeigen3-dev");
     else if (library.starts_with("CUDA toolkit"))
       add("find_package(CUDAToolkit REQUIRED)", "CUDA::cudart_static", "NVIDIA's CUDA toolkit (nvcc, CUB)");
+    else if (library.starts_with("Highway"))
+      add("find_package(hwy 1.0 REQUIRED)", "hwy::hwy", "libhwy-dev");
+    else if (library.starts_with("SLEEF"))
+      add("# SLEEF has no CMake package: pkg-config finds it\nfind_package(PkgConfig REQUIRED)\n"
+          "pkg_check_modules(SLEEF REQUIRED IMPORTED_TARGET sleef)",
+          "PkgConfig::SLEEF", "libsleef-dev, pkg-config");
     else if (library.starts_with("glibc libmvec"))
       add("# glibc's libmvec: the vector exp and sin the compiler calls under -ffast-math, linked with libm",
           "m", "libc6-dev (glibc's libmvec)");
@@ -176,8 +182,10 @@ TemplateValues values_of(const Plan& plan) {
   if (plan.threads) v.flags.insert("THREADS");
   if (plan.cpus) v.flags.insert("CPUS");
   if (plan.reproducible) v.flags.insert("REPRODUCIBLE");
-  if (plan.threads && card.reproducible != Reproducible::always && !plan.reproducible)
-    v.flags.insert("UNREPRODUCIBLE");
+  // Only an always-reproducible tier promises the same bits on every call by default: an on-request
+  // one (parallel_reduce) joins its tasks in the order they finish unless asked for the deterministic
+  // reduce, which REPRODUCIBLE's own test covers at every thread count.
+  if (plan.threads && card.reproducible != Reproducible::always) v.flags.insert("UNREPRODUCIBLE");
   if (plan.request->python) v.flags.insert("PYTHON");
   if (plan.device) v.flags.insert("CUDA");
   return v;

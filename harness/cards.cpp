@@ -1,7 +1,10 @@
+// The cards as the results carry them (cards.hpp): a tier's card with its build's disassembly records and its
+// bytes a node from memory, or a peer's.
 #include "cards.hpp"
 
 #include "peers.hpp"
 #include "registry.hpp"
+#include "text.hpp"
 #include "vectorization.hpp"
 
 namespace ladder {
@@ -24,6 +27,12 @@ CardRecord card_record(const TierCard& card) {
   record.shared_lines = card.shared_lines;
   record.flags = card.flags;
   record.heap_bytes_per_node = card.heap_bytes_per_node;
+  // The bytes a node from memory: typed on the card where the kernel keeps nodes in memory; a kernel that
+  // holds nothing a node on the heap streams them through registers.
+  record.memory_bytes_per_node = card.memory_bytes_per_node;
+  record.memory_bytes_counted = card.memory_bytes_counted;
+  if (record.memory_bytes_counted.empty() && card.heap_bytes_per_node == 0)
+    record.memory_bytes_counted = "none: streaming, the nodes never leave registers";
   record.distributed = card.distributed;
   record.environment = card.environment;
   record.note = card.note;
@@ -32,7 +41,8 @@ CardRecord card_record(const TierCard& card) {
   for (const auto& entry : tier_vectorization())
     if (entry.source_file == card.source_file)
       record.vectorization.push_back({entry.build, entry.status, entry.evidence, entry.register_bits,
-                                      entry.lanes, entry.build == linked_tiers_build()});
+                                      entry.lanes, entry.build == linked_tiers_build(), entry.flops_per_node,
+                                      entry.fp_instructions_per_node, entry.flops_evidence});
   return record;
 }
 
@@ -43,6 +53,13 @@ std::vector<CardRecord> tier_cards(const std::vector<std::string>& ids) {
     if (const PeerCard* peer = find_peer(id)) {
       record = card_record(peer->card);
       record.vectorization.clear();  // a peer's source is not in the build
+      // A peer is not read from code: whether its nodes stay out of memory depends on its interpreter.
+      if (peer->card.memory_bytes_counted.empty())
+        record.memory_bytes_counted =
+            record.heap_bytes_per_node > 0
+                ? "not counted: its arrays (" + format_number("%g", record.heap_bytes_per_node) +
+                      " B a node on the heap) pass through memory as often as its library makes them"
+                : "none: streaming, it keeps no array of the nodes";
       record.peer = true;
       record.language = peer->language;
       if (peer->size_limit) record.size_limit = peer->size_limit;

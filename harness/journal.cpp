@@ -28,7 +28,8 @@ void to_json(json& out, const JournalHeader& header) {
          {"matrix", header.matrix.to_json()},
          {"context", header.context},
          {"tiers", header.tiers},
-         {"instructions", header.instructions}};
+         {"instructions", header.instructions},
+         {"limits", header.limits}};
   if (header.budget) out["budget"] = *header.budget;
 }
 
@@ -46,6 +47,7 @@ JournalHeader read_journal_header(const JsonReader& in) {
   for (const auto& card : in.at("tiers").elements()) header.tiers.push_back(read_card_record(card));
   if (const auto budget = in.find("budget")) header.budget = read_budget_record(*budget);
   header.instructions = read_instruction_counts(in.at("instructions"));
+  if (const auto limits = in.find("limits")) header.limits = read_machine_limits(*limits);
   return header;
 }
 

@@ -29,6 +29,10 @@ struct JournalHeader {
   std::vector<CardRecord> tiers;
   std::optional<BudgetRecord> budget;  // how the matrix was fitted to --budget
   InstructionCounts instructions;
+  // The machine's limits, sampled before the first cell (run_limits.hpp); in memory, the sample after the
+  // last cell merged in (not journaled: a run that has it is complete). A journal written before Ladder
+  // measured them has none.
+  MachineLimits limits = limits_of_older_file();
 };
 void to_json(nlohmann::json& out, const JournalHeader& header);
 // Checked: a missing or mistyped field is a SchemaError naming it ("line 1.context.simd: …").

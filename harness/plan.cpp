@@ -16,6 +16,7 @@
 #include "profiling.hpp"
 #include "registry.hpp"
 #include "results_file.hpp"
+#include "run_limits.hpp"
 #include "text.hpp"
 
 namespace ladder {
@@ -51,6 +52,7 @@ PlanSettings plan_settings(const RunArguments& args, const Topology& topology) {
   settings.parallel = topology.hardware_threads();
   settings.available_memory = static_cast<double>(process::available_memory().value_or(0));
   settings.described = topology.synthetic;
+  settings.limits_seconds = run_limits_seconds(args, topology);
   return settings;
 }
 
@@ -182,6 +184,7 @@ Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const
                   {"references", references},
                   {"the runner's own work between cells", runner}};
   if (earlier > 0) result.parts.push_back({"cells as an earlier run here took them", earlier});
+  if (settings.limits_seconds > 0) result.parts.push_back({"the machine's limits", settings.limits_seconds});
   if (!matrix.builds.empty()) {  // each build the run configures and compiles first, or checks
     double building = 0;
     for (const auto& id : matrix.builds) {

@@ -34,6 +34,7 @@ struct PlanSettings {
   // Planning for a machine that is only described (HWLOC_SYNTHETIC, HWLOC_XMLFILE): earlier runs here say
   // nothing about its cells, and which tiers can run and what fits in memory are this machine's.
   bool described = false;
+  double limits_seconds = 0;  // the machine's limits, measured before the first cell and after the last
 };
 // For `args` on a machine of this topology: its --no-instructions, the profiling build's availability,
 // the topology's hardware threads, this machine's available memory.

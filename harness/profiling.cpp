@@ -20,6 +20,7 @@
 #include "build_info.hpp"
 #include "errors.hpp"
 #include "peers.hpp"
+#include "profiling_flops.hpp"
 #include "registry.hpp"
 #include "text.hpp"
 
@@ -38,13 +39,6 @@ std::string find_on_path(const std::string& name) {
     if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
   }
   return "";
-}
-
-std::string profiling_binary() {
-  if (const char* chosen = std::getenv("LADDER_PROFILING_BINARY"); chosen && *chosen) return chosen;
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? std::string() : (self.parent_path() / "ladder-profiling").string();
 }
 
 struct Output {
@@ -194,6 +188,13 @@ std::string source_directory() {
 
 }  // namespace
 
+std::string profiling_binary() {
+  if (const char* chosen = std::getenv("LADDER_PROFILING_BINARY"); chosen && *chosen) return chosen;
+  std::error_code error;
+  const fs::path self = fs::read_symlink("/proc/self/exe", error);
+  return error ? std::string() : (self.parent_path() / "ladder-profiling").string();
+}
+
 std::string unavailable_reason() {
   if (find_on_path("valgrind").empty())
     return "valgrind is not installed (Debian package valgrind; scripts/install-deps.sh installs it)";
@@ -233,6 +234,9 @@ InstructionCounts count_instructions(const std::vector<std::string>& tiers, cons
   result.method =
       "instructions executed inside one kernel call (callgrind Ir, after a warm-up call), on the profiling "
       "build, at two sizes: per node = the difference / the difference in n";
+  // FLOPs from the same two runs, each instruction's count weighed by the opcode table.
+  const std::string no_flops = flops_unavailable_reason();
+  result.flops_method = no_flops.empty() ? flops_method(result.target) : "not counted: " + no_flops;
   using Counted = InstructionCounts::Tier;
   const auto unavailable = [](const std::string& id, const std::string& why) {
     return Counted{id, {}, {}, why};
@@ -261,12 +265,20 @@ InstructionCounts count_instructions(const std::vector<std::string>& tiers, cons
     }
     pending.push_back(std::async(std::launch::async, [=] {
       try {
-        const auto one = callgrind(id, integrand, a, b, small, false);
-        const auto two = callgrind(id, integrand, a, b, large, false);
+        const auto one = callgrind(id, integrand, a, b, small, no_flops.empty());
+        const auto two = callgrind(id, integrand, a, b, large, no_flops.empty());
+        const double between = static_cast<double>(large - small);
+        Counted counted{id, (two.total - one.total) / between, {one.total, two.total}, ""};
+        try {
+          if (no_flops.empty()) {
+            const auto flops = flops_per_node(executed_flops(one.file), executed_flops(two.file), between);
+            counted.flops_per_node = flops.flops, counted.fp_instructions_per_node = flops.fp_instructions;
+          }
+        } catch (const ToolFailed&) {  // the instructions stand; the FLOPs stay null
+        }
         std::remove(one.file.c_str());
         std::remove(two.file.c_str());
-        return Counted{
-            id, (two.total - one.total) / static_cast<double>(large - small), {one.total, two.total}, ""};
+        return counted;
       } catch (const std::exception& failure) {
         return Counted{id, {}, {}, std::string("unavailable: ") + failure.what()};
       }
@@ -274,6 +286,22 @@ InstructionCounts count_instructions(const std::vector<std::string>& tiers, cons
   }
   for (auto& entry : pending) result.tiers.push_back(entry.get());
   return result;
+}
+
+FlopsPerNode count_flops(const std::string& tier, const std::string& integrand, double a, double b,
+                         std::int64_t small, std::int64_t large) {
+  if (const auto reason = unavailable_reason(); !reason.empty())
+    throw Unavailable("cannot count FLOPs: " + reason);
+  if (const auto reason = flops_unavailable_reason(); !reason.empty())
+    throw Unavailable("cannot count FLOPs: " + reason);
+  const auto one = callgrind(tier, integrand, a, b, small, true);
+  const auto two = callgrind(tier, integrand, a, b, large, true);
+  struct Removed {
+    std::string one, two;
+    ~Removed() { std::remove(one.c_str()), std::remove(two.c_str()); }
+  } removed{one.file, two.file};
+  return flops_per_node(executed_flops(one.file), executed_flops(two.file),
+                        static_cast<double>(large - small));
 }
 
 LineProfile profile_lines(const std::string& tier, const std::string& integrand, double a, double b,

@@ -1,7 +1,7 @@
-// Where the time goes, without a clock: valgrind's callgrind counts the instructions a tier's kernel
-// executes, on the profiling build (ladder-profiling, beside the `ladder` binary; CMakeLists.txt says
-// why it targets x86-64-v3). The counts do not move with the machine's load, so a change in them is a
-// change in the code.
+// Where the time goes, without a clock: valgrind's callgrind counts the instructions (and, with the opcode
+// table of profiling_flops.hpp, the FLOPs) a tier's kernel executes, on the profiling build
+// (ladder-profiling, beside the `ladder` binary; CMakeLists.txt says why it targets x86-64-v3). The counts do
+// not move with the machine's load, so a change in them is a change in the code.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "instruction_counts.hpp"
+#include "profiling_flops.hpp"
 
 namespace ladder::profiling {
 
@@ -31,6 +32,15 @@ Toolchain toolchain();
 InstructionCounts count_instructions(const std::vector<std::string>& tiers, const std::string& integrand,
                                      double a, double b, std::int64_t small = 10000,
                                      std::int64_t large = 30000);
+
+// The FLOPs a node of one tier, counted as count_instructions counts them (two callgrind runs), with the
+// share in each object's code: the profiling binary's own (the kernel's loop) and each library's (libm's
+// exp). Unavailable when valgrind, the profiling build or objdump is missing; ToolFailed when a run fails.
+FlopsPerNode count_flops(const std::string& tier, const std::string& integrand, double a, double b,
+                         std::int64_t small = 10000, std::int64_t large = 30000);
+
+// The profiling build's path: LADDER_PROFILING_BINARY, else ladder-profiling beside this program.
+std::string profiling_binary();
 
 // One source line's share of a kernel's instructions.
 struct LineCost {

@@ -132,6 +132,7 @@ Reference reference(const IntegrandInfo& f, Interval ab, std::int64_t n, Midpoin
   ref.width = std::fabs(b - a);
   ref.simd_ulps = f.simd.ulps;
   ref.array_ulps = f.array.ulps;
+  ref.std_simd_ulps = f.std_simd.ulps, ref.sleef_ulps = f.sleef.ulps, ref.highway_ulps = f.highway.ulps;
   const bool closed_forms = f.derivative1 && f.derivative3;
   const LibraryFunctions library =
       f.antiderivative && closed_forms && f.magnitude ? LibraryFunctions{} : library_functions(f);
@@ -217,10 +218,25 @@ double rounding_bound(const TierCard& card, const Reference& ref, std::int64_t n
   constexpr long double u = std::numeric_limits<double>::epsilon() / 2;
   constexpr long double smallest_normal = std::numeric_limits<double>::min();
   const long double depth = card.summation_depth ? card.summation_depth(n, threads) : n;
-  const long double ulps =
-      card.evaluates == Evaluates::simd_batches || card.evaluates == Evaluates::tuned_batches ? ref.simd_ulps
-      : card.evaluates == Evaluates::arrays                                                   ? ref.array_ulps
-                                                                                              : 0;
+  const long double ulps = [&] {
+    switch (card.evaluates) {
+      case Evaluates::simd_batches:
+      case Evaluates::tuned_batches:
+        return ref.simd_ulps;
+      case Evaluates::arrays:
+        return ref.array_ulps;
+      case Evaluates::std_simd_vectors:
+        return ref.std_simd_ulps;
+      case Evaluates::sleef_batches:
+        return ref.sleef_ulps;
+      case Evaluates::highway_vectors:
+        return ref.highway_ulps;
+      case Evaluates::scalars:
+      case Evaluates::device:
+        return 0.0;
+    }
+    return 0.0;
+  }();
   return static_cast<double>(u * (8 * ref.evaluation_scale + (2 * ulps + depth) * ref.absolute_sum) +
                              4 * u * std::fabs(ref.midpoint) + 2 * smallest_normal * ref.width);
 }
@@ -242,8 +258,10 @@ std::string to_text(const Reference& ref) {
     std::snprintf(text, sizeof text, "%La", *ref.exact_error_estimate);
     out += std::string("\nexact_error_estimate: ") + text;
   }
-  if (ref.simd_ulps != 0 || ref.array_ulps != 0) {
-    std::snprintf(text, sizeof text, "%a %a", ref.simd_ulps, ref.array_ulps);
+  if (ref.simd_ulps != 0 || ref.array_ulps != 0 || ref.std_simd_ulps != 0 || ref.sleef_ulps != 0 ||
+      ref.highway_ulps != 0) {
+    std::snprintf(text, sizeof text, "%a %a %a %a %a", ref.simd_ulps, ref.array_ulps, ref.std_simd_ulps,
+                  ref.sleef_ulps, ref.highway_ulps);
     out += std::string("\nulps: ") + text;
   }
   if (ref.nonfinite_nodes) {
@@ -295,6 +313,9 @@ Reference reference_from_text(const std::string& text) {
     } else if (key == "ulps") {
       ref.simd_ulps = static_cast<double>(read_long_double(one, text));
       ref.array_ulps = static_cast<double>(read_long_double(two, text));
+      // The newer rungs' vector types, where the text has them (a reference written before reads them as 0).
+      for (double* more : {&ref.std_simd_ulps, &ref.sleef_ulps, &ref.highway_ulps})
+        if (std::string word; words >> word) *more = static_cast<double>(read_long_double(word, text));
     } else if (key == "nonfinite") {
       ref.nonfinite_nodes = static_cast<std::int64_t>(read_long_double(one, text));
       ref.first_nonfinite_x = read_long_double(two, text);

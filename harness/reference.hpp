@@ -40,6 +40,7 @@ struct Reference {
   // What the build measured a batch or an array evaluation of the integrand to lose, in ulps of the double
   // value (its simd and array probes: xsimd's erfc is 2.9e4 ulps off below x = −3.11); 0 for built-ins.
   double simd_ulps = 0, array_ulps = 0;
+  double std_simd_ulps = 0, sleef_ulps = 0, highway_ulps = 0;  // the same on the newer rungs' vector types
   // Nodes where f is not finite (the midpoint sum is not then), and the first of them.
   std::int64_t nonfinite_nodes = 0;
   long double first_nonfinite_x = 0;

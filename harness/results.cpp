@@ -186,6 +186,7 @@ json results_document(const Journal& journal, const RunRecord& run) {
   context.run = run;
   context.matrix = header.matrix;
   context.warnings = warnings(journal, run);
+  context.limits = header.limits;
   return {{"schema_version", results_schema_version},
           {"context", context},
           {"tiers", header.tiers},

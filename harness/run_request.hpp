@@ -34,6 +34,8 @@ struct RunArguments {
   // --compilers, --arch: the builds each tier is measured in (builds.hpp); both empty: the build at hand.
   std::vector<std::string> compilers, arches;
   bool instructions = true;  // count each tier's instructions a node under callgrind before the cells
+  bool limits = true;        // measure the machine's limits beside the cells (run_limits.hpp)
+  std::string limits_tool;   // --limits-tool: "auto", "likwid-bench", "probe"; empty: the run's default
   std::string command_line;
 };
 

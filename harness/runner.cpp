@@ -31,6 +31,7 @@
 #include "reference.hpp"
 #include "registry.hpp"
 #include "results.hpp"
+#include "run_limits.hpp"
 #include "summary.hpp"
 #include "text.hpp"
 #include "thread_binding.hpp"
@@ -95,6 +96,7 @@ JournalHeader run_header(const RunArguments& args, const Matrix& matrix, const T
   if (budget) header.budget = budget->record();
   header.instructions = args.instructions ? count_run_instructions(matrix, executable)
                                           : InstructionCounts::not_counted("not counted: --no-instructions");
+  header.limits = limits_before_cells(args, topology);
   return header;
 }
 
@@ -380,6 +382,7 @@ class MatrixRunner {
 
   // The run record's end, and the results files once more.
   void finish() {
+    sample_limits_after_cells(args_, topology_, journal_, cells_.size());
     const double wall = std::chrono::duration<double>(Clock::now() - started_).count();
     outcome_.complete = done_.size() == cells_.size();
     run_.status = outcome_.complete ? "complete" : "interrupted";

@@ -30,6 +30,7 @@ std::vector<StoredCell> cells_of(const ResultsFile& file) {
     cell.status = std::string(to_string(result.status));
     cell.reason = result.reason;
     cell.instructions_per_node = file.instructions.per_node(cell.tier, cell.integrand);
+    cell.flops_per_node = file.instructions.flops_per_node(cell.tier, cell.integrand);
     if (const auto source = source_of_tier.find(cell.tier); source != source_of_tier.end())
       cell.tier_source_sha256 = source->second;
     if (result.ok()) {

@@ -104,11 +104,33 @@ std::string u_figures(const CellComparison& comparison, std::size_t old_count, s
          std::to_string(old_count) + " and " + std::to_string(new_count) + " repetitions";
 }
 
-const CellRun* previous_with_count(const HistorySeries& series, std::size_t before) {
+// One of a run's deterministic counts a node: its instructions or its FLOPs.
+using Count = std::optional<double> CellRun::*;
+
+const CellRun* previous_with_count(const HistorySeries& series, std::size_t before,
+                                   Count count = &CellRun::instructions_per_node) {
   for (std::size_t i = before; i-- > 0;)
-    if (series.runs[i].instructions_per_node && *series.runs[i].instructions_per_node > 0)
-      return &series.runs[i];
+    if (series.runs[i].*count && *(series.runs[i].*count) > 0) return &series.runs[i];
   return nullptr;
+}
+
+std::vector<DetectedChange> count_changes(const HistorySeries& series, const DetectOptions& options,
+                                          Count count, ChangeKind kind) {
+  validate(options);
+  std::vector<DetectedChange> changes;
+  for (std::size_t i = 1; i < series.runs.size(); ++i) {
+    const CellRun& run = series.runs[i];
+    const CellRun* previous = previous_with_count(series, i, count);
+    if (!(run.*count) || *(run.*count) <= 0 || !previous) continue;
+    const double ratio = *(run.*count) / *(previous->*count);
+    if (std::fabs(ratio - 1) * 100 <= options.instructions_percent) continue;
+    DetectedChange change{kind, i, run.run_id, run.commit, run.time};
+    change.before = *(previous->*count);
+    change.after = *(run.*count);
+    change.ratio = ratio;
+    changes.push_back(change);
+  }
+  return changes;
 }
 
 }  // namespace
@@ -133,6 +155,7 @@ void validate(const DetectOptions& options) {
 
 std::string direction(const DetectedChange& change) {
   if (change.kind == ChangeKind::time) return change.worse() ? "slower" : "faster";
+  if (change.kind == ChangeKind::flops) return change.worse() ? "more FLOPs" : "fewer FLOPs";
   return change.worse() ? "more instructions" : "fewer instructions";
 }
 
@@ -196,26 +219,17 @@ std::vector<DetectedChange> detect_steps(const HistorySeries& series, const Dete
 
 std::vector<DetectedChange> detect_instruction_changes(const HistorySeries& series,
                                                        const DetectOptions& options) {
-  validate(options);
-  std::vector<DetectedChange> changes;
-  for (std::size_t i = 1; i < series.runs.size(); ++i) {
-    const CellRun& run = series.runs[i];
-    const CellRun* previous = previous_with_count(series, i);
-    if (!run.instructions_per_node || *run.instructions_per_node <= 0 || !previous) continue;
-    const double ratio = *run.instructions_per_node / *previous->instructions_per_node;
-    if (std::fabs(ratio - 1) * 100 <= options.instructions_percent) continue;
-    DetectedChange change{ChangeKind::instructions, i, run.run_id, run.commit, run.time};
-    change.before = *previous->instructions_per_node;
-    change.after = *run.instructions_per_node;
-    change.ratio = ratio;
-    changes.push_back(change);
-  }
-  return changes;
+  return count_changes(series, options, &CellRun::instructions_per_node, ChangeKind::instructions);
+}
+
+std::vector<DetectedChange> detect_flops_changes(const HistorySeries& series, const DetectOptions& options) {
+  return count_changes(series, options, &CellRun::flops_per_node, ChangeKind::flops);
 }
 
 std::vector<DetectedChange> detect_changes(const HistorySeries& series, const DetectOptions& options) {
   std::vector<DetectedChange> changes = detect_steps(series, options);
   for (const auto& change : detect_instruction_changes(series, options)) changes.push_back(change);
+  for (const auto& change : detect_flops_changes(series, options)) changes.push_back(change);
   std::stable_sort(changes.begin(), changes.end(),
                    [](const DetectedChange& a, const DetectedChange& b) { return a.index < b.index; });
   return changes;
@@ -281,14 +295,17 @@ std::vector<std::string> check_newest(const HistorySeries& series, const DetectO
                         (all_same_code ? same_code_note : std::string()));
   }
 
-  if (const CellRun* before = previous_with_count(series, count - 1);
-      before && newest.instructions_per_node && *newest.instructions_per_node > 0) {
-    const double ratio = *newest.instructions_per_node / *before->instructions_per_node;
+  const std::pair<Count, const char*> counts[] = {{&CellRun::instructions_per_node, "instructions"},
+                                                  {&CellRun::flops_per_node, "FLOPs"}};
+  for (const auto& [member, words] : counts) {
+    const CellRun* before = previous_with_count(series, count - 1, member);
+    if (!before || !(newest.*member) || *(newest.*member) <= 0) continue;
+    const double ratio = *(newest.*member) / *(before->*member);
     if ((ratio - 1) * 100 > options.instructions_percent)
-      reasons.push_back(subject + " counts " + format_number("%.2f %%", (ratio - 1) * 100) +
-                        " more instructions per node than " + run_name(*before) + ": " +
-                        format_number("%.4g", *newest.instructions_per_node) + " against " +
-                        format_number("%.4g", *before->instructions_per_node) + ", more than " +
+      reasons.push_back(subject + " counts " + format_number("%.2f %%", (ratio - 1) * 100) + " more " +
+                        words + " per node than " + run_name(*before) + ": " +
+                        format_number("%.4g", *(newest.*member)) + " against " +
+                        format_number("%.4g", *(before->*member)) + ", more than " +
                         format_number("%g %%", options.instructions_percent));
   }
   return reasons;

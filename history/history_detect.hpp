@@ -15,7 +15,8 @@
 //   each time the fitted level has moved by the threshold or more, so about one every
 //   threshold / drift-per-run runs, each slower by the threshold or more (never a drift of its own kind).
 // - instruction counts: deterministic, so no statistics: any change over `instructions_percent` between a
-//   run and the previous run that has a count (a run without a count is skipped, never a change).
+//   run and the previous run that has a count (a run without a count is skipped, never a change). FLOPs a
+//   node, counted from the same callgrind runs, by the same rule (detect_flops_changes).
 #pragma once
 
 #include <cstddef>
@@ -37,6 +38,7 @@ struct CellRun {
   double median = 0, min = 0, max = 0;  // seconds
   std::vector<double> repetitions{};    // seconds, one per repetition
   std::optional<double> instructions_per_node{};
+  std::optional<double> flops_per_node{};  // counted with the instructions; null when not
 };
 
 // One cell on one machine and build configuration, its runs oldest (earliest commit) first.
@@ -62,7 +64,8 @@ struct DetectOptions {
   // The cost of one more change, × ln(runs), in units of the series' noise (a robust estimate from the
   // differences of consecutive runs); larger finds fewer steps.
   double penalty = 2;
-  // Instruction counts per node: a change over this between consecutive runs that have one.
+  // Instruction counts per node (and FLOPs per node): a change over this between consecutive runs that have
+  // one.
   double instructions_percent = 0.5;
   // history check: the newest run fails when it is significantly slower (U test at `alpha`) by more than
   // this than the previous run or than the baseline (below); 10 % by default, since one run's median
@@ -77,7 +80,7 @@ struct DetectOptions {
 // and the penalty ≥ 0, min_segment_runs and baseline_runs ≥ 1. Every function below calls it.
 void validate(const DetectOptions& options);
 
-enum class ChangeKind { time, instructions };
+enum class ChangeKind { time, instructions, flops };
 
 // A change found in a series: the run where the new level starts, the levels on either side (the segments'
 // medians for time, the two counts for instructions) and their ratio.
@@ -85,11 +88,11 @@ struct DetectedChange {
   ChangeKind kind = ChangeKind::time;
   std::size_t index = 0;  // of the first run at the new level, in HistorySeries::runs
   std::string run_id{}, commit{}, time{};
-  double before = 0, after = 0;             // seconds (time) or instructions per node
+  double before = 0, after = 0;             // seconds (time), instructions or FLOPs per node
   double ratio = 1;                         // after / before
-  bool worse() const { return ratio > 1; }  // slower, or more instructions
+  bool worse() const { return ratio > 1; }  // slower, or more instructions or FLOPs
 };
-// "slower", "faster", "more instructions", "fewer instructions".
+// "slower", "faster", "more instructions", "fewer instructions", "more FLOPs", "fewer FLOPs".
 std::string direction(const DetectedChange& change);
 
 // The newest run against the previous one (compare's CellComparison: ratio, U test, verdict); nullopt with
@@ -101,7 +104,10 @@ std::vector<DetectedChange> detect_steps(const HistorySeries& series, const Dete
 // The changes of the instruction count per node, oldest first.
 std::vector<DetectedChange> detect_instruction_changes(const HistorySeries& series,
                                                        const DetectOptions& options = {});
-// Both, ordered by the run where they start (time before instructions at the same run).
+// The changes of the FLOPs per node, oldest first: a change in the work the code does.
+std::vector<DetectedChange> detect_flops_changes(const HistorySeries& series,
+                                                 const DetectOptions& options = {});
+// Time, instructions and FLOPs, ordered by the run where they start (in that order at the same run).
 std::vector<DetectedChange> detect_changes(const HistorySeries& series, const DetectOptions& options = {});
 
 // history check, for CI: why the newest run fails, one sentence a reason naming the tier, n, threads,
@@ -111,7 +117,8 @@ std::vector<DetectedChange> detect_changes(const HistorySeries& series, const De
 // - than the baseline: the pooled repetitions of the `baseline_runs` runs before it, the ratio taken to the
 //   median of their medians; when a slower step (detect_steps) starts within the last `baseline_runs`
 //   runs, the baseline is the runs before that step instead, so a regression two runs old still fails;
-// or when its instruction count per node is more than `instructions_percent` above the previous count.
+// or when its instruction count per node, or its FLOPs per node, is more than `instructions_percent` above
+// the previous count.
 std::vector<std::string> check_newest(const HistorySeries& series, const DetectOptions& options = {});
 
 // "tier 'simd' at n = 1e8, 2 threads on 'host'": how the sentences name a series.

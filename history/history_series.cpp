@@ -27,6 +27,7 @@ CellRun as_run(const SeriesPoint& point) {
   run.max = seconds(point.cell.max.value_or(*point.cell.median));
   for (const double repetition : point.cell.repetitions) run.repetitions.push_back(seconds(repetition));
   run.instructions_per_node = point.cell.instructions_per_node;
+  run.flops_per_node = point.cell.flops_per_node;
   return run;
 }
 

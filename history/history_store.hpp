@@ -29,9 +29,9 @@ namespace ladder::history {
 // "LADR": what PRAGMA application_id holds in a Ladder history database.
 constexpr std::int32_t application_id = 0x4C414452;
 // The schema this Ladder writes; older databases are migrated to it when opened for writing.
-constexpr int schema_version = 3;
+constexpr int schema_version = 4;
 // The oldest schema a database is read in without migrating it (reading never writes): version 2's cells
-// read with an empty build.
+// read with an empty build, versions 2 and 3's with no FLOPs a node.
 constexpr int oldest_readable_version = 2;
 // The database when neither --history nor LADDER_HISTORY names one (relative to the working directory).
 inline const char* const default_database = "ladder-out/history.sqlite";
@@ -75,6 +75,7 @@ struct StoredCell {
   std::optional<double> peak_heap_bytes, peak_rss_bytes, allocations;
   std::optional<double> rel_error, rounding_error, rounding_bound;
   std::optional<double> instructions_per_node;  // callgrind's, for the tier and integrand, when counted
+  std::optional<double> flops_per_node;         // from the same callgrind runs (schema 4; null before)
   std::string tier_source_sha256;               // of the tier's source file in this run; empty: unknown
 };
 

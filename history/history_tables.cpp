@@ -126,6 +126,7 @@ void print_series(const Store& store, const SeriesQuery& query, bool as_json) {
                           {"max_ns", optional_json(point.cell.max)},
                           {"repetitions_ns", point.cell.repetitions},
                           {"instructions_per_node", optional_json(point.cell.instructions_per_node)},
+                          {"flops_per_node", optional_json(point.cell.flops_per_node)},
                           {"tier_source_sha256", point.cell.tier_source_sha256}});
       all.push_back({{"tier", key.tier},
                      {"integrand", key.integrand},
@@ -148,13 +149,13 @@ void print_series(const Store& store, const SeriesQuery& query, bool as_json) {
                 ranks.c_str(), cell_build.c_str(), example.host.c_str(), key.machine.substr(0, 12).c_str(),
                 example.compiler.c_str(), example.common_flags.c_str(), key.build.substr(0, 12).c_str());
     std::vector<std::vector<std::string>> rows = {
-        {"run", "started", "commit", "dirty", "median", "min", "max", "instructions/node"}};
+        {"run", "started", "commit", "dirty", "median", "min", "max", "instructions/node", "FLOPs/node"}};
     for (const auto& point : points)
       rows.push_back(
           {point.run_id.substr(0, 12), point.started, short_hash(point.git_commit), point.git_dirty,
            time_text(point.cell.median), time_text(point.cell.min), time_text(point.cell.max),
-           point.cell.instructions_per_node ? format_number("%.2f", *point.cell.instructions_per_node)
-                                            : "–"});
+           point.cell.instructions_per_node ? format_number("%.2f", *point.cell.instructions_per_node) : "–",
+           point.cell.flops_per_node ? format_number("%.2f", *point.cell.flops_per_node) : "–"});
     print_table(rows);
     std::printf("\n");
   }

@@ -103,6 +103,11 @@ ALTER TABLE cells ADD COLUMN build_id TEXT NOT NULL DEFAULT '';
 DROP INDEX cells_by_series;
 CREATE INDEX cells_by_series ON cells (tier, integrand, n, threads, ranks, build_id);
 )sql",
+      // 4: each cell's FLOPs a node, counted with its instructions (callgrind × an opcode table); the cells
+      // recorded before have none (NULL).
+      R"sql(
+ALTER TABLE cells ADD COLUMN flops_per_node REAL;
+)sql",
   };
   return steps;
 }

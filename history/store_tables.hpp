@@ -67,6 +67,7 @@ inline const sqlite::Fields<StoredCell> cell_fields = {
     {"rounding_error", &StoredCell::rounding_error},
     {"rounding_bound", &StoredCell::rounding_bound},
     {"instructions_per_node", &StoredCell::instructions_per_node},
+    {"flops_per_node", &StoredCell::flops_per_node},
     {"tier_source_sha256", &StoredCell::tier_source_sha256},
 };
 
@@ -89,14 +90,18 @@ inline const sqlite::Fields<SeriesKey> key_run_fields = {
 };
 
 // A select list of `fields` from the cells table (alias c) as a database of schema `version` holds them: one
-// of version 2 has no build_id column, and its cells read as of no build ('').
+// of version 2 has no build_id column, and its cells read as of no build (''); one of version 2 or 3 has no
+// flops_per_node column, and its cells read with none (NULL).
 template <typename Record>
 std::string cells_select_list(int version, const sqlite::Fields<Record>& fields) {
   std::string list = sqlite::select_list("c", fields);
-  if (version >= 3) return list;
-  const std::string column = "c.build_id AS build_id";
-  if (const auto at = list.find(column); at != std::string::npos)
-    list.replace(at, column.size(), "'' AS build_id");
+  auto absent = [&list](const std::string& column, const std::string& value) {
+    const std::string selected = "c." + column + " AS " + column;
+    if (const auto at = list.find(selected); at != std::string::npos)
+      list.replace(at, selected.size(), value + " AS " + column);
+  };
+  if (version < 3) absent("build_id", "''");
+  if (version < 4) absent("flops_per_node", "NULL");
   return list;
 }
 // The cells' build column in a WHERE clause: '' in a database of schema version 2.

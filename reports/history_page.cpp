@@ -65,16 +65,20 @@ std::string relative_change(const DetectedChange& change) {
 }
 
 // Each change a vertical line at the first run of its new level, labelled with that run's commit (and
-// "instructions" for a change in the count), its figures in the tooltip.
+// "instructions" or "FLOPs" for a change in a count), its figures in the tooltip.
 std::vector<svg::Marker> change_markers(const std::vector<DetectedChange>& changes) {
   std::vector<svg::Marker> markers;
   for (const auto& change : changes) {
-    const bool time = change.kind == ChangeKind::time;
+    const bool time = change.kind == ChangeKind::time, flops = change.kind == ChangeKind::flops;
     markers.push_back({static_cast<double>(change.index),
-                       short_hash(change.commit) + (time ? "" : " instructions"),
-                       (time ? "Time" : "Instructions per node") + std::string(" from commit ") +
-                           short_hash(change.commit) + " (run " + change.run_id + "): " + level(change) +
-                           ", " + relative_change(change)});
+                       short_hash(change.commit) + (time    ? ""
+                                                    : flops ? " FLOPs"
+                                                            : " instructions"),
+                       (time    ? "Time"
+                        : flops ? "FLOPs per node"
+                                : "Instructions per node") +
+                           std::string(" from commit ") + short_hash(change.commit) + " (run " +
+                           change.run_id + "): " + level(change) + ", " + relative_change(change)});
   }
   return markers;
 }

@@ -86,6 +86,36 @@ void split_builds(Run& run, const ContextRecord& context) {
   split(run.per_call_cells, &Run::OtherBuild::per_call_cells);
 }
 
+// A tier's FLOPs a node: the static count of the linked build's hot loop where it was made (the build that
+// ran), else callgrind's on the profiling build (another target: say so), else why neither.
+void count_work(Card& card, const InstructionCounts& instructions) {
+  std::string static_why;
+  for (const auto& record : card.vectorization) {
+    if (!record.linked) continue;
+    if (record.flops_per_node) {
+      card.flops_per_node = record.flops_per_node,
+      card.fp_instructions_per_node = record.fp_instructions_per_node;
+      card.flops_how = "the " + record.build + " build's hot loop, as it ran: " + record.flops_evidence;
+      card.flops_of_timed_build = true;
+      return;
+    }
+    static_why = record.flops_evidence;
+  }
+  const InstructionCounts::Tier* counted = instructions.available ? instructions.find(card.id) : nullptr;
+  if (counted && counted->flops_per_node) {
+    card.flops_per_node = counted->flops_per_node,
+    card.fp_instructions_per_node = counted->fp_instructions_per_node;
+    card.flops_how = "callgrind on the -march=" + instructions.target +
+                     " profiling build, not the build that ran" +
+                     (static_why.empty() ? "" : " (its own loop: " + static_why + ")");
+    return;
+  }
+  card.flops_how = card.peer                ? "not a C++ tier"
+                   : !static_why.empty()    ? "not counted: " + static_why
+                   : instructions.available ? "not counted"
+                                            : "not counted: " + instructions.reason;
+}
+
 }  // namespace
 
 std::string main_build_rule() {
@@ -209,6 +239,9 @@ Run load_run(const std::string& where) {
   } else {
     run.instructions_unavailable = instructions.reason;
   }
+  for (auto& card : run.cards) count_work(card, instructions);
+  if (instructions.available) run.flops_method = instructions.flops_method;
+  run.limits = file.context.limits;
 
   for (const auto& record : file.context.integrands) {
     Integrand integrand{record.name, record.formula, record.source, record.antiderivative, {}};

@@ -23,6 +23,13 @@ struct Card : CardRecord {
   std::optional<double> instructions_per_node{};
   std::string instructions_unavailable{};
   std::string accuracy{};  // a tier's own accuracy claim, e.g. a hand-written exp's measured ulp error
+  // Its work a node, counted (roofline.hpp): from the hot loop of the build that ran (its vectorization
+  // record) where that could be counted, else under callgrind on the profiling build; null when neither.
+  std::optional<double> flops_per_node{}, fp_instructions_per_node{};
+  std::string flops_how{};  // how they were counted, or why not
+  // Counted on the build whose cells were timed (its hot loop): the FP instructions are those that ran, so
+  // its instruction-mix ceiling holds. False for callgrind's count on the profiling build (another target).
+  bool flops_of_timed_build = false;
 };
 
 // An integrand as the run's context records it (context.integrands; absent in files written before Ladder
@@ -46,6 +53,7 @@ struct Run {
   std::string build;  // the compiler and the common flags
   // The machine's shape as hwloc saw it; absent in files written before Ladder read it.
   std::optional<Topology> topology;
+  MachineLimits limits;  // the peak FMA rate and bandwidth measured beside the cells (context.limits)
   std::vector<Card> cards;
   // The cells at the matrix's sizes (context.matrix.sizes; every cell when it records none): all that the
   // sizes, charts, tables and answers read.
@@ -59,6 +67,8 @@ struct Run {
   // How the instructions a node were counted ("callgrind (valgrind-3.19.0) on -march=x86-64-v3, gauss, …"),
   // or why they were not ("unavailable: …").
   std::string instructions_method, instructions_unavailable;
+  std::string
+      flops_method;  // how callgrind's FLOPs a node were counted (instructions.flops_method), or empty
   std::vector<Integrand> integrands;  // context.integrands; empty in older files
   // The builds the run measured each tier in (`--compilers`, `--arch`; context.run.builds, with a build its
   // cells name that the context does not record added from a cell's build record): empty in a run of the

@@ -5,6 +5,7 @@
 
 #include "charts.hpp"
 #include "decision.hpp"
+#include "roofline.hpp"
 
 namespace ladder::report {
 namespace {
@@ -128,6 +129,7 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
   for (const auto& analysis : analyses) where_the_time_goes(doc, analysis, runs.size() > 1);
   costs(doc, runs.front());
   build_costs(doc, runs);
+  roofline_section(doc, analyses);
   doc.push_back(heading(2, "Charts"));
   // Each kind once per machine, side by side on the same axes.
   const auto speedups = speedup_charts(analyses), scalings = scaling_charts(analyses),

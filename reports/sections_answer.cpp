@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "roofline.hpp"
 #include "sections.hpp"
 
 namespace ladder::report {
@@ -362,6 +363,8 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
     machines_table(blocks, all_runs, analyses, answers, current_tier, names);
   else
     each_machine(blocks, all_runs, analyses, answers, current_tier, names, figures);
+  for (std::size_t i = 0; i < analyses.size(); ++i)
+    blocks.push_back(paragraph((several ? names[i] + ": " : std::string()) + headroom_line(analyses[i])));
   if (any_integrands)
     if (std::string trust = integrands_trust_line(all_runs, analyses, answers); !trust.empty())
       blocks.push_back(paragraph(std::move(trust)));

@@ -11,6 +11,8 @@ packages=(
   libgtest-dev                                              # GoogleTest (the tests)
   libeigen3-dev                                             # eigen tier
   libxsimd-dev                                              # xsimd tier and everything above it
+  libsleef-dev                                              # sleef tier (SLEEF 3.5.1's vector exp)
+  libhwy-dev                                                # highway tier (Highway 1.0.3, its contrib/math)
   libtbb-dev                                                # tbb and stdpar tiers
   libopenmpi-dev openmpi-bin                                # mpi tier and its launcher (mpirun)
   libhwloc-dev                                              # the machine's topology (sockets, NUMA, L3, cores)
@@ -27,6 +29,7 @@ packages=(
   # libomp-14-dev (and the libomp-dev that depends on it) with it.
   clang-16 libomp-16-dev
   valgrind binutils                                         # instruction counts, ladder profile; objdump
+  likwid                                                    # hardware counters (likwid-perfctr)
   chromium python3 libxml2-utils                            # the report's browser test; xmllint for its SVG
   python3-numpy python3-numexpr python3-numba               # the Python peers (ladder run --peers python)
   pybind11-dev python3-pybind11 python3-dev                 # ladder export --python; the cpp-extension peer

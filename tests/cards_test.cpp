@@ -15,9 +15,10 @@ namespace {
 
 TEST(Cards, TheRungsInOrderWithTheOptionalOnesAtTheirPlaces) {
   const std::vector<std::pair<std::string, int>> expected = {
-      {"naive", 0},   {"streaming", 1},  {"inlined", 2},       {"std-algorithms", 3}, {"eigen", 4},
-      {"autovec", 5}, {"xsimd", 6},      {"compensated", 7},   {"openmp", 8},         {"tbb", 9},
-      {"stdpar", 10}, {"tuned-exp", 13}, {"openmp-tuned", 14}, {"tbb-tuned", 15},     {"dispatch", 16}};
+      {"naive", 0},     {"streaming", 1},  {"inlined", 2},       {"std-algorithms", 3}, {"eigen", 4},
+      {"autovec", 5},   {"xsimd", 6},      {"compensated", 7},   {"openmp", 8},         {"tbb", 9},
+      {"stdpar", 10},   {"tuned-exp", 13}, {"openmp-tuned", 14}, {"tbb-tuned", 15},     {"dispatch", 16},
+      {"std-simd", 17}, {"sleef", 18},     {"highway", 19}};
   // Tiers built only where their toolkit is found (rungs 11 and 12) sit between, in rung order.
   const std::map<std::string, int> optional = {{"mpi", 11}, {"cuda", 12}};
   std::vector<std::pair<std::string, int>> always_built;
@@ -147,6 +148,10 @@ TEST(Cards, SimdTiersNameTheKernelTheyShare) {
             (std::vector<std::string>{"simd_kernel.hpp", "tuned_exp_math.hpp", "tbb_pinning.hpp"}));
   EXPECT_EQ(find_tier("stdpar").card.shares,
             (std::vector<std::string>{"counting_iterator.hpp", "tbb_pinning.hpp"}));
+  // sleef swaps exp inside the xsimd kernel, as tuned-exp does; highway's vector type is a header of its own.
+  EXPECT_EQ(find_tier("sleef").card.shares, (std::vector<std::string>{"simd_kernel.hpp", "sleef_exp.hpp"}));
+  EXPECT_EQ(find_tier("highway").card.shares, (std::vector<std::string>{"highway_vector.hpp"}));
+  EXPECT_TRUE(find_tier("std-simd").card.shares.empty());
 }
 
 // What a tier calls the integrand with (its card) decides which integrands it runs: exactly those that work
@@ -188,7 +193,8 @@ TEST(Cards, TheBranchingExampleRunsOnTheScalarTiersOnly) {
   for (const char* id : {"naive", "streaming", "inlined", "std-algorithms", "autovec", "stdpar"})
     EXPECT_NE(std::find(scalar.begin(), scalar.end(), id), scalar.end())
         << id << " does not call f on doubles";
-  for (const char* id : {"eigen", "xsimd", "compensated", "openmp", "tbb", "tuned-exp"})
+  for (const char* id :
+       {"eigen", "xsimd", "compensated", "openmp", "tbb", "tuned-exp", "std-simd", "sleef", "highway"})
     EXPECT_NE(std::find(refused.begin(), refused.end(), id), refused.end()) << id << " runs piecewise-branch";
   // With AVX-512 the branch compiles (a lane mask converts to an integer) and the probe's values catch it;
   // with AVX2 it does not compile: either way the reason points at the fix or at the header's line.

@@ -172,6 +172,8 @@ TEST_P(EachExportedTier, CopiesItsKernelAndSharedHeadersAndNothingOfTheHarness) 
     if (library.starts_with("oneTBB")) expected.insert("TBB");
     if (library.starts_with("Eigen")) expected.insert("Eigen3");
     if (library.starts_with("CUDA toolkit")) expected.insert("CUDAToolkit");
+    if (library.starts_with("Highway")) expected.insert("hwy");
+    if (library.starts_with("SLEEF")) expected.insert("PkgConfig");  // no CMake package: pkg_check_modules
   }
   expected.insert({"GTest", "benchmark"});
   std::set<std::string> found;
@@ -204,6 +206,10 @@ TEST_P(EachExportedTier, ItsOptionsAreWhatItsKernelTakes) {
       "{{1000003, 1}, " + ladder::format_number("%.17g", card.summation_depth(1000003, 1)) + "}";
   EXPECT_NE(test.find(depth), std::string::npos)
       << "the card's depth at n = 1000003 is not in the test: " << depth;
+  // The same bits on every call by default, past one thread, only where the card promises them always: an
+  // on-request tier's default reduce joins its tasks in the order they finish.
+  const bool same_bits_past_one_thread = test.find("if (threads > 1) continue;") == std::string::npos;
+  EXPECT_EQ(same_bits_past_one_thread, !card.parallel || card.reproducible == ladder::Reproducible::always);
 }
 
 INSTANTIATE_TEST_SUITE_P(Export, EachExportedTier, ::testing::ValuesIn(exported_tiers()),

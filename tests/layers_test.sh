@@ -13,7 +13,7 @@ declare -A may_see=(
   [export]="export variants common"
   [reports]="reports history common"
   [app]="app harness reports history export variants common"
-  [tools]="tools"
+  [tools]="tools common"  # the opcode table of the FLOP counts, common/flop_table.hpp
 )
 # Headers the build writes, and the layer whose include path holds them.
 declare -A generated=(

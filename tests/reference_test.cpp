@@ -157,6 +157,7 @@ TEST(Reference, TextKeepsWhatAUserIntegrandsReferenceAdds) {
   Reference ref = reference(one_over_x(), {-1, 1}, 3);
   ref.simd_ulps = 29000.5;
   ref.array_ulps = 1.5;
+  ref.std_simd_ulps = 0.5, ref.sleef_ulps = 2.5, ref.highway_ulps = 3.5;
   ref.exact_error_estimate = 1.25e-20L;
   const Reference back = reference_from_text(to_text(ref));
   EXPECT_FALSE(back.exact.has_value());
@@ -164,6 +165,9 @@ TEST(Reference, TextKeepsWhatAUserIntegrandsReferenceAdds) {
   EXPECT_EQ(back.exact_error_estimate, ref.exact_error_estimate);
   EXPECT_EQ(back.simd_ulps, ref.simd_ulps);
   EXPECT_EQ(back.array_ulps, ref.array_ulps);
+  EXPECT_EQ(back.std_simd_ulps, ref.std_simd_ulps);
+  EXPECT_EQ(back.sleef_ulps, ref.sleef_ulps);
+  EXPECT_EQ(back.highway_ulps, ref.highway_ulps);
   EXPECT_EQ(back.nonfinite_nodes, 1);
   EXPECT_EQ(back.first_nonfinite_x, 0);
   EXPECT_EQ(back.notes, ref.notes);
@@ -191,6 +195,17 @@ TEST(Reference, TheBoundAddsTheProbesUlpsForWhatTheTierCallsFWith) {
               static_cast<double>(2 * u * 1000 * ref.absolute_sum), 1e-6 * plain);
   EXPECT_NEAR(rounding_bound(arrays, ref, 1000, 1) - plain,
               static_cast<double>(2 * u * 10 * ref.absolute_sum), 1e-6 * plain);
+  // The newer rungs' vector types: each its own probe's.
+  ref.std_simd_ulps = 20, ref.sleef_ulps = 30, ref.highway_ulps = 40;
+  for (const auto& [evaluates, ulps] :
+       {std::pair{Evaluates::std_simd_vectors, 20.0}, std::pair{Evaluates::sleef_batches, 30.0},
+        std::pair{Evaluates::highway_vectors, 40.0}}) {
+    TierCard card;
+    card.evaluates = evaluates;
+    EXPECT_NEAR(rounding_bound(card, ref, 1000, 1) - plain,
+                static_cast<double>(2 * u * ulps * ref.absolute_sum), 1e-6 * plain)
+        << to_string(evaluates);
+  }
   // The integrand's IntegrandInfo carries its probes into the reference.
   IntegrandInfo measured = integrand("gauss");
   measured.simd.ulps = 123;
@@ -198,6 +213,8 @@ TEST(Reference, TheBoundAddsTheProbesUlpsForWhatTheTierCallsFWith) {
   const Reference probed = reference(measured, {0, 1}, 10);
   EXPECT_EQ(probed.simd_ulps, 123);
   EXPECT_EQ(probed.array_ulps, 4);
+  measured.highway.ulps = 7;
+  EXPECT_EQ(reference(measured, {0, 1}, 10).highway_ulps, 7);
 }
 
 // The worker's record of a cell against such a reference: no error against what is absent or not finite

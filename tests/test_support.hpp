@@ -147,6 +147,10 @@ inline const std::map<std::string, PinnedDepth, std::less<>>& pinned_depths() {
       {"openmp-tuned", pin<depth::openmp_blocks>(Evaluates::tuned_batches)},
       {"tbb-tuned", pin<depth::tbb_tree>(Evaluates::tuned_batches)},
       {"dispatch", pin<depth::dispatched_lanes>(Evaluates::simd_batches)},
+      // Their vectors are as wide as xsimd's batch at every target (tests/new_rungs_test.cpp checks).
+      {"std-simd", pin<depth::simd_lanes>(Evaluates::std_simd_vectors)},
+      {"sleef", pin<depth::simd_lanes>(Evaluates::sleef_batches)},
+      {"highway", pin<depth::simd_lanes>(Evaluates::highway_vectors)},
   };
   return table;
 }

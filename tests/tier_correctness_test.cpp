@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <experimental/simd>
 #include <functional>
 #include <map>
 #include <numbers>
@@ -292,6 +293,27 @@ TEST(TierBounds, XsimdsErfcInTheLeftTailIsWithinTheBoundOnlyWithTheProbesUlps) {
   EXPECT_LE(
       std::fabs(integrate(find_tier("naive"), normal_cdf, tail, n, {}) - static_cast<double>(ref.midpoint)),
       pinned_rounding_bound(find_tier("naive"), without, n, 1));
+}
+
+// A defect of the compiler and library the build has (integrands.hpp: std_simd_sin_is_wrong) refuses what it
+// breaks, and only that: std::experimental::sin on native_simd<double>, lane by lane against std::sin, is
+// wrong exactly where the build says so, and std-simd then has no sin kernel, naming the defect.
+TEST(TierDefects, StdSimdRefusesSinExactlyWhereTheLibrarysSinIsWrong) {
+  using Vector = std::experimental::native_simd<double>;
+  double worst = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const Vector x([&](auto lane) { return -5 + 0.005 * k + 0.0003 * static_cast<double>(lane); });
+    const Vector y = std::experimental::sin(x);
+    for (std::size_t lane = 0; lane < Vector::size(); ++lane)
+      worst = std::max(worst, std::fabs(y[lane] - std::sin(x[lane])));
+  }
+  EXPECT_EQ(worst > 1e-12, std_simd_sin_is_wrong) << "worst difference from std::sin: " << worst;
+  const auto& tier = find_tier("std-simd");
+  const std::size_t sine = find_integrand("sin");
+  EXPECT_EQ(tier.kernels[sine] == nullptr, std_simd_sin_is_wrong) << unsupported_reason(tier, sine);
+  if (std_simd_sin_is_wrong) {
+    EXPECT_NE(unsupported_reason(tier, sine).find("wrong values"), std::string::npos);
+  }
 }
 
 TEST(TierInputs, BadInputIsRejectedWithTheValueAndWhatIsAccepted) {

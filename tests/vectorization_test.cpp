@@ -83,11 +83,74 @@ const ladder::Vectorization& linked_entry(const std::string& source_file) {
   return *entry;
 }
 
+// The fixture's hot loop (0x28–0xd0), counted by hand with the opcode table: vaddpd ×3 (24), vfmadd132pd and
+// vfmadd213pd ×10 (160), vmulpd ×3 (24), vfnmadd231pd ×2 (32) = 240 FLOPs; those 18 plus vcvtsi2sd,
+// vrndscalepd, vscalefpd, vcmppd and vblendmpd = 23 FP instructions; the index %rax steps by 8.
+TEST(FlopCount, ThePackedZmmLoopIs240FlopsAnd23FpInstructionsFor8Nodes) {
+  const auto verdict = classify(fixture("vectorization_packed_zmm.txt"));
+  ASSERT_TRUE(verdict.flops_per_node) << verdict.flops_evidence;
+  EXPECT_DOUBLE_EQ(*verdict.flops_per_node, 240.0 / 8) << verdict.flops_evidence;
+  EXPECT_DOUBLE_EQ(*verdict.fp_instructions_per_node, 23.0 / 8) << verdict.flops_evidence;
+  EXPECT_NE(verdict.flops_evidence.find("loop 0x28–0xd0"), std::string::npos) << verdict.flops_evidence;
+  EXPECT_NE(verdict.flops_evidence.find("for 8 nodes (index %rax"), std::string::npos)
+      << verdict.flops_evidence;
+  EXPECT_NE(verdict.flops_evidence.find("10 vfmadd…pd zmm"), std::string::npos) << verdict.flops_evidence;
+}
+
+TEST(FlopCount, ALoopCallingExpHasNoCountANodeAndSaysWhy) {
+  const auto verdict = classify(fixture("vectorization_scalar_exp.txt"));
+  EXPECT_FALSE(verdict.flops_per_node) << verdict.flops_evidence;
+  EXPECT_NE(verdict.flops_evidence.find("calls out"), std::string::npos) << verdict.flops_evidence;
+}
+
+// This build's own table: the tiers that compute exp inline have a count, more than an exp's ten FLOPs a
+// node, and those calling libm say so.
+TEST(FlopsOfThisBuild, InlineExpTiersAreCountedAndLibmCallersSayWhyNot) {
+  for (const char* file : {"xsimd.cpp", "tuned_exp.cpp", "compensated.cpp"}) {
+    const auto& entry = linked_entry(file);
+    ASSERT_TRUE(entry.flops_per_node) << file << ": " << entry.flops_evidence;
+    EXPECT_GT(*entry.flops_per_node, 10) << entry.flops_evidence;
+    EXPECT_GT(*entry.fp_instructions_per_node, 0) << entry.flops_evidence;
+    // At most one FMA of every lane in every FP instruction.
+    EXPECT_LE(*entry.flops_per_node, 2.0 * entry.lanes * *entry.fp_instructions_per_node)
+        << entry.flops_evidence;
+  }
+  for (const char* file : {"inlined.cpp", "naive.cpp", "autovec.cpp"}) {
+    const auto& entry = linked_entry(file);
+    EXPECT_FALSE(entry.flops_per_node) << file;
+    EXPECT_NE(entry.flops_evidence.find("calls out"), std::string::npos) << entry.flops_evidence;
+  }
+}
+
 TEST(VectorizationOfThisBuild, XsimdIsVectorizedAtTheWidestRegistersOfTheTarget) {
   const auto& xsimd = linked_entry("xsimd.cpp");
   EXPECT_EQ(xsimd.status, "vectorized") << xsimd.evidence;
   EXPECT_EQ(xsimd.lanes, static_cast<int>(xsimd::batch<double>::size)) << xsimd.evidence;
   EXPECT_EQ(xsimd.register_bits, widest_register_bits()) << xsimd.evidence;
+}
+
+// The classic silent fallback of a SIMD library is a narrower target than the build's: Highway 1.0.3 under
+// -march=x86-64-v3 alone compiles for SSSE3, 2 lanes. Its hot loop must use the widest registers, as many
+// doubles a register as Highway's own descriptor says (the static_assert in highway_vector.hpp checks the
+// descriptor; this checks the code).
+TEST(VectorizationOfThisBuild, HighwayUsesTheWidestRegistersOfTheTarget) {
+  const auto& highway = linked_entry("highway.cpp");
+  EXPECT_EQ(highway.status, "vectorized") << highway.evidence;
+  EXPECT_EQ(highway.register_bits, widest_register_bits()) << highway.evidence;
+  EXPECT_EQ(highway.lanes, widest_register_bits() / 64) << highway.evidence;
+}
+
+// SLEEF's exp is a call into its shared library: the one of the build's width, 4 a hot loop (one per
+// accumulator), as the classifier reads SLEEF's names.
+TEST(VectorizationOfThisBuild, SleefCallsTheExpOfTheBuildsWidth) {
+  const auto& sleef = linked_entry("sleef.cpp");
+  const int lanes = static_cast<int>(xsimd::batch<double>::size);
+  EXPECT_EQ(sleef.status, "vectorized") << sleef.evidence;
+  EXPECT_EQ(sleef.lanes, lanes) << sleef.evidence;
+  EXPECT_TRUE(std::regex_search(
+      sleef.evidence, std::regex("calls Sleef_expd" + std::to_string(lanes) + R"(_u10\w+ 4× \(SLEEF \w+, )" +
+                                 std::to_string(lanes) + " lanes\\)")))
+      << sleef.evidence;
 }
 
 TEST(VectorizationOfThisBuild, NaiveIsScalar) {
@@ -112,8 +175,10 @@ TEST(VectorizationOfThisBuild, AutovecIsVectorized) {
 // entry and the card's note change together). The xsimd kernel's tiers use the widest registers of the
 // target; Eigen and the compiler (autovec) choose their own width, at most that. The dispatch tier's file
 // only picks one of its path files at run time: its entry is its widest path's, x86-64-v4's 512 bits in every
-// build (tests/dispatch_test.cpp checks each path).
-enum class Loop { scalar, vectorized, widest, dispatched };
+// build (tests/dispatch_test.cpp checks each path). std-simd's arithmetic is packed at the widest registers,
+// but GCC 12's libstdc++ computes exp(simd) as a call of the scalar exp per lane, 4 accumulators × width of
+// them in the hot loop, which outweigh the rest: scalar, by those calls (scalar_exp).
+enum class Loop { scalar, vectorized, widest, dispatched, scalar_exp };
 const std::map<std::string, Loop>& designed_loops() {
   static const std::map<std::string, Loop> loops = {
       {"naive.cpp", Loop::scalar},        {"streaming.cpp", Loop::scalar},
@@ -123,7 +188,9 @@ const std::map<std::string, Loop>& designed_loops() {
       {"compensated.cpp", Loop::widest},  {"openmp.cpp", Loop::widest},
       {"tbb.cpp", Loop::widest},          {"tuned_exp.cpp", Loop::widest},
       {"openmp_tuned.cpp", Loop::widest}, {"tbb_tuned.cpp", Loop::widest},
-      {"mpi.cpp", Loop::widest},          {"dispatch.cpp", Loop::dispatched}};
+      {"mpi.cpp", Loop::widest},          {"dispatch.cpp", Loop::dispatched},
+      {"sleef.cpp", Loop::widest},        {"highway.cpp", Loop::widest},
+      {"std_simd.cpp", Loop::scalar_exp}};
   return loops;
 }
 
@@ -133,6 +200,15 @@ void expect_designed_loop(const ladder::Vectorization& entry, Loop loop, int wid
   if (loop == Loop::scalar) {
     EXPECT_EQ(entry.status, "scalar") << where;
     EXPECT_EQ(entry.lanes, 1) << where;
+    return;
+  }
+  if (loop == Loop::scalar_exp) {
+    const std::string widest = widest_bits == 512 ? " zmm" : widest_bits == 256 ? " ymm" : " xmm";
+    EXPECT_EQ(entry.status, "scalar") << where;
+    EXPECT_NE(entry.evidence.find("packed-double" + widest), std::string::npos) << where;
+    EXPECT_NE(entry.evidence.find("calls exp " + std::to_string(4 * widest_bits / 64) + "× (scalar libm)"),
+              std::string::npos)
+        << where;
     return;
   }
   EXPECT_EQ(entry.status, "vectorized") << where;

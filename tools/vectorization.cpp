@@ -1,6 +1,7 @@
 // Build-time tool: disassembles each tier's object file and writes, as the C++ table behind
 // ladder::tier_vectorization(), whether the hot loop of its kernel for the default integrand was
-// vectorized and at what width (see vectorization_classify.hpp for how it decides).
+// vectorized and at what width (see vectorization_classify.hpp for how it decides), and the FLOPs and FP
+// instructions a node of that loop (flop_count.hpp).
 //
 //   vectorization OUTPUT.cpp --objdump OBJDUMP --tiers naive.cpp xsimd.cpp …
 //                 --build native OBJECT.o … [--build x86-64-v3 OBJECT.o …]
@@ -94,6 +95,14 @@ std::string literal(const std::string& text) {
   return quoted + "\"";
 }
 
+// A count as C++: the number, exactly, or std::nullopt.
+std::string optional_literal(const std::optional<double>& value) {
+  if (!value) return "std::nullopt";
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", *value);
+  return text;
+}
+
 using ladder::vectorization::Verdict;
 
 // The paths of a tier that dispatches at run time: the other tiers named STEM_….cpp, when the tier's own
@@ -148,9 +157,12 @@ int main(int argc, char** argv) try {
   for (const auto& build : arguments.builds) {
     const auto verdicts = verdicts_of(arguments, build);
     for (const auto& tier : arguments.tiers) {
-      const auto& verdict = verdicts.at(tier);
+      auto verdict = verdicts.at(tier);
+      if (verdict.flops_evidence.empty()) verdict.flops_evidence = "not counted: " + verdict.evidence;
       table << "      {" << literal(tier) << ", " << literal(build.label) << ", " << literal(verdict.status)
             << ", " << verdict.register_bits << ", " << verdict.lanes << ", " << literal(verdict.evidence)
+            << ", " << optional_literal(verdict.flops_per_node) << ", "
+            << optional_literal(verdict.fp_instructions_per_node) << ", " << literal(verdict.flops_evidence)
             << "},\n";
     }
   }

@@ -22,17 +22,25 @@ struct VectorCall {
   int register_bits;
   int lanes;
   std::string isa;
+  std::string library;
 };
 
-// glibc's vector ABI names: _ZGV<isa>N<lanes>v_<function>, isa b = SSE, c = AVX, d = AVX2, e = AVX-512.
+// A call to a vector maths library: glibc's vector ABI names, _ZGV<isa>N<lanes>v_<function> (isa b = SSE,
+// c = AVX, d = AVX2, e = AVX-512), or SLEEF's, Sleef_<function>d<lanes>_u<ulps><isa> for doubles
+// (Sleef_expd8_u10avx512f).
 std::optional<VectorCall> libmvec(const std::string& symbol) {
-  static const std::regex name(R"(_ZGV([bcde])N(\d+)v+_\w+)");
+  static const std::regex glibc(R"(_ZGV([bcde])N(\d+)v+_\w+)");
+  static const std::regex sleef(R"(Sleef_[a-z0-9]+?d(\d+)_u\d+([a-z0-9]+))");
   std::smatch match;
-  if (!std::regex_search(symbol, match, name)) return std::nullopt;
+  if (std::regex_search(symbol, match, sleef)) {
+    const int lanes = std::stoi(match[1].str());
+    return VectorCall{64 * lanes, lanes, match[2].str(), "SLEEF"};
+  }
+  if (!std::regex_search(symbol, match, glibc)) return std::nullopt;
   const char isa = match[1].str()[0];
   const int bits = isa == 'b' ? 128 : isa == 'e' ? 512 : 256;
   const std::string isa_name = isa == 'b' ? "SSE" : isa == 'c' ? "AVX" : isa == 'd' ? "AVX2" : "AVX-512";
-  return VectorCall{bits, std::stoi(match[2].str()), isa_name};
+  return VectorCall{bits, std::stoi(match[2].str()), isa_name, "libmvec"};
 }
 
 bool scalar_math(const std::string& symbol) {
@@ -252,8 +260,8 @@ std::string call_summary(const LoopWork& work) {
     if (callee == "*") {
       text += std::to_string(count) + " indirect call" + (count > 1 ? "s" : "") + " (std::function)";
     } else if (const auto call = libmvec(callee)) {
-      text += "calls " + callee + " " + std::to_string(count) + "× (libmvec " + call->isa + ", " +
-              std::to_string(call->lanes) + " lanes)";
+      text += "calls " + callee + " " + std::to_string(count) + "× (" + call->library + " " + call->isa +
+              ", " + std::to_string(call->lanes) + " lanes)";
     } else {
       text += "calls " + callee + " " + std::to_string(count) + "× (scalar libm)";
     }
@@ -269,38 +277,68 @@ std::string hex(std::uint64_t value) {
 
 }  // namespace
 
-Verdict classify(std::string_view objdump_text, const std::string& integrand,
-                 const std::vector<std::string>& other_integrands) {
-  const auto functions = parse_objdump(objdump_text);
-  const bool cuda = std::any_of(functions.begin(), functions.end(), [](const Function& function) {
+namespace {
+
+bool is_cuda(const std::vector<Function>& functions) {
+  return std::any_of(functions.begin(), functions.end(), [](const Function& function) {
     return std::any_of(function.instructions.begin(), function.instructions.end(),
                        [](const Instruction& call) {
                          return call.callee.find("cudaLaunchKernel") != std::string::npos ||
                                 call.callee.find("__cudaRegisterFunction") != std::string::npos;
                        });
   });
-  if (cuda)
-    return {"unknown", 0, 0,
-            "a CUDA kernel: its loop is GPU code, not in the x86 disassembly of the host object"};
+}
 
+// The kernel's hot loop: its innermost loop with the most floating-point work.
+struct Hot {
+  std::size_t functions = 0, loops = 0;
+  std::optional<Loop> loop;
+  LoopWork work;
+};
+Hot find_hot(const std::vector<Function>& functions, const std::string& integrand,
+             const std::vector<std::string>& other_integrands) {
   const auto kernel = kernel_functions(functions, integrand, other_integrands);
-  if (kernel.empty())
-    return {"unknown", 0, 0, "no function of the ladder::" + integrand + " kernel in the object"};
+  Hot hot;
+  hot.functions = kernel.size();
   std::vector<Loop> loops;
   for (const auto* function : kernel) {
     const auto found = innermost(loops_of(*function));
     loops.insert(loops.end(), found.begin(), found.end());
   }
-  std::optional<Loop> hot;
-  LoopWork hot_work;
+  hot.loops = loops.size();
   for (const auto& loop : loops) {
     const auto work = measure(loop);
-    if (!hot || work.total() > hot_work.total()) hot = loop, hot_work = work;
+    if (!hot.loop || work.total() > hot.work.total()) hot.loop = loop, hot.work = work;
   }
+  return hot;
+}
+
+}  // namespace
+
+std::optional<LoopFlops> hot_loop_flops(std::string_view objdump_text, const std::string& integrand,
+                                        const std::vector<std::string>& other_integrands) {
+  const auto functions = parse_objdump(objdump_text);
+  const Hot hot = find_hot(functions, integrand, other_integrands);
+  if (!hot.loop) return std::nullopt;
+  return count_loop(*hot.loop->function, hot.loop->first, hot.loop->last);
+}
+
+Verdict classify(std::string_view objdump_text, const std::string& integrand,
+                 const std::vector<std::string>& other_integrands) {
+  const auto functions = parse_objdump(objdump_text);
+  if (is_cuda(functions))
+    return {"unknown", 0, 0,
+            "a CUDA kernel: its loop is GPU code, not in the x86 disassembly of the host object"};
+
+  const Hot found = find_hot(functions, integrand, other_integrands);
+  if (found.functions == 0)
+    return {"unknown", 0, 0, "no function of the ladder::" + integrand + " kernel in the object"};
+  const std::optional<Loop>& hot = found.loop;
+  const LoopWork& hot_work = found.work;
   if (!hot || hot_work.total() == 0)
     return {"unknown", 0, 0,
-            std::to_string(kernel.size()) + " function(s) of the ladder::" + integrand + " kernel, " +
-                std::to_string(loops.size()) + " innermost loop(s), none with floating-point work"};
+            std::to_string(found.functions) + " function(s) of the ladder::" + integrand + " kernel, " +
+                std::to_string(found.loops) + " innermost loop(s), none with floating-point work"};
 
   const int vector_work = hot_work.vector_work(), scalar_work = hot_work.scalar_work();
   const int total = vector_work + scalar_work;
@@ -320,7 +358,14 @@ Verdict classify(std::string_view objdump_text, const std::string& integrand,
   const std::string evidence = "hot loop at " + location + ": " + std::to_string(hot_work.packed) +
                                " packed-double" + width + " instructions, " +
                                std::to_string(hot_work.scalar) + " scalar-double; " + call_summary(hot_work);
-  return {status, bits, lanes, evidence};
+  const LoopFlops work = count_loop(*hot->function, hot->first, hot->last);
+  return {status,
+          bits,
+          lanes,
+          evidence,
+          work.flops_per_node(),
+          work.fp_instructions_per_node(),
+          short_name(hot->function->name) + " " + work.evidence()};
 }
 
 }  // namespace ladder::vectorization

@@ -38,11 +38,34 @@ struct Probe {
   // value, at the probe's 96 points in [-4, 4]: what a library's vector maths adds to each evaluation.
   double ulps = 0;
 };
+// A known defect that a build's compiler and library have, found by Ladder's own tests: with Clang (16, 17)
+// and GCC 12's libstdc++, std::experimental::sin on the 8-lane (AVX-512) native_simd<double> returns wrong
+// values, off by up to 1.41 near 3π/4, at every optimization level; GCC, and the 4- and 2-lane vectors,
+// are right. tests/tier_correctness_test.cpp (TierDefects) checks the library still errs where this says.
+#if defined(__clang__) && defined(__AVX512F__)
+inline constexpr bool std_simd_sin_is_wrong = true;
+#else
+inline constexpr bool std_simd_sin_is_wrong = false;
+#endif
+template <class F>
+constexpr Probe built_in_std_simd_probe() {
+  if constexpr (std::is_same_v<F, Sine>)
+    if (std_simd_sin_is_wrong)
+      return {
+          false,
+          "Clang with libstdc++'s std::experimental::sin on 8-lane native_simd<double> returns wrong values "
+          "(off by up to 1.41 near 3π/4): refused in this build"};
+  return {};
+}
+
 template <class F>
 struct IntegrandBuild {
   static constexpr std::string_view source = "built-in";
   // tuned: the tuned tiers' TunedBatch (tuned_exp_math.hpp), which has only what the built-in integrands use.
   static constexpr Probe simd{}, tuned{}, array{}, wide{}, autodiff{}, device{};
+  // std_simd: std::experimental::native_simd<double>; sleef: SleefBatch (sleef_exp.hpp); highway: the highway
+  // tier's Vector (highway_vector.hpp).
+  static constexpr Probe std_simd = built_in_std_simd_probe<F>(), sleef{}, highway{};
 };
 
 }  // namespace ladder

@@ -16,7 +16,13 @@ const ladder::Registration registration{
      .learning_time = ladder::LearningTime::minutes,
      .summation = "one accumulator, in order",
      .summation_depth = ladder::sequential_depth,
-     .heap_bytes_per_node = 8},
+     .heap_bytes_per_node = 8,
+     // Read from its disassembly: std::vector's constructor zeroes the nodes (a call to memset), the first
+     // loop writes them, the second reads them back.
+     .memory_bytes_per_node = 24,
+     .memory_bytes_counted = "24: the node vector's 8 B a node written twice (zeroed by std::vector's "
+                             "constructor, then filled with the nodes) and read back once by the sum; "
+                             "the program's own loads and stores, not the cache's write-allocate reads"},
     [](auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       return ladder::naive(ladder::type_erased(f), ab.a, ab.b, n);
     }};

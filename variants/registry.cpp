@@ -34,6 +34,9 @@ IntegrandInfo describe() {
   info.wide = Build::wide;
   info.autodiff = Build::autodiff;
   info.device = Build::device;
+  info.std_simd = Build::std_simd;
+  info.sleef = Build::sleef;
+  info.highway = Build::highway;
   return info;
 }
 
@@ -121,6 +124,12 @@ Probe probe_for(const IntegrandInfo& integrand, Evaluates evaluates) {
       return integrand.array;
     case Evaluates::device:
       return integrand.device;
+    case Evaluates::std_simd_vectors:
+      return integrand.std_simd;
+    case Evaluates::sleef_batches:
+      return integrand.sleef;
+    case Evaluates::highway_vectors:
+      return integrand.highway;
   }
   return {};
 }
@@ -179,6 +188,12 @@ std::string_view to_string(Evaluates evaluates) {
       return "Eigen arrays";
     case Evaluates::device:
       return "GPU device code";
+    case Evaluates::std_simd_vectors:
+      return "std::experimental::native_simd<double>";
+    case Evaluates::sleef_batches:
+      return "the sleef tier's SleefBatch";
+    case Evaluates::highway_vectors:
+      return "the highway tier's Vector";
   }
   return "unknown";
 }

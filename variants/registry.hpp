@@ -29,6 +29,7 @@ struct IntegrandInfo {
   long double (*magnitude)(long double x) = nullptr;
   // What the build found out about it (IntegrandBuild): whether it compiles for each kind of argument.
   Probe simd{}, tuned{}, array{}, wide{}, autodiff{}, device{};
+  Probe std_simd{}, sleef{}, highway{};  // the std-simd, sleef and highway tiers' vector types
 };
 
 const std::vector<Tier>& tiers();  // by rung

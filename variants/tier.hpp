@@ -43,10 +43,20 @@ struct RunOptions {
 
 enum class LearningTime { minutes, hours, days };
 
-// What the kernel calls the integrand with: one double at a time, xsimd batches, Eigen arrays, or (on the
-// GPU) doubles in device code. An integrand that does not compile for it leaves the tier unavailable for
-// that integrand (IntegrandBuild in integrands.hpp).
-enum class Evaluates { scalars, simd_batches, tuned_batches, arrays, device };
+// What the kernel calls the integrand with: one double at a time, xsimd batches, Eigen arrays, (on the
+// GPU) doubles in device code, or the vector types of the std-simd, sleef and highway tiers. An integrand
+// that does not compile for it leaves the tier unavailable for that integrand (IntegrandBuild in
+// integrands.hpp).
+enum class Evaluates {
+  scalars,
+  simd_batches,
+  tuned_batches,
+  arrays,
+  device,
+  std_simd_vectors,
+  sleef_batches,
+  highway_vectors
+};
 
 // Whether the same inputs give the same bits at every thread count.
 enum class Reproducible { always, on_request, never };
@@ -68,6 +78,12 @@ struct TierCard {
   // Heap bytes the kernel holds per node (8 for a vector of the nodes, 0 for a streaming kernel): the
   // harness predicts a run's memory from it and skips what the machine cannot hold.
   double heap_bytes_per_node = 0;
+  // Bytes a node the kernel moves to and from memory once n outgrows the caches, and how they were
+  // counted: a design fact, like the heap bytes. Left empty, the card says 0, "none: streaming, the nodes
+  // never leave registers" when heap_bytes_per_node is 0 (harness/cards.cpp); a tier that keeps nodes in
+  // memory types both.
+  double memory_bytes_per_node = 0;
+  std::string memory_bytes_counted{};
   // Environment the harness gives this tier's worker processes, "NAME=value", unless the user's own
   // environment sets NAME: how the tier's runtime pins its threads (OMP_PROC_BIND, OMP_PLACES).
   std::vector<std::string> environment{};
@@ -131,6 +147,12 @@ constexpr Probe probe_for(Evaluates evaluates) {
       return Build::array;
     case Evaluates::device:
       return Build::device;
+    case Evaluates::std_simd_vectors:
+      return Build::std_simd;
+    case Evaluates::sleef_batches:
+      return Build::sleef;
+    case Evaluates::highway_vectors:
+      return Build::highway;
   }
   return {};
 }

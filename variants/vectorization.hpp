@@ -3,6 +3,7 @@
 // one linked into this binary and, where the build has it, the x86-64-v3 one.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,11 @@ struct Vectorization {
   int register_bits;        // 128, 256 or 512 when vectorized; 64 when scalar; 0 when unknown
   int lanes;                // doubles per register: 2, 4 or 8; 1 when scalar; 0 when unknown
   std::string evidence;     // one line: where the hot loop is and what it computes
+  // The hot loop's work a node, counted from the same disassembly with the opcode table (flop_table.hpp):
+  // FLOPs and FP-port instructions; null where the loop calls out, branches inside, or its nodes a pass
+  // cannot be read. flops_evidence: what was counted, or why not.
+  std::optional<double> flops_per_node{}, fp_instructions_per_node{};
+  std::string flops_evidence{};
 };
 
 // Written by the build (generated/vectorization.cpp): every tier of every build analysed.

@@ -1,0 +1,46 @@
+// Rung 19 — highway: the card; the kernel is kernels/highway.hpp.
+#include "kernels/highway.hpp"
+
+#include <cstdint>
+
+#include "tier.hpp"
+
+namespace {
+
+// Compiled for the highway tier's Vector by the build (IntegrandBuild in integrands.hpp), and takes one.
+template <class F>
+concept HighwayIntegrand = ladder::IntegrandBuild<F>::highway.compiles&& ladder::highway_simd::Integrand<F>;
+
+double lanes_depth(std::int64_t n, int) {
+  const auto lanes = 4 * ladder::highway_simd::width;
+  return static_cast<double>(n / lanes + lanes);
+}
+
+const ladder::Registration registration{
+    {.id = "highway",
+     .rung = 19,
+     .summary = "the SIMD kernel in Google's Highway, with its vector maths (hwy/contrib/math), four "
+                "accumulators, the widest registers available",
+     .libraries = {"Highway 1.0.3"},
+     .concepts = {"SIMD descriptors and vectors", "static vs dynamic dispatch", "vector math functions",
+                  "loop remainders", "a library's build switches"},
+     .learning_time = ladder::LearningTime::days,
+     .evaluates = ladder::Evaluates::highway_vectors,
+     .summation = "4 × width SIMD lanes, then a horizontal add (SumOfLanes)",
+     .summation_depth = lanes_depth,
+     .note =
+         "Static dispatch: the target is the best the build's -march allows, as for every tier. "
+         "highway_vector.hpp sets two of Highway 1.0.3's switches before including it: "
+         "HWY_COMPILE_ONLY_STATIC (that one target; it also avoids 1.0.3's \"#error Logic error: best "
+         "baseline\" under -march=native on a CPU with AVX-512 VBMI2, and needs no libhwy at run time) "
+         "and HWY_DISABLE_PCLMUL_AES (without it x86-64-v2, v3 and v4 builds silently get the 2-lane "
+         "SSSE3 target; a static_assert refuses that). Dynamic dispatch (HWY_EXPORT) would serve every "
+         "CPU from one binary, but exports only plain functions: one wrapper per integrand. exp, sin, "
+         "log1p, atan and the rest are Highway's; it has no erfc, so normal-cdf is not run. Below SSSE3 (the "
+         "x86-64 baseline) Highway 1.0.3 has no x86 target: GCC 12 gets HWY_SCALAR, 1 lane, and clang "
+         "its portable 2-lane emulation (EMU128)."},
+    [](HighwayIntegrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
+      return ladder::highway(f, ab.a, ab.b, n);
+    }};
+
+}  // namespace

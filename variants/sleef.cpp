@@ -1,0 +1,40 @@
+// Rung 18 — sleef: the card; the kernel is kernels/sleef.hpp.
+#include "kernels/sleef.hpp"
+
+#include <cstdint>
+
+#include "tier.hpp"
+
+namespace {
+
+// Compiled for SleefBatch by the build (IntegrandBuild in integrands.hpp), and takes a batch.
+template <class F>
+concept SleefIntegrand = ladder::IntegrandBuild<F>::sleef.compiles&& ladder::sleef_exp::Integrand<F>;
+
+double lanes_depth(std::int64_t n, int) {
+  const auto lanes = ladder::simd::accumulators * ladder::simd::width;
+  return static_cast<double>(n / lanes + lanes);
+}
+
+const ladder::Registration registration{
+    {.id = "sleef",
+     .rung = 18,
+     .summary = "the xsimd kernel with SLEEF's vector exp (1.0 ulp) for the build's register width",
+     .libraries = {"xsimd 8.1", "SLEEF 3.5.1"},
+     .concepts = {"SIMD batch types", "vector math libraries", "accuracy bounds in ulps",
+                  "instruction-set-specific function names", "shared-library calls in a hot loop"},
+     .learning_time = ladder::LearningTime::hours,
+     .evaluates = ladder::Evaluates::sleef_batches,
+     .summation = "4 × width SIMD lanes, then a horizontal add",
+     .summation_depth = lanes_depth,
+     .note = "Only exp is SLEEF's, chosen for the batch width the build compiles: Sleef_expd8_u10avx512f "
+             "(AVX-512), Sleef_expd4_u10avx2 (AVX2), Sleef_expd2_u10sse4 or Sleef_expd2_u10sse2 (2 "
+             "lanes); Debian ships SLEEF as a shared library only, so each batch's exp is a call into it. "
+             "gauss gets it; pi, sin and poly call no exp and run as on the xsimd tier. SleefBatch has "
+             "arithmetic, comparisons, select, exp and sin only: an integrand calling another function "
+             "(log1p, erfc, …) is not run, with the compiler's reason."},
+    [](SleefIntegrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
+      return ladder::sleef(f, ab.a, ab.b, n);
+    }};
+
+}  // namespace

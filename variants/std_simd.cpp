@@ -1,0 +1,43 @@
+// Rung 17 — std-simd: the card; the kernel is kernels/std_simd.hpp.
+#include "kernels/std_simd.hpp"
+
+#include <cstdint>
+
+#include "tier.hpp"
+
+namespace {
+
+// Compiled for native_simd<double> by the build (IntegrandBuild in integrands.hpp), and takes one.
+template <class F>
+concept StdSimdIntegrand = ladder::IntegrandBuild<F>::std_simd.compiles&& ladder::stdsimd::Integrand<F>;
+
+double lanes_depth(std::int64_t n, int) {
+  const auto lanes = ladder::stdsimd::accumulators * ladder::stdsimd::width;
+  return static_cast<double>(n / lanes + lanes);
+}
+
+const ladder::Registration registration{
+    {.id = "std-simd",
+     .rung = 17,
+     .summary = "explicit SIMD with the standard library alone: std::experimental::native_simd, four "
+                "accumulators, the widest registers available",
+     .concepts = {"SIMD vector types", "the Parallelism TS 2 (std::simd in C++26)", "loop remainders",
+                  "reading the disassembly"},
+     .learning_time = ladder::LearningTime::hours,
+     .evaluates = ladder::Evaluates::std_simd_vectors,
+     .summation = "4 × width SIMD lanes, then a horizontal add (std::experimental::reduce)",
+     .summation_depth = lanes_depth,
+     .note = "No library to install: <experimental/simd> ships with GCC 11 and later. The standard gives "
+             "the maths functions for simd but not how: GCC 12's libstdc++ computes sin and cos in vector "
+             "registers, and exp, log1p, atan and erfc as one call of the scalar function per lane. "
+             "Ladder's own build shows it: the gauss kernel's hot loop calls exp 32 times with AVX-512 "
+             "(4 accumulators × 8 lanes; 16 with AVX2), so gauss runs at about the scalar loop's speed; "
+             "the arithmetic of pi, poly and rational is fully vectorized. Integrands that branch on x or "
+             "call select (xsimd's name; the TS has where) do not compile for it and are not run. Built with "
+             "Clang for AVX-512, libstdc++'s sin on 8 lanes returns wrong values (off by up to 1.41 near "
+             "3π/4; Ladder's tests found it), so that build refuses sin."},
+    [](StdSimdIntegrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
+      return ladder::std_simd(f, ab.a, ab.b, n);
+    }};
+
+}  // namespace
