@@ -88,29 +88,26 @@ std::string headroom_line(const Analysis& analysis) {
   if (!roof.unavailable.empty()) return "Headroom: the machine's limits were " + roof.unavailable + ".";
   const RooflinePoint* point = fastest(roof);
   if (!point) return "Headroom: no C++ tier was measured at this n.";
-  const std::string tier = "the fastest tier, **" + point->row->card->id + "**";
+  const std::string tier = "Headroom: **" + point->row->card->id + "**, the fastest,";
   const std::string on = point->threads == 1 ? "one core" : std::to_string(point->threads) + " threads";
   if (point->memory_bound && point->share_of_bandwidth)
-    return "Headroom: " + tier + ", is bound by memory at " + share(point->share_of_bandwidth) +
-           " of this machine's bandwidth (" + on + ")" +
+    return tier + " is bound by memory at " + share(point->share_of_bandwidth) + " of the bandwidth (" + on +
+           ")" +
            (*point->share_of_bandwidth >= 0.7 ? ": little is left without moving less data."
                                               : ": a kernel that streams would gain most.");
   if (!point->share_of_peak)
-    return "Headroom: " + tier + ", has no counted FLOPs a node (" +
-           (point->row->card->flops_how.empty() ? "not counted" : point->row->card->flops_how) +
-           "), so its share of the peak is not known.";
-  std::string line = "Headroom: " + tier + ", reaches " + share(point->share_of_peak) +
-                     " of this machine's FMA peak (" + rate(point->peak_gflops, "GFLOP/s") + ", " + on + ")";
-  // Peak counts every FP instruction as an FMA of the widest lanes; the mix ceiling is what is left of it.
-  if (!point->mix_ceiling)
-    return line + "; its instruction mix was not counted, so its own ceiling is not known.";
+    return tier + " has no counted FLOPs a node: its share of the peak is not known.";
+  const std::string line = tier + " reaches " + share(point->share_of_peak) + " of the FMA peak (" +
+                           rate(point->peak_gflops, "GFLOP/s") + ", " + on + ")";
+  // The peak counts every FP instruction as an FMA of the widest lanes; the mix ceiling is what its own
+  // instructions allow of it.
+  if (!point->mix_ceiling) return line + "; its instruction mix was not counted on the build that ran.";
   const double of_ceiling = *point->share_of_peak / *point->mix_ceiling;
-  line += "; its instruction mix caps it at about " + share(point->mix_ceiling) +
-          ", since not all its FP instructions are FMAs of " + std::to_string(roof.peak_lanes) +
-          " lanes: " + share(of_ceiling) + " of what its mix allows, ";
-  return line + (of_ceiling >= 0.75  ? "so little is left."
-                 : of_ceiling >= 0.5 ? "so some is left (a shorter instruction mix, or more in flight)."
-                                     : "so much is left: the code, not the machine, is the limit.");
+  return line + "; its instruction mix caps it near " + share(point->mix_ceiling) + ", and at " +
+         share(of_ceiling) + " of that " +
+         (of_ceiling >= 0.75  ? "little is left."
+          : of_ceiling >= 0.5 ? "some is left."
+                              : "much is left: the code, not the machine, is the limit.");
 }
 
 void roofline_section(Document& doc, const std::vector<Analysis>& analyses) {

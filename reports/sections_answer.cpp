@@ -363,8 +363,13 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
     machines_table(blocks, all_runs, analyses, answers, current_tier, names);
   else
     each_machine(blocks, all_runs, analyses, answers, current_tier, names, figures);
+  // The headroom where the run measured the machine's limits (the roofline section says why not, elsewhere),
+  // one paragraph for all machines so the answer stays on the first screen.
+  std::vector<std::string> headroom;
   for (std::size_t i = 0; i < analyses.size(); ++i)
-    blocks.push_back(paragraph((several ? names[i] + ": " : std::string()) + headroom_line(analyses[i])));
+    if (analyses[i].run->limits.measured)
+      headroom.push_back((several ? names[i] + ": " : std::string()) + headroom_line(analyses[i]));
+  if (!headroom.empty()) blocks.push_back(paragraph(join(headroom, " ")));
   if (any_integrands)
     if (std::string trust = integrands_trust_line(all_runs, analyses, answers); !trust.empty())
       blocks.push_back(paragraph(std::move(trust)));
