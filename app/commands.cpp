@@ -88,6 +88,7 @@ int parse_and_run(int argc, char** argv, std::string& name) {
                                               app::add_report(cli),
                                               app::add_pick(cli),
                                               app::add_compare(cli),
+                                              app::add_ab(cli),
                                               app::add_profile(cli),
                                               app::add_instructions(cli),
                                               app::add_worker(cli),

@@ -37,6 +37,7 @@ Command add_plan(CLI::App& app, const Invocation& invocation);
 Command add_report(CLI::App& app);
 Command add_pick(CLI::App& app);
 Command add_compare(CLI::App& app);
+Command add_ab(CLI::App& app);  // two revisions interleaved (app/ab.cpp)
 Command add_profile(CLI::App& app);
 Command add_instructions(CLI::App& app);
 Command add_worker(CLI::App& app);   // hidden: one cell, started by `ladder run`

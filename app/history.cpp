@@ -11,6 +11,7 @@
 #include "history_series.hpp"
 #include "history_store.hpp"
 #include "parse.hpp"
+#include "verdict_outputs.hpp"
 
 namespace ladder::app {
 namespace {
@@ -41,6 +42,7 @@ struct HistoryOptions {
   std::string out;
   history::HistorySeriesFilter series;
   history::DetectOptions detect;
+  report::VerdictOutputs verdicts;  // history check's --summary, --bmf and --annotations
 };
 
 // The subcommands of `ladder history`, as declared: the one the user gave runs.
@@ -78,6 +80,13 @@ int run_history(HistoryOptions& options, const HistoryCommands& commands) {
   if (commands.check->parsed()) {
     const auto checked = history::check_history(store, options.series.tier, options.detect);
     std::printf("%s", history::check_text(checked, path).c_str());
+    std::fflush(stdout);  // before the annotations, which follow on stdout
+    options.verdicts.fail_above_percent = options.detect.fail_above_percent;
+    const auto& run = checked.newest;
+    report::write_verdict_outputs(checked.rows, options.verdicts,
+                                  "ladder history check: run " + run.run_id.substr(0, 12) + " (commit " +
+                                      (run.git_commit.empty() ? "unknown" : run.git_commit.substr(0, 12)) +
+                                      ") against the runs before it");
     return checked.reasons.empty() ? exit_ok : exit_failed;
   }
   if (commands.list->parsed()) {
@@ -138,14 +147,22 @@ Command add_history(CLI::App& app) {
 
   auto* check = command->add_subcommand(
       "check",
-      "for CI: exit 1 when the newest run is significantly slower, or counts more instructions, than "
-      "the runs before it");
+      "for CI: exit 1 when the newest run is slower beyond this machine's run-to-run noise, or counts more "
+      "instructions, than the runs before it");
   check->add_option("--fail-above", options->detect.fail_above_percent,
-                    "fail on a significant slowdown larger than this many per cent (default 10: one run's "
-                    "median moves by 2-3 % on a shared machine)");
+                    "fail only on a slower cell whose change is larger than this many per cent (default: "
+                    "every slower cell fails)");
   check->add_option("--min-change", options->detect.min_change_percent,
-                    "smallest change in per cent called faster or slower (default 2)");
+                    "the threshold in per cent: slower only when the whole interval lies above it (default: "
+                    "this machine's noise floor for the cell, else the documented 5 %)");
   check->add_option("--tier", options->series.tier, "check this tier's series only");
+  check->add_option("--summary", options->verdicts.summary,
+                    "also write the verdicts as a Markdown table to FILE (for $GITHUB_STEP_SUMMARY)");
+  check->add_option(
+      "--bmf", options->verdicts.bmf,
+      "also write the verdicts in Bencher's metric format to FILE, with lower and upper values");
+  check->add_flag("--annotations", options->verdicts.annotations,
+                  "also print GitHub's ::error/::warning lines for slower cells");
   add_history_option(check, options->history);
 
   return {command, [options, commands = HistoryCommands{import, list, report, check}] {

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "errors.hpp"
+#include "noise.hpp"
 #include "run_options.hpp"
 
 namespace ladder::app {
@@ -18,13 +19,36 @@ Command add_plan(CLI::App& app, const Invocation& invocation) {
       "plan", "what `ladder run` with the same options would measure, and how long it would take");
   add_run_options(plan_command, *options);
   plan_command->add_flag("--json", *json_output, "print the plan as JSON");
+  auto ab = std::make_shared<bool>(false);
+  plan_command->add_flag(
+      "--ab", *ab,
+      "estimate `ladder ab` of this matrix instead: its defaults (3 repetitions a process, "
+      "0.05 s), and each cell's fewest pairs of two processes");
   const std::string executable = invocation.arguments.at(0);
   return {
-      plan_command, [options, json_output, executable] {
-        const RunArguments args = options->arguments();
+      plan_command, [options, json_output, executable, ab] {
+        RunArguments args = options->arguments();
+        if (*ab) {
+          if (!args.repetitions) args.repetitions = 3;
+          if (!args.min_time) args.min_time = 0.05;
+          args.instructions = false, args.limits = false;
+        }
         if (args.resume)
           throw InputError("ladder plan --resume: a resumed run keeps its matrix; plan a new run instead");
         const Plan plan = make_plan(args, executable);
+        if (*ab) {
+          // A cell of ab is at least interval_min_pairs pairs of two processes like the run's one (an A/A
+          // run: 10 pairs); it stops there when its verdict is clear, and --budget caps the whole.
+          double seconds = 0;
+          for (const auto& cell : plan.estimate.cells) seconds += 2.0 * interval_min_pairs * cell.seconds;
+          std::printf(
+              "ladder ab of %zu cells: each at least %d pairs of two processes (an A/A run: 10), "
+              "about %s for the cells when every verdict is clear at once (%s for an A/A run); "
+              "undecided cells take more pairs, up to --max-pairs, within --budget\n",
+              plan.estimate.cells.size(), interval_min_pairs, seconds_text(seconds).c_str(),
+              seconds_text(seconds * 10 / interval_min_pairs).c_str());
+          return exit_ok;
+        }
         if (*json_output)
           std::printf("%s\n", plan.to_json().dump(2).c_str());
         else

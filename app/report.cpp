@@ -102,15 +102,31 @@ Command add_compare(CLI::App& app) {
   };
   auto options = std::make_shared<Options>();
   auto* compare = app.add_subcommand(
-      "compare", "did a change make a difference? cell by cell, with a Mann–Whitney U test");
+      "compare",
+      "did a change make a difference? each cell's ratio new/old, judged against this machine's run-to-run "
+      "noise where the history knows it");
   compare->add_option("old", options->old_run, "the run before")->required();
   compare->add_option("new", options->new_run, "the run after")->required();
-  compare->add_option("--fail-above", options->compare.fail_above_percent,
-                      "exit 1 when a cell is significantly slower by more than this many per cent");
-  compare->add_option("--min-change", options->compare.min_change_percent,
-                      "smallest change in per cent called faster or slower (default 2)");
+  compare
+      ->add_option("--fail-above", options->compare.outputs.fail_above_percent,
+                   "exit 1 only when a cell is slower by more than this many per cent (default: when a "
+                   "cell is slower at all)")
+      ->check(CLI::NonNegativeNumber);
+  compare
+      ->add_option("--min-change", options->compare.min_change_percent,
+                   "the threshold in per cent: smallest change called faster or slower (default: each "
+                   "cell's noise floor on this machine, from the history)")
+      ->check(CLI::NonNegativeNumber);
   compare->add_flag("--across-machines", options->compare.across_machines,
                     "compare runs from different machines anyway");
+  add_history_option(compare, options->compare.history);
+  compare->add_option("--summary", options->compare.outputs.summary,
+                      "also write the verdicts as Markdown to FILE (e.g. $GITHUB_STEP_SUMMARY)");
+  compare->add_flag("--annotations", options->compare.outputs.annotations,
+                    "print GitHub's ::error/::warning lines for slower cells");
+  compare->add_option(
+      "--bmf", options->compare.outputs.bmf,
+      "also write the ratios and times, with their bounds, in Bencher's metric format to FILE");
   return {compare,
           [options] { return report::compare(options->old_run, options->new_run, options->compare); }};
 }

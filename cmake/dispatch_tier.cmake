@@ -10,6 +10,10 @@
 # The order is the link's, baseline first: where a path file defines a function that others define too (an
 # inline function of a library's, kept out of line), the linker keeps the first copy it meets for every caller,
 # so the SSE2 path's comes before any wider one (tests/dispatch_test.cpp checks each wider file's functions).
+ladder_tier_wanted(variants/dispatch.cpp wanted)  # a worker-only build of other tiers: no paths either
+if(NOT wanted)
+  return()
+endif()
 set(LADDER_DISPATCH_PATHS
     variants/dispatch_sse2.cpp -march=x86-64
     variants/dispatch_avx2.cpp -march=x86-64-v3

@@ -1,7 +1,5 @@
 #include "builds.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 
 #include "atomic_file.hpp"
 #include "build_info.hpp"
+#include "build_steps.hpp"
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "plan.hpp"
@@ -49,19 +48,6 @@ const Compiler& find_compiler(const std::string& name) {
   throw InputError("unknown compiler '" + name + "'; accepted: " + join(build_compilers()));
 }
 
-std::string on_path(const std::string& program) {
-  const char* variable = std::getenv("PATH");
-  const std::string path = variable ? variable : "/usr/bin";
-  for (std::size_t start = 0; start <= path.size();) {
-    const std::size_t colon = std::min(path.find(':', start), path.size());
-    const std::string dir = path.substr(start, colon - start);
-    const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = colon + 1;
-  }
-  return {};
-}
-
 std::string compiler_executable(const Compiler& compiler) {
   for (const auto& program : compiler.executables)
     if (const auto found = on_path(program); !found.empty()) return found;
@@ -93,92 +79,23 @@ std::string family_of(const std::string& compiler_id) {
   return compiler_id.substr(0, compiler_id.find(' '));
 }
 
-std::string quoted(const std::string& text) {
-  std::string out = "'";
-  for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 // Paths of one build under builds/.
 struct BuildPaths {
   std::string dir, tree, log, ready, times;
-  explicit BuildPaths(const BuildSpec& spec)
-      : dir(builds_directory() + "/" + spec.id()),
+  explicit BuildPaths(const BuildSpec& spec) : BuildPaths(builds_directory() + "/" + spec.id()) {}
+  explicit BuildPaths(const std::string& directory)
+      : dir(directory),
         tree(dir + "/tree"),
         log(dir + "/build.log"),
         ready(dir + "/ready/ladder-worker"),
         times(dir + "/build-times.json") {}
 };
 
-// Runs `command` with its output appended to `log`; while it runs, ninja's "[N/M]" lines become one
-// progress line. Returns its exit status.
-int run_logged(const std::string& command, const std::string& log, const std::string& label) {
-  std::ofstream out(log, std::ios::app);
-  out << "$ " << command << "\n";
-  out.flush();
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) throw Unavailable("cannot start: " + command);
-  const bool tty = ::isatty(STDOUT_FILENO);
-  const auto started = Clock::now();
-  int last_shown = -1;
-  char line[4096];
-  while (std::fgets(line, sizeof line, pipe)) {
-    out << line;
-    int done = 0, total = 0;
-    if (std::sscanf(line, "[%d/%d]", &done, &total) == 2 && total > 0) {
-      const int percent = 100 * done / total;
-      const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
-      if (tty)
-        std::printf("\r  %s: %d of %d steps, %.0f s  ", label.c_str(), done, total, seconds);
-      else if (percent / 25 != last_shown / 25)
-        std::printf("  %s: %d of %d steps, %.0f s\n", label.c_str(), done, total, seconds);
-      last_shown = percent;
-      std::fflush(stdout);
-    }
-  }
-  if (tty && last_shown >= 0) std::printf("\r%*s\r", 60, "");
-  const int status = ::pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-std::string first_error(const std::string& log) {
-  std::ifstream in(log);
-  std::string line, fallback;
-  while (std::getline(in, line)) {
-    if (line.find("error:") != std::string::npos || line.find("CMake Error") != std::string::npos ||
-        line.find("Error:") != std::string::npos)
-      return line;
-    if (fallback.empty() && line.find("FAILED") != std::string::npos) fallback = line;
-  }
-  return fallback.empty() ? "no error line in the log" : fallback;
-}
-
 std::pair<fs::file_time_type, std::uintmax_t> stamp(const std::string& path) {
   std::error_code error;
   const auto time = fs::last_write_time(path, error);
   return {error ? fs::file_time_type{} : time, error ? 0 : fs::file_size(path, error)};
 }
-
-// Holds builds/ID/.lock while a build is prepared: a second run waits instead of building the same tree.
-class BuildLock {
- public:
-  explicit BuildLock(const std::string& dir) : fd_(::open((dir + "/.lock").c_str(), O_CREAT | O_RDWR, 0644)) {
-    if (fd_ < 0) return;
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      std::printf("  waiting for another run that is preparing %s …\n", dir.c_str());
-      std::fflush(stdout);
-      ::flock(fd_, LOCK_EX);
-    }
-  }
-  ~BuildLock() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  BuildLock(const BuildLock&) = delete;
-  BuildLock& operator=(const BuildLock&) = delete;
-
- private:
-  int fd_;
-};
 
 BuildDescription describe_worker(const std::string& worker, const std::string& id) {
   FILE* pipe = ::popen((quoted(worker) + " describe 2>/dev/null").c_str(), "r");
@@ -197,15 +114,16 @@ BuildDescription describe_worker(const std::string& worker, const std::string& i
   }
 }
 
-// Configures (once) and compiles one build, or finds it up to date.
-PreparedBuild prepare(const BuildSpec& spec) {
+// Configures (once) and compiles one build of the sources in `source` into `paths`, or finds it up to
+// date; `name` is what its messages call it.
+PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const BuildPaths& paths,
+                      const std::string& name, const std::string& options = "") {
   PreparedBuild build{spec};
   const std::string compiler = compiler_executable(find_compiler(spec.compiler));
-  const BuildPaths paths(spec);
   fs::create_directories(paths.dir);
   BuildLock lock(paths.dir);
   const bool configured = fs::exists(paths.tree + "/CMakeCache.txt");
-  std::printf("build %s (%s, -march=%s): %s …\n", spec.id().c_str(), compiler.c_str(), spec.arch.c_str(),
+  std::printf("build %s (%s, -march=%s): %s …\n", name.c_str(), compiler.c_str(), spec.arch.c_str(),
               configured ? "checking it is up to date" : "configuring and compiling (the first time)");
   std::fflush(stdout);
   write_file_atomically(paths.log, "");  // the last attempt's log
@@ -213,17 +131,16 @@ PreparedBuild prepare(const BuildSpec& spec) {
     std::error_code error;
     fs::remove(paths.ready, error);  // a build that failed is never used
     if (step == "configure") fs::remove(paths.tree + "/CMakeCache.txt", error);
-    return InputError("build " + spec.id() + " failed to " + step + ": " + first_error(paths.log) +
+    return InputError("build " + name + " failed to " + step + ": " + first_error(paths.log) +
                       "\n(its log: " + paths.log + ")");
   };
   if (!configured) {
     const auto started = Clock::now();
     const std::string generator = on_path("ninja").empty() ? "" : " -G Ninja";
-    const std::string command = "cmake -S " + quoted(LADDER_SOURCE_DIR) + " -B " + quoted(paths.tree) +
-                                generator +
+    const std::string command = "cmake -S " + quoted(source) + " -B " + quoted(paths.tree) + generator +
                                 " -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=" + quoted(compiler) +
-                                " -DLADDER_ARCH=" + spec.arch + " -DLADDER_WORKER_ONLY=ON";
-    if (run_logged(command, paths.log, spec.id() + " configure") != 0) throw failed("configure");
+                                " -DLADDER_ARCH=" + spec.arch + " -DLADDER_WORKER_ONLY=ON" + options;
+    if (run_logged(command, paths.log, name + " configure") != 0) throw failed("configure");
     build.configure_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   }
   const std::string built = paths.tree + "/ladder-worker";
@@ -231,7 +148,7 @@ PreparedBuild prepare(const BuildSpec& spec) {
   const auto started = Clock::now();
   const std::string command = "cmake --build " + quoted(paths.tree) + " --target ladder-worker --parallel " +
                               std::to_string(std::max(1u, std::thread::hardware_concurrency()));
-  if (run_logged(command, paths.log, spec.id() + " compile") != 0) throw failed("compile");
+  if (run_logged(command, paths.log, name + " compile") != 0) throw failed("compile");
   const double compiling = std::chrono::duration<double>(Clock::now() - started).count();
   if (before == stamp(built) && fs::exists(paths.ready)) {
     build.state = "reused: up to date, no recompilation (checked in " + seconds_text(compiling) + ")";
@@ -248,8 +165,8 @@ PreparedBuild prepare(const BuildSpec& spec) {
                                              .dump());
   }
   build.executable = paths.ready;
-  build.description = describe_worker(paths.ready, spec.id());
-  std::printf("build %s: %s\n", spec.id().c_str(), build.state.c_str());
+  build.description = describe_worker(paths.ready, name);
+  std::printf("build %s: %s\n", name.c_str(), build.state.c_str());
   std::fflush(stdout);
   return build;
 }
@@ -387,7 +304,7 @@ std::vector<PreparedBuild> prepare_builds(const std::vector<BuildSpec>& specs) {
     if (!fs::exists(std::string(LADDER_SOURCE_DIR) + "/CMakeLists.txt"))
       throw InputError("build " + spec.id() + " is compiled from the checkout this binary was built from, " +
                        LADDER_SOURCE_DIR + ", which is gone");
-    all.push_back(prepare(spec));
+    all.push_back(prepare(spec, LADDER_SOURCE_DIR, BuildPaths(spec), spec.id()));
   }
   return all;
 }
@@ -411,6 +328,12 @@ double estimated_build_seconds(const BuildSpec& spec, std::string* how) {
   const double guess = 600.0 * 2 / std::max(2u, std::thread::hardware_concurrency());
   say("not built here yet: " + seconds_text(guess) + " is a guess (10 minutes on 2 cores) until it has been");
   return guess;
+}
+
+PreparedBuild prepare_worker_from(const std::string& source, const std::string& directory,
+                                  const std::string& name, const std::vector<std::string>& tiers) {
+  return prepare(build_at_hand(), source, BuildPaths(directory), name,
+                 tiers.empty() ? "" : " -DLADDER_ONLY_TIERS=" + ladder::quoted(join(tiers, ",")));
 }
 
 std::vector<BuildListing> list_builds() {

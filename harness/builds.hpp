@@ -79,6 +79,14 @@ std::string builds_directory();
 // the log's path and its first error. Two runs preparing the same build wait for each other.
 std::vector<PreparedBuild> prepare_builds(const std::vector<BuildSpec>& specs);
 
+// A worker compiled from another source tree (a revision's, for `ladder ab`: revisions.hpp) into
+// `directory`, by the build at hand's compiler for its target, the same way: configured once, compiled,
+// put in place in one step once whole, reused while up to date. `name` is what its messages call it;
+// `tiers`, when not empty, the only tiers it carries (-DLADDER_ONLY_TIERS: a build of a few tiers takes a
+// fraction of a whole one's time). InputError as prepare_builds.
+PreparedBuild prepare_worker_from(const std::string& source, const std::string& directory,
+                                  const std::string& name, const std::vector<std::string>& tiers = {});
+
 // What preparing a build should take, in seconds, for `ladder plan` and --budget: 0 at hand, a second or
 // two to check one that is ready, else its last full build's recorded time, or a guess from the CPUs.
 double estimated_build_seconds(const BuildSpec& spec, std::string* how = nullptr);

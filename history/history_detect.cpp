@@ -4,18 +4,14 @@
 #include <cmath>
 #include <limits>
 
+#include "detect_support.hpp"
 #include "errors.hpp"
 #include "text.hpp"
 
 namespace ladder::history {
 namespace {
 
-double median_of(std::vector<double> values) {
-  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(values.begin(), values.end());
-  const std::size_t half = values.size() / 2;
-  return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
-}
+using namespace detail;
 
 // The mean absolute deviation from the median: the L1 noise of a level.
 double deviation_of(const std::vector<double>& values) {
@@ -81,37 +77,14 @@ std::vector<double> slice(const std::vector<double>& values, std::size_t begin, 
           values.begin() + static_cast<std::ptrdiff_t>(end)};
 }
 
-// compare's rule with the history's parameters.
+// compare's rule with the history's parameters (the history page's pairwise verdict): --min-change, else
+// compare's own default.
 CompareOptions as_compare(const DetectOptions& options) {
   CompareOptions compare;
   compare.alpha = options.alpha;
-  compare.min_change_percent = options.min_change_percent;
+  compare.min_change_percent = options.min_change_percent.value_or(compare.min_change_percent);
   compare.fail_above_percent = options.fail_above_percent;
   return compare;
-}
-
-std::string short_commit(const std::string& commit) { return commit.substr(0, 10); }
-
-std::string run_name(const CellRun& run) {
-  return "run " + run.run_id + " (commit " + short_commit(run.commit) +
-         (run.dirty ? ", with uncommitted changes" : "") + ")";
-}
-
-std::string percent_more(double ratio) { return format_number("%.1f %%", (ratio - 1) * 100); }
-
-std::string u_figures(const CellComparison& comparison, std::size_t old_count, std::size_t new_count) {
-  return "Mann–Whitney p = " + format_number("%.2g", comparison.test.p) + " over " +
-         std::to_string(old_count) + " and " + std::to_string(new_count) + " repetitions";
-}
-
-// One of a run's deterministic counts a node: its instructions or its FLOPs.
-using Count = std::optional<double> CellRun::*;
-
-const CellRun* previous_with_count(const HistorySeries& series, std::size_t before,
-                                   Count count = &CellRun::instructions_per_node) {
-  for (std::size_t i = before; i-- > 0;)
-    if (series.runs[i].*count && *(series.runs[i].*count) > 0) return &series.runs[i];
-  return nullptr;
 }
 
 std::vector<DetectedChange> count_changes(const HistorySeries& series, const DetectOptions& options,
@@ -141,14 +114,14 @@ void validate(const DetectOptions& options) {
                      accepted + ")");
   };
   if (!(options.alpha > 0 && options.alpha < 1)) refuse("alpha", options.alpha, "between 0 and 1");
-  const std::pair<const char*, double> non_negative[] = {
+  const std::pair<const char*, std::optional<double>> non_negative[] = {
       {"min-change", options.min_change_percent},
       {"step threshold", options.step_threshold_percent},
       {"penalty", options.penalty},
       {"instructions threshold", options.instructions_percent},
       {"fail-above", options.fail_above_percent}};
   for (const auto& [name, value] : non_negative)
-    if (!(value >= 0 && std::isfinite(value))) refuse(name, value, "a number, 0 or more");
+    if (value && !(*value >= 0 && std::isfinite(*value))) refuse(name, *value, "a number, 0 or more");
   if (options.min_segment_runs < 1) refuse("min segment runs", options.min_segment_runs, "1 or more");
   if (options.baseline_runs < 1) refuse("baseline runs", options.baseline_runs, "1 or more");
 }
@@ -233,82 +206,6 @@ std::vector<DetectedChange> detect_changes(const HistorySeries& series, const De
   std::stable_sort(changes.begin(), changes.end(),
                    [](const DetectedChange& a, const DetectedChange& b) { return a.index < b.index; });
   return changes;
-}
-
-namespace {
-
-// Two runs of one clean commit ran the same code: a change in time between them is the machine's.
-bool same_code(const CellRun& a, const CellRun& b) {
-  return !a.commit.empty() && a.commit != "unknown" && a.commit == b.commit && !a.dirty && !b.dirty;
-}
-const std::string same_code_note =
-    "; both of one clean commit: the machine or its load changed, not the code (a threshold under this "
-    "machine's run-to-run noise flags such runs)";
-
-}  // namespace
-
-std::vector<std::string> check_newest(const HistorySeries& series, const DetectOptions& options) {
-  validate(options);
-  std::vector<std::string> reasons;
-  const std::size_t count = series.runs.size();
-  if (count < 2) return reasons;
-  const CellRun& newest = series.runs.back();
-  const CellRun& previous = series.runs[count - 2];
-  const std::string subject = describe(series) + ": the newest " + run_name(newest);
-  const std::string over = ", more than --fail-above " + format_number("%g %%", options.fail_above_percent);
-
-  if (const auto pairwise = pairwise_newest(series, options); pairwise && pairwise->over_fail_above)
-    reasons.push_back(subject + " is " + percent_more(pairwise->ratio) + " slower than the previous " +
-                      run_name(previous) + ": median " + format_seconds(newest.median) + " against " +
-                      format_seconds(previous.median) + ", " +
-                      u_figures(*pairwise, previous.repetitions.size(), newest.repetitions.size()) + over +
-                      (same_code(newest, previous) ? same_code_note : std::string()));
-
-  // The baseline: the runs before a recent slower step, else the runs before the newest.
-  const auto window = static_cast<std::size_t>(std::max(1, options.baseline_runs));
-  const auto steps = detect_steps(series, options);
-  std::size_t baseline_end = count - 1, level_start = 0;
-  for (const auto& step : steps)
-    if (step.worse() && step.index + window >= count) baseline_end = step.index;
-  for (const auto& step : steps)  // the baseline stays within one level
-    if (step.index < baseline_end) level_start = step.index;
-  const std::size_t baseline_begin =
-      std::max(level_start, baseline_end >= window ? baseline_end - window : 0);
-  if (baseline_begin < baseline_end && !(baseline_begin == count - 2 && baseline_end == count - 1)) {
-    std::vector<double> medians, pooled;
-    bool all_same_code = true;
-    for (std::size_t i = baseline_begin; i < baseline_end; ++i) {
-      all_same_code = all_same_code && same_code(newest, series.runs[i]);
-      medians.push_back(series.runs[i].median);
-      pooled.insert(pooled.end(), series.runs[i].repetitions.begin(), series.runs[i].repetitions.end());
-    }
-    const double baseline = median_of(medians);
-    const auto against =
-        compare_samples(baseline, pooled, newest.median, newest.repetitions, as_compare(options));
-    if (against.over_fail_above)
-      reasons.push_back(subject + " is " + percent_more(against.ratio) + " slower than the " +
-                        counted(static_cast<int>(medians.size()), "run", "runs") + " from " +
-                        run_name(series.runs[baseline_begin]) + " to " +
-                        run_name(series.runs[baseline_end - 1]) + ": median " +
-                        format_seconds(newest.median) + " against their median " + format_seconds(baseline) +
-                        ", " + u_figures(against, pooled.size(), newest.repetitions.size()) + over +
-                        (all_same_code ? same_code_note : std::string()));
-  }
-
-  const std::pair<Count, const char*> counts[] = {{&CellRun::instructions_per_node, "instructions"},
-                                                  {&CellRun::flops_per_node, "FLOPs"}};
-  for (const auto& [member, words] : counts) {
-    const CellRun* before = previous_with_count(series, count - 1, member);
-    if (!before || !(newest.*member) || *(newest.*member) <= 0) continue;
-    const double ratio = *(newest.*member) / *(before->*member);
-    if ((ratio - 1) * 100 > options.instructions_percent)
-      reasons.push_back(subject + " counts " + format_number("%.2f %%", (ratio - 1) * 100) + " more " +
-                        words + " per node than " + run_name(*before) + ": " +
-                        format_number("%.4g", *(newest.*member)) + " against " +
-                        format_number("%.4g", *(before->*member)) + ", more than " +
-                        format_number("%g %%", options.instructions_percent));
-  }
-  return reasons;
 }
 
 }  // namespace ladder::history

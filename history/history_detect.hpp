@@ -3,9 +3,10 @@
 // its runs in commit order; the caller never mixes machines in one series, so runs on different machines
 // are never compared.
 //
-// Three detectors, each documented with its parameters (DetectOptions):
-// - pairwise: the newest run against the previous one, by compare's rule (Mann–Whitney U on the
-//   repetitions at `alpha`, and a change under `min_change_percent` is not called slower or faster);
+// Detectors, each documented with its parameters (DetectOptions):
+// - pairwise, for the history page: the newest run against the previous one, by compare's rule
+//   (Mann–Whitney U on the repetitions at `alpha`, and a change under `min_change_percent`, 2 % when unset,
+//   is not called slower or faster);
 // - steps in time over the whole series: a piecewise-constant fit of the log of the medians with an L1
 //   cost (optimal partitioning, every segment at least `min_segment_runs` runs, a penalty per change of
 //   `penalty` × ln(runs) in units of the series' noise), then every step that does not exceed
@@ -17,6 +18,10 @@
 // - instruction counts: deterministic, so no statistics: any change over `instructions_percent` between a
 //   run and the previous run that has a count (a run without a count is skipped, never a change). FLOPs a
 //   node, counted from the same callgrind runs, by the same rule (detect_flops_changes).
+// history check (check_newest) judges time on the noise model of common/noise.hpp instead: two runs are
+// measured apart, so the newest run's ratio to the runs before it carries the machine's noise floor either
+// side, and only an interval wholly beyond the threshold is slower. The repetitions inside a run are never
+// taken for independent samples there.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "noise.hpp"
 #include "sample_comparison.hpp"
 
 namespace ladder::history {
@@ -41,20 +47,37 @@ struct CellRun {
   std::optional<double> flops_per_node{};  // counted with the instructions; null when not
 };
 
+// A noise floor of the cell measured outside its series (an A/A `ladder ab`, from the store's noise table).
+struct KnownNoise {
+  double percent = 0;
+  std::string source{};  // "A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03"
+};
+
 // One cell on one machine and build configuration, its runs oldest (earliest commit) first.
 struct HistorySeries {
-  std::string tier{};
+  std::string tier{};  // as the sentences name it: "simd", or "simd, gauss, 2 ranks, build gcc-native"
   std::int64_t n = 0;
   int threads = 1;
   std::string machine{};
   std::vector<CellRun> runs{};
+  // The cell as the store keys it, for a verdict row's name: the tier's id (empty: `tier` is the id, as in
+  // a series made in memory), the integrand (empty: not known), the ranks and the cell's build.
+  std::string tier_id{}, integrand{};
+  int ranks = 1;
+  std::string cell_build{};
+  // This machine's noise floor for the cell from an A/A: history check's floor where the series' own runs
+  // of one clean commit give none.
+  std::optional<KnownNoise> recorded_noise{};
 };
 
 struct DetectOptions {
-  // Pairwise (the newest run against the previous one), as `ladder compare`: the U test's level, and the
-  // smallest change called slower or faster.
+  // Pairwise for the history page (the newest run against the previous one), as `ladder compare`: the U
+  // test's level.
   double alpha = 0.05;
-  double min_change_percent = 2;
+  // The threshold in per cent (--min-change): history check calls a change slower only when its interval
+  // lies wholly above it. Unset: the cell's noise floor on this machine (noise_floor_of). The history
+  // page's pairwise rule takes it as compare's smallest meaningful change, 2 % when unset.
+  std::optional<double> min_change_percent{};
   // Steps over the series: a step is reported when the new level differs from the old by more than this
   // and more than the noise of the segments on either side (their mean absolute deviation from their
   // median); asv's default threshold is 5 % as well.
@@ -67,17 +90,16 @@ struct DetectOptions {
   // Instruction counts per node (and FLOPs per node): a change over this between consecutive runs that have
   // one.
   double instructions_percent = 0.5;
-  // history check: the newest run fails when it is significantly slower (U test at `alpha`) by more than
-  // this than the previous run or than the baseline (below); 10 % by default, since one run's median
-  // moves by 2-3 % on a shared machine and a CI check runs over every cell.
-  double fail_above_percent = 10;
+  // history check (--fail-above): a slower verdict fails the check only when the change is also larger than
+  // this; unset, every slower verdict fails it (the threshold already holds the machine's noise).
+  std::optional<double> fail_above_percent{};
   // The baseline of history check: the medians of the last this-many runs before the newest one, or
   // before the level it belongs to when a step starts within that many runs of the end.
   int baseline_runs = 5;
 };
 
 // InputError naming the first parameter out of range and what is accepted: alpha in (0, 1), the percentages
-// and the penalty ≥ 0, min_segment_runs and baseline_runs ≥ 1. Every function below calls it.
+// (those given) and the penalty ≥ 0, min_segment_runs and baseline_runs ≥ 1. Every function below calls it.
 void validate(const DetectOptions& options);
 
 enum class ChangeKind { time, instructions, flops };
@@ -110,15 +132,39 @@ std::vector<DetectedChange> detect_flops_changes(const HistorySeries& series,
 // Time, instructions and FLOPs, ordered by the run where they start (in that order at the same run).
 std::vector<DetectedChange> detect_changes(const HistorySeries& series, const DetectOptions& options = {});
 
-// history check, for CI: why the newest run fails, one sentence a reason naming the tier, n, threads,
-// commit and figures; empty when it passes. It fails when its repetitions are significantly slower (U test
-// at `alpha`) by more than `fail_above_percent`
-// - than the previous run (pairwise), or
-// - than the baseline: the pooled repetitions of the `baseline_runs` runs before it, the ratio taken to the
-//   median of their medians; when a slower step (detect_steps) starts within the last `baseline_runs`
-//   runs, the baseline is the runs before that step instead, so a regression two runs old still fails;
-// or when its instruction count per node, or its FLOPs per node, is more than `instructions_percent` above
-// the previous count.
+// The noise of the series' own runs of one clean commit: the commit (known, no uncommitted changes) with
+// the most runs (the newest such commit on a tie), the log ratios of its consecutive runs' medians in time
+// order, and noise_floor_percent of them. nullopt under 6 runs of one commit (5 pairs).
+struct SameCommitNoise {
+  double percent = 0;
+  int runs = 0;
+  std::string commit{};
+  std::string newest{};  // the time of its newest run
+};
+std::optional<SameCommitNoise> same_commit_noise(const HistorySeries& series);
+std::optional<double> same_commit_noise_percent(const HistorySeries& series);
+
+// The cell's noise floor on this machine as history check takes it, with where it came from: the series'
+// own runs of one clean commit (same_commit_noise: two runs measured apart, as the check's are), else the
+// recorded A/A figure, else the documented default (default_threshold(): not this machine's).
+Threshold noise_floor_of(const HistorySeries& series);
+
+// What history check found for one series: why its newest run fails, one sentence a reason naming the
+// tier, n, threads, commit and figures (empty when it passes), and its verdict row (none with one run).
+struct NewestCheck {
+  std::vector<std::string> reasons{};
+  std::optional<VerdictRow> row{};
+};
+// history check, for CI. The newest run's median is judged against the previous run's, and against the
+// baseline: the median of the medians of the `baseline_runs` runs before it; when a slower step
+// (detect_steps) starts within the last `baseline_runs` runs, the runs before that step instead, so a
+// regression two runs old still fails. Each is judge(apart_interval(ratio, floor), threshold), floor
+// noise_floor_of(series), threshold --min-change or else that floor; it fails when the verdict is slower
+// and (with --fail-above) the change is larger than fail_above_percent. It fails too when its instruction
+// count per node, or its FLOPs per node, is more than `instructions_percent` above the previous count.
+// The row is the newest against the baseline, or against the previous run where only that fails.
+NewestCheck check_newest_run(const HistorySeries& series, const DetectOptions& options = {});
+// check_newest_run's reasons.
 std::vector<std::string> check_newest(const HistorySeries& series, const DetectOptions& options = {});
 
 // "tier 'simd' at n = 1e8, 2 threads on 'host'": how the sentences name a series.

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "errors.hpp"
+#include "noise_store.hpp"
 #include "text.hpp"
 
 namespace ladder::history {
@@ -31,6 +32,29 @@ CellRun as_run(const SeriesPoint& point) {
   return run;
 }
 
+// "thresholds: this machine's noise floor for 3 series, the documented default 5 % … for 2": what the
+// verdicts were judged against, counted by where the threshold came from.
+std::string thresholds_text(const std::vector<VerdictRow>& rows) {
+  int floor = 0, given = 0, unknown = 0;
+  double given_percent = 0;
+  for (const auto& row : rows) {
+    if (row.threshold.measured)
+      ++floor;
+    else if (row.threshold.source == "--min-change")
+      ++given, given_percent = row.threshold.percent;
+    else
+      ++unknown;
+  }
+  std::string parts;
+  const auto add = [&parts](int count, const std::string& what) {
+    if (count > 0) parts += (parts.empty() ? "" : "; ") + what + " for " + counted(count, "series", "series");
+  };
+  add(given, "--min-change " + format_number("%g %%", given_percent) + " (each ± its noise floor)");
+  add(floor, "this machine's noise floor");
+  add(unknown, default_threshold().source);
+  return parts.empty() ? std::string() : "thresholds: " + parts + "\n";
+}
+
 }  // namespace
 
 std::vector<HistorySeries> history_series(const Store& store, const HistorySeriesFilter& filter) {
@@ -52,6 +76,13 @@ std::vector<HistorySeries> history_series(const Store& store, const HistorySerie
                   (key.cell_build.empty() ? "" : ", build " + key.cell_build);
     series.n = key.n;
     series.threads = key.threads;
+    series.tier_id = key.tier;
+    series.integrand = key.integrand;
+    series.ranks = key.ranks;
+    series.cell_build = key.cell_build;
+    if (const auto recorded =
+            recorded_noise(store, {key.machine, key.tier, key.integrand, key.n, key.threads, key.ranks}))
+      series.recorded_noise = KnownNoise{recorded->percent, recorded->source};
     series.machine = host + " (machine " + key.machine.substr(0, 8) +
                      (builds[key.machine].size() > 1 ? ", build " + key.build.substr(0, 8) : "") + ")";
     for (const auto& point : store.series(key))
@@ -72,13 +103,16 @@ HistoryCheck check_history(const Store& store, const std::string& tier, const De
                      (tier.empty() ? "" : " with tier '" + tier + "'") +
                      ": nothing to check (`ladder run` records each run; `ladder history import DIR` an "
                      "earlier one)");
-  HistoryCheck check{runs.back(), 0, {}};
+  HistoryCheck check{runs.back(), 0, {}, {}};
   const std::string newest = check.newest.run_id.substr(0, id_digits);
   for (const auto& series : history_series(store, {tier, "", ""})) {
     if (series.runs.back().run_id != newest) continue;
     ++check.series;
-    for (auto& reason : check_newest(series, options)) check.reasons.push_back(std::move(reason));
+    auto checked = check_newest_run(series, options);
+    for (auto& reason : checked.reasons) check.reasons.push_back(std::move(reason));
+    if (checked.row) check.rows.push_back(std::move(*checked.row));
   }
+  sort_worst_first(check.rows);
   return check;
 }
 
@@ -90,10 +124,13 @@ std::string check_text(const HistoryCheck& check, const std::string& database) {
                      run.started + " on " + run.host + ") in " + database + ": " +
                      counted(static_cast<int>(check.series), "series", "series") +
                      " checked against the runs before it on the same machine and build\n";
+  text += thresholds_text(check.rows);
   for (const auto& reason : check.reasons) text += "  " + reason + "\n";
   text +=
       check.reasons.empty()
-          ? std::string("ok: no significant slowdown and no instruction-count increase\n")
+          ? std::string(
+                "ok: nothing slower beyond the threshold and no instruction-count "
+                "increase\n")
           : "FAILED: " + counted(static_cast<int>(check.reasons.size()), "reason", "reasons") + " (exit 1)\n";
   return text;
 }

@@ -29,9 +29,10 @@ namespace ladder::history {
 // "LADR": what PRAGMA application_id holds in a Ladder history database.
 constexpr std::int32_t application_id = 0x4C414452;
 // The schema this Ladder writes; older databases are migrated to it when opened for writing.
-constexpr int schema_version = 4;
+constexpr int schema_version = 5;
 // The oldest schema a database is read in without migrating it (reading never writes): version 2's cells
-// read with an empty build, versions 2 and 3's with no FLOPs a node.
+// read with an empty build, versions 2 and 3's with no FLOPs a node, versions 2 to 4 with no noise floors
+// measured by `ladder ab` (noise_store.hpp).
 constexpr int oldest_readable_version = 2;
 // The database when neither --history nor LADDER_HISTORY names one (relative to the working directory).
 inline const char* const default_database = "ladder-out/history.sqlite";
@@ -145,6 +146,7 @@ class Store {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  friend struct NoiseTable;  // noise_store.cpp: the machine's noise floors, through the same connection
 };
 
 // `ladder history list`: the runs the filter keeps, oldest first, as a table (or JSON) on stdout.

@@ -1,4 +1,5 @@
-// Store::record: a finished run's results file written into the store, in one transaction.
+// Store::record: a finished run's results file written into the store, in one transaction; and the machine's
+// fingerprint its runs are keyed by.
 #include <sqlite3.h>
 
 #include <chrono>
@@ -15,6 +16,7 @@
 #include "cells_from_results.hpp"
 #include "errors.hpp"
 #include "history_store.hpp"
+#include "noise_store.hpp"
 #include "results_file.hpp"
 #include "sqlite.hpp"
 #include "store_tables.hpp"
@@ -39,21 +41,6 @@ std::string read_text(const std::string& file) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-// The machine's fingerprint: what makes its timings comparable with another run's.
-std::string machine_fingerprint(const ContextRecord& context) {
-  std::string text = "cpu=" + context.cpu_model + "\nlogical_cpus=" + std::to_string(context.logical_cpus) +
-                     "\nphysical_cores=" + std::to_string(context.physical_cores);
-  if (context.topology)
-    text += "\ntopology=" + std::to_string(context.topology->packages) + "/" +
-            std::to_string(context.topology->numa_nodes) + "/" + std::to_string(context.topology->l3_groups) +
-            "/" + std::to_string(context.topology->cores) + "/" +
-            std::to_string(context.topology->hardware_threads());
-  if (context.memory_total_bytes)  // to the GiB: MemTotal moves by a few pages between kernels
-    text +=
-        "\nmemory_gib=" + std::to_string(std::llround(*context.memory_total_bytes / (1024.0 * 1024 * 1024)));
-  return sha256_hex(text);
 }
 
 std::string build_fingerprint(const ContextRecord& context) {
@@ -141,6 +128,21 @@ void write_cells(const sqlite::Database& db, std::int64_t run, const std::vector
 }
 
 }  // namespace
+
+// The machine's fingerprint (noise_store.hpp): what makes its timings comparable with another run's.
+std::string machine_fingerprint(const MachineContext& context) {
+  std::string text = "cpu=" + context.cpu_model + "\nlogical_cpus=" + std::to_string(context.logical_cpus) +
+                     "\nphysical_cores=" + std::to_string(context.physical_cores);
+  if (context.topology)
+    text += "\ntopology=" + std::to_string(context.topology->packages) + "/" +
+            std::to_string(context.topology->numa_nodes) + "/" + std::to_string(context.topology->l3_groups) +
+            "/" + std::to_string(context.topology->cores) + "/" +
+            std::to_string(context.topology->hardware_threads());
+  if (context.memory_total_bytes)  // to the GiB: MemTotal moves by a few pages between kernels
+    text +=
+        "\nmemory_gib=" + std::to_string(std::llround(*context.memory_total_bytes / (1024.0 * 1024 * 1024)));
+  return sha256_hex(text);
+}
 
 Recorded Store::record(const std::string& results) {
   const ResultsFile file = read_results_file(results);  // InputError naming the file and the problem

@@ -108,6 +108,26 @@ CREATE INDEX cells_by_series ON cells (tier, integrand, n, threads, ranks, build
       R"sql(
 ALTER TABLE cells ADD COLUMN flops_per_node REAL;
 )sql",
+      // 5: the machine's run-to-run noise a cell, one row a measurement (an A/A `ladder ab`): the newest
+      // row of a cell on a machine is its noise floor (noise_store.hpp). The runs are left as they are.
+      R"sql(
+CREATE TABLE noise_floors (
+  id INTEGER PRIMARY KEY,
+  machine TEXT NOT NULL,
+  tier TEXT NOT NULL,
+  integrand TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  threads INTEGER NOT NULL,
+  ranks INTEGER NOT NULL,
+  percent REAL NOT NULL,
+  pairs INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  measured TEXT NOT NULL,
+  base TEXT NOT NULL,
+  head TEXT NOT NULL
+);
+CREATE INDEX noise_by_cell ON noise_floors (machine, tier, integrand, n, threads, ranks, measured);
+)sql",
   };
   return steps;
 }

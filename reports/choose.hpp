@@ -8,17 +8,9 @@
 
 #include "decision.hpp"
 #include "report.hpp"
-#include "sample_comparison.hpp"
+#include "verdict_outputs.hpp"
 
 namespace ladder::report {
-
-// compare's statistics, shared with the history (common/sample_comparison.hpp).
-using ladder::CellComparison;
-using ladder::Change;
-using ladder::compare_samples;
-using ladder::CompareOptions;
-using ladder::mann_whitney;
-using ladder::UTest;
 
 struct PickConstraints {
   std::optional<double> max_cost, max_error;
@@ -42,12 +34,6 @@ struct PickConstraints {
 // is an InputError naming it and the integrands it holds.
 int pick(const std::string& results, const PickConstraints& constraints);
 
-// One cell in both runs: compare_samples on their medians and repetitions.
-CellComparison compare_cells(const CellResult& old_cell, const CellResult& new_cell,
-                             const CompareOptions& options);
-// The verdict column: "slower", "no significant difference (too few repetitions for the test)", …
-std::string verdict(const CellComparison& comparison);
-
 // The geometric mean of the ratios new/old (1 when there are none): a cell twice as fast and one twice as
 // slow average to no change.
 double geometric_mean(const std::vector<double>& ratios);
@@ -57,9 +43,25 @@ double geometric_mean(const std::vector<double>& ratios);
 // threads were placed differently (old against new). Empty when both were placed alike.
 std::vector<std::string> placement_notes(const Run& before, const Run& after);
 
-// Prints, for each cell in both runs, the ratio of medians, the U test's p-value and a verdict; the
-// geometric mean of the ratios; first, a note for each placement_notes. Returns 1 when --fail-above is given
-// and some cell is significantly slower by more than it, else 0.
+// `ladder compare`'s options.
+struct CompareOptions {
+  // The threshold in per cent (--min-change); unset: each cell's noise floor on this machine.
+  std::optional<double> min_change_percent;
+  bool across_machines = false;
+  // The history database that knows this machine's noise (--history); unset: history::database_path's
+  // default. A database that does not exist knows nothing: every cell's noise is then unknown.
+  std::optional<std::string> history;
+  VerdictOutputs outputs;  // --summary, --bmf, --annotations and --fail-above
+};
+
+// Two runs measured apart, cell by cell, on the noise model (common/noise.hpp): for each cell in both, the
+// ratio new/old, its interval the machine's noise floor either side (apart_interval) where the history
+// knows the cell's floor on this machine, and the verdict judge() gives it against --min-change or else that
+// floor. A cell whose floor is unknown gets no verdict, and the output says once why and what answers it
+// (`ladder ab`): within-run repetitions are not independent samples, so they never make a verdict. First, a
+// note for each placement_notes; last, the count of each verdict and the geometric mean of new/old. Writes
+// what options.outputs asks for. Returns 1 when some cell fails the gate (fails_gate: slower, and by more
+// than --fail-above when given), or when --fail-above is given and no cell is in both runs; else 0.
 int compare(const std::string& old_results, const std::string& new_results, const CompareOptions& options);
 
 }  // namespace ladder::report

@@ -1,12 +1,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <numeric>
 
 #include "choose.hpp"
 #include "errors.hpp"
+#include "history_store.hpp"
+#include "noise_store.hpp"
 #include "report.hpp"
+#include "results_file.hpp"
 #include "scaling.hpp"
 #include "text.hpp"
 
@@ -17,24 +21,86 @@ namespace {
 // builds are never compared, whatever their names say.
 std::string match_key(const CellResult& cell) { return cell.name + "\n" + cell.build; }
 
+// What compare says of a cell whose noise floor on this machine is not known.
+constexpr const char* unknown_noise =
+    "measured apart; this machine's run-to-run noise is unknown: `ladder ab` answers this";
+
+// Each cell's noise floor on the machine both runs were measured on, from the history when it knows it.
+// Runs of two machines have none: no one machine's run-to-run noise describes their difference.
+class NoiseFloors {
+ public:
+  NoiseFloors(const Run& before, const Run& after, const std::optional<std::string>& history_option) {
+    // A database that does not exist knows no noise; one that cannot be read is the store's InputError.
+    const std::string path = history::database_path(history_option);
+    std::error_code error;
+    if (std::filesystem::exists(path, error)) store_.emplace(path, history::Store::Mode::read);
+    // Two hosts of one fingerprint (--across-machines) differ by more than one machine's run-to-run noise.
+    if (before.machine != after.machine || before.cpu != after.cpu) return;
+    const std::string old_machine = history::machine_fingerprint(read_results_file(before.path).context);
+    const std::string new_machine = history::machine_fingerprint(read_results_file(after.path).context);
+    if (old_machine == new_machine) machine_ = new_machine;
+  }
+
+  // Why a cell has no floor: the one sentence for all of them.
+  std::string unknown_reason() const {
+    return machine_.empty() ? "measured apart on two machines: no one machine's run-to-run noise describes "
+                              "their difference"
+                            : unknown_noise;
+  }
+
+  std::optional<history::NoiseFigure> floor(const CellResult& cell) const {
+    if (!store_ || machine_.empty()) return std::nullopt;
+    history::NoiseKey key;
+    key.machine = machine_;
+    key.tier = cell.tier;
+    key.integrand = cell.integrand;
+    key.n = cell.n;
+    key.threads = cell.threads;
+    key.ranks = cell.ranks;
+    return history::noise_floor(*store_, key, history::NoiseOrigin::history_first);
+  }
+
+ private:
+  std::optional<history::Store> store_;
+  std::string machine_;  // the fingerprint both runs share; empty when they differ
+};
+
+// "this machine's noise floor (A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03)": where a threshold from
+// the history came from (the figure's source names its pairs and date).
+std::string floor_source(const history::NoiseFigure& figure) {
+  return "this machine's noise floor (" + figure.source + ")";
+}
+
+// One cell in both runs as a verdict row: the ratio of the medians new/old and, where the floor is known,
+// its interval and the verdict against --min-change or else that floor; without, no threshold (no verdict).
+VerdictRow compared_row(const CellResult& old_cell, const CellResult& new_cell, const NoiseFloors& floors,
+                        const CompareOptions& options) {
+  VerdictRow row;
+  row.cell = new_cell.name;
+  row.tier = new_cell.tier;
+  row.integrand = new_cell.integrand;
+  row.n = new_cell.n;
+  row.threads = new_cell.threads;
+  row.base_seconds = old_cell.median();
+  row.head_seconds = new_cell.median();
+  const double ratio = new_cell.median() / old_cell.median();
+  const auto floor = floors.floor(new_cell);
+  if (!floor) {
+    row.interval = {ratio, 0, 0, 1};
+    row.threshold = {0, "", false};
+    row.note = floors.unknown_reason();
+    return row;
+  }
+  row.interval = apart_interval(ratio, floor->percent);
+  row.threshold = options.min_change_percent ? Threshold{*options.min_change_percent, "--min-change", false}
+                                             : Threshold{floor->percent, floor_source(*floor), true};
+  row.verdict = judge(row.interval, row.threshold.percent);
+  row.note =
+      row.verdict == Verdict::undecided ? "measured apart: `ladder ab` would settle it" : "measured apart";
+  return row;
+}
+
 }  // namespace
-
-CellComparison compare_cells(const CellResult& old_cell, const CellResult& new_cell,
-                             const CompareOptions& options) {
-  return compare_samples(old_cell.median(), old_cell.repetition_seconds(), new_cell.median(),
-                         new_cell.repetition_seconds(), options);
-}
-
-std::string verdict(const CellComparison& comparison) {
-  std::string text = comparison.change == Change::slower   ? "slower"
-                     : comparison.change == Change::faster ? "faster"
-                     : comparison.change == Change::not_meaningful
-                         ? "no meaningful difference (significant, under --min-change)"
-                         : "no significant difference";
-  if (comparison.too_few) text += " (too few repetitions for the test)";
-  if (comparison.over_fail_above) text += " — over --fail-above";
-  return text;
-}
 
 double geometric_mean(const std::vector<double>& ratios) {
   if (ratios.empty()) return 1;
@@ -90,45 +156,44 @@ int compare(const std::string& old_results, const std::string& new_results, cons
     throw InputError("'" + before.path + "' was measured on " + before.machine + " (" + before.cpu +
                      ") and '" + after.path + "' on " + after.machine + " (" + after.cpu +
                      "): a difference would be the machines'; give --across-machines to compare anyway");
+  const NoiseFloors floors(before, after, options.history);
   std::map<std::string, const CellResult*> old_cells;
   for (const auto& cell : before.cells)
     if (cell.ok()) old_cells[match_key(cell)] = &cell;
+
+  std::vector<VerdictRow> rows;
+  std::vector<double> ratios;
+  for (const auto& cell : after.cells) {
+    if (!cell.ok() || !old_cells.count(match_key(cell))) continue;
+    rows.push_back(compared_row(*old_cells.at(match_key(cell)), cell, floors, options));
+    ratios.push_back(rows.back().interval.ratio);
+  }
 
   std::printf("old: %s (%s)\nnew: %s (%s)\n", before.path.c_str(), before.machine.c_str(), after.path.c_str(),
               after.machine.c_str());
   for (const auto& note : placement_notes(before, after)) std::printf("note: %s\n", note.c_str());
   std::printf("\n");
-  std::printf("%-44s %11s %11s %8s %9s  %s\n", "cell", "old median", "new median", "new/old", "p", "verdict");
-  std::vector<double> ratios;
-  int slower = 0, faster = 0, too_few = 0;
-  bool fail = false;
-  for (const auto& cell : after.cells) {
-    if (!cell.ok() || !old_cells.count(match_key(cell))) continue;
-    const CellResult& old = *old_cells.at(match_key(cell));
-    const CellComparison comparison = compare_cells(old, cell, options);
-    slower += comparison.change == Change::slower;
-    faster += comparison.change == Change::faster;
-    too_few += comparison.too_few;
-    fail = fail || comparison.over_fail_above;
-    std::printf("%-44s %11s %11s %8.3f %9.2g  %s\n", cell.name.c_str(), format_seconds(old.median()).c_str(),
-                format_seconds(cell.median()).c_str(), comparison.ratio, comparison.test.p,
-                verdict(comparison).c_str());
-    ratios.push_back(comparison.ratio);
-  }
-  if (ratios.empty()) {
+  const std::string title = "ladder compare: " + after.path + " against " + before.path;
+  if (rows.empty()) {
     std::printf("no cell was measured in both runs\n");
-    return options.fail_above_percent ? 1 : 0;
+    write_verdict_outputs(rows, options.outputs, title);
+    return options.outputs.fail_above_percent ? 1 : 0;  // a gate with nothing to judge is not passed
   }
-  std::printf(
-      "\n%zu cells in both: %d significantly faster, %d significantly slower (Mann–Whitney U, two-sided, "
-      "p < %.2f, and a change of %g %% or more); geometric mean of new/old: %.3f\n",
-      ratios.size(), faster, slower, options.alpha, options.min_change_percent, geometric_mean(ratios));
-  if (too_few)
+  std::fputs(verdict_table(rows, "old", "new").c_str(), stdout);
+  const auto unjudged =
+      std::count_if(rows.begin(), rows.end(), [](const auto& row) { return !has_verdict(row); });
+  if (options.min_change_percent && unjudged > 0)
     std::printf(
-        "warning: %d cells have fewer than 5 repetitions on a side; with 3 against 3 the smallest possible "
-        "p is 0.1, so the test cannot find a difference: run with --reps 10 or more\n",
-        too_few);
-  return fail ? 1 : 0;
+        "--min-change %g %% is not applied to %s: two runs measured apart have an interval only where this "
+        "machine's noise floor is known\n",
+        *options.min_change_percent, counted(static_cast<int>(unjudged), "cell", "cells").c_str());
+  write_verdict_outputs(rows, options.outputs, title);
+  std::printf("\n%zu cells in both: %s; geometric mean of new/old: %.3f\n", rows.size(),
+              verdict_tally(rows).c_str(), geometric_mean(ratios));
+  const bool fail = std::any_of(rows.begin(), rows.end(), [&](const VerdictRow& row) {
+    return fails_gate(row, options.outputs.fail_above_percent);
+  });
+  return fail ? exit_failed : exit_ok;
 }
 
 }  // namespace ladder::report

@@ -168,12 +168,18 @@ std::string method_text(const DetectOptions& options) {
          "each change at the first run of the new level, labelled with its commit.";
 }
 
+// The newest run against the previous one, judged as history check judges it: the ratio of their medians,
+// the series' noise floor either side of it, against --min-change or else that floor.
 std::string newest_text(const HistorySeries& series, const DetectOptions& options) {
-  const auto pairwise = pairwise_newest(series, options);
-  if (!pairwise) return "One run so far: nothing to compare.";
-  return "Newest run against the previous one: " + verdict(*pairwise) + " (new/old " +
-         format_number("%.3f", pairwise->ratio) +
-         ", Mann–Whitney p = " + format_number("%.2g", pairwise->test.p) + ").";
+  if (series.runs.size() < 2) return "One run so far: nothing to compare.";
+  const CellRun& previous = series.runs[series.runs.size() - 2];
+  const CellRun& newest = series.runs.back();
+  const Threshold floor = noise_floor_of(series);
+  const RatioInterval interval = apart_interval(newest.median / previous.median, floor.percent);
+  return "Newest run against the previous one: " +
+         to_string(judge(interval, options.min_change_percent.value_or(floor.percent))) + " (new/old " +
+         format_number("%.3f", interval.ratio) + ", " + format_number("%.3f", interval.low) + "–" +
+         format_number("%.3f", interval.high) + " with the run-to-run noise: " + floor.source + ").";
 }
 
 }  // namespace

@@ -30,9 +30,8 @@ Outcome ladder(const std::string& arguments) { return run_command(ladder_binary,
 const fs::path e2e_dir = LADDER_HISTORY_E2E_DIR;
 
 // A quick real run of naive and xsimd at n = 1e6 on one thread, recorded in `database`. Seven repetitions:
-// the newest run's 7 against the previous run's 7 (or the pooled 14 of the two before) can reach p < 0.05
-// in the Mann–Whitney test, which 3 against 3 cannot. The machine's limits are not what it is about: skipped,
-// so no all-core probe runs between the cells it compares.
+// a steadier median, which is what the check compares between runs. The machine's limits are not what it is
+// about: skipped, so no all-core probe runs between the cells it compares.
 Outcome record_run(const fs::path& database, const fs::path& out, const std::string& environment = "") {
   return run_command(
       environment + ladder_binary,
@@ -63,12 +62,14 @@ TEST(HistoryEndToEnd, ThreeRunsTheThirdSlowedAndCheckFailsOnIt) {
     ASSERT_EQ(recorded.exit_code, 0) << recorded.output;
     EXPECT_NE(recorded.output.find("history: recorded run"), std::string::npos) << recorded.output;
   }
-  // Two ordinary runs: the second is not significantly slower than the first by more than 100 %. (The
-  // default 10 % is not asserted here: on a loaded 2-core VM one run's median can be 50 % slower.)
+  // Two ordinary runs: the second is not slower than the first beyond the noise by more than 100 %. (No
+  // gate is asserted without --fail-above: two runs give no noise floor, and on a loaded 2-core VM one run's
+  // median can be 50 % slower than the documented default allows.)
   const Outcome after_two = check(database, "--fail-above 100");
   EXPECT_EQ(after_two.exit_code, 0) << after_two.output;
   EXPECT_NE(after_two.output.find("2 series checked"), std::string::npos) << after_two.output;
-  EXPECT_NE(after_two.output.find("ok: no significant slowdown"), std::string::npos) << after_two.output;
+  EXPECT_NE(after_two.output.find("ok: nothing slower beyond the threshold"), std::string::npos)
+      << after_two.output;
 
   const Outcome slowed = record_run(database, e2e_dir / "run-3", "LADDER_TEST_SLOWDOWN=xsimd=4 ");
   ASSERT_EQ(slowed.exit_code, 0) << slowed.output;

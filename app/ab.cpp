@@ -1,0 +1,281 @@
+// `ladder ab --base REV [--head REV] [matrix options]`: did the change make a difference? The two revisions'
+// workers are built once (harness/revisions.hpp), their processes interleaved cell by cell (harness/ab.hpp),
+// and each cell judged against this machine's run-to-run noise (common/noise.hpp), read from the history
+// database. An A/A run (both sides one tree) measures that noise and records it there.
+#include "ab.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "context.hpp"
+#include "errors.hpp"
+#include "history_store.hpp"
+#include "machine_topology.hpp"
+#include "noise_store.hpp"
+#include "parse.hpp"
+#include "plan.hpp"
+#include "revisions.hpp"
+#include "run_request.hpp"
+#include "text.hpp"
+#include "verdict_outputs.hpp"
+#include "worker_process.hpp"
+
+namespace ladder::app {
+namespace {
+
+// The time now, UTC, as results files write it.
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm parts{};
+  gmtime_r(&now, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return text;
+}
+
+struct AbOptions {
+  std::string base, head, repo = ".";
+  RunArguments matrix;
+  IntervalOptions interval;
+  std::string budget = "10m";
+  int max_pairs = 40;
+  int pairs = 0;  // fixed; 0: adaptive (an A/A run takes 10)
+  std::optional<double> min_change, fail_above;
+  bool json = false, no_history = false;
+  std::optional<std::string> history;
+  report::VerdictOutputs outputs;
+};
+
+void check_options(const AbOptions& options) {
+  const auto refuse = [](const std::string& what) { throw InputError(what); };
+  if (options.matrix.repetitions && *options.matrix.repetitions < 1)
+    refuse("--reps " + std::to_string(*options.matrix.repetitions) +
+           " is not a number of repetitions (1 or more)");
+  if (options.matrix.min_time && !(*options.matrix.min_time > 0 && *options.matrix.min_time <= 60))
+    refuse("--min-time " + format_number("%g", *options.matrix.min_time) +
+           " is not a time (0 to 60 seconds)");
+  if (options.max_pairs < interval_min_pairs || options.max_pairs > 1000)
+    refuse("--max-pairs " + std::to_string(options.max_pairs) + " is out of range (" +
+           std::to_string(interval_min_pairs) + " to 1000: fewer pairs give no interval)");
+  if (options.pairs != 0 && (options.pairs < interval_min_pairs || options.pairs > 1000))
+    refuse("--pairs " + std::to_string(options.pairs) + " is out of range (" +
+           std::to_string(interval_min_pairs) + " to 1000)");
+  for (const auto& [name, value] :
+       {std::pair{"--min-change", options.min_change}, {"--fail-above", options.fail_above}})
+    if (value && !(*value >= 0 && *value < 1000))
+      refuse(std::string(name) + " " + format_number("%g", *value) +
+             " is not a percentage (0 or more, under 1000)");
+  if (options.no_history && options.history) refuse("--history and --no-history: give one of them");
+}
+
+// The history database to read the noise floor from (and record an A/A's in), or empty: none.
+std::string noise_database(const AbOptions& options) {
+  if (options.no_history) return {};
+  return history::database_path(options.history);
+}
+
+// Each cell's threshold: --min-change, else this machine's noise floor from the history, else the default.
+std::function<Threshold(const CellKey&)> thresholds(const AbOptions& options, const std::string& database,
+                                                    const std::string& machine) {
+  if (options.min_change)
+    return [percent = *options.min_change](const CellKey&) {
+      return Threshold{percent, "--min-change " + format_number("%g %%", percent), false};
+    };
+  std::shared_ptr<history::Store> store;
+  if (!database.empty() && std::filesystem::exists(database))
+    store = std::make_shared<history::Store>(database, history::Store::Mode::read);
+  return [store, machine](const CellKey& cell) {
+    if (store)
+      if (const auto figure = history::noise_floor(
+              *store, {machine, cell.tier, cell.integrand, cell.n, cell.threads, cell.ranks},
+              history::NoiseOrigin::ab_first))
+        return Threshold{figure->percent,
+                         "this machine's noise floor " + format_number("%.2g %%", figure->percent) + " (" +
+                             figure->source + ")",
+                         true};
+    return default_threshold();
+  };
+}
+
+nlohmann::json side_json(const Revision& revision) {
+  return {{"revision", revision.working_tree ? "." : revision.name},
+          {"label", revision.label()},
+          {"commit", revision.commit},
+          {"tree", revision.tree},
+          {"working_tree", revision.working_tree},
+          {"dirty", revision.dirty}};
+}
+
+nlohmann::json cells_json(const std::vector<VerdictRow>& rows) {
+  nlohmann::json cells = nlohmann::json::array();
+  const auto bound = [](double value) { return value > 0 ? nlohmann::json(value) : nlohmann::json(nullptr); };
+  for (const auto& row : rows)
+    cells.push_back(
+        {{"tier", row.tier},
+         {"integrand", row.integrand},
+         {"n", row.n},
+         {"threads", row.threads},
+         {"ratio",
+          row.note.rfind("failed", 0) == 0 ? nlohmann::json(nullptr) : nlohmann::json(row.interval.ratio)},
+         {"low", bound(row.interval.low)},
+         {"high", bound(row.interval.high)},
+         {"pairs", row.interval.pairs},
+         {"verdict", row.note.rfind("failed", 0) == 0 ? "failed" : to_string(row.verdict)},
+         {"threshold", row.threshold.percent},
+         {"threshold_source", row.threshold.source},
+         {"base_seconds", row.base_seconds ? nlohmann::json(*row.base_seconds) : nlohmann::json(nullptr)},
+         {"head_seconds", row.head_seconds ? nlohmann::json(*row.head_seconds) : nlohmann::json(nullptr)},
+         {"note", row.note}});
+  return cells;
+}
+
+// An A/A run's pairs are this machine's run-to-run noise: each cell's floor, printed and recorded.
+void record_noise_floors(const std::vector<AbCell>& cells, const std::string& database,
+                         const std::string& machine, const Revision& revision, std::FILE* out) {
+  std::fprintf(out,
+               "\nthis machine's noise floor, cell by cell (95 %% of same-code pairs differ by less):\n");
+  std::unique_ptr<history::Store> store;
+  if (!database.empty()) store = std::make_unique<history::Store>(database, history::Store::Mode::write);
+  const std::string measured = utc_now().substr(0, 10);
+  for (const auto& cell : cells) {
+    std::vector<double> logs;
+    for (const auto& pair : cell.pairs) logs.push_back(pair.log_ratio());
+    const auto floor = noise_floor_percent(logs);
+    std::fprintf(
+        out, "  %-44s %s\n", cell.name.c_str(),
+        floor ? format_number("±%.2f %%", *floor).c_str() : ("not measured: " + cell.failure).c_str());
+    if (!floor || !store) continue;
+    const std::string source = "A/A `ladder ab` of " + revision.tree.substr(0, 10) + ", " +
+                               counted(static_cast<int>(logs.size()), "pair", "pairs") + ", " + measured;
+    history::record_noise(
+        *store,
+        {machine, cell.cell.tier, cell.cell.integrand, cell.cell.n, cell.cell.threads, cell.cell.ranks},
+        {*floor, static_cast<int>(logs.size()), source, utc_now(), revision.commit, revision.commit});
+  }
+  if (store)
+    std::fprintf(out, "recorded in %s: the default threshold of ab, compare and history check here\n",
+                 database.c_str());
+}
+
+int run_ab_command(AbOptions& options) {
+  check_options(options);
+  if (!options.interval.integrand.empty()) options.matrix.integrand = options.interval.integrand;
+  if (!options.matrix.repetitions) options.matrix.repetitions = 3;
+  if (!options.matrix.min_time) options.matrix.min_time = 0.05;
+  const double budget = parse_duration(options.budget);
+  const Topology topology = read_topology();
+  AbSettings settings;
+  settings.matrix = requested_matrix(options.matrix, nullptr, topology);
+  settings.matrix.min_warmup_time = std::min(settings.matrix.min_warmup_time, 0.02);
+  settings.max_pairs = options.max_pairs;
+  settings.budget_seconds = budget;
+
+  // Every revision is resolved and built before any cell: a bad one costs nothing.
+  const std::string top = checkout_top(options.repo);
+  const Revision base = resolve_revision(top, options.base);
+  const Revision head = resolve_revision(top, options.head);
+  if (base.working_tree && head.working_tree && head.dirty)
+    throw InputError(
+        "--base and --head are both the working tree, which has uncommitted changes: an A/A of "
+        "files that may change under it measures nothing reproducible; give --base HEAD to "
+        "measure your changes, or commit them first");
+  // With --json, stdout holds the JSON alone: the builds' and the cells' progress go to stderr meanwhile.
+  const int saved_stdout = options.json ? ::dup(STDOUT_FILENO) : -1;
+  if (saved_stdout >= 0) std::fflush(stdout), ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  const bool same = base.tree == head.tree;
+  settings.fixed_pairs = options.pairs ? options.pairs : same ? 10 : 0;
+  const PreparedBuild base_build = prepare_revision(top, base, same, settings.matrix.tiers);
+  const PreparedBuild head_build =
+      same ? base_build : prepare_revision(top, head, false, settings.matrix.tiers);
+
+  const std::string database = noise_database(options);
+  const std::string machine = history::machine_fingerprint(machine_context(topology));
+  settings.threshold = thresholds(options, database, machine);
+  std::printf(
+      "ladder ab: base %s, head %s%s\n%zu cells, ABBA pairs of processes (%d repetitions each), "
+      "about %s expected, at most --budget %s\n",
+      base.label().c_str(), head.label().c_str(), same ? " (one tree: an A/A run)" : "",
+      settings.matrix.cells().size(), *options.matrix.repetitions,
+      seconds_text(estimated_ab_seconds(settings, self_path())).c_str(), options.budget.c_str());
+  std::fflush(stdout);
+  const std::vector<AbCell> cells = run_ab(settings, base_build.executable, head_build.executable);
+
+  if (saved_stdout >= 0) std::fflush(stdout), ::dup2(saved_stdout, STDOUT_FILENO), ::close(saved_stdout);
+  std::vector<VerdictRow> rows;
+  for (const auto& cell : cells) rows.push_back(cell.row());
+  sort_worst_first(rows);
+  if (options.json)
+    std::printf("%s\n",
+                nlohmann::json{{"base", side_json(base)},
+                               {"head", side_json(head)},
+                               {"threshold", rows.empty() ? nlohmann::json(nullptr)
+                                                          : nlohmann::json(rows[0].threshold.percent)},
+                               {"cells", cells_json(rows)}}
+                    .dump(2)
+                    .c_str());
+  else
+    std::printf("\n%s", report::verdict_table(rows, base.label(), head.label()).c_str());
+  options.outputs.fail_above_percent = options.fail_above;
+  report::write_verdict_outputs(rows, options.outputs,
+                                "ladder ab: " + head.label() + " against " + base.label());
+  if (same) record_noise_floors(cells, database, machine, base, options.json ? stderr : stdout);
+  if (interrupted()) return exit_interrupted;
+  for (const auto& row : rows)
+    if (report::fails_gate(row, options.fail_above)) return exit_failed;
+  return exit_ok;
+}
+
+}  // namespace
+
+Command add_ab(CLI::App& app) {
+  auto options = std::make_shared<AbOptions>();
+  auto* ab = app.add_subcommand(
+      "ab",
+      "did my change make a difference? two revisions' workers interleaved (ABBA), cell by cell, judged "
+      "against this machine's run-to-run noise");
+  ab->add_option("--base", options->base, "the revision before: a commit, branch or tag (e.g. origin/main)")
+      ->required();
+  ab->add_option("--head", options->head,
+                 "the revision after (default: the working tree, uncommitted changes included; `.` says so)");
+  ab->add_option("--repo", options->repo, "the git checkout of Ladder (default: the current directory's)");
+  RunArguments& args = options->matrix;
+  ab->add_option("--tiers", args.tiers, "tier ids, comma-separated (default: every tier)")->delimiter(',');
+  add_interval_options(ab, options->interval, true);
+  ab->add_option("--n", args.sizes, "node counts, comma-separated (default: the standard preset's)")
+      ->delimiter(',');
+  ab->add_option("--threads", args.threads, "thread counts for the parallel tiers, comma-separated")
+      ->delimiter(',');
+  ab->add_option("--reps", args.repetitions, "repetitions a process (default 3; the process is the sample)");
+  ab->add_option("--min-time", args.min_time, "seconds a repetition runs at least (default 0.05)");
+  ab->add_option("--budget", options->budget,
+                 "the most the cells may take in all: 90s, 15m, 2h (default 10m)");
+  ab->add_option("--max-pairs", options->max_pairs,
+                 "the most pairs a cell takes before it is left undecided (default 40)");
+  ab->add_option("--pairs", options->pairs,
+                 "exactly this many pairs a cell, decided or not (default: until decided; an A/A run: 10)");
+  ab->add_option("--min-change", options->min_change,
+                 "the threshold in per cent (default: this machine's noise floor from the history, else " +
+                     format_number("%g %%", default_noise_percent) + ")");
+  ab->add_option("--fail-above", options->fail_above,
+                 "exit 1 only for a cell slower by more than this many per cent (default: any slower cell)");
+  ab->add_flag("--json", options->json, "the verdicts as JSON on stdout");
+  ab->add_option("--summary", options->outputs.summary,
+                 "write a Markdown summary here (for $GITHUB_STEP_SUMMARY)");
+  ab->add_flag("--annotations", options->outputs.annotations,
+               "print GitHub's ::error/::warning lines for slower cells");
+  ab->add_option("--bmf", options->outputs.bmf,
+                 "write Bencher's metric format (JSON, with lower and upper values) here");
+  add_history_option(ab, options->history);
+  ab->add_flag("--no-history", options->no_history,
+               "neither read the noise floor from the history nor record one");
+  return {ab, [options] { return run_ab_command(*options); }};
+}
+
+}  // namespace ladder::app

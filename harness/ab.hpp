@@ -1,0 +1,59 @@
+// `ladder ab`'s measurement: each cell of the matrix measured in the two versions' worker processes, one
+// after the other in time, in ABBA order (A B, B A, A B, …), so that what drifts on the machine hits both
+// alike. The unit of evidence is a pair of processes adjacent in time: each gives one log ratio head/base of
+// their medians (a few repetitions each), and the pairs give the interval (common/noise.hpp). A cell stops as
+// soon as its verdict is clear (after the fewest pairs an interval needs), or when its share of the budget
+// is spent, or at the most pairs.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "matrix.hpp"
+#include "noise.hpp"
+
+namespace ladder {
+
+// The order of pair `index` (from 0): base first in the even pairs, head first in the odd ones, so the
+// processes run A B B A A B B A …
+bool base_runs_first(int index);
+
+struct AbSettings {
+  Matrix matrix;  // its cells; repetitions and min_time are a process's
+  int min_pairs = interval_min_pairs;
+  int max_pairs = 40;
+  // Run every cell to this many pairs even when decided (an A/A run measuring the noise floor); 0: none.
+  int fixed_pairs = 0;
+  double budget_seconds = 600;   // for all the cells; a cell's share is what is left over the cells left
+  double process_timeout = 120;  // seconds a worker process may take
+  std::function<Threshold(const CellKey&)> threshold;  // each cell's
+};
+
+struct AbPair {
+  double base_seconds = 0, head_seconds = 0;  // the processes' medians, seconds a call
+  bool base_first = true;
+  double log_ratio() const;
+};
+
+struct AbCell {
+  CellKey cell;
+  std::string name;
+  std::vector<AbPair> pairs;
+  Threshold threshold;
+  std::string failure;  // why it has no verdict: a process that failed ("head: crashed: …")
+  double seconds = 0;   // its wall time
+  bool budget_spent = false;
+  // Its interval and verdict (common/noise.hpp), from its pairs.
+  VerdictRow row() const;
+};
+
+// Runs each cell of `settings.matrix` in `base` and `head` (worker executables), printing a line a cell as
+// it ends. A process that fails ends its cell with the reason; Ctrl-C ends the run with the cells so far.
+std::vector<AbCell> run_ab(const AbSettings& settings, const std::string& base, const std::string& head);
+
+// What `ladder plan` and --budget expect an ab of these cells to take, in seconds, from the calibration of
+// the build at hand (plan.hpp): a pair is two processes of `repetitions` repetitions.
+double estimated_ab_seconds(const AbSettings& settings, const std::string& executable);
+
+}  // namespace ladder

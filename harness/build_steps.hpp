@@ -1,0 +1,33 @@
+// The steps a build of a worker is made of, shared by the builds of the matrix (builds.hpp) and the
+// revisions of `ladder ab` (revisions.hpp): a program found on PATH, a command run with its output in a log
+// and its progress on one line, the first error of a log, and a lock that makes two runs preparing one
+// build wait for each other.
+#pragma once
+
+#include <string>
+
+namespace ladder {
+
+// The program's path on PATH, or empty.
+std::string on_path(const std::string& program);
+// `text` in single quotes for the shell.
+std::string quoted(const std::string& text);
+// Runs `command` with its output appended to `log`; while it runs, ninja's "[N/M]" lines become one
+// progress line labelled `label`. Returns its exit status.
+int run_logged(const std::string& command, const std::string& log, const std::string& label);
+// The first line of `log` that reads as an error (the compiler's, CMake's), else its first FAILED line.
+std::string first_error(const std::string& log);
+
+// Holds DIR/.lock while a build is prepared: a second run waits instead of building the same tree.
+class BuildLock {
+ public:
+  explicit BuildLock(const std::string& dir);
+  ~BuildLock();
+  BuildLock(const BuildLock&) = delete;
+  BuildLock& operator=(const BuildLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace ladder

@@ -1,0 +1,172 @@
+#include "revisions.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "build_info.hpp"
+#include "build_steps.hpp"
+#include "errors.hpp"
+#include "sha256.hpp"
+#include "text.hpp"
+
+namespace ladder {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Output {
+  int status = 0;
+  std::string text;  // stdout, its last newline removed
+};
+
+// Runs a shell command, its output read (stderr too when `with_errors`).
+Output run(const std::string& command, bool with_errors = false) {
+  FILE* pipe = ::popen((command + (with_errors ? " 2>&1" : " 2>/dev/null")).c_str(), "r");
+  if (!pipe) throw Unavailable("cannot start: " + command);
+  Output out;
+  char chunk[4096];
+  while (const std::size_t got = std::fread(chunk, 1, sizeof chunk, pipe)) out.text.append(chunk, got);
+  const int status = ::pclose(pipe);
+  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  while (!out.text.empty() && out.text.back() == '\n') out.text.pop_back();
+  return out;
+}
+
+std::string git(const std::string& top) { return "git -C " + ladder::quoted(top) + " "; }
+
+std::string short_hash(const std::string& hash) { return hash.substr(0, 10); }
+
+// The working tree's files as git would commit them (`git add -A`: tracked changes and untracked files that
+// are not ignored), hashed with a copy of the index and a scratch object directory that borrows the
+// checkout's objects: nothing is written into .git.
+std::string working_tree_hash(const std::string& top) {
+  const Output objects = run(git(top) + "rev-parse --path-format=absolute --git-path objects");
+  const Output index = run(git(top) + "rev-parse --path-format=absolute --git-path index");
+  if (objects.status != 0 || index.status != 0)
+    throw InputError("cannot read the git checkout at " + top + ": `git rev-parse --git-path` failed");
+  char pattern[] = "/tmp/ladder-ab-XXXXXX";
+  if (!::mkdtemp(pattern)) throw Unavailable("cannot make a scratch directory in /tmp");
+  const std::string scratch = pattern;
+  std::error_code error;
+  if (fs::exists(index.text)) fs::copy_file(index.text, scratch + "/index", error);
+  fs::create_directories(scratch + "/objects", error);
+  const std::string environment = "GIT_INDEX_FILE=" + ladder::quoted(scratch + "/index") +
+                                  " GIT_OBJECT_DIRECTORY=" + ladder::quoted(scratch + "/objects") +
+                                  " GIT_ALTERNATE_OBJECT_DIRECTORIES=" + ladder::quoted(objects.text) + " ";
+  const Output added = run(environment + git(top) + "add -A", true);
+  const Output tree = run(environment + git(top) + "write-tree", true);
+  fs::remove_all(scratch, error);
+  if (added.status != 0 || tree.status != 0)
+    throw InputError("cannot hash the working tree of " + top + ": " +
+                     (added.status ? added.text : tree.text));
+  return tree.text;
+}
+
+// The tree of the commit this binary was built from, when it had no uncommitted change; empty otherwise.
+std::string tree_at_hand(const std::string& top) {
+  const SourceState& source = source_state();
+  if (source.git_dirty != "no" || source.git_commit.empty() || source.git_commit == "unknown") return {};
+  const Output tree =
+      run(git(top) + "rev-parse --verify --quiet " + ladder::quoted(source.git_commit + "^{tree}"));
+  return tree.status == 0 ? tree.text : std::string();
+}
+
+}  // namespace
+
+std::string Revision::label() const {
+  if (!working_tree) return name + " (" + short_hash(commit) + ")";
+  if (dirty) return "the working tree (uncommitted changes included)";
+  return "the working tree (clean, HEAD " + short_hash(commit) + ")";
+}
+
+std::string checkout_top(const std::string& repo) {
+  if (run("git --version").status != 0)
+    throw InputError("`ladder ab` needs git, which is not installed: install Debian's git");
+  std::error_code error;
+  if (!fs::is_directory(repo, error))
+    throw InputError("--repo '" + repo + "' is not a directory: give a git checkout of Ladder");
+  const Output top = run(git(repo) + "rev-parse --show-toplevel");
+  if (top.status != 0 || top.text.empty())
+    throw InputError(
+        "'" + fs::absolute(repo).string() +
+        "' is not in a git checkout: `ladder ab` compares revisions of one (--repo DIR names it)");
+  return top.text;
+}
+
+Revision resolve_revision(const std::string& top, const std::string& revision) {
+  Revision resolved;
+  if (revision.empty() || revision == ".") {
+    resolved.name = "the working tree";
+    resolved.working_tree = true;
+    const Output head = run(git(top) + "rev-parse --verify --quiet HEAD");
+    resolved.commit = head.status == 0 ? head.text : std::string();
+    resolved.tree = working_tree_hash(top);
+    const Output head_tree = run(git(top) + "rev-parse --verify --quiet HEAD^{tree}");
+    resolved.dirty = head_tree.status != 0 || head_tree.text != resolved.tree;
+    return resolved;
+  }
+  if (revision[0] == '-')
+    throw InputError("revision '" + revision + "' is not a revision (it reads as an option)");
+  const Output commit =
+      run(git(top) + "rev-parse --verify --quiet " + ladder::quoted(revision + "^{commit}"));
+  if (commit.status != 0 || commit.text.empty())
+    throw InputError("unknown revision '" + revision + "' in " + top +
+                     ": give a commit, branch or tag there (`git -C " + top +
+                     " log --oneline` lists commits), "
+                     "or leave --head out for the working tree");
+  resolved.name = revision;
+  resolved.commit = commit.text;
+  resolved.tree = run(git(top) + "rev-parse " + ladder::quoted(commit.text + "^{tree}")).text;
+  return resolved;
+}
+
+PreparedBuild prepare_revision(const std::string& top, const Revision& revision, bool at_hand_allowed,
+                               const std::vector<std::string>& tiers) {
+  if (at_hand_allowed && !revision.tree.empty() && revision.tree == tree_at_hand(top)) {
+    PreparedBuild build{build_at_hand(), self_path(), describe_this_build(),
+                        "the build at hand (this binary was built from this very tree)"};
+    build.at_hand = true;
+    return build;
+  }
+  // A clean working tree is its HEAD commit's tree, built as that commit. Uncommitted changes are built where
+  // they are, in one directory that each later ab compiles incrementally: a build a tree would cost a build
+  // from scratch for every edit.
+  const bool in_place = revision.working_tree && revision.dirty;
+  const std::string revision_directory =
+      builds_directory() +
+      (in_place ? std::string("/rev-working-tree") : "/rev-" + short_hash(revision.tree));
+  // A build of some tiers only has a directory of its own: another set of tiers never reconfigures it.
+  std::vector<std::string> sorted = tiers;
+  std::sort(sorted.begin(), sorted.end());
+  const std::string directory =
+      revision_directory + (sorted.empty() ? "" : "-" + sha256_hex(join(sorted, ",")).substr(0, 8));
+  std::string source = top;
+  if (!in_place) {
+    // The commit's files, exported once for every build of it; a partial export (stopped midway) is never
+    // taken for whole.
+    source = revision_directory + "/src";
+    if (!fs::exists(source + "/.exported")) {
+      std::error_code error;
+      fs::remove_all(source, error);
+      fs::create_directories(source);
+      const Output exported = run(git(top) + "archive --format=tar " + ladder::quoted(revision.commit) +
+                                      " | tar -x -C " + ladder::quoted(source),
+                                  true);
+      if (exported.status != 0) {
+        fs::remove_all(source, error);
+        throw InputError("cannot export revision " + revision.label() +
+                         " with git archive: " + exported.text);
+      }
+      std::FILE* mark = std::fopen((source + "/.exported").c_str(), "w");
+      if (mark) std::fclose(mark);
+    }
+  }
+  return prepare_worker_from(source, directory, "of " + revision.label(), sorted);
+}
+
+}  // namespace ladder

@@ -1,0 +1,124 @@
+// The noise_floors table (noise_store.hpp): a cell's noise floor on a machine, recorded and read back, and
+// the figure of the history's runs of one clean commit.
+#include "noise_store.hpp"
+
+#include <cmath>
+
+#include "errors.hpp"
+#include "history_detect.hpp"
+#include "sqlite.hpp"
+#include "store_tables.hpp"
+#include "text.hpp"
+
+namespace ladder::history {
+
+// The store's connection and schema version, for the noise table's functions (a friend of Store).
+struct NoiseTable {
+  static const sqlite::Database& database(const Store& store) { return *store.impl_->db; }
+  static int version(const Store& store) { return store.impl_->version; }
+};
+
+namespace {
+
+// The first schema version with the noise_floors table.
+constexpr int noise_table_version = 5;
+
+// A cell's key columns as a WHERE clause, and its parameters bound.
+const char* const key_clause =
+    "machine = :machine AND tier = :tier AND integrand = :integrand AND n = :n AND threads = :threads AND "
+    "ranks = :ranks";
+void bind_key(sqlite::Statement& statement, const NoiseKey& key) {
+  statement.bind(":machine", key.machine)
+      .bind(":tier", key.tier)
+      .bind(":integrand", key.integrand)
+      .bind(":n", key.n)
+      .bind(":threads", key.threads)
+      .bind(":ranks", key.ranks);
+}
+
+// A series point as history_detect.hpp's run: clean only where git says "no" uncommitted changes.
+CellRun run_of(const SeriesPoint& point) {
+  CellRun run;
+  run.run_id = point.run_id;
+  run.time = point.started;
+  run.commit = point.git_commit.empty() ? "unknown" : point.git_commit;
+  run.dirty = point.git_dirty != "no";
+  run.median = point.cell.median.value_or(0);
+  return run;
+}
+
+}  // namespace
+
+void record_noise(Store& store, const NoiseKey& key, const NoiseFigure& figure) {
+  if (!(figure.percent >= 0 && std::isfinite(figure.percent)))
+    throw InputError("noise floor " + format_number("%g", figure.percent) + " % of tier '" + key.tier +
+                     "' is out of range (a number, 0 or more)");
+  if (NoiseTable::version(store) < noise_table_version)
+    throw InputError("history database '" + store.path() + "' has schema version " +
+                     std::to_string(NoiseTable::version(store)) +
+                     ", which keeps no noise floors: open it for writing to migrate it first");
+  const sqlite::Database& db = NoiseTable::database(store);
+  sqlite::Transaction transaction(db);
+  sqlite::Statement insert(
+      db, sqlite::insert_sql("noise_floors", {"machine", "tier", "integrand", "n", "threads", "ranks",
+                                              "percent", "pairs", "source", "measured", "base", "head"}));
+  bind_key(insert, key);
+  insert.bind(":percent", figure.percent)
+      .bind(":pairs", figure.pairs)
+      .bind(":source", figure.source)
+      .bind(":measured", figure.measured)
+      .bind(":base", figure.base)
+      .bind(":head", figure.head)
+      .run();
+  transaction.commit();
+}
+
+std::optional<NoiseFigure> recorded_noise(const Store& store, const NoiseKey& key) {
+  if (NoiseTable::version(store) < noise_table_version) return std::nullopt;
+  sqlite::Statement query(
+      NoiseTable::database(store),
+      std::string("SELECT percent, pairs, source, measured, base, head FROM noise_floors WHERE ") +
+          key_clause + " ORDER BY measured DESC, id DESC LIMIT 1");
+  bind_key(query, key);
+  if (!query.step()) return std::nullopt;
+  NoiseFigure figure;
+  figure.percent = query.number("percent").value_or(0);
+  figure.pairs = static_cast<int>(query.integer("pairs"));
+  figure.source = query.text("source");
+  figure.measured = query.text("measured");
+  figure.base = query.text("base");
+  figure.head = query.text("head");
+  return figure;
+}
+
+std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key) {
+  std::optional<SameCommitNoise> best;
+  for (const auto& series_key : store.series_keys(key.tier)) {
+    if (series_key.machine != key.machine || series_key.integrand != key.integrand || series_key.n != key.n ||
+        series_key.threads != key.threads || series_key.ranks != key.ranks)
+      continue;
+    HistorySeries series;
+    for (const auto& point : store.series(series_key)) series.runs.push_back(run_of(point));
+    const auto noise = same_commit_noise(series);
+    if (noise && (!best || noise->runs > best->runs)) best = noise;
+  }
+  if (!best) return std::nullopt;
+  NoiseFigure figure;
+  figure.percent = best->percent;
+  figure.pairs = best->runs - 1;
+  figure.source =
+      "history: " + counted(best->runs, "run", "runs") + " of clean commit " + best->commit.substr(0, 10);
+  figure.measured = best->newest;
+  return figure;
+}
+
+std::optional<NoiseFigure> noise_floor(const Store& store, const NoiseKey& key, NoiseOrigin prefer) {
+  if (prefer == NoiseOrigin::ab_first) {
+    if (auto recorded = recorded_noise(store, key)) return recorded;
+    return history_noise(store, key);
+  }
+  if (auto history = history_noise(store, key)) return history;
+  return recorded_noise(store, key);
+}
+
+}  // namespace ladder::history

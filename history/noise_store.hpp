@@ -1,0 +1,64 @@
+// The machine's run-to-run noise a cell, kept with the machine in the history store (schema version 5's
+// noise_floors table): what two runs of the same code differ by on this machine, the default threshold of
+// every verdict (common/noise.hpp). Two sources give it:
+// - an A/A `ladder ab` (the same revision against itself), recorded here, one row a measurement: the
+//   newest row of a cell is its figure;
+// - the history's own runs of one clean commit (history_detect.hpp's same_commit_noise), computed when
+//   asked, never stored.
+// A database of schema version 4 or older, read without migrating it, has no recorded figures: only the
+// history's.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "history_store.hpp"
+#include "run_context.hpp"
+
+namespace ladder::history {
+
+// A cell on one machine: a noise floor holds for any build of it.
+struct NoiseKey {
+  std::string machine;  // the machine's fingerprint (machine_fingerprint)
+  std::string tier, integrand;
+  std::int64_t n = 0;
+  int threads = 1, ranks = 1;
+};
+
+// One measurement of a cell's noise floor.
+struct NoiseFigure {
+  double percent = 0;  // noise_floor_percent of the same-code pairs
+  int pairs = 0;       // the same-code pairs behind it
+  // Where it came from, in words: "A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03", or "history: 10
+  // runs of clean commit 3f2a1b0c9d".
+  std::string source;
+  std::string measured;  // when (UTC, ISO 8601): the newest recorded figure of a cell wins
+  // The revisions an A/A ran (the same commit twice, as `ladder ab` resolved them); empty for a figure
+  // computed from the history.
+  std::string base{}, head{};
+};
+
+// Records one measurement of the cell's noise floor on that machine, in one transaction. InputError for a
+// percent that is negative or not a number, or a database of an older schema opened for reading (open it
+// for writing: that migrates it).
+void record_noise(Store& store, const NoiseKey& key, const NoiseFigure& figure);
+
+// The cell's newest recorded figure (an A/A's); nullopt when none is, or the database predates the table.
+std::optional<NoiseFigure> recorded_noise(const Store& store, const NoiseKey& key);
+// The cell's figure from the history's runs of one clean commit: among its series on that machine (each
+// build apart, never mixed), the one whose clean commit has the most runs (same_commit_noise); nullopt
+// under 6 runs of one commit.
+std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key);
+
+enum class NoiseOrigin { ab_first, history_first };
+// The cell's noise floor on that machine: the recorded A/A figure or the history's, whichever `prefer`
+// names when both exist. ab_first for `ladder ab` (adjacent processes, as an A/A's), history_first for
+// compare and history check (runs measured apart, as the history's are). nullopt: unknown.
+std::optional<NoiseFigure> noise_floor(const Store& store, const NoiseKey& key, NoiseOrigin prefer);
+
+// The machine's fingerprint of a results file's context, as the store keys runs and series by: its CPU
+// model, logical CPUs, physical cores, topology and memory to the GiB (SHA-256, hex).
+std::string machine_fingerprint(const MachineContext& context);
+
+}  // namespace ladder::history

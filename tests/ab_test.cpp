@@ -1,0 +1,138 @@
+// `ladder ab`'s measurement (harness/ab.hpp) with real workers: each side is a wrapper script that notes
+// its letter in a log and then runs this build's own worker, so the order the processes really ran in is on
+// disk. A head made twice as slow by the test-only switch LADDER_TEST_SLOWDOWN is called slower with a
+// ratio near 2; a head whose process fails ends its cell with the reason and no verdict; both sides the same
+// worker (A/A) are never called faster or slower.
+#include "ab.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ladder {
+namespace {
+
+namespace fs = std::filesystem;
+
+class AbRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ladder-ab-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A worker that appends `letter` to the log, sets `environment`, and runs the real one.
+  std::string wrapper(const std::string& letter, const std::string& environment = "",
+                      const std::string& instead = "") {
+    const std::string path = (dir_ / ("worker-" + letter)).string();
+    std::ofstream out(path);
+    out << "#!/bin/sh\nprintf " << letter << " >> '" << log() << "'\n"
+        << (instead.empty() ? environment + " exec '" + std::string(LADDER_BINARY) + "' \"$@\"\n"
+                            : instead + "\n");
+    out.close();
+    ::chmod(path.c_str(), 0755);
+    return path;
+  }
+  std::string log() const { return (dir_ / "order.log").string(); }
+  std::string order() const {
+    std::ifstream in(log());
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+  static AbSettings settings(int fixed_pairs) {
+    AbSettings out;
+    out.matrix.tiers = {"inlined"};
+    out.matrix.integrands = {"gauss"};
+    out.matrix.sizes = {200'000};
+    out.matrix.threads = {1};
+    out.matrix.repetitions = 2;
+    out.matrix.min_time = 0.005;
+    out.matrix.min_warmup_time = 0.002;
+    out.fixed_pairs = fixed_pairs;
+    out.budget_seconds = 240;
+    out.threshold = [](const CellKey&) { return Threshold{5, "a test's 5 %", false}; };
+    return out;
+  }
+
+  fs::path dir_;
+};
+
+TEST(AbOrder, PairsAlternateWhichSideRunsFirst) {
+  std::string sequence;
+  for (int pair = 0; pair < 4; ++pair) sequence += base_runs_first(pair) ? "AB" : "BA";
+  EXPECT_EQ(sequence, "ABBAABBA");
+}
+
+TEST_F(AbRun, TheProcessesRunInABBAOrder) {
+  const auto cells = run_ab(settings(4), wrapper("A"), wrapper("B"));
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells[0].failure, "");
+  EXPECT_EQ(cells[0].pairs.size(), 4u);
+  EXPECT_EQ(order(), "ABBAABBA");
+  for (std::size_t i = 0; i < cells[0].pairs.size(); ++i) EXPECT_EQ(cells[0].pairs[i].base_first, i % 2 == 0);
+}
+
+TEST_F(AbRun, AHeadTwiceAsSlowIsCalledSlowerWithItsRatio) {
+  const auto cells = run_ab(settings(0), wrapper("A"), wrapper("B", "LADDER_TEST_SLOWDOWN=inlined=2"));
+  ASSERT_EQ(cells.size(), 1u);
+  const VerdictRow row = cells[0].row();
+  EXPECT_EQ(row.verdict, Verdict::slower) << row.note;
+  EXPECT_GT(row.interval.ratio, 1.6);
+  EXPECT_LT(row.interval.ratio, 2.5);
+  EXPECT_LE(row.interval.low, row.interval.ratio);
+  EXPECT_GE(row.interval.high, row.interval.ratio);
+  // Adaptive: decided at the fewest pairs an interval needs, not run to the most.
+  EXPECT_EQ(row.interval.pairs, interval_min_pairs);
+}
+
+TEST_F(AbRun, ABaseTwiceAsSlowMakesTheHeadFaster) {
+  const auto cells = run_ab(settings(0), wrapper("A", "LADDER_TEST_SLOWDOWN=inlined=2"), wrapper("B"));
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells[0].row().verdict, Verdict::faster) << cells[0].row().note;
+}
+
+TEST_F(AbRun, TheSameWorkerOnBothSidesIsNeverFasterOrSlower) {
+  const std::string worker = wrapper("A");
+  const auto cells = run_ab(settings(8), worker, worker);
+  ASSERT_EQ(cells.size(), 1u);
+  const VerdictRow row = cells[0].row();
+  EXPECT_EQ(row.interval.pairs, 8);
+  EXPECT_NE(row.verdict, Verdict::slower) << row.note;
+  EXPECT_NE(row.verdict, Verdict::faster) << row.note;
+}
+
+TEST_F(AbRun, AHeadWhoseProcessFailsEndsItsCellWithTheReason) {
+  const auto cells =
+      run_ab(settings(0), wrapper("A"), wrapper("B", "", "echo broken on purpose >&2; exit 3"));
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells[0].failure.rfind("head: ", 0), 0u) << cells[0].failure;
+  EXPECT_TRUE(cells[0].pairs.empty());
+  const VerdictRow row = cells[0].row();
+  EXPECT_FALSE(row.interval.known());
+  EXPECT_NE(row.note.find("failed: head: "), std::string::npos) << row.note;
+  EXPECT_EQ(order(), "AB");  // the failure stopped the cell at once
+}
+
+TEST_F(AbRun, ACellOverItsBudgetStopsUndecidedAndSaysSo) {
+  AbSettings tight = settings(0);
+  tight.budget_seconds = 0.001;  // spent by the first pair
+  tight.threshold = [](const CellKey&) { return Threshold{0.001, "an impossible 0.001 %", false}; };
+  const auto cells = run_ab(tight, wrapper("A"), wrapper("B"));
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_TRUE(cells[0].budget_spent);
+  EXPECT_EQ(cells[0].pairs.size(), 1u);
+  const VerdictRow row = cells[0].row();
+  EXPECT_EQ(row.verdict, Verdict::undecided);
+  EXPECT_NE(row.note.find("would likely settle it"), std::string::npos) << row.note;
+  EXPECT_NE(row.note.find("--budget"), std::string::npos) << row.note;
+}
+
+}  // namespace
+}  // namespace ladder
