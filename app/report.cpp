@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "choose.hpp"
@@ -13,6 +14,7 @@
 #include "errors.hpp"
 #include "money_options.hpp"
 #include "parse.hpp"
+#include "text.hpp"
 
 namespace ladder::app {
 
@@ -107,16 +109,12 @@ Command add_compare(CLI::App& app) {
       "noise where the history knows it");
   compare->add_option("old", options->old_run, "the run before")->required();
   compare->add_option("new", options->new_run, "the run after")->required();
-  compare
-      ->add_option("--fail-above", options->compare.outputs.fail_above_percent,
-                   "exit 1 only when a cell is slower by more than this many per cent (default: when a "
-                   "cell is slower at all)")
-      ->check(CLI::NonNegativeNumber);
-  compare
-      ->add_option("--min-change", options->compare.min_change_percent,
-                   "the threshold in per cent: smallest change called faster or slower (default: each "
-                   "cell's noise floor on this machine, from the history)")
-      ->check(CLI::NonNegativeNumber);
+  compare->add_option("--fail-above", options->compare.outputs.fail_above_percent,
+                      "exit 1 only when a cell is slower by more than this many per cent (default: when a "
+                      "cell is slower at all)");
+  compare->add_option("--min-change", options->compare.min_change_percent,
+                      "the threshold in per cent: smallest change called faster or slower (default: each "
+                      "cell's noise floor on this machine, from the history)");
   compare->add_flag("--across-machines", options->compare.across_machines,
                     "compare runs from different machines anyway");
   add_history_option(compare, options->compare.history);
@@ -127,8 +125,15 @@ Command add_compare(CLI::App& app) {
   compare->add_option(
       "--bmf", options->compare.outputs.bmf,
       "also write the ratios and times, with their bounds, in Bencher's metric format to FILE");
-  return {compare,
-          [options] { return report::compare(options->old_run, options->new_run, options->compare); }};
+  return {compare, [options] {
+            const auto& given = options->compare;
+            for (const auto& [name, value] : {std::pair{"--fail-above", given.outputs.fail_above_percent},
+                                              std::pair{"--min-change", given.min_change_percent}})
+              if (value && !(*value >= 0))
+                throw InputError(std::string(name) + " " + format_number("%g", *value) +
+                                 ": give a change in per cent, 0 or more (5 means 5 %)");
+            return report::compare(options->old_run, options->new_run, given);
+          }};
 }
 
 }  // namespace ladder::app

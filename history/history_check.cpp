@@ -12,7 +12,9 @@ namespace {
 
 using namespace detail;
 
+// A run of a known commit without uncommitted changes: its code is the commit's.
 bool clean_commit(const CellRun& run) { return !run.dirty && !run.commit.empty() && run.commit != "unknown"; }
+// A median to compare (a run that failed the cell has none).
 bool measured(double seconds) { return std::isfinite(seconds) && seconds > 0; }
 
 // Two runs of one clean commit ran the same code: a change in time between them is the machine's.
@@ -82,6 +84,7 @@ std::string cell_name(const HistorySeries& series) {
   return name;
 }
 
+// The series' verdict row: its newest run against the earlier median `apart` was judged on.
 VerdictRow row_of(const HistorySeries& series, const Apart& apart, const Threshold& threshold,
                   const std::string& note) {
   VerdictRow row;

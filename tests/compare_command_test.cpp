@@ -187,6 +187,18 @@ TEST(CompareCommand, ADamagedHistoryIsBadInputAndAMissingOneIsNot) {
   EXPECT_FALSE(fs::exists(dir / "none.sqlite")) << "reading never creates it";
 }
 
+TEST(CompareCommand, RefusesANegativeThresholdOrGate) {
+  TempDir dir;
+  const std::string old_run = crafted(dir / "old", "crafted", 1.0, 0.1, ten).string();
+  const std::string new_run = crafted(dir / "new", "crafted", 2.0, 0.05, ten).string();
+  for (const std::string option : {"--min-change", "--fail-above"}) {
+    const auto outcome = compare(old_run + " " + new_run + " " + option + " -5");
+    EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
+    expect_says(outcome, option + " -5: give a change in per cent, 0 or more");
+    EXPECT_EQ(outcome.output.find("cells in both"), std::string::npos) << outcome.output;
+  }
+}
+
 // The shapes and placements of the placement tests: one socket of 4 cores × 2 threads, and two sockets of 2
 // cores; tbb's two threads on two cores, or on the two threads of one core.
 const json four_cores_smt = testing::crafted_topology(1, 1, 1, 4, 2);
