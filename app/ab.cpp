@@ -13,6 +13,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "clock.hpp"
 #include "commands.hpp"
 #include "context.hpp"
 #include "errors.hpp"
@@ -29,16 +30,6 @@
 
 namespace ladder::app {
 namespace {
-
-// The time now, UTC, as results files write it.
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  gmtime_r(&now, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-  return text;
-}
 
 struct AbOptions {
   std::string base, head, repo = ".";
@@ -143,7 +134,7 @@ void record_noise_floors(const std::vector<AbCell>& cells, const std::string& da
                "\nthis machine's noise floor, cell by cell (95 %% of same-code pairs differ by less):\n");
   std::unique_ptr<history::Store> store;
   if (!database.empty()) store = std::make_unique<history::Store>(database, history::Store::Mode::write);
-  const std::string measured = utc_now().substr(0, 10);
+  const std::string measured = now_utc().substr(0, 10);
   for (const auto& cell : cells) {
     std::vector<double> logs;
     for (const auto& pair : cell.pairs) logs.push_back(pair.log_ratio());
@@ -157,7 +148,7 @@ void record_noise_floors(const std::vector<AbCell>& cells, const std::string& da
     history::record_noise(
         *store,
         {machine, cell.cell.tier, cell.cell.integrand, cell.cell.n, cell.cell.threads, cell.cell.ranks},
-        {*floor, static_cast<int>(logs.size()), source, utc_now(), revision.commit, revision.commit});
+        {*floor, static_cast<int>(logs.size()), source, now_utc(), revision.commit, revision.commit});
   }
   if (store)
     std::fprintf(out, "recorded in %s: the default threshold of ab, compare and history check here\n",

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cells_from_results.hpp"
+#include "clock.hpp"
 #include "errors.hpp"
 #include "history_store.hpp"
 #include "noise_store.hpp"
@@ -26,15 +27,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using sqlite::Statement;
-
-std::string now_utc() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 std::string read_text(const std::string& file) {
   std::ifstream in(file, std::ios::binary);
