@@ -48,7 +48,8 @@ echo "bad input: each refused with exit 2, naming the value, before any cell, no
 
 # A revision that does not build.
 git -C "$repo" checkout -q -b broken
-echo 'message(FATAL_ERROR "broken on purpose by ab_cli_test.sh")' >>"$repo/CMakeLists.txt"
+# At the top: a worker-only build returns before the end of the file.
+sed -i '1a message(FATAL_ERROR "broken on purpose by ab_cli_test.sh")' "$repo/CMakeLists.txt"
 git -C "$repo" -c user.name=test -c user.email=test@example.invalid commit -q -am "broken on purpose"
 refused "failed to configure" --repo "$repo" --base broken --head broken
 refused "broken on purpose by ab_cli_test.sh" --repo "$repo" --base broken --head broken
