@@ -69,9 +69,14 @@ std::string first_error(const std::string& log) {
   std::ifstream in(log);
   std::string line, fallback;
   while (std::getline(in, line)) {
-    if (line.find("error:") != std::string::npos || line.find("CMake Error") != std::string::npos ||
-        line.find("Error:") != std::string::npos)
-      return line;
+    if (line.find("CMake Error") != std::string::npos) {  // its message is on the lines after it
+      std::string next;
+      while (std::getline(in, next) && next.find_first_not_of(' ') == std::string::npos) {
+      }
+      const std::size_t text = next.find_first_not_of(' ');
+      return text == std::string::npos ? line : line + " " + next.substr(text);
+    }
+    if (line.find("error:") != std::string::npos || line.find("Error:") != std::string::npos) return line;
     if (fallback.empty() && line.find("FAILED") != std::string::npos) fallback = line;
   }
   return fallback.empty() ? "no error line in the log" : fallback;

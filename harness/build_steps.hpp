@@ -15,7 +15,8 @@ std::string quoted(const std::string& text);
 // Runs `command` with its output appended to `log`; while it runs, ninja's "[N/M]" lines become one
 // progress line labelled `label`. Returns its exit status.
 int run_logged(const std::string& command, const std::string& log, const std::string& label);
-// The first line of `log` that reads as an error (the compiler's, CMake's), else its first FAILED line.
+// The first line of `log` that reads as an error (the compiler's, or CMake's with the first line of its
+// message), else its first FAILED line.
 std::string first_error(const std::string& log);
 
 // Holds DIR/.lock while a build is prepared: a second run waits instead of building the same tree.
