@@ -87,10 +87,9 @@ std::function<Threshold(const CellKey&)> thresholds(const AbOptions& options, co
       if (const auto figure = history::noise_floor(
               *store, {machine, cell.tier, cell.integrand, cell.n, cell.threads, cell.ranks},
               history::NoiseOrigin::ab_first))
-        return Threshold{figure->percent,
-                         "this machine's noise floor " + format_number("%.2g %%", figure->percent) + " (" +
-                             figure->source + ")",
-                         true};
+        return floor_threshold(figure->percent, "this machine's noise floor " +
+                                                    format_number("%.2g %%", figure->percent) + " (" +
+                                                    figure->source + ")");
     return default_threshold();
   };
 }

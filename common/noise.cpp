@@ -111,6 +111,12 @@ Threshold default_threshold() {
           false};
 }
 
+Threshold floor_threshold(double floor_percent, const std::string& source) {
+  if (floor_percent >= min_threshold_percent) return {floor_percent, source, true};
+  return {min_threshold_percent,
+          source + ", raised to the least threshold, " + format_number("%g %%", min_threshold_percent), true};
+}
+
 void sort_worst_first(std::vector<VerdictRow>& rows) {
   std::stable_sort(rows.begin(), rows.end(), [](const VerdictRow& a, const VerdictRow& b) {
     if (a.interval.ratio != b.interval.ratio) return a.interval.ratio > b.interval.ratio;

@@ -79,6 +79,14 @@ struct Threshold {
 // The documented default, saying it is not this machine's.
 Threshold default_threshold();
 
+// The least threshold a measured noise floor gives, in per cent: on a quiet machine adjacent processes of
+// one tier may differ by 0.2 %, and a change that small is the binary's layout as often as the code's.
+// criterion.rs's default noise threshold is 1 % as well.
+inline constexpr double min_threshold_percent = 1;
+// A measured noise floor as a threshold: at least min_threshold_percent, its source saying when it was
+// raised to it.
+Threshold floor_threshold(double floor_percent, const std::string& source);
+
 // One cell's verdict, as every output shows it (reports/verdict_outputs.hpp: the table, Markdown,
 // GitHub annotations, Bencher's metric format).
 struct VerdictRow {

@@ -173,8 +173,10 @@ NewestCheck check_newest_run(const HistorySeries& series, const DetectOptions& o
   const CellRun& previous = series.runs[count - 2];
   const std::string subject = describe(series) + ": the newest " + run_name(newest);
   const Threshold floor = noise_floor_of(series);
-  const Threshold threshold =
-      options.min_change_percent ? Threshold{*options.min_change_percent, "--min-change", false} : floor;
+  const Threshold threshold = options.min_change_percent
+                                  ? Threshold{*options.min_change_percent, "--min-change", false}
+                              : floor.measured ? floor_threshold(floor.percent, floor.source)
+                                               : floor;
   const std::string over =
       options.fail_above_percent
           ? ", more than --fail-above " + format_number("%g %%", *options.fail_above_percent)

@@ -44,7 +44,10 @@ struct NoiseFigure {
 // for writing: that migrates it).
 void record_noise(Store& store, const NoiseKey& key, const NoiseFigure& figure);
 
-// The cell's newest recorded figure (an A/A's); nullopt when none is, or the database predates the table.
+// How many of a cell's newest A/A figures recorded_noise takes the median of.
+inline constexpr int recorded_noise_runs = 5;
+// The cell's recorded figure: the median of its newest recorded_noise_runs A/A figures (its pairs their
+// sum, its other fields the newest's); nullopt when none is, or the database predates the table.
 std::optional<NoiseFigure> recorded_noise(const Store& store, const NoiseKey& key);
 // The cell's figure from the history's runs of one clean commit: among its series on that machine (each
 // build apart, never mixed), the one whose clean commit has the most runs (same_commit_noise); nullopt

@@ -93,7 +93,7 @@ VerdictRow compared_row(const CellResult& old_cell, const CellResult& new_cell, 
   }
   row.interval = apart_interval(ratio, floor->percent);
   row.threshold = options.min_change_percent ? Threshold{*options.min_change_percent, "--min-change", false}
-                                             : Threshold{floor->percent, floor_source(*floor), true};
+                                             : floor_threshold(floor->percent, floor_source(*floor));
   row.verdict = judge(row.interval, row.threshold.percent);
   row.note =
       row.verdict == Verdict::undecided ? "measured apart: `ladder ab` would settle it" : "measured apart";

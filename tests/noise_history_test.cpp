@@ -115,7 +115,7 @@ TEST(NoiseStore, AVersion4DatabaseReadsWithNoNoiseFiguresAndMigratesKeepingEvery
   EXPECT_EQ(recorded_noise(store, naive_key(store))->percent, 4);
 }
 
-TEST(NoiseStore, RecordedFiguresRoundTripAndTheNewestMeasurementWins) {
+TEST(NoiseStore, RecordedFiguresRoundTripAndTheNewestFiveGiveTheirMedian) {
   TempDir dir;
   Store store((dir / "h.sqlite").string(), Store::Mode::write);
   const NoiseKey key{"f00d", "xsimd", "gauss", 10000000, 2, 1};
@@ -123,18 +123,31 @@ TEST(NoiseStore, RecordedFiguresRoundTripAndTheNewestMeasurementWins) {
   record_noise(store, key,
                {6.5, 12, "A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03", "2026-12-03T10:00:00Z",
                 "3f2a1b0c9d", "3f2a1b0c9d"});
-  record_noise(store, key,
-               {9.0, 8, "A/A, older", "2026-12-01T10:00:00Z"});  // recorded later, measured earlier
-  const auto figure = recorded_noise(store, key);
+  auto figure = recorded_noise(store, key);
   ASSERT_TRUE(figure);
   EXPECT_EQ(figure->percent, 6.5);
   EXPECT_EQ(figure->pairs, 12);
-  EXPECT_EQ(figure->source, "A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03");
-  EXPECT_EQ(figure->measured, "2026-12-03T10:00:00Z");
+  EXPECT_EQ(figure->source, "A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03")
+      << "one figure: as recorded";
+  record_noise(store, key,
+               {9.0, 8, "A/A, older", "2026-12-01T10:00:00Z"});  // recorded later, measured earlier
+  figure = recorded_noise(store, key);
+  ASSERT_TRUE(figure);
+  EXPECT_EQ(figure->percent, (6.5 + 9.0) / 2) << "the median of the two";
+  EXPECT_EQ(figure->pairs, 20);
+  EXPECT_EQ(
+      figure->source,
+      "the median of the newest 2 A/A runs, the newest A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03");
+  EXPECT_EQ(figure->measured, "2026-12-03T10:00:00Z") << "the newest's";
   EXPECT_EQ(figure->base, "3f2a1b0c9d");
   EXPECT_EQ(figure->head, "3f2a1b0c9d");
   record_noise(store, key, {3.0, 12, "A/A, again", "2026-12-03T10:00:00Z"});
-  EXPECT_EQ(recorded_noise(store, key)->percent, 3.0) << "measured at the same time: the last recorded";
+  EXPECT_EQ(recorded_noise(store, key)->percent, 6.5) << "3.0, 6.5 and 9.0";
+  for (const double later : {1.0, 1.0, 1.0})
+    record_noise(store, key, {later, 12, "A/A, later", "2026-12-04T10:00:00Z"});
+  EXPECT_EQ(recorded_noise(store, key)->percent, 1.0)
+      << "1, 1, 1, 3 and 6.5: 9.0 is no longer among the newest 5";
+  EXPECT_EQ(recorded_noise(store, key)->pairs, 5 * 12);
   const auto changed = [&key](const std::function<void(NoiseKey&)>& change) {
     NoiseKey other = key;
     change(other);
@@ -148,7 +161,7 @@ TEST(NoiseStore, RecordedFiguresRoundTripAndTheNewestMeasurementWins) {
         << " " << other.ranks;
   EXPECT_THROW(record_noise(store, key, {-1, 12, "A/A", "2026-12-04T00:00:00Z"}), InputError);
   EXPECT_THROW(record_noise(store, key, {NAN, 12, "A/A", "2026-12-04T00:00:00Z"}), InputError);
-  EXPECT_EQ(recorded_noise(store, key)->percent, 3.0) << "a refused figure is not recorded";
+  EXPECT_EQ(recorded_noise(store, key)->percent, 1.0) << "a refused figure is not recorded";
 }
 
 TEST(NoiseStore, TheHistorysFigureIsOfTheCleanCommitWithTheMostRunsAndPreferredAsAsked) {

@@ -152,3 +152,22 @@ TEST(NoiseModel, NoiseFloorIsTheRobustSpreadOfSameCodePairs) {
 
 }  // namespace
 }  // namespace ladder
+
+namespace ladder {
+namespace {
+
+TEST(NoiseModel, AMeasuredFloorUnderOnePercentThresholdsAtOnePercentAndSaysSo) {
+  const Threshold quiet = floor_threshold(0.23, "this machine's noise floor 0.23 %");
+  EXPECT_EQ(quiet.percent, min_threshold_percent);
+  EXPECT_TRUE(quiet.measured);
+  EXPECT_EQ(quiet.source, "this machine's noise floor 0.23 %, raised to the least threshold, 1 %");
+  const Threshold noisy = floor_threshold(2.5, "this machine's noise floor 2.5 %");
+  EXPECT_EQ(noisy.percent, 2.5);
+  EXPECT_EQ(noisy.source, "this machine's noise floor 2.5 %");
+  // An A/A interval within ± 0.23 % is no change at the raised threshold, and 1.5 % slower is slower.
+  EXPECT_EQ(judge({1.001, 0.997, 1.004, 10}, quiet.percent), Verdict::no_change);
+  EXPECT_EQ(judge({1.015, 1.012, 1.018, 10}, quiet.percent), Verdict::slower);
+}
+
+}  // namespace
+}  // namespace ladder
