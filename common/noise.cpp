@@ -15,21 +15,17 @@ double median_of(std::vector<double> values) {
   return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
 }
 
-// The largest k with P(T⁺ < k) ≤ tail for the signed-rank statistic T⁺ of n pairs under the null (every
-// sign equally likely): the interval is then the k-th smallest to the k-th largest Walsh average. The
-// exact distribution, by adding one rank at a time; probabilities, not counts, so any n fits a double.
-std::size_t signed_rank_depth(int n, double tail) {
-  const int most = n * (n + 1) / 2;
-  std::vector<double> p(static_cast<std::size_t>(most + 1), 0.0);
-  p[0] = 1;
-  for (int rank = 1; rank <= n; ++rank)
-    for (int sum = rank * (rank + 1) / 2; sum >= 0; --sum)
-      p[static_cast<std::size_t>(sum)] = 0.5 * p[static_cast<std::size_t>(sum)] +
-                                         (sum >= rank ? 0.5 * p[static_cast<std::size_t>(sum - rank)] : 0);
+// The largest k with P(B ≤ k − 1) ≤ tail for B ~ Binomial(n, ½): the number of pairs below the true
+// median ratio. The interval is then the k-th smallest to the k-th largest log ratio (the sign test's).
+std::size_t sign_test_depth(int n, double tail) {
+  double term = std::pow(0.5, n);  // P(B = 0)
+  double below = 0;                // P(B ≤ k − 1)
   std::size_t k = 0;
-  double below = 0;  // P(T⁺ ≤ k − 1)
-  while (static_cast<int>(k) <= most && below + p[k] <= tail) below += p[k], ++k;
-  return k;  // P(T⁺ ≤ k − 1) ≤ tail < P(T⁺ ≤ k)
+  while (static_cast<int>(k) <= n && below + term <= tail) {
+    below += term, ++k;
+    term *= static_cast<double>(n - static_cast<int>(k) + 1) / static_cast<double>(k);  // P(B = k)
+  }
+  return k;
 }
 
 }  // namespace
@@ -38,17 +34,14 @@ RatioInterval paired_interval(const std::vector<double>& log_ratios, double conf
   RatioInterval interval;
   interval.pairs = static_cast<int>(log_ratios.size());
   if (log_ratios.empty()) return interval;
-  std::vector<double> walsh;
-  walsh.reserve(log_ratios.size() * (log_ratios.size() + 1) / 2);
-  for (std::size_t i = 0; i < log_ratios.size(); ++i)
-    for (std::size_t j = i; j < log_ratios.size(); ++j) walsh.push_back((log_ratios[i] + log_ratios[j]) / 2);
-  std::sort(walsh.begin(), walsh.end());
-  interval.ratio = std::exp(median_of(walsh));
+  std::vector<double> sorted = log_ratios;
+  std::sort(sorted.begin(), sorted.end());
+  interval.ratio = std::exp(median_of(sorted));
   if (interval.pairs < interval_min_pairs) return interval;
-  const std::size_t depth = signed_rank_depth(interval.pairs, (1 - confidence) / 2);
+  const std::size_t depth = sign_test_depth(interval.pairs, (1 - confidence) / 2);
   if (depth == 0) return interval;  // a level this n cannot reach
-  interval.low = std::exp(walsh[depth - 1]);
-  interval.high = std::exp(walsh[walsh.size() - depth]);
+  interval.low = std::exp(sorted[depth - 1]);
+  interval.high = std::exp(sorted[sorted.size() - depth]);
   return interval;
 }
 

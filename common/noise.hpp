@@ -36,11 +36,12 @@ struct RatioInterval {
   bool known() const { return high > 0; }
 };
 
-// The Hodges–Lehmann estimate of the median log ratio (the median of the Walsh averages (dᵢ + dⱼ)/2,
-// i ≤ j) and the Wilcoxon signed-rank interval around it, exact at every n, as ratios. Rank-based, not a
-// bootstrap: it is deterministic (the same pairs give the same interval), holds its coverage at 6 pairs
-// where a bootstrap's is poor, and an outlier process moves it by one rank, not by its size. It assumes the
-// log ratios are symmetric about their centre, which interleaving gives: a disturbance hits A or B alike.
+// The median of the pairs' log ratios and the sign test's interval around it, exact at every n, as ratios:
+// the k-th smallest to the k-th largest log ratio, k the largest with P(Binomial(n, ½) < k) ≤ 2.5 %. It
+// assumes only that each pair is as likely to fall above the true ratio as below it, so it holds whatever
+// the shape of the noise; it is deterministic (the same pairs give the same interval); and an outlier pair
+// moves it by one rank, not by its size (a process disturbed by a neighbour is common on a shared VM, and
+// the Wilcoxon signed-rank interval, whose ends are averages of two pairs, stretches half-way to it).
 // Under interval_min_pairs log ratios: the estimate, and no interval.
 RatioInterval paired_interval(const std::vector<double>& log_ratios, double confidence = 0.95);
 

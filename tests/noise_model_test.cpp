@@ -1,5 +1,5 @@
 // The noise model every verdict shares (common/noise.hpp), on simulated processes whose true ratio is known:
-// the Wilcoxon interval's coverage under drift and outliers, the false verdicts of an A/A at the measured
+// the sign-test interval's coverage under drift and outliers, the false verdicts of an A/A at the measured
 // noise floor, the exact interval at small n, and judge() and pairs_to_settle() at their edges. Draws come
 // from mt19937 with fixed seeds (history_series_support.hpp's Noise), so every run of the test sees the same
 // numbers; nothing is timed.
@@ -47,7 +47,8 @@ TEST(NoiseModel, TheIntervalCoversAKnownRatioInAtLeast93Of100DrawsWithDriftAndOu
     covered += interval.low <= 1.05 && 1.05 <= interval.high;
   }
   EXPECT_GE(covered, 93);
-  // Nor wider than 95 % asks: over 2000 draws the exact level at 12 pairs (95.8 %) shows, ± 0.5 % (1 σ).
+  // Nor wider than 95 % asks: over 2000 draws the exact level of the sign test at 12 pairs (1 − 2 × 79/4096
+  // = 96.1 %) shows, ± 0.5 % (1 σ).
   covered = 0;
   for (int draw = 0; draw < 2000; ++draw) {
     const RatioInterval interval = paired_interval(abba_log_ratios(noise, 1.05));
@@ -77,19 +78,19 @@ TEST(NoiseModel, SimulatedAAGivesAtMostFivePercentFalseVerdictsAtTheMeasuredNois
   }
 }
 
-TEST(NoiseModel, SixPairsGiveTheWholeRangeOfWalshAveragesAndFiveNoInterval) {
-  // Symmetric about 0.005: the Hodges–Lehmann estimate is that centre.
-  const RatioInterval six = paired_interval({-0.02, -0.01, 0.0, 0.01, 0.02, 0.03});
+TEST(NoiseModel, SixPairsGiveTheirWholeRangeAndFiveNoInterval) {
+  const RatioInterval six = paired_interval({0.03, -0.02, 0.0, 0.01, -0.01, 0.02});
   ASSERT_TRUE(six.known());
   EXPECT_EQ(six.pairs, 6);
-  EXPECT_NEAR(six.ratio, std::exp(0.005), 1e-12);
-  EXPECT_NEAR(six.low, std::exp(-0.02), 1e-12) << "P(T+ = 0) = 1/64 ≤ 2.5 %: the smallest Walsh average";
+  EXPECT_NEAR(six.ratio, std::exp(0.005), 1e-12) << "the median of the six";
+  EXPECT_NEAR(six.low, std::exp(-0.02), 1e-12) << "P(B = 0) = 1/64 ≤ 2.5 %: the smallest pair";
   EXPECT_NEAR(six.high, std::exp(0.03), 1e-12);
-  // Seven pairs: P(T+ ≤ 2) = 3/128 ≤ 2.5 % < P(T+ ≤ 3), so the third smallest and third largest averages.
-  const RatioInterval seven = paired_interval({0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07});
-  EXPECT_NEAR(seven.ratio, std::exp(0.04), 1e-12);
-  EXPECT_NEAR(seven.low, std::exp(0.02), 1e-12);
-  EXPECT_NEAR(seven.high, std::exp(0.06), 1e-12);
+  // Ten pairs: P(B ≤ 1) = 11/1024 ≤ 2.5 % < P(B ≤ 2) = 56/1024, so the second smallest and second largest.
+  const RatioInterval ten = paired_interval({0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.5});
+  EXPECT_NEAR(ten.ratio, std::exp(0.055), 1e-12);
+  EXPECT_NEAR(ten.low, std::exp(0.02), 1e-12);
+  EXPECT_NEAR(ten.high, std::exp(0.09), 1e-12)
+      << "the outlier pair (0.5) moves the interval by one rank only";
   const RatioInterval five = paired_interval({0.01, 0.02, 0.03, 0.04, 0.05});
   EXPECT_FALSE(five.known());
   EXPECT_NEAR(five.ratio, std::exp(0.03), 1e-12) << "the estimate without an interval";
