@@ -96,6 +96,19 @@ std::optional<double> noise_floor_percent(const std::vector<double>& same_code_l
   return 100 * std::expm1(1.96 * std::sqrt(centre * centre + spread * spread));
 }
 
+std::optional<double> apart_noise_floor_percent(const std::vector<double>& same_code_log_ratios) {
+  const auto robust = noise_floor_percent(same_code_log_ratios);
+  if (!robust) return std::nullopt;
+  std::vector<double> sizes;
+  for (const double value : same_code_log_ratios) sizes.push_back(std::fabs(value));
+  std::sort(sizes.begin(), sizes.end());
+  const double rank = 0.95 * static_cast<double>(sizes.size() - 1);
+  const auto below = static_cast<std::size_t>(rank);
+  const double upper = below + 1 < sizes.size() ? sizes[below + 1] : sizes[below];
+  const double quantile = sizes[below] + (rank - static_cast<double>(below)) * (upper - sizes[below]);
+  return std::max(*robust, 100 * std::expm1(quantile));
+}
+
 Threshold default_threshold() {
   return {default_noise_percent,
           "the documented default " + format_number("%g %%", default_noise_percent) +

@@ -67,6 +67,11 @@ std::optional<int> pairs_to_settle(const RatioInterval& interval, double thresho
 // change 95 % of them stay under, 100 × (exp(1.96 s) − 1) with s the robust spread √(m² + (1.4826 MAD)²)
 // (m their median, MAD the median absolute deviation from it). nullopt under noise_floor_min_pairs.
 std::optional<double> noise_floor_percent(const std::vector<double>& same_code_log_ratios);
+// The same for runs measured apart (consecutive runs of one commit in the history): the larger of that and
+// the 95th percentile of the |log ratios| themselves (linearly interpolated). Runs apart drift and jump
+// (a memory-bound cell here ran 43 ms, then 78 ms, of one commit), and a few pairs' MAD does not see a
+// heavy tail, so a check of runs of one commit would flag the machine's own jumps.
+std::optional<double> apart_noise_floor_percent(const std::vector<double>& same_code_log_ratios);
 
 // Where a verdict's threshold came from.
 struct Threshold {

@@ -139,7 +139,7 @@ std::optional<SameCommitNoise> same_commit_noise(const HistorySeries& series) {
   std::vector<double> log_ratios;
   for (std::size_t k = 1; k < most->size(); ++k)
     log_ratios.push_back(std::log(series.runs[(*most)[k]].median / series.runs[(*most)[k - 1]].median));
-  const auto percent = noise_floor_percent(log_ratios);
+  const auto percent = apart_noise_floor_percent(log_ratios);  // runs apart: their tail counts
   if (!percent) return std::nullopt;
   return SameCommitNoise{*percent, static_cast<int>(most->size()), series.runs[most->front()].commit,
                          series.runs[most->back()].time};

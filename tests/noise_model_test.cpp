@@ -172,3 +172,24 @@ TEST(NoiseModel, AMeasuredFloorUnderOnePercentThresholdsAtOnePercentAndSaysSo) {
 
 }  // namespace
 }  // namespace ladder
+
+namespace ladder {
+namespace {
+
+TEST(NoiseModel, AnApartFloorSeesTheJumpsTheMADDoesNot) {
+  // Nine consecutive runs of one commit: eight within 0.5 %, one jump of 83 % (a memory-bound cell's).
+  const std::vector<double> runs = {0.004, -0.003, 0.002, -0.004, 0.003, -0.002, 0.001, std::log(1.835), 0.0};
+  const double robust = *noise_floor_percent(runs);
+  EXPECT_LT(robust, 2) << "the MAD does not see the one jump";
+  const double apart = *apart_noise_floor_percent(runs);
+  // The 95th percentile of nine |log ratios|: 0.6 of the way from the 8th smallest (0.004) to the jump.
+  EXPECT_NEAR(apart, 100 * std::expm1(0.004 + 0.6 * (std::log(1.835) - 0.004)), 1e-9);
+  EXPECT_GT(apart, 40);
+  EXPECT_EQ(*apart_noise_floor_percent({0.01, -0.01, 0.02, -0.02, 0.0}),
+            *noise_floor_percent({0.01, -0.01, 0.02, -0.02, 0.0}))
+      << "without a tail the robust figure is the larger";
+  EXPECT_FALSE(apart_noise_floor_percent({0.01, 0.02, 0.03, 0.04})) << "four pairs are too few";
+}
+
+}  // namespace
+}  // namespace ladder
