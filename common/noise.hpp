@@ -1,5 +1,5 @@
 // Run-to-run noise, and the verdicts that beat it: the one model `ladder ab`, `ladder compare` and
-// `ladder history check` share (README: "Did my change make a difference?").
+// `ladder history check` share (docs/did-my-change-make-a-difference.md).
 //
 // The repetitions inside one worker process share its frequency, placement, page layout and neighbours:
 // they are not independent samples of a tier's speed, and what moves between two runs moves all of them
@@ -22,7 +22,7 @@
 namespace ladder {
 
 // The threshold when this machine's noise floor is unknown, in per cent: the run-to-run noise of cells on
-// a shared 2-vCPU VM (README, "Did my change make a difference?"), not any other machine's.
+// a shared 2-vCPU VM (docs/did-my-change-make-a-difference.md), not any other machine's.
 inline constexpr double default_noise_percent = 5;
 // Fewer same-code pairs than this give no noise floor.
 inline constexpr int noise_floor_min_pairs = 5;
