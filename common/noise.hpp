@@ -104,7 +104,8 @@ struct VerdictRow {
   Verdict verdict = Verdict::undecided;
   Threshold threshold;
   std::optional<double> base_seconds, head_seconds;  // medians of the processes
-  std::string note;  // "12 pairs", "4 more pairs would likely settle it", "measured apart"
+  std::string note;     // "12 pairs", "4 more pairs would likely settle it", "measured apart"
+  bool failed = false;  // nothing was measured (a process failed, or the cell was not attempted): see note
 };
 // Worst first: the highest ratio first (the slowest change leads), ties by cell name.
 void sort_worst_first(std::vector<VerdictRow>& rows);

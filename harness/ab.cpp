@@ -134,6 +134,7 @@ VerdictRow AbCell::row() const {
   row.threshold = threshold;
   if (!failure.empty()) {
     row.note = "failed: " + failure;
+    row.failed = true;
     return row;
   }
   row.interval = paired_interval(log_ratios(pairs));
@@ -176,8 +177,8 @@ std::vector<AbCell> run_ab(const AbSettings& settings, const std::string& base, 
     }
     const VerdictRow row = cells.back().row();
     std::printf("  [%zu/%zu] %-40s %s (%s, %s)\n", i + 1, keys.size(), row.cell.c_str(),
-                row.note.rfind("failed", 0) == 0 ? "no verdict" : to_string(row.verdict).c_str(),
-                row.note.c_str(), seconds_text(cells.back().seconds).c_str());
+                row.failed ? "no verdict" : to_string(row.verdict).c_str(), row.note.c_str(),
+                seconds_text(cells.back().seconds).c_str());
     std::fflush(stdout);
   }
   return cells;
