@@ -84,9 +84,8 @@ std::function<Threshold(const CellKey&)> thresholds(const AbOptions& options, co
     store = std::make_shared<history::Store>(database, history::Store::Mode::read);
   return [store, machine](const CellKey& cell) {
     if (store)
-      if (const auto figure = history::noise_floor(
-              *store, {machine, cell.tier, cell.integrand, cell.n, cell.threads, cell.ranks},
-              history::NoiseOrigin::ab_first))
+      if (const auto figure = history::ab_noise_floor(
+              *store, {machine, cell.tier, cell.integrand, cell.n, cell.threads, cell.ranks}))
         return floor_threshold(figure->percent, "this machine's noise floor " +
                                                     format_number("%.2g %%", figure->percent) + " (" +
                                                     figure->source + ")");

@@ -156,11 +156,6 @@ Threshold noise_floor_of(const HistorySeries& series) {
             "this machine's noise floor, " + percent_text(own->percent) + " (history: " +
                 counted(own->runs, "run", "runs") + " of clean commit " + short_commit(own->commit) + ")",
             true};
-  if (series.recorded_noise)
-    return {series.recorded_noise->percent,
-            "this machine's noise floor, " + percent_text(series.recorded_noise->percent) + " (" +
-                series.recorded_noise->source + ")",
-            true};
   return default_threshold();
 }
 

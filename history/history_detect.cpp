@@ -77,16 +77,6 @@ std::vector<double> slice(const std::vector<double>& values, std::size_t begin, 
           values.begin() + static_cast<std::ptrdiff_t>(end)};
 }
 
-// compare's rule with the history's parameters (the history page's pairwise verdict): --min-change, else
-// compare's own default.
-CompareOptions as_compare(const DetectOptions& options) {
-  CompareOptions compare;
-  compare.alpha = options.alpha;
-  compare.min_change_percent = options.min_change_percent.value_or(compare.min_change_percent);
-  compare.fail_above_percent = options.fail_above_percent;
-  return compare;
-}
-
 std::vector<DetectedChange> count_changes(const HistorySeries& series, const DetectOptions& options,
                                           Count count, ChangeKind kind) {
   validate(options);
@@ -113,7 +103,6 @@ void validate(const DetectOptions& options) {
     throw InputError("history detection: " + name + " " + format_number("%g", value) + " is out of range (" +
                      accepted + ")");
   };
-  if (!(options.alpha > 0 && options.alpha < 1)) refuse("alpha", options.alpha, "between 0 and 1");
   const std::pair<const char*, std::optional<double>> non_negative[] = {
       {"min-change", options.min_change_percent},
       {"step threshold", options.step_threshold_percent},
@@ -135,15 +124,6 @@ std::string direction(const DetectedChange& change) {
 std::string describe(const HistorySeries& series) {
   return "tier '" + series.tier + "' at n = " + format_count(static_cast<double>(series.n)) + ", " +
          counted(series.threads, "thread", "threads") + " on '" + series.machine + "'";
-}
-
-std::optional<CellComparison> pairwise_newest(const HistorySeries& series, const DetectOptions& options) {
-  validate(options);
-  if (series.runs.size() < 2) return std::nullopt;
-  const CellRun& previous = series.runs[series.runs.size() - 2];
-  const CellRun& newest = series.runs.back();
-  return compare_samples(previous.median, previous.repetitions, newest.median, newest.repetitions,
-                         as_compare(options));
 }
 
 std::vector<DetectedChange> detect_steps(const HistorySeries& series, const DetectOptions& options) {

@@ -4,9 +4,6 @@
 // are never compared.
 //
 // Detectors, each documented with its parameters (DetectOptions):
-// - pairwise, for the history page: the newest run against the previous one, by compare's rule
-//   (Mann–Whitney U on the repetitions at `alpha`, and a change under `min_change_percent`, 2 % when unset,
-//   is not called slower or faster);
 // - steps in time over the whole series: a piecewise-constant fit of the log of the medians with an L1
 //   cost (optimal partitioning, every segment at least `min_segment_runs` runs, a penalty per change of
 //   `penalty` × ln(runs) in units of the series' noise), then every step that does not exceed
@@ -31,7 +28,6 @@
 #include <vector>
 
 #include "noise.hpp"
-#include "sample_comparison.hpp"
 
 namespace ladder::history {
 
@@ -47,12 +43,6 @@ struct CellRun {
   std::optional<double> flops_per_node{};  // counted with the instructions; null when not
 };
 
-// A noise floor of the cell measured outside its series (an A/A `ladder ab`, from the store's noise table).
-struct KnownNoise {
-  double percent = 0;
-  std::string source{};  // "A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03"
-};
-
 // One cell on one machine and build configuration, its runs oldest (earliest commit) first.
 struct HistorySeries {
   std::string tier{};  // as the sentences name it: "simd", or "simd, gauss, 2 ranks, build gcc-native"
@@ -65,18 +55,11 @@ struct HistorySeries {
   std::string tier_id{}, integrand{};
   int ranks = 1;
   std::string cell_build{};
-  // This machine's noise floor for the cell from an A/A: history check's floor where the series' own runs
-  // of one clean commit give none.
-  std::optional<KnownNoise> recorded_noise{};
 };
 
 struct DetectOptions {
-  // Pairwise for the history page (the newest run against the previous one), as `ladder compare`: the U
-  // test's level.
-  double alpha = 0.05;
   // The threshold in per cent (--min-change): history check calls a change slower only when its interval
-  // lies wholly above it. Unset: the cell's noise floor on this machine (noise_floor_of). The history
-  // page's pairwise rule takes it as compare's smallest meaningful change, 2 % when unset.
+  // lies wholly above it. Unset: the cell's noise floor on this machine (noise_floor_of).
   std::optional<double> min_change_percent{};
   // Steps over the series: a step is reported when the new level differs from the old by more than this
   // and more than the noise of the segments on either side (their mean absolute deviation from their
@@ -98,7 +81,7 @@ struct DetectOptions {
   int baseline_runs = 5;
 };
 
-// InputError naming the first parameter out of range and what is accepted: alpha in (0, 1), the percentages
+// InputError naming the first parameter out of range and what is accepted: the percentages
 // (those given) and the penalty ≥ 0, min_segment_runs and baseline_runs ≥ 1. Every function below calls it.
 void validate(const DetectOptions& options);
 
@@ -116,10 +99,6 @@ struct DetectedChange {
 };
 // "slower", "faster", "more instructions", "fewer instructions", "more FLOPs", "fewer FLOPs".
 std::string direction(const DetectedChange& change);
-
-// The newest run against the previous one (compare's CellComparison: ratio, U test, verdict); nullopt with
-// fewer than two runs.
-std::optional<CellComparison> pairwise_newest(const HistorySeries& series, const DetectOptions& options = {});
 
 // The steps in time over the whole series, oldest first (see the top of this file).
 std::vector<DetectedChange> detect_steps(const HistorySeries& series, const DetectOptions& options = {});
@@ -146,7 +125,8 @@ std::optional<double> same_commit_noise_percent(const HistorySeries& series);
 
 // The cell's noise floor on this machine as history check takes it, with where it came from: the series'
 // own runs of one clean commit (same_commit_noise: two runs measured apart, as the check's are), else the
-// recorded A/A figure, else the documented default (default_threshold(): not this machine's).
+// documented default (default_threshold(): not this machine's). An A/A `ladder ab` figure is not taken:
+// adjacent processes understate how far runs measured apart move.
 Threshold noise_floor_of(const HistorySeries& series);
 
 // What history check found for one series: why its newest run fails, one sentence a reason naming the

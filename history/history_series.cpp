@@ -80,9 +80,6 @@ std::vector<HistorySeries> history_series(const Store& store, const HistorySerie
     series.integrand = key.integrand;
     series.ranks = key.ranks;
     series.cell_build = key.cell_build;
-    if (const auto recorded =
-            recorded_noise(store, {key.machine, key.tier, key.integrand, key.n, key.threads, key.ranks}))
-      series.recorded_noise = KnownNoise{recorded->percent, recorded->source};
     series.machine = host + " (machine " + key.machine.substr(0, 8) +
                      (builds[key.machine].size() > 1 ? ", build " + key.build.substr(0, 8) : "") + ")";
     for (const auto& point : store.series(key))

@@ -126,13 +126,9 @@ std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key
   return figure;
 }
 
-std::optional<NoiseFigure> noise_floor(const Store& store, const NoiseKey& key, NoiseOrigin prefer) {
-  if (prefer == NoiseOrigin::ab_first) {
-    if (auto recorded = recorded_noise(store, key)) return recorded;
-    return history_noise(store, key);
-  }
-  if (auto history = history_noise(store, key)) return history;
-  return recorded_noise(store, key);
+std::optional<NoiseFigure> ab_noise_floor(const Store& store, const NoiseKey& key) {
+  if (auto recorded = recorded_noise(store, key)) return recorded;
+  return history_noise(store, key);
 }
 
 }  // namespace ladder::history

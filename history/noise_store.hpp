@@ -54,11 +54,11 @@ std::optional<NoiseFigure> recorded_noise(const Store& store, const NoiseKey& ke
 // under 6 runs of one commit.
 std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key);
 
-enum class NoiseOrigin { ab_first, history_first };
-// The cell's noise floor on that machine: the recorded A/A figure or the history's, whichever `prefer`
-// names when both exist. ab_first for `ladder ab` (adjacent processes, as an A/A's), history_first for
-// compare and history check (runs measured apart, as the history's are). nullopt: unknown.
-std::optional<NoiseFigure> noise_floor(const Store& store, const NoiseKey& key, NoiseOrigin prefer);
+// `ladder ab`'s floor for the cell on that machine: the recorded A/A figure (adjacent processes, as ab's
+// pairs are), else the history's (runs apart jump more: a larger, safe figure); nullopt: unknown. compare
+// and history check take history_noise alone: an A/A's adjacent processes understate how far runs measured
+// apart move (here 0.2-0.9 % adjacent, up to 56 % apart), so an A/A figure is no floor for them.
+std::optional<NoiseFigure> ab_noise_floor(const Store& store, const NoiseKey& key);
 
 // The machine's fingerprint of a results file's context, as the store keys runs and series by: its CPU
 // model, logical CPUs, physical cores, topology and memory to the GiB (SHA-256, hex).

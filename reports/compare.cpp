@@ -23,9 +23,12 @@ std::string match_key(const CellResult& cell) { return cell.name + "\n" + cell.b
 
 // What compare says of a cell whose noise floor on this machine is not known.
 constexpr const char* unknown_noise =
-    "measured apart; this machine's run-to-run noise is unknown: `ladder ab` answers this";
+    "measured apart, and the history holds under 6 runs of one clean commit on this machine, so its "
+    "run-to-run noise is unknown: `ladder ab` answers this";
 
-// Each cell's noise floor on the machine both runs were measured on, from the history when it knows it.
+// Each cell's noise floor on the machine both runs were measured on, from the history's runs of one clean
+// commit when it holds 6 or more (history_noise): runs measured apart, as the two compared were. An A/A
+// `ladder ab` figure is not used: adjacent processes understate how far runs apart move.
 // Runs of two machines have none: no one machine's run-to-run noise describes their difference.
 class NoiseFloors {
  public:
@@ -57,7 +60,7 @@ class NoiseFloors {
     key.n = cell.n;
     key.threads = cell.threads;
     key.ranks = cell.ranks;
-    return history::noise_floor(*store_, key, history::NoiseOrigin::history_first);
+    return history::history_noise(*store_, key);
   }
 
  private:

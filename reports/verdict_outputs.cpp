@@ -60,9 +60,12 @@ std::vector<std::string> threshold_lines(const std::vector<VerdictRow>& rows) {
         notes.push_back(row.note);
       continue;
     }
+    // Alike as printed: floors that differ in the twelfth digit are one threshold to the reader.
     const std::pair<double, std::string> threshold{row.threshold.percent, row.threshold.source};
-    if (std::find(thresholds.begin(), thresholds.end(), threshold) == thresholds.end())
-      thresholds.push_back(threshold);
+    const auto alike = [&](const auto& known) {
+      return known.second == threshold.second && plus_minus(known.first) == plus_minus(threshold.first);
+    };
+    if (std::none_of(thresholds.begin(), thresholds.end(), alike)) thresholds.push_back(threshold);
   }
   std::vector<std::string> lines;
   if (thresholds.size() == 1) {
@@ -75,8 +78,9 @@ std::vector<std::string> threshold_lines(const std::vector<VerdictRow>& rows) {
       if (std::find(sources.begin(), sources.end(), source) == sources.end()) sources.push_back(source);
     const std::size_t count = sources.size();
     sources.resize(std::min(count, shown));
-    lines.push_back("thresholds: each cell's own, " + plus_minus(least->first) + " to " +
-                    plus_minus(most->first) + ": " + join(sources, "; ") +
+    const std::string low = plus_minus(least->first), high = plus_minus(most->first);
+    lines.push_back("thresholds: each cell's own, " + (low == high ? low : low + " to " + high) + ": " +
+                    join(sources, "; ") +
                     (count > shown ? "; and " + std::to_string(count - shown) + " more" : ""));
   }
   if (unjudged > 0)

@@ -1,9 +1,10 @@
 // `ladder compare` on hand-made results files, whose answers are known: each cell's ratio, its verdict
-// against this machine's noise floor recorded in a history (and none without one), the gate (--fail-above),
-// the placement notes, the refusal of two machines, and a malformed file or history. Nothing here is timed:
-// two runs timed against each other would test the machine's load, not compare.
+// against this machine's noise floor from a history's runs of one clean commit (and none without one), the
+// gate (--fail-above), the placement notes, the refusal of two machines, and a malformed file or history.
+// Nothing here is timed: two runs timed against each other would test the machine's load, not compare.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -14,6 +15,7 @@
 #include "command.hpp"
 #include "crafted_results.hpp"
 #include "history_store.hpp"
+#include "noise_floor_support.hpp"
 #include "noise_store.hpp"
 #include "report.hpp"
 #include "results_file.hpp"
@@ -78,21 +80,31 @@ std::string line_of(const testing::Outcome& outcome, const std::string& cell) {
   return at == std::string::npos ? "" : outcome.output.substr(at, outcome.output.find('\n', at) - at);
 }
 
-// A history at DIR/history.sqlite that knows the noise floor of the crafted runs' three cells on their
-// machine (from `run`'s context), `percent` each, as an A/A records it; returns its path.
-std::string history_with_floor(const TempDir& dir, const std::string& run, double percent) {
+// A history at DIR/history.sqlite whose seven runs of one clean commit give the crafted cells a noise floor
+// of `percent` on `host`'s machine (record_one_commit), and an A/A figure of 1 % that compare must not take.
+// Returns its path.
+std::string history_with_floor(const TempDir& dir, double percent, const std::string& host = "crafted") {
   const std::string path = (dir / "history.sqlite").string();
   history::Store store(path, history::Store::Mode::write);
-  const std::string machine = history::machine_fingerprint(read_results_file(run).context);
+  const std::string machine = testing::record_one_commit(
+      store, dir.str(), percent,
+      [&](const fs::path& run, double factor) { return crafted(run, host, 1.0, 1.0, scaled(ten, factor)); });
   for (const auto& [tier, threads] : {std::pair<std::string, int>{"naive", 1}, {"xsimd", 1}, {"tbb", 2}})
-    history::record_noise(store, {machine, tier, "gauss", 1000000, threads, 1},
-                          {percent, 12, "A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03",
-                           "2026-12-03T00:00:00Z", "3f2a1b0c9d", "3f2a1b0c9d"});
+    testing::record_aa(store, machine, tier, threads, 1.0);
   return path;
 }
 
 const std::string unknown_noise =
-    "measured apart; this machine's run-to-run noise is unknown: `ladder ab` answers this";
+    "measured apart, and the history holds under 6 runs of one clean commit on this machine, so its "
+    "run-to-run noise is unknown: `ladder ab` answers this";
+
+// The summary line's mean of the new/old ratios is geometric: twice as slow and twice as fast cancel.
+TEST(CompareSummary, TheMeanOfTheRatiosIsGeometric) {
+  EXPECT_NEAR(geometric_mean({2.0, 0.5}), 1.0, 1e-15) << "twice as slow and twice as fast: no change";
+  EXPECT_NEAR(geometric_mean({2.0, 8.0}), 4.0, 1e-14);
+  EXPECT_NEAR(geometric_mean({1.1, 1.1, 1.1}), 1.1, 1e-15);
+  EXPECT_DOUBLE_EQ(geometric_mean({}), 1.0);
+}
 
 TEST(CompareCommand, WithoutTheMachinesNoiseGivesRatiosAndNoVerdict) {
   TempDir dir;
@@ -116,11 +128,11 @@ TEST(CompareCommand, WithoutTheMachinesNoiseGivesRatiosAndNoVerdict) {
   EXPECT_EQ(compare(old_run + " " + new_run + " --fail-above 50").exit_code, 0) << "no verdict fails no gate";
 }
 
-TEST(CompareCommand, JudgesEachCellAgainstTheRecordedNoiseFloorAndGates) {
+TEST(CompareCommand, JudgesEachCellAgainstTheHistorysNoiseFloorAndGates) {
   TempDir dir;
   const std::string old_run = crafted(dir / "old", "crafted", 1.0, 0.1, ten).string();
   const std::string new_run = crafted(dir / "new", "crafted", 2.0, 0.05, ten).string();
-  const std::string history = " --history " + history_with_floor(dir, new_run, 3);
+  const std::string history = " --history " + history_with_floor(dir, 3);
   // Against --min-change 10: tbb's ratio 1 with ±3 % of noise lies within ±10 %.
   const auto outcome = compare(old_run + " " + new_run + history + " --min-change 10");
   EXPECT_EQ(outcome.exit_code, 1) << "naive is slower: the gate fails\n" << outcome.output;
@@ -136,9 +148,8 @@ TEST(CompareCommand, JudgesEachCellAgainstTheRecordedNoiseFloorAndGates) {
   EXPECT_EQ(outcome.output.find(unknown_noise), std::string::npos) << outcome.output;
 
   // The floor is the threshold by default, and where it came from is said.
-  expect_says(
-      compare(old_run + " " + new_run + history),
-      "threshold: ±3 %, this machine's noise floor (A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03)");
+  expect_says(compare(old_run + " " + new_run + history),
+              "threshold: ±3 %, this machine's noise floor (history: 7 runs of clean commit 3f2a1b0c9d)");
   EXPECT_EQ(compare(old_run + " " + new_run + history + " --fail-above 50").exit_code, 1) << "100 % > 50 %";
   EXPECT_EQ(compare(old_run + " " + new_run + history + " --fail-above 150").exit_code, 0) << "100 % < 150 %";
 }
@@ -150,7 +161,7 @@ TEST(CompareCommand, ThreeRepetitionsAreJudgedAsTenAre) {
   const std::vector<double> three = {1.0, 1.01, 1.02};
   const std::string old_run = crafted(dir / "old", "crafted", 1.0, 0.1, three).string();
   const std::string new_run = crafted(dir / "new", "crafted", 2.0, 0.05, three).string();
-  const auto outcome = compare(old_run + " " + new_run + " --history " + history_with_floor(dir, new_run, 3));
+  const auto outcome = compare(old_run + " " + new_run + " --history " + history_with_floor(dir, 3));
   EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
   EXPECT_NE(line_of(outcome, "naive/gauss/n:1000000/threads:1").find("  slower"), std::string::npos)
       << outcome.output;
@@ -167,7 +178,7 @@ TEST(CompareCommand, RefusesRunsOfTwoMachinesUnlessAsked) {
   expect_says(refused, "--across-machines");
   // Compared anyway, no machine's noise floor describes two hosts, even one the history knows.
   const auto across = compare("--across-machines " + old_run + " " + other + " --history " +
-                              history_with_floor(dir, other, 3));
+                              history_with_floor(dir, 3, "another-machine"));
   EXPECT_EQ(across.exit_code, 0) << across.output;
   expect_says(across, "no verdict for 3 cells: measured apart on two machines");
   expect_says(across, "3 cells in both: 0 slower, 0 faster, 0 no change, 0 undecided, 3 without a verdict");

@@ -17,6 +17,7 @@
 #include "crafted_results.hpp"
 #include "errors.hpp"
 #include "history_store.hpp"
+#include "noise_floor_support.hpp"
 #include "noise_store.hpp"
 #include "results_file.hpp"
 
@@ -203,7 +204,20 @@ std::string line_of(const std::string& output, const std::string& start) {
 }
 
 const std::string unknown_noise =
-    "measured apart; this machine's run-to-run noise is unknown: `ladder ab` answers this";
+    "measured apart, and the history holds under 6 runs of one clean commit on this machine, so its "
+    "run-to-run noise is unknown: `ladder ab` answers this";
+
+// DIR/history.sqlite whose seven runs of one clean commit give both cells a noise floor of `percent`
+// (record_one_commit), and an A/A figure of 0.5 % that compare must not take.
+std::string history_of_one_commit(const TempDir& dir, double percent) {
+  const std::string database = (dir / "history.sqlite").string();
+  history::Store store(database, history::Store::Mode::write);
+  const std::string machine = testing::record_one_commit(
+      store, dir.str(), percent,
+      [](const fs::path& run, double factor) { return crafted_run(run, factor, factor); });
+  for (const std::string tier : {"naive", "xsimd"}) testing::record_aa(store, machine, tier, 1, 0.5);
+  return database;
+}
 
 TEST(CompareOnNoise, WithoutAHistoryGivesNoVerdictAndSaysWhyOnce) {
   TempDir dir;
@@ -236,18 +250,10 @@ TEST(CompareOnNoise, WithoutAHistoryGivesNoVerdictAndSaysWhyOnce) {
   EXPECT_NE(with_threshold.output.find("2 without a verdict"), std::string::npos) << with_threshold.output;
 }
 
-TEST(CompareOnNoise, JudgesEachCellAgainstTheNoiseFloorTheHistoryRecorded) {
+TEST(CompareOnNoise, JudgesEachCellAgainstTheNoiseFloorOfTheHistorysRunsOfOneCommit) {
   TempDir dir;
   const fs::path before = crafted_run(dir / "old", 1, 1), after = crafted_run(dir / "new", 1.3, 1.01);
-  const std::string database = (dir / "history.sqlite").string();
-  {
-    history::Store store(database, history::Store::Mode::write);
-    const std::string machine = history::machine_fingerprint(read_results_file(after.string()).context);
-    for (const std::string tier : {"naive", "xsimd"})
-      history::record_noise(store, {machine, tier, "gauss", 1000000, 1, 1},
-                            {2, 12, "A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03",
-                             "2026-12-03T00:00:00Z", "3f2a1b0c9d", "3f2a1b0c9d"});
-  }
+  const std::string database = history_of_one_commit(dir, 2);
   CompareOptions options;
   options.history = database;
   // At the floor's own ±2 %: 30 % slower is [1.275, 1.326], wholly above; 1 % is [0.990, 1.030], which
@@ -258,7 +264,8 @@ TEST(CompareOnNoise, JudgesEachCellAgainstTheNoiseFloorTheHistoryRecorded) {
   EXPECT_NE(naive.find("1.300  1.275–1.326        1  slower"), std::string::npos) << floor.output;
   EXPECT_NE(line_of(floor.output, "xsimd/gauss/n:1000000/threads:1 ").find("undecided"), std::string::npos)
       << floor.output;
-  EXPECT_NE(floor.output.find("threshold: ±2 %, this machine's noise floor (A/A `ladder ab` of 3f2a1b0c9d"),
+  EXPECT_NE(floor.output.find("threshold: ±2 %, this machine's noise floor (history: 7 runs of clean commit "
+                              "3f2a1b0c9d)"),
             std::string::npos)
       << floor.output;
   EXPECT_EQ(floor.output.find(unknown_noise), std::string::npos) << floor.output;
