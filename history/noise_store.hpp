@@ -57,7 +57,7 @@ std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key
 // `ladder ab`'s floor for the cell on that machine: the recorded A/A figure (adjacent processes, as ab's
 // pairs are), else the history's (runs apart jump more: a larger, safe figure); nullopt: unknown. compare
 // and history check take history_noise alone: an A/A's adjacent processes understate how far runs measured
-// apart move (here 0.2-0.9 % adjacent, up to 56 % apart), so an A/A figure is no floor for them.
+// apart move (A/A floors here 0.5-1 %, runs apart up to 56 %), so an A/A figure is no floor for them.
 std::optional<NoiseFigure> ab_noise_floor(const Store& store, const NoiseKey& key);
 
 // The machine's fingerprint of a results file's context, as the store keys runs and series by: its CPU

@@ -4,7 +4,6 @@
 // Nothing here is timed: two runs timed against each other would test the machine's load, not compare.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
