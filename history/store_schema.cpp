@@ -25,13 +25,8 @@ using sqlite::Transaction;
 
 // ---- the schema and its migrations ------------------------------------------------------------------
 
-// Migration i (1-based) takes a database from version i - 1 to version i; version 0 is a new, empty file.
-// A new migration is appended here, and schema_version raised: a database is never changed in place by
-// editing an earlier step.
-const std::vector<std::string>& migrations() {
-  static const std::vector<std::string> steps = {
-      // 1: runs, the source files they were built from, their cells, each cell's repetitions.
-      R"sql(
+// Version 1: runs, the source files they were built from, their cells, each cell's repetitions.
+constexpr const char* first_schema = R"sql(
 CREATE TABLE runs (
   id INTEGER PRIMARY KEY,
   run_id TEXT NOT NULL UNIQUE,
@@ -89,15 +84,21 @@ CREATE TABLE repetitions (
   cpu_ns REAL NOT NULL,
   PRIMARY KEY (cell, position)
 );
-)sql",
+)sql";
+
+// Migration i (1-based) takes a database from version i - 1 to version i; version 0 is a new, empty file.
+// A new migration is appended here, and schema_version raised: a database is never changed in place by
+// editing an earlier step.
+const std::vector<std::string>& migrations() {
+  static const std::vector<std::string> steps = {
+      first_schema,
       // 2: indices for the series (a cell's coordinates, on one machine and build, over runs).
       R"sql(
 CREATE INDEX cells_by_series ON cells (tier, integrand, n, threads, ranks);
 CREATE INDEX runs_by_machine ON runs (machine, build, started);
 )sql",
       // 3: the build each cell ran in, in a run of several (`--compilers`, `--arch`): a series is of one
-      // build;
-      // the cells recorded before have none ('').
+      // build; the cells recorded before have none ('').
       R"sql(
 ALTER TABLE cells ADD COLUMN build_id TEXT NOT NULL DEFAULT '';
 DROP INDEX cells_by_series;
