@@ -1,3 +1,4 @@
+// Where a cell's threads run, and how each runtime is held to it (the full contract below).
 #pragma once
 
 #include <sched.h>

@@ -1,3 +1,5 @@
+// `ladder compare`: two results files cell by cell (choose.hpp), each cell's change judged against the
+// machine's noise floor between runs (history::history_noise), never against the spread inside one run.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -1,3 +1,5 @@
+// `ladder pick`: the tier to ship for a results file under the team's constraints (choose.hpp), the one
+// answer the report's first screen gives, with the candidates at each size and what each costs to keep.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
