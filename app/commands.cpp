@@ -71,6 +71,7 @@ namespace {
 int parse_and_run(int argc, char** argv, std::string& name) {
   CLI::App cli{"Ladder: one kernel (the midpoint rule) as a ladder of optimization tiers, measured"};
   cli.require_subcommand(1);
+  app::add_version_flag(cli);
 
   app::Invocation invocation;
   for (int i = 0; i < argc; ++i) {
@@ -100,6 +101,8 @@ int parse_and_run(int argc, char** argv, std::string& name) {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
     return cli.exit(help);
+  } catch (const CLI::CallForVersion& version) {
+    return cli.exit(version);
   } catch (const CLI::ParseError& failure) {
     cli.exit(failure);  // prints CLI11's message
     return exit_bad_input;

@@ -44,6 +44,8 @@ Command add_worker(CLI::App& app);   // hidden: one cell, started by `ladder run
 Command add_history(CLI::App& app);  // import, list, show, report, check (app/history.cpp)
 Command add_export(CLI::App& app, const Invocation& invocation);  // the kernel as a project (export/)
 Command add_machine(CLI::App& app);  // the machine's limits alone (app/machine.cpp)
+// `ladder --version`: the version, the commit and the build (app/version.cpp).
+void add_version_flag(CLI::App& app);
 
 // --history FILE, declared alike on `ladder run` and the history commands.
 void add_history_option(CLI::App* command, std::optional<std::string>& history);

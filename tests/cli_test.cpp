@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "build_info.hpp"
 #include "command.hpp"
 #include "registry.hpp"
 
@@ -153,6 +154,19 @@ TEST(CommandLine, HelpExitsWithZero) {
   const Outcome help = run("eval --help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.output.find("--integrand"), std::string::npos);
+}
+
+// `ladder --version`: the version, the commit (as the build read it) and the compiler and target, exit 0.
+TEST(CommandLine, VersionNamesTheCommitAndTheCompiler) {
+  const Outcome version = run("--version");
+  EXPECT_EQ(version.exit_code, 0) << version.output;
+  const std::string commit = source_state().git_commit.substr(0, 7);
+  EXPECT_NE(version.output.find("ladder " + build_info().ladder_version + " (commit " + commit),
+            std::string::npos)
+      << version.output;
+  EXPECT_NE(version.output.find("built with " + build_info().compiler), std::string::npos) << version.output;
+  EXPECT_NE(version.output.find("-march=" + build_info().target), std::string::npos) << version.output;
+  EXPECT_EQ(version.output.find('\n'), version.output.size() - 1) << "one line";
 }
 
 }  // namespace
