@@ -1,0 +1,117 @@
+"""docs/reference.md against the binary and the source, both ways:
+
+- every command `ladder --help` lists (history's included) has a section headed `ladder COMMAND`, and every
+  such section is a real command (the hidden worker's too);
+- a command's options, as `ladder COMMAND --help` lists them (-h/--help aside), are the options its section's
+  table names in its first column: none missing, none that the command does not have;
+- the page's "Exit codes" table holds exactly the codes of common/errors.hpp;
+- every environment variable the product reads (LADDER_*, HWLOC_*, XDG_*; tests' hooks aside) is named.
+
+    python3 tests/docs_reference_check.py LADDER PAGE SOURCE   # the binary, reference.md, the checkout
+
+Prints each fault as PAGE: what is wrong, and exits 1 when there is one.
+"""
+
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import docs_support  # noqa: E402
+
+TITLE = re.compile(r"^`ladder((?: [a-z][a-z-]*)*)`$")
+PRODUCT = ("app", "harness", "history", "reports", "common", "export", "variants")
+
+
+def sections(text):
+    """{heading text: its lines up to the next heading}, for every heading outside code blocks."""
+    found, current = {}, None
+    for _, line, kind in docs_support.lines(text):
+        match = docs_support.HEADING.match(line) if kind == "text" else None
+        if match:
+            current = match.group(2)
+            found[current] = []
+        elif current is not None:
+            found[current].append(line)
+    return found
+
+
+def first_column(lines):
+    """The first cell of every table row, header and rule rows left out."""
+    cells = [line.split("|")[1] for line in lines if line.startswith("|") and line.count("|") > 2]
+    return [cell for cell in cells if not re.match(r"^\s*:?-+:?\s*$", cell)][1:] if cells else []
+
+
+def options_named(lines):
+    names = set()
+    for cell in first_column(lines):
+        names.update(re.findall(r"(?<![\w-])(--?[a-zA-Z][\w-]*)", cell))
+    return names
+
+
+def exit_codes(source):
+    text = (Path(source) / "common" / "errors.hpp").read_text(encoding="utf-8")
+    return {int(code) for code in re.findall(r"constexpr int exit_\w+ = (\d+);", text)}
+
+
+def environment(source):
+    names = set()
+    for folder in PRODUCT:
+        for path in (Path(source) / folder).rglob("*.[ch]pp"):
+            names.update(re.findall(r'getenv\("((?:LADDER|HWLOC|XDG)_\w+)"\)', path.read_text(encoding="utf-8")))
+    return {name for name in names if "_TEST_" not in name and not name.endswith("_TEST")}
+
+
+def faults(ladder, page, source):
+    text = Path(page).read_text(encoding="utf-8")
+    cli = docs_support.cli(ladder)
+    found = sections(text)
+    documented = {}
+    for heading, lines in found.items():
+        match = TITLE.match(heading.strip())
+        if match:
+            documented[tuple(match.group(1).split())] = lines
+    for words in cli:
+        if words not in documented:
+            yield f"`ladder {' '.join(words)}` has no section".replace("ladder `", "ladder`")
+    for words, lines in documented.items():
+        name = " ".join(("ladder",) + words)
+        options = cli.get(words)
+        if options is None:
+            options = docs_support.hidden_command(ladder, words)
+            if options is None:
+                yield f"`{name}`: no such command"
+                continue
+        named = options_named(lines)
+        if words in cli:
+            for option in sorted(options - {"-h", "--help"} - named):
+                yield f"`{name}`: its option {option} is not in the section"
+        for option in sorted(named - options):
+            yield f"`{name}`: the section names {option}, which the command does not have"
+    table = next((lines for heading, lines in found.items() if heading.strip() == "Exit codes"), None)
+    codes = exit_codes(source)
+    if table is None:
+        yield "no section \"Exit codes\""
+    else:
+        listed = {int(cell) for cell in map(str.strip, first_column(table)) if cell.isdigit()}
+        for code in sorted(codes - listed):
+            yield f"exit code {code} (common/errors.hpp) is not in the table"
+        for code in sorted(listed - codes):
+            yield f"exit code {code} is in the table, not in common/errors.hpp"
+    for variable in sorted(environment(source)):
+        if f"`{variable}`" not in text:
+            yield f"the environment variable {variable}, which Ladder reads, is not named"
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    found = list(faults(*sys.argv[1:]))
+    for fault in found:
+        print(f"{sys.argv[2]}: {fault}")
+    print(f"{len(found)} fault(s)")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
