@@ -1,9 +1,10 @@
-"""Every `ladder …` command line in a fenced code block of README.md and docs/*.md parses: a real subcommand
-(history's included) and real options of that subcommand, as the built binary's `ladder COMMAND --help` lists
-them. A line continued with a backslash is one command; pipes, `&&`, `||` and `;` separate commands; an
+"""Every `ladder …` command line in a fenced code block of README.md and docs/*.md, and every code span of
+their text that starts with `ladder `, parses: a real subcommand (history's included) and real options of that
+subcommand, as the built binary's `ladder COMMAND --help` lists them. A line continued with a backslash is one command; pipes, `&&`, `||` and `;` separate commands; an
 environment prefix (`LADDER_HISTORY=… build/ladder …`), `sudo`, `time` and `env` are skipped; `ladder`,
 `build/ladder`, `./ladder` and any path ending in /ladder start a command. Optional parts written `[--json]`
-count as written. A line whose word after `ladder` is not a name (`ladder 0.1.0 (commit …)`, output) is not
+count as written, and `--compilers/--arch` as both; a placeholder in capitals (`ladder COMMAND --help`)
+ends the check of its line. A line whose word after `ladder` is not a name (`ladder 0.1.0 (commit …)`, output) is not
 a command. Values and positionals are not checked.
 
     python3 tests/docs_commands_check.py LADDER ROOT   # LADDER: the built binary; ROOT: README.md and docs/
@@ -77,10 +78,12 @@ def check(words, cli, ladder):
         if word in ("", "...", "…") or re.match(r"^-(\d|\.\d)", word) or word == "-":
             continue
         if word.startswith("-"):
-            name = word.split("=")[0]
-            if name not in cli[path]:
-                return f"`ladder {' '.join(path)}` has no option {name}".replace("ladder ` ", "ladder` ")
+            for name in word.split("=")[0].split("/"):
+                if name not in cli[path]:
+                    return f"`ladder {' '.join(path)}` has no option {name}".replace("ladder ` ", "ladder` ")
         elif not positionals and _has_subcommands(cli, path):
+            if re.match(r"^[A-Z][A-Z_.…]*$", word):
+                return None  # a placeholder: `ladder COMMAND --help`
             if path + (word,) in cli:
                 path += (word,)
             else:
@@ -98,20 +101,30 @@ def _has_subcommands(cli, path):
     return path == () or any(len(other) == len(path) + 1 and other[: len(path)] == path for other in cli)
 
 
+def spans(text):
+    """Each code span of the text that starts with `ladder `, as (line number, its words)."""
+    for number, line, kind in docs_support.lines(text):
+        if kind == "text":
+            for span in re.findall(r"(?<!`)`([^`]+)`(?!`)", line):
+                if re.match(r"^(\S*/)?ladder ", span):
+                    yield number, _words(span)
+
+
 def faults(ladder, root):
     cli = docs_support.cli(ladder)
     count = 0
     for source in docs_support.markdown_files(root):
         where = source.relative_to(Path(root))
-        for block in docs_support.code_blocks(source.read_text(encoding="utf-8")):
-            for number, words in commands(block):
-                after = ladder_words(words)
-                if after is None:
-                    continue
-                count += 1
-                fault = check(after, cli, ladder)
-                if fault:
-                    yield f"{where}:{number}: ladder {' '.join(after)}: {fault}"
+        text = source.read_text(encoding="utf-8")
+        lines = [line for block in docs_support.code_blocks(text) for line in commands(block)]
+        for number, words in sorted(lines + list(spans(text))):
+            after = ladder_words(words)
+            if after is None:
+                continue
+            count += 1
+            fault = check(after, cli, ladder)
+            if fault:
+                yield f"{where}:{number}: ladder {' '.join(after)}: {fault}"
     print(f"{count} ladder command line(s) read")
 
 
