@@ -22,6 +22,7 @@
 #include "noise_store.hpp"
 #include "parse.hpp"
 #include "plan.hpp"
+#include "process.hpp"
 #include "revisions.hpp"
 #include "run_request.hpp"
 #include "text.hpp"

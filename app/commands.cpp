@@ -1,12 +1,12 @@
 #include "commands.hpp"
 
-#include <filesystem>
 #include <iostream>
 #include <new>
 #include <stdexcept>
 
 #include "errors.hpp"
 #include "parse.hpp"
+#include "process.hpp"
 #include "registry.hpp"
 
 namespace ladder {
@@ -78,9 +78,10 @@ int parse_and_run(int argc, char** argv, std::string& name) {
     invocation.arguments.push_back(argv[i]);
     invocation.text += (i ? " " : "") + std::string(argv[i]);
   }
-  std::error_code error;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) invocation.arguments[0] = self.string();
+  try {
+    invocation.arguments[0] = self_path();
+  } catch (const Unavailable&) {  // argv[0] as given stands
+  }
 
   const std::vector<app::Command> commands = {app::add_list(cli),
                                               app::add_eval(cli, invocation),

@@ -2,67 +2,55 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 
-#include "errors.hpp"
+#include "process.hpp"
 
 namespace ladder {
 
 using Clock = std::chrono::steady_clock;
 
-std::string on_path(const std::string& program) {
-  const char* variable = std::getenv("PATH");
-  const std::string path = variable ? variable : "/usr/bin";
-  for (std::size_t start = 0; start <= path.size();) {
-    const std::size_t colon = std::min(path.find(':', start), path.size());
-    const std::string dir = path.substr(start, colon - start);
-    const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = colon + 1;
-  }
-  return {};
-}
-
-std::string quoted(const std::string& text) {
-  std::string out = "'";
-  for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-int run_logged(const std::string& command, const std::string& log, const std::string& label) {
+int run_logged(const std::vector<std::string>& argv, const std::string& log, const std::string& label) {
   std::ofstream out(log, std::ios::app);
-  out << "$ " << command << "\n";
+  out << "$ " << command_text(argv) << "\n";
   out.flush();
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) throw Unavailable("cannot start: " + command);
   const bool tty = ::isatty(STDOUT_FILENO);
   const auto started = Clock::now();
   int last_shown = -1;
-  char line[4096];
-  while (std::fgets(line, sizeof line, pipe)) {
-    out << line;
+  std::string line;  // the line being read, up to its newline
+  const auto show = [&] {
     int done = 0, total = 0;
-    if (std::sscanf(line, "[%d/%d]", &done, &total) == 2 && total > 0) {
-      const int percent = 100 * done / total;
-      const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
-      if (tty)
-        std::printf("\r  %s: %d of %d steps, %.0f s  ", label.c_str(), done, total, seconds);
-      else if (percent / 25 != last_shown / 25)
-        std::printf("  %s: %d of %d steps, %.0f s\n", label.c_str(), done, total, seconds);
-      last_shown = percent;
-      std::fflush(stdout);
+    if (std::sscanf(line.c_str(), "[%d/%d]", &done, &total) != 2 || total <= 0) return;
+    const int percent = 100 * done / total;
+    const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    if (tty)
+      std::printf("\r  %s: %d of %d steps, %.0f s  ", label.c_str(), done, total, seconds);
+    else if (percent / 25 != last_shown / 25)
+      std::printf("  %s: %d of %d steps, %.0f s\n", label.c_str(), done, total, seconds);
+    last_shown = percent;
+    std::fflush(stdout);
+  };
+  Program program{argv};
+  program.stderr_to = Stream::merge;
+  program.on_output = [&](std::string_view chunk) {
+    out << chunk;
+    for (const char c : chunk) {
+      if (c != '\n') {
+        line += c;
+        continue;
+      }
+      show();
+      line.clear();
     }
-  }
+  };
+  const Finished finished = run_program(program);
   if (tty && last_shown >= 0) std::printf("\r%*s\r", 60, "");
-  const int status = ::pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  if (!finished.started()) out << argv.front() << ": " << finished.not_started << "\n";
+  return !finished.started() ? 127 : finished.signal != 0 ? 128 : finished.exit_code;
 }
 
 std::string first_error(const std::string& log) {

@@ -1,20 +1,18 @@
 // The steps a build of a worker is made of, shared by the builds of the matrix (builds.hpp) and the
-// revisions of `ladder ab` (revisions.hpp): a program found on PATH, a command run with its output in a log
-// and its progress on one line, the first error of a log, and a lock that makes two runs preparing one
+// revisions of `ladder ab` (revisions.hpp): a program run with its output in a log and its progress on one
+// line, the first error of a log, and a lock that makes two runs preparing one
 // build wait for each other.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace ladder {
 
-// The program's path on PATH, or empty.
-std::string on_path(const std::string& program);
-// `text` in single quotes for the shell.
-std::string quoted(const std::string& text);
-// Runs `command` with its output appended to `log`; while it runs, ninja's "[N/M]" lines become one
-// progress line labelled `label`. Returns its exit status.
-int run_logged(const std::string& command, const std::string& log, const std::string& label);
+// Runs `argv` (no shell, common/process.hpp) with its stdout and stderr appended to `log`; while it runs,
+// ninja's "[N/M]" lines become one progress line labelled `label`. Returns its exit status: 127 (said in
+// the log) when it cannot be started, 128 when a signal ended it.
+int run_logged(const std::vector<std::string>& argv, const std::string& log, const std::string& label);
 // The first line of `log` that reads as an error (the compiler's, or CMake's with the first line of its
 // message), else its first FAILED line.
 std::string first_error(const std::string& log);

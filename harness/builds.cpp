@@ -16,6 +16,7 @@
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "plan.hpp"
+#include "process.hpp"
 #include "registry.hpp"
 #include "text.hpp"
 #include "vectorization.hpp"
@@ -98,15 +99,10 @@ std::pair<fs::file_time_type, std::uintmax_t> stamp(const std::string& path) {
 }
 
 BuildDescription describe_worker(const std::string& worker, const std::string& id) {
-  FILE* pipe = ::popen((quoted(worker) + " describe 2>/dev/null").c_str(), "r");
-  std::string text;
-  if (pipe) {
-    char chunk[4096];
-    while (const std::size_t got = std::fread(chunk, 1, sizeof chunk, pipe)) text.append(chunk, got);
-    ::pclose(pipe);
-  }
+  Program describe{{worker, "describe"}};
+  describe.stderr_to = Stream::discard;
   try {
-    return BuildDescription::from_json(json::parse(text));
+    return BuildDescription::from_json(json::parse(run_program(describe).out));
   } catch (const std::exception& failure) {
     throw InputError("build " + id + ": its worker " + worker + " did not describe itself (" +
                      failure.what() + "); remove " + fs::path(worker).parent_path().parent_path().string() +
@@ -117,7 +113,7 @@ BuildDescription describe_worker(const std::string& worker, const std::string& i
 // Configures (once) and compiles one build of the sources in `source` into `paths`, or finds it up to
 // date; `name` is what its messages call it.
 PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const BuildPaths& paths,
-                      const std::string& name, const std::string& options = "") {
+                      const std::string& name, const std::vector<std::string>& options = {}) {
   PreparedBuild build{spec};
   const std::string compiler = compiler_executable(find_compiler(spec.compiler));
   fs::create_directories(paths.dir);
@@ -136,18 +132,20 @@ PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const Bu
   };
   if (!configured) {
     const auto started = Clock::now();
-    const std::string generator = on_path("ninja").empty() ? "" : " -G Ninja";
-    const std::string command = "cmake -S " + quoted(source) + " -B " + quoted(paths.tree) + generator +
-                                " -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=" + quoted(compiler) +
-                                " -DLADDER_ARCH=" + spec.arch + " -DLADDER_WORKER_ONLY=ON" + options;
+    std::vector<std::string> command = {"cmake", "-S", source, "-B", paths.tree};
+    if (!on_path("ninja").empty()) command.insert(command.end(), {"-G", "Ninja"});
+    command.insert(command.end(), {"-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_COMPILER=" + compiler,
+                                   "-DLADDER_ARCH=" + spec.arch, "-DLADDER_WORKER_ONLY=ON"});
+    command.insert(command.end(), options.begin(), options.end());
     if (run_logged(command, paths.log, name + " configure") != 0) throw failed("configure");
     build.configure_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   }
   const std::string built = paths.tree + "/ladder-worker";
   const auto before = stamp(built);
   const auto started = Clock::now();
-  const std::string command = "cmake --build " + quoted(paths.tree) + " --target ladder-worker --parallel " +
-                              std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  const std::string jobs = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  const std::vector<std::string> command = {"cmake",         "--build",    paths.tree, "--target",
+                                            "ladder-worker", "--parallel", jobs};
   if (run_logged(command, paths.log, name + " compile") != 0) throw failed("compile");
   const double compiling = std::chrono::duration<double>(Clock::now() - started).count();
   if (before == stamp(built) && fs::exists(paths.ready)) {
@@ -172,13 +170,6 @@ PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const Bu
 }
 
 }  // namespace
-
-std::string self_path() {
-  std::error_code error;
-  const auto path = fs::read_symlink("/proc/self/exe", error);
-  if (error) throw Unavailable("cannot find this program's own path: " + error.message());
-  return path.string();
-}
 
 const std::vector<std::string>& build_compilers() {
   static const std::vector<std::string> names = {"gcc", "clang"};
@@ -333,7 +324,8 @@ double estimated_build_seconds(const BuildSpec& spec, std::string* how) {
 PreparedBuild prepare_worker_from(const std::string& source, const std::string& directory,
                                   const std::string& name, const std::vector<std::string>& tiers) {
   return prepare(build_at_hand(), source, BuildPaths(directory), name,
-                 tiers.empty() ? "" : " -DLADDER_ONLY_TIERS=" + ladder::quoted(join(tiers, ",")));
+                 tiers.empty() ? std::vector<std::string>{}
+                               : std::vector<std::string>{"-DLADDER_ONLY_TIERS=" + join(tiers, ",")});
 }
 
 std::vector<BuildListing> list_builds() {

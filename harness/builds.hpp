@@ -68,9 +68,6 @@ struct PreparedBuild {
   bool at_hand = false;
 };
 
-// This program's own path (/proc/self/exe); Unavailable when it cannot be read.
-std::string self_path();
-
 // builds/ beside this binary, or $LADDER_BUILDS_DIR where it is set (the tests' own folder).
 std::string builds_directory();
 

@@ -1,16 +1,13 @@
 #include "distributed.hpp"
 
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 #include "context.hpp"
 #include "errors.hpp"
+#include "process.hpp"
 
 #ifdef LADDER_WITH_MPI
 #include <mpi.h>
@@ -111,19 +108,15 @@ void start_ranks(int ranks, int threads, const std::vector<std::string>& argumen
   if (!built()) throw Unavailable("this build has no distributed tier (MPI was not found when it was built)");
   std::vector<std::string> command = launch_command(ranks, threads, logical_cpus(), {}, physical_cores());
   command.insert(command.end(), arguments.begin(), arguments.end());
-  std::vector<char*> words;
-  for (auto& word : command) words.push_back(word.data());
-  words.push_back(nullptr);
   std::fflush(stdout);
-  // Spawned and waited for, not exec'd into: this process's exit then removes the launcher's private
+  // Started and waited for, not exec'd into: this process's exit then removes the launcher's private
   // session directory (launch_command), and the launcher's status becomes this process's own.
-  pid_t launcher_pid = 0;
-  if (const int failed = posix_spawn(&launcher_pid, words[0], nullptr, nullptr, words.data(), environ))
-    throw Unavailable("cannot start the MPI launcher '" + command[0] + "': " + std::strerror(failed));
-  int status = 0;
-  while (waitpid(launcher_pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  std::exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0));
+  Program launcher_run{command};
+  launcher_run.stdout_to = launcher_run.stderr_to = Stream::inherit;
+  const Finished finished = run_program(launcher_run);
+  if (!finished.started())
+    throw Unavailable("cannot start the MPI launcher '" + command[0] + "': " + finished.not_started);
+  std::exit(finished.signal != 0 ? 128 + finished.signal : finished.exit_code);
 }
 
 bool follow_leader(const KernelCall& call) {

@@ -1,20 +1,12 @@
 // Running likwid-bench and reading its figures (likwid_bench.hpp).
 #include "likwid_bench.hpp"
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <chrono>
 #include <cstdlib>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "errors.hpp"
+#include "process.hpp"
 #include "text.hpp"
 
 namespace ladder::likwid {
@@ -28,54 +20,12 @@ bool cpu_has(const std::string& flag) {
   return false;
 }
 
-struct Finished {
-  int status = 0;  // as waitpid says it
-  std::string output;
-  bool timed_out = false;
-};
-
-// Runs argv (no shell) with stdout and stderr into one pipe; kills it past `timeout` seconds.
-Finished run_program(const std::vector<std::string>& argv, double timeout) {
-  int pipe_ends[2];
-  if (::pipe(pipe_ends) != 0)
-    throw ToolFailed("cannot start " + argv.front() + ": pipe: " + std::strerror(errno));
-  const pid_t pid = ::fork();
-  if (pid < 0) throw ToolFailed("cannot start " + argv.front() + ": fork: " + std::strerror(errno));
-  if (pid == 0) {
-    ::dup2(pipe_ends[1], 1);
-    ::dup2(pipe_ends[1], 2);
-    ::close(pipe_ends[0]);
-    ::close(pipe_ends[1]);
-    std::vector<char*> args;
-    for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    ::execv(args[0], args.data());
-    const std::string why = "cannot execute " + argv.front() + ": " + std::strerror(errno) + "\n";
-    [[maybe_unused]] const auto written = ::write(2, why.data(), why.size());
-    ::_exit(127);
-  }
-  ::close(pipe_ends[1]);
-  Finished finished;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
-  char buffer[4096];
-  for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    pollfd readable{pipe_ends[0], POLLIN, 0};
-    if (left.count() <= 0 || ::poll(&readable, 1, static_cast<int>(left.count())) == 0) {
-      finished.timed_out = true;
-      ::kill(pid, SIGKILL);
-      break;
-    }
-    const ssize_t got = ::read(pipe_ends[0], buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    finished.output.append(buffer, static_cast<std::size_t>(got));
-  }
-  ::close(pipe_ends[0]);
-  while (::waitpid(pid, &finished.status, 0) < 0 && errno == EINTR) {
-  }
-  return finished;
+// Runs argv (no shell) with stdout and stderr merged; killed past `timeout` seconds.
+Finished run_merged(const std::vector<std::string>& argv, double timeout) {
+  Program program{argv};
+  program.stderr_to = Stream::merge;
+  program.timeout_seconds = timeout;
+  return run_program(program);
 }
 
 std::string trimmed(const std::string& text) {
@@ -87,20 +37,13 @@ std::string trimmed(const std::string& text) {
 }  // namespace
 
 std::optional<std::string> find_bench() {
-  const char* path = std::getenv("PATH");
-  std::istringstream directories(path ? path : "");
-  std::string directory;
-  while (std::getline(directories, directory, ':')) {
-    if (directory.empty()) continue;
-    const std::string candidate = directory + "/likwid-bench";
-    if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate;
-  }
+  if (std::string found = on_path("likwid-bench"); !found.empty()) return found;
   return std::nullopt;
 }
 
 std::string version(const std::string& bench) {
-  const Finished finished = run_program({bench, "-v"}, 10);
-  const std::string output = trimmed(finished.output);  // "likwid-bench -- Version 5.2.2"
+  const Finished finished = run_merged({bench, "-v"}, 10);
+  const std::string output = trimmed(finished.out);  // "likwid-bench -- Version 5.2.2"
   const auto at = output.find("Version ");
   if (at == std::string::npos) return "likwid-bench";
   return "likwid-bench " + trimmed(output.substr(at + 8, output.find('\n', at) - at - 8));
@@ -142,17 +85,12 @@ double run_figure(const std::string& bench, const std::vector<std::string>& argu
                   const std::string& label) {
   std::vector<std::string> argv = {bench};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
-  const Finished finished = run_program(argv, 60);
-  const bool exited_ok = WIFEXITED(finished.status) && WEXITSTATUS(finished.status) == 0;
-  const auto figure = parse_figure(finished.output, label);
-  if (exited_ok && figure && !finished.timed_out) return *figure / 1000;
-  std::string status =
-      finished.timed_out             ? "ran past 60 s"
-      : WIFEXITED(finished.status)   ? "exited with " + std::to_string(WEXITSTATUS(finished.status))
-      : WIFSIGNALED(finished.status) ? "was killed by signal " + std::to_string(WTERMSIG(finished.status))
-                                     : "failed";
-  if (exited_ok && !figure) status = "printed no '" + label + ":' line";
-  std::string output = trimmed(finished.output);
+  const Finished finished = run_merged(argv, 60);
+  const auto figure = parse_figure(finished.out, label);
+  if (finished.ok() && figure) return *figure / 1000;
+  std::string status = finished.timed_out ? "ran past 60 s" : finished.how();
+  if (finished.ok() && !figure) status = "printed no '" + label + ":' line";
+  std::string output = trimmed(finished.out);
   if (output.size() > 600) output = "…" + output.substr(output.size() - 600);
   throw ToolFailed("`" + join(argv, " ") + "` " + status +
                    (output.empty() ? ", saying nothing" : ": " + output));

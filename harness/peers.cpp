@@ -1,15 +1,14 @@
 #include "peers.hpp"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "errors.hpp"
 #include "json_reader.hpp"
+#include "process.hpp"
 #include "registry.hpp"
 
 namespace ladder {
@@ -31,13 +30,14 @@ std::vector<PeerCard>& loaded() {
 }
 
 // Where this build's cpp-extension modules are: python-extension/build/modules beside the executable
-// (cmake/python_extension.cmake); empty when /proc/self/exe cannot be read.
+// (cmake/python_extension.cmake); empty when this program's own path cannot be read.
 std::string extension_modules() {
-  std::array<char, 4096> path{};
-  const ssize_t length = readlink("/proc/self/exe", path.data(), path.size() - 1);
-  if (length <= 0) return "";
-  const std::string executable(path.data(), static_cast<std::size_t>(length));
-  return executable.substr(0, executable.find_last_of('/')) + "/python-extension/build/modules";
+  try {
+    const std::string executable = self_path();
+    return executable.substr(0, executable.find_last_of('/')) + "/python-extension/build/modules";
+  } catch (const Unavailable&) {
+    return "";
+  }
 }
 
 }  // namespace
@@ -58,16 +58,13 @@ void load_peers(const std::string& language) {
   const std::string directory = peers_directory();
   if (const std::string modules = extension_modules(); !modules.empty())
     setenv("LADDER_PYTHON_EXTENSIONS", modules.c_str(), 0);  // a user's own stays
-  const std::string command = "'" + python_interpreter() + "' '" + directory + "/peers.py' cards 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  std::array<char, 4096> buffer{};
-  if (pipe)
-    while (const std::size_t read = std::fread(buffer.data(), 1, buffer.size(), pipe))
-      output.append(buffer.data(), read);
-  const int status = pipe ? pclose(pipe) : -1;
+  Program listing{{python_interpreter(), directory + "/peers.py", "cards"}};
+  listing.stderr_to = Stream::merge;
+  const std::string command = command_text(listing.argv);
+  const Finished finished = run_program(listing);
+  const std::string output = finished.started() ? finished.out : finished.how();
   const auto cards = nlohmann::json::parse(output, nullptr, false);
-  if (status != 0 || !cards.is_array())
+  if (!finished.ok() || !cards.is_array())
     throw InputError("--peers python: cannot list the Python peers with `" + command +
                      "` (is python3 installed? "
                      "set LADDER_PEERS_DIR to scripts/peers): " +

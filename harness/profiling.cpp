@@ -1,7 +1,6 @@
 #include "profiling.hpp"
 
 #include <gnu/libc-version.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +19,7 @@
 #include "build_info.hpp"
 #include "errors.hpp"
 #include "peers.hpp"
+#include "process.hpp"
 #include "profiling_flops.hpp"
 #include "registry.hpp"
 #include "text.hpp"
@@ -30,59 +30,22 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::string find_on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::stringstream directories(path ? path : "/usr/bin:/bin");
-  std::string directory;
-  while (std::getline(directories, directory, ':')) {
-    const fs::path candidate = fs::path(directory.empty() ? "." : directory) / name;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
-  }
-  return "";
-}
-
 struct Output {
   int status = -1;   // the exit code, or -1 when the program did not exit normally
   std::string text;  // stdout and stderr together
 };
 
-// Runs a program (no shell) and collects what it prints.
-Output run_program(const std::vector<std::string>& argv, const std::string& input = "") {
-  int out[2], in[2];
-  if (pipe(out) != 0 || pipe(in) != 0)
-    throw ToolFailed("cannot start " + argv.front() + ": no pipe to read it by: " + std::strerror(errno));
-  const pid_t pid = fork();
-  if (pid < 0) throw ToolFailed("cannot start " + argv.front() + ": fork: " + std::strerror(errno));
-  if (pid == 0) {
-    dup2(in[0], 0), dup2(out[1], 1), dup2(out[1], 2);
-    close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-    std::vector<char*> arguments;
-    for (const auto& argument : argv) arguments.push_back(const_cast<char*>(argument.c_str()));
-    arguments.push_back(nullptr);
-    execvp(arguments[0], arguments.data());
-    // Said on its output, which the caller's message quotes: an empty program name is a tool not found.
-    std::fprintf(stderr, "cannot execute '%s': %s\n", arguments[0], std::strerror(errno));
-    _exit(127);
-  }
-  close(in[0]), close(out[1]);
-  std::thread feeder([&] {  // addr2line reads its addresses while it writes its answers
-    for (std::size_t written = 0; written < input.size();) {
-      const auto count = write(in[1], input.data() + written, input.size() - written);
-      if (count <= 0) break;
-      written += static_cast<std::size_t>(count);
-    }
-    close(in[1]);
-  });
-  Output output;
-  char buffer[1 << 16];
-  for (ssize_t count; (count = read(out[0], buffer, sizeof buffer)) > 0;)
-    output.text.append(buffer, static_cast<std::size_t>(count));
-  close(out[0]);
-  feeder.join();
-  int status = 0;
-  waitpid(pid, &status, 0);
-  output.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return output;
+// Runs a program (no shell, common/process.hpp) with `input` on its stdin and collects what it prints. One
+// that cannot be started reads as exit code 127, the reason on its output, where the caller's message
+// quotes it: an empty program name is a tool not found.
+Output run_merged(const std::vector<std::string>& argv, const std::string& input = "") {
+  Program program{argv};
+  program.input = input;  // addr2line reads its addresses while it writes its answers
+  program.stderr_to = Stream::merge;
+  const Finished finished = run_program(program);
+  if (!finished.started())
+    return {127, "cannot execute '" + argv.front() + "': " + finished.not_started + "\n"};
+  return {finished.signal != 0 ? -1 : finished.exit_code, finished.out};
 }
 
 std::string last_lines(const std::string& text, int count = 4) {
@@ -96,9 +59,9 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 // "callgrind (valgrind-3.19.0)", and the -march the profiling build was made for.
 std::string tool_name() {
-  return "callgrind (" + first_line(run_program({find_on_path("valgrind"), "--version"}).text) + ")";
+  return "callgrind (" + first_line(run_merged({on_path("valgrind"), "--version"}).text) + ")";
 }
-std::string target_of(const std::string& binary) { return first_line(run_program({binary, "target"}).text); }
+std::string target_of(const std::string& binary) { return first_line(run_merged({binary, "target"}).text); }
 
 struct Callgrind {
   std::string file;  // its output file
@@ -114,14 +77,14 @@ Callgrind callgrind(const std::string& tier, const std::string& integrand, doubl
     throw WriteError("cannot make a temporary file for callgrind's output (" + std::string(name) +
                      "): " + std::strerror(errno));
   close(descriptor);
-  std::vector<std::string> argv = {find_on_path("valgrind"), "--tool=callgrind",
+  std::vector<std::string> argv = {on_path("valgrind"), "--tool=callgrind",
                                    std::string("--callgrind-out-file=") + name,
                                    "--toggle-collect=ladder_profiled_call"};
   if (per_instruction)
     argv.insert(argv.end(), {"--dump-instr=yes", "--compress-pos=no", "--compress-strings=no"});
   argv.insert(argv.end(), {profiling_binary(), "call", tier, integrand, format_number("%.17g", a),
                            format_number("%.17g", b), std::to_string(n), "1"});
-  const Output output = run_program(argv);
+  const Output output = run_merged(argv);
   Callgrind result{name};
   std::ifstream in(name);
   std::string line;
@@ -155,7 +118,7 @@ std::map<std::uint64_t, std::vector<std::pair<std::string, int>>> inline_chains(
     std::snprintf(text, sizeof text, "0x%llx\n", static_cast<unsigned long long>(address));
     input += text;
   }
-  const Output output = run_program({"addr2line", "-a", "-i", "-e", binary}, input);
+  const Output output = run_merged({"addr2line", "-a", "-i", "-e", binary}, input);
   if (output.status != 0)
     throw ToolFailed("addr2line on " + binary + " failed (exit code " + std::to_string(output.status) +
                      "): " + last_lines(output.text));
@@ -190,13 +153,15 @@ std::string source_directory() {
 
 std::string profiling_binary() {
   if (const char* chosen = std::getenv("LADDER_PROFILING_BINARY"); chosen && *chosen) return chosen;
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? std::string() : (self.parent_path() / "ladder-profiling").string();
+  try {
+    return (fs::path(self_path()).parent_path() / "ladder-profiling").string();
+  } catch (const Unavailable&) {
+    return "";
+  }
 }
 
 std::string unavailable_reason() {
-  if (find_on_path("valgrind").empty())
+  if (on_path("valgrind").empty())
     return "valgrind is not installed (Debian package valgrind; scripts/install-deps.sh installs it)";
   const std::string binary = profiling_binary();
   if (binary.empty() || access(binary.c_str(), X_OK) != 0)
@@ -212,7 +177,7 @@ InstructionCounts count_instructions(const std::vector<std::string>& tiers, cons
   if (const auto reason = unavailable_reason(); !reason.empty())
     return InstructionCounts::not_counted("unavailable: " + reason);
   const std::string binary = profiling_binary();
-  const Output listed = run_program({binary, "list"});
+  const Output listed = run_merged({binary, "list"});
   if (listed.status != 0)
     return InstructionCounts::not_counted("unavailable: " + binary +
                                           " does not run: " + last_lines(listed.text));

@@ -12,25 +12,12 @@
 
 #include "errors.hpp"
 #include "flop_table.hpp"
+#include "process.hpp"
 
 namespace ladder::profiling {
 namespace {
 
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-std::string objdump_program() {
-  const char* path = std::getenv("PATH");
-  std::stringstream directories(path ? path : "/usr/bin:/bin");
-  for (std::string directory; std::getline(directories, directory, ':');) {
-    const std::string candidate = (directory.empty() ? "." : directory) + "/objdump";
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return "";
-}
+std::string objdump_program() { return on_path("objdump"); }
 
 std::string hex(std::uint64_t value) {
   char text[24];
@@ -41,15 +28,13 @@ std::string hex(std::uint64_t value) {
 // The weight of each instruction of `object` in [start, stop): objdump's lines "  6ebb0:\tvaddsd …".
 std::map<std::uint64_t, FlopWeight> weights(const std::string& object, std::uint64_t start,
                                             std::uint64_t stop) {
-  const std::string command = shell_quoted(objdump_program()) +
-                              " -d --no-show-raw-insn --start-address=" + hex(start) +
-                              " --stop-address=" + hex(stop) + " " + shell_quoted(object) + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) throw ToolFailed("cannot run objdump on " + object);
-  std::string text;
-  char buffer[1 << 16];
-  for (std::size_t read; (read = fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, read);
-  if (pclose(pipe) != 0)
+  Program objdump{{objdump_program(), "-d", "--no-show-raw-insn", "--start-address=" + hex(start),
+                   "--stop-address=" + hex(stop), object}};
+  objdump.stderr_to = Stream::merge;
+  const Finished finished = run_program(objdump);
+  if (!finished.started()) throw ToolFailed("cannot run objdump on " + object + ": " + finished.not_started);
+  const std::string& text = finished.out;
+  if (!finished.ok())
     throw ToolFailed("objdump on " + object + " failed: " + text.substr(0, text.find('\n')));
   std::map<std::uint64_t, FlopWeight> found;
   std::istringstream lines(text);

@@ -1,6 +1,5 @@
 #include "revisions.hpp"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 #include "build_info.hpp"
 #include "build_steps.hpp"
 #include "errors.hpp"
+#include "process.hpp"
 #include "sha256.hpp"
 #include "text.hpp"
 
@@ -20,24 +20,26 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Output {
-  int status = 0;
+  int status = 0;    // its exit code; 127 when it cannot be started, 128 when a signal ended it
   std::string text;  // stdout, its last newline removed
 };
 
-// Runs a shell command, its output read (stderr too when `with_errors`).
-Output run(const std::string& command, bool with_errors = false) {
-  FILE* pipe = ::popen((command + (with_errors ? " 2>&1" : " 2>/dev/null")).c_str(), "r");
-  if (!pipe) throw Unavailable("cannot start: " + command);
-  Output out;
-  char chunk[4096];
-  while (const std::size_t got = std::fread(chunk, 1, sizeof chunk, pipe)) out.text.append(chunk, got);
-  const int status = ::pclose(pipe);
-  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+using Words = std::vector<std::string>;
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+// Runs git in the checkout `top` with `arguments`, its output read (stderr too when `with_errors`).
+Output git(const std::string& top, const Words& arguments, bool with_errors = false,
+           const Environment& environment = {}) {
+  Program program{{"git", "-C", top}};
+  program.argv.insert(program.argv.end(), arguments.begin(), arguments.end());
+  program.stderr_to = with_errors ? Stream::merge : Stream::discard;
+  program.environment = environment;
+  const Finished finished = run_program(program);
+  Output out{finished.started() ? finished.signal != 0 ? 128 : finished.exit_code : 127, finished.out};
+  if (!finished.started()) out.text = "git: " + finished.not_started;
   while (!out.text.empty() && out.text.back() == '\n') out.text.pop_back();
   return out;
 }
-
-std::string git(const std::string& top) { return "git -C " + ladder::quoted(top) + " "; }
 
 std::string short_hash(const std::string& hash) { return hash.substr(0, 10); }
 
@@ -45,8 +47,8 @@ std::string short_hash(const std::string& hash) { return hash.substr(0, 10); }
 // are not ignored), hashed with a copy of the index and a scratch object directory that borrows the
 // checkout's objects: nothing is written into .git.
 std::string working_tree_hash(const std::string& top) {
-  const Output objects = run(git(top) + "rev-parse --path-format=absolute --git-path objects");
-  const Output index = run(git(top) + "rev-parse --path-format=absolute --git-path index");
+  const Output objects = git(top, {"rev-parse", "--path-format=absolute", "--git-path", "objects"});
+  const Output index = git(top, {"rev-parse", "--path-format=absolute", "--git-path", "index"});
   if (objects.status != 0 || index.status != 0)
     throw InputError("cannot read the git checkout at " + top + ": `git rev-parse --git-path` failed");
   char pattern[] = "/tmp/ladder-ab-XXXXXX";
@@ -55,11 +57,11 @@ std::string working_tree_hash(const std::string& top) {
   std::error_code error;
   if (fs::exists(index.text)) fs::copy_file(index.text, scratch + "/index", error);
   fs::create_directories(scratch + "/objects", error);
-  const std::string environment = "GIT_INDEX_FILE=" + ladder::quoted(scratch + "/index") +
-                                  " GIT_OBJECT_DIRECTORY=" + ladder::quoted(scratch + "/objects") +
-                                  " GIT_ALTERNATE_OBJECT_DIRECTORIES=" + ladder::quoted(objects.text) + " ";
-  const Output added = run(environment + git(top) + "add -A", true);
-  const Output tree = run(environment + git(top) + "write-tree", true);
+  const Environment scratch_git = {{"GIT_INDEX_FILE", scratch + "/index"},
+                                   {"GIT_OBJECT_DIRECTORY", scratch + "/objects"},
+                                   {"GIT_ALTERNATE_OBJECT_DIRECTORIES", objects.text}};
+  const Output added = git(top, {"add", "-A"}, true, scratch_git);
+  const Output tree = git(top, {"write-tree"}, true, scratch_git);
   fs::remove_all(scratch, error);
   if (added.status != 0 || tree.status != 0)
     throw InputError("cannot hash the working tree of " + top + ": " +
@@ -71,8 +73,7 @@ std::string working_tree_hash(const std::string& top) {
 std::string tree_at_hand(const std::string& top) {
   const SourceState& source = source_state();
   if (source.git_dirty != "no" || source.git_commit.empty() || source.git_commit == "unknown") return {};
-  const Output tree =
-      run(git(top) + "rev-parse --verify --quiet " + ladder::quoted(source.git_commit + "^{tree}"));
+  const Output tree = git(top, {"rev-parse", "--verify", "--quiet", source.git_commit + "^{tree}"});
   return tree.status == 0 ? tree.text : std::string();
 }
 
@@ -85,12 +86,12 @@ std::string Revision::label() const {
 }
 
 std::string checkout_top(const std::string& repo) {
-  if (run("git --version").status != 0)
+  if (git(".", {"--version"}).status != 0)
     throw InputError("`ladder ab` needs git, which is not installed: install Debian's git");
   std::error_code error;
   if (!fs::is_directory(repo, error))
     throw InputError("--repo '" + repo + "' is not a directory: give a git checkout of Ladder");
-  const Output top = run(git(repo) + "rev-parse --show-toplevel");
+  const Output top = git(repo, {"rev-parse", "--show-toplevel"});
   if (top.status != 0 || top.text.empty())
     throw InputError(
         "'" + fs::absolute(repo).string() +
@@ -103,17 +104,16 @@ Revision resolve_revision(const std::string& top, const std::string& revision) {
   if (revision.empty() || revision == ".") {
     resolved.name = "the working tree";
     resolved.working_tree = true;
-    const Output head = run(git(top) + "rev-parse --verify --quiet HEAD");
+    const Output head = git(top, {"rev-parse", "--verify", "--quiet", "HEAD"});
     resolved.commit = head.status == 0 ? head.text : std::string();
     resolved.tree = working_tree_hash(top);
-    const Output head_tree = run(git(top) + "rev-parse --verify --quiet HEAD^{tree}");
+    const Output head_tree = git(top, {"rev-parse", "--verify", "--quiet", "HEAD^{tree}"});
     resolved.dirty = head_tree.status != 0 || head_tree.text != resolved.tree;
     return resolved;
   }
   if (revision[0] == '-')
     throw InputError("revision '" + revision + "' is not a revision (it reads as an option)");
-  const Output commit =
-      run(git(top) + "rev-parse --verify --quiet " + ladder::quoted(revision + "^{commit}"));
+  const Output commit = git(top, {"rev-parse", "--verify", "--quiet", revision + "^{commit}"});
   if (commit.status != 0 || commit.text.empty())
     throw InputError("unknown revision '" + revision + "' in " + top +
                      ": give a commit, branch or tag there (`git -C " + top +
@@ -121,7 +121,7 @@ Revision resolve_revision(const std::string& top, const std::string& revision) {
                      "or leave --head out for the working tree");
   resolved.name = revision;
   resolved.commit = commit.text;
-  resolved.tree = run(git(top) + "rev-parse " + ladder::quoted(commit.text + "^{tree}")).text;
+  resolved.tree = git(top, {"rev-parse", commit.text + "^{tree}"}).text;
   return resolved;
 }
 
@@ -154,9 +154,18 @@ PreparedBuild prepare_revision(const std::string& top, const Revision& revision,
       std::error_code error;
       fs::remove_all(source, error);
       fs::create_directories(source);
-      const Output exported = run(git(top) + "archive --format=tar " + ladder::quoted(revision.commit) +
-                                      " | tar -x -C " + ladder::quoted(source),
-                                  true);
+      // Through a file, not a pipe between two programs: git's archive, then tar's extraction of it.
+      const std::string archive = revision_directory + "/src.tar";
+      Output exported = git(top, {"archive", "--format=tar", "--output=" + archive, revision.commit}, true);
+      if (exported.status == 0) {
+        Program untar{{"tar", "-x", "-f", archive, "-C", source}};
+        untar.stderr_to = Stream::merge;
+        const Finished finished = run_program(untar);
+        exported = {finished.ok() ? 0 : 1,
+                    finished.started() ? finished.out : "tar: " + finished.not_started};
+      }
+      std::error_code ignored;
+      fs::remove(archive, ignored);
       if (exported.status != 0) {
         fs::remove_all(source, error);
         throw InputError("cannot export revision " + revision.label() +

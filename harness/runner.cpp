@@ -25,6 +25,7 @@
 #include "machine_topology.hpp"
 #include "peers.hpp"
 #include "plan.hpp"
+#include "process.hpp"
 #include "process_stats.hpp"
 #include "profiling.hpp"
 #include "progress.hpp"
