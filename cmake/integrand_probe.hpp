@@ -3,11 +3,13 @@
 // comparison of SIMD batches compiles with AVX-512 (the lane mask converts to an integer) and quietly takes
 // one path for all lanes: compiling alone would not catch it.
 //
-// The probe file defines `std::vector<double> evaluate(const std::vector<double>& xs)` for its argument
-// type, includes this file and the integrand's header, and main() calls check(evaluate, "what").
+// The probe file includes the kind's header, the integrand's and this one, and main() calls
+// check(scalar, apply, lanes, "what"), where apply(in, out) evaluates the integrand on its argument type at
+// `lanes` points from in[] into out[] (a ladder_add_evaluation_kind's EXPR, cmake/user_integrands.cmake).
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <vector>
 
@@ -24,10 +26,11 @@ inline std::vector<double> points() {
 
 // Prints "ulps: U", the largest difference from the double values in units of their last place (the
 // tiers' rounding bound for this integrand allows for it), or an error and returns 1.
-template <class Scalar, class Evaluate>
-int check(Scalar scalar, Evaluate evaluate, const char* what) {
+template <class Scalar, class Apply>
+int check(Scalar scalar, Apply apply, std::size_t lanes, const char* what) {
   const std::vector<double> xs = points();
-  const std::vector<double> values = evaluate(xs);
+  std::vector<double> values(xs.size());
+  for (std::size_t i = 0; i + lanes <= xs.size(); i += lanes) apply(xs.data() + i, values.data() + i);
   // Differences are counted in ulps of the value, or of 2^-10 of the largest value where f is near a zero
   // (there a few ulps of its inputs are many ulps of a tiny value, and would widen the bound everywhere).
   double largest = 0;

@@ -7,21 +7,72 @@
 # Each integrand is compiled alone here, at configure time, before any tier sees it:
 #   - for double and long double, with the project's warnings: the contract. A header that fails stops the
 #     configuration with the compiler's message and the header's name, not a template backtrace in a tier;
-#   - for xsimd batches, Eigen arrays, cpp_bin_float_quad, Boost autodiff's fvar, and the vector types of the
-#     std-simd, sleef and highway tiers (native_simd<double>, SleefBatch, Highway's Vector): what it can do.
-#     A failed probe is not an error: the tiers (or references) that need it are unavailable for that integrand, and
-#     the first line of the compiler's message is kept as the reason.
+#   - for cpp_bin_float_quad and Boost autodiff's fvar (the references'), and for each kind of argument a tier
+#     calls it with that a ladder_add_tier line names with PROBE (xsimd batches, Eigen arrays, native_simd,
+#     SleefBatch, Highway's Vector, …; ladder_add_evaluation_kind below): what it can do. A failed probe is not
+#     an error: the tiers (or references) that need it are unavailable for that integrand, and the first line
+#     of the compiler's message is kept as the reason.
 # The results go to generated/ladder_user_integrands.hpp: the headers, their IntegrandBuild<F> records and
 # the list UserIntegrands (variants/integrands.hpp). Editing a header reruns all of this.
 option(LADDER_EXAMPLE_INTEGRANDS "Build the example integrands of examples/integrands into every tier" ON)
 set(LADDER_USER_INTEGRANDS "" CACHE STRING
     "User integrand headers outside integrands/, ;-separated (absolute, or relative to the repository)")
 
+# One kind of argument a tier calls an integrand with, and how the build probes an integrand on it: the CMake
+# half of an EvaluationKind row (variants/tier.hpp), whose id is ID. ladder_add_tier(... PROBE ID ...) calls
+# it from the line of the tier that brings the kind.
+#   ladder_add_evaluation_kind(ID WHAT "words" INCLUDE header [LANES count] EXPR expression [LINK library…])
+# The probe includes INCLUDE (<…>, or a header of variants/, whose edits probe again), then the integrand's
+# header, and evaluates `EXPR` with `f` the integrand, for LANES points at a time (default: all 96) from
+# `const double* in` into `double* out` (cmake/integrand_probe.hpp compares the values with those on doubles);
+# WHAT names the argument in its messages. It is compiled and run for the build's target, and for the
+# profiling build's where it has one (the target changes what a vector is).
+function(ladder_add_evaluation_kind id)
+  cmake_parse_arguments(PARSE_ARGV 1 KIND "" "WHAT;INCLUDE;LANES;EXPR;KIND_LIST" "LINK")
+  if(NOT KIND_WHAT OR NOT KIND_INCLUDE OR NOT KIND_EXPR)
+    message(FATAL_ERROR "ladder_add_evaluation_kind(${id}): WHAT, INCLUDE and EXPR are needed")
+  endif()
+  if(NOT KIND_KIND_LIST)
+    set(KIND_KIND_LIST LADDER_EVALUATION_KINDS)
+  endif()
+  get_property(known GLOBAL PROPERTY LADDER_EVALUATION_KINDS)
+  get_property(references GLOBAL PROPERTY LADDER_REFERENCE_PROBES)
+  if(id IN_LIST known OR id IN_LIST references)
+    message(FATAL_ERROR "ladder_add_evaluation_kind: the probe '${id}' is defined twice")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY ${KIND_KIND_LIST} ${id})
+  if(NOT KIND_LANES)
+    set(KIND_LANES "ladder::probe::points().size()")
+  endif()
+  if(NOT KIND_INCLUDE MATCHES "^<")
+    set_property(GLOBAL PROPERTY LADDER_PROBE_${id}_HEADER ${PROJECT_SOURCE_DIR}/variants/${KIND_INCLUDE})
+    set(KIND_INCLUDE "\"${KIND_INCLUDE}\"")
+  endif()
+  set(libraries)
+  foreach(library IN LISTS KIND_LINK)
+    string(APPEND libraries " '${library}'")
+  endforeach()
+  set_property(GLOBAL PROPERTY LADDER_PROBE_${id}_include "${KIND_INCLUDE}")
+  set_property(GLOBAL PROPERTY LADDER_PROBE_${id}_what "${KIND_WHAT}")
+  set_property(GLOBAL PROPERTY LADDER_PROBE_${id}_lanes "${KIND_LANES}")
+  set_property(GLOBAL PROPERTY LADDER_PROBE_${id}_expr "${KIND_EXPR}")
+  set_property(GLOBAL PROPERTY LADDER_PROBE_${id}_libraries "${libraries}")
+endfunction()
+
+# The references' own probes (harness/reference_library.hpp): quadrature in cpp_bin_float_quad, derivatives
+# by autodiff's fvar, for the build's target alone. Their records are IntegrandBuild's `wide` and `autodiff`.
+ladder_add_evaluation_kind(wide KIND_LIST LADDER_REFERENCE_PROBES WHAT "cpp_bin_float_quad" LANES 1
+                           INCLUDE <boost/multiprecision/cpp_bin_float.hpp>
+                           EXPR "*out = static_cast<double>(f(boost::multiprecision::cpp_bin_float_quad(*in)))")
+ladder_add_evaluation_kind(autodiff KIND_LIST LADDER_REFERENCE_PROBES WHAT "Boost autodiff's fvar" LANES 1
+                           INCLUDE <boost/math/differentiation/autodiff.hpp>
+                           EXPR "*out = static_cast<double>(f(boost::math::differentiation::make_fvar<long double, 3>(*in)).derivative(0))")
+
 # Writes one capability probe of one integrand, unless an identical one ran before (same header, integrand,
 # compiler, compile line and probe code), as a script of its own run below, a few at a time.
 macro(ladder_probe probe header name capability)
   file(MD5 ${header} header_hash)
-  string(MD5 stamp "${header_hash} ${name} ${CMAKE_CXX_COMPILER_VERSION} ${compile_line} ${probe_hash} ${probe_${capability}_evaluate} ${probe_${capability}_targets} ${probe_${capability}_libraries} ${probe_${capability}_hash}")
+  string(MD5 stamp "${header_hash} ${name} ${CMAKE_CXX_COMPILER_VERSION} ${compile_line} ${probe_hash} ${probe_${capability}_include} ${probe_${capability}_lanes} ${probe_${capability}_expr} ${probe_${capability}_what} ${probe_${capability}_targets} ${probe_${capability}_libraries} ${probe_${capability}_hash}")
   set(stale TRUE)
   if(EXISTS ${probes}/${probe}.stamp AND EXISTS ${probes}/${probe}.rc)
     file(READ ${probes}/${probe}.stamp old_stamp)
@@ -34,10 +85,11 @@ macro(ladder_probe probe header name capability)
     file(REMOVE ${probes}/${probe}.rc ${probes}/${probe}.log)
     file(WRITE ${probes}/${probe}.cpp
          "#include ${probe_${capability}_include}\n#include \"${header}\"\n#include \"integrand_probe.hpp\"\n"
-         "std::vector<double> evaluate(const std::vector<double>& xs) {\n  const ${name} f{};\n"
-         "${probe_${capability}_evaluate}\n  return out;\n}\n"
-         "int main() {\n  return ladder::probe::check([](double x) { return ${name}{}(x); }, evaluate, "
-         "\"${probe_${capability}_what}\");\n}\n")
+         "int main() {\n  const ${name} f{};\n"
+         "  [[maybe_unused]] const auto lanes = static_cast<std::size_t>(${probe_${capability}_lanes});\n"
+         "  return ladder::probe::check([](double x) { return ${name}{}(x); },\n"
+         "                              [&](const double* in, double* out) { ${probe_${capability}_expr}; }, lanes,\n"
+         "                              \"${probe_${capability}_what}\");\n}\n")
     # Compiled and run for the build's target, and for the profiling build's where it has one (the SIMD types
     # only: the target changes what a batch is).
     set(steps "")
@@ -76,75 +128,30 @@ function(ladder_user_integrands output)
     return()
   endif()
 
-  # What a probe includes first (as the tiers do), and how it evaluates the integrand at many points with
-  # that kind of argument (cmake/integrand_probe.hpp compares the values with those on doubles).
-  set(probe_simd_include "<xsimd/xsimd.hpp>")
-  set(probe_simd_what "xsimd batches")
-  set(probe_simd_evaluate [=[
-  using Batch = xsimd::batch<double>;
-  std::vector<double> out(xs.size());
-  for (std::size_t i = 0; i + Batch::size <= xs.size(); i += Batch::size)
-    f(Batch::load_unaligned(xs.data() + i)).store_unaligned(out.data() + i);]=])
-  set(probe_array_include "<Eigen/Core>")
-  set(probe_array_what "Eigen arrays")
-  set(probe_array_evaluate [=[
-  const Eigen::ArrayXd nodes = Eigen::Map<const Eigen::ArrayXd>(xs.data(), Eigen::Index(xs.size()));
-  const Eigen::ArrayXd values = f(nodes);
-  std::vector<double> out(values.data(), values.data() + values.size());]=])
-  set(probe_wide_include "<boost/multiprecision/cpp_bin_float.hpp>")
-  set(probe_wide_what "cpp_bin_float_quad")
-  set(probe_wide_evaluate [=[
-  std::vector<double> out;
-  for (double x : xs) out.push_back(static_cast<double>(f(boost::multiprecision::cpp_bin_float_quad(x))));]=])
-  set(probe_autodiff_include "<boost/math/differentiation/autodiff.hpp>")
-  set(probe_autodiff_what "Boost autodiff's fvar")
-  set(probe_autodiff_evaluate [=[
-  std::vector<double> out;
-  for (double x : xs)
-    out.push_back(static_cast<double>(f(boost::math::differentiation::make_fvar<long double, 3>(x)).derivative(0)));]=])
-  # The vector types of the std-simd, sleef and highway tiers (variants/kernels/std_simd.hpp, sleef_exp.hpp,
-  # highway_vector.hpp): each probe includes the tier's own header, so an edit of it probes again.
-  set(probe_std_simd_include "<experimental/simd>")
-  set(probe_std_simd_what "std::experimental::native_simd<double>")
-  set(probe_std_simd_evaluate [=[
-  namespace stdx = std::experimental;
-  using Vector = stdx::native_simd<double>;
-  std::vector<double> out(xs.size());
-  for (std::size_t i = 0; i + Vector::size() <= xs.size(); i += Vector::size())
-    Vector(f(Vector(xs.data() + i, stdx::element_aligned))).copy_to(out.data() + i, stdx::element_aligned);]=])
-  set(probe_sleef_include "\"sleef_exp.hpp\"")
-  set(probe_sleef_what "SleefBatch (xsimd batches with SLEEF's exp)")
-  set(probe_sleef_evaluate [=[
-  using Batch = xsimd::batch<double>;
-  std::vector<double> out(xs.size());
-  for (std::size_t i = 0; i + Batch::size <= xs.size(); i += Batch::size)
-    f(ladder::sleef_exp::SleefBatch(Batch::load_unaligned(xs.data() + i))).value.store_unaligned(out.data() + i);]=])
-  set(probe_sleef_libraries)
-  foreach(library IN LISTS SLEEF_LINK_LIBRARIES)
-    string(APPEND probe_sleef_libraries " '${library}'")
-  endforeach()
-  file(MD5 ${PROJECT_SOURCE_DIR}/variants/sleef_exp.hpp probe_sleef_hash)
-  set(probe_highway_include "\"highway_vector.hpp\"")
-  set(probe_highway_what "Highway vectors (the highway tier's Vector)")
-  set(probe_highway_evaluate [=[
-  namespace hn = ladder::highway_simd::hn;
-  const ladder::highway_simd::Tag d;
-  const auto width = static_cast<std::size_t>(ladder::highway_simd::width);
-  std::vector<double> out(xs.size());
-  for (std::size_t i = 0; i + width <= xs.size(); i += width)
-    hn::StoreU(f(ladder::highway_simd::Vector(hn::LoadU(d, xs.data() + i))).value, d, out.data() + i);]=])
-  file(MD5 ${PROJECT_SOURCE_DIR}/variants/highway_vector.hpp probe_highway_hash)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/variants/sleef_exp.hpp
-                                                                 ${PROJECT_SOURCE_DIR}/variants/highway_vector.hpp)
-  set(capabilities simd array wide autodiff std_simd sleef highway)
+  # The probes: the references' (wide, autodiff), then one for each kind of argument a tier calls the
+  # integrand with (ladder_add_evaluation_kind, from the ladder_add_tier lines).
+  get_property(reference_probes GLOBAL PROPERTY LADDER_REFERENCE_PROBES)
+  get_property(kinds GLOBAL PROPERTY LADDER_EVALUATION_KINDS)
+  set(capabilities ${reference_probes} ${kinds})
+  set(whats)
   foreach(capability IN LISTS capabilities)
+    foreach(field include what lanes expr libraries)
+      get_property(probe_${capability}_${field} GLOBAL PROPERTY LADDER_PROBE_${capability}_${field})
+    endforeach()
+    list(APPEND whats "${probe_${capability}_what}")
     set(probe_${capability}_targets ${LADDER_ARCH})
+    get_property(own_header GLOBAL PROPERTY LADDER_PROBE_${capability}_HEADER)
+    if(own_header)  # a tier's own header: an edit of it probes again
+      file(MD5 ${own_header} probe_${capability}_hash)
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${own_header})
+    endif()
   endforeach()
   if(LADDER_PROFILING)
-    foreach(capability IN ITEMS simd std_simd sleef highway)  # the target changes what a vector is
+    foreach(capability IN LISTS kinds)  # the target changes what a vector is
       list(APPEND probe_${capability}_targets ${LADDER_PROFILING_TARGET})
     endforeach()
   endif()
+  list(JOIN whats ", " whats)
 
   get_target_property(eigen_dirs Eigen3::Eigen INTERFACE_INCLUDE_DIRECTORIES)
   set(include_flags -I${PROJECT_SOURCE_DIR}/variants)
@@ -217,8 +224,7 @@ function(ladder_user_integrands output)
     ladder_probe(control_${capability} ${probes}/control.hpp ProbeControl ${capability})
   endforeach()
   if(script)
-    message(STATUS "User integrands: ${types}; compiling and running each on SIMD batches, Eigen arrays, "
-                   "cpp_bin_float_quad, autodiff, native_simd, SleefBatch and Highway vectors")
+    message(STATUS "User integrands: ${types}; compiling and running each on ${whats}")
     cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
     execute_process(COMMAND ${CMAKE_COMMAND} -E env LC_ALL=C sh -c "ls *.probe | xargs -P ${cores} -n 1 sh"
                     WORKING_DIRECTORY ${probes}
@@ -253,6 +259,7 @@ function(ladder_user_integrands output)
     endif()
     string(APPEND text "\ntemplate <>\nstruct IntegrandBuild<::${name}> {\n"
                        "  static constexpr std::string_view source = \"${shown}\";\n")
+    set(kind_records "")
     foreach(capability IN LISTS capabilities)
       file(READ ${probes}/${index}_${capability}.rc rc)
       string(STRIP "${rc}" rc)
@@ -313,11 +320,15 @@ function(ladder_user_integrands output)
         file(STRINGS ${probes}/${index}_${capability}.log measured REGEX "^ulps: " LIMIT_COUNT 1)
         string(REGEX REPLACE "^ulps: " "" ulps "${measured}")
       endif()
-      string(APPEND text "  static constexpr Probe ${capability}{${ok}, R\"ladder(${reason})ladder\", ${ulps}};\n")
+      set(record "{${ok}, R\"ladder(${reason})ladder\", ${ulps}}")
+      if(capability IN_LIST kinds)
+        string(APPEND kind_records "      {\"${capability}\", ${record}},\n")
+      else()
+        string(APPEND text "  static constexpr Probe ${capability}${record};\n")
+      endif()
     endforeach()
-    string(APPEND text "  static constexpr Probe tuned{false, \"TunedBatch has only the operations of the built-in "
-                       "integrands (arithmetic, exp, sin): the tuned exp is written and tested for those\", 0};\n"
-                       "  static constexpr Probe device{false, \"user integrands are compiled for the host only\", 0};\n};\n")
+    list(LENGTH kinds count)
+    string(APPEND text "  static constexpr std::array<KindProbe, ${count}> probes{{\n${kind_records}  }};\n};\n")
     list(APPEND listed "::${name}")
     math(EXPR index "${index} + 1")
   endforeach()

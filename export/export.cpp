@@ -112,7 +112,7 @@ void check_integrand(const Tier& tier, const IntegrandSource& integrand) {
     return;
   }
   // A header this build has not compiled: only the tiers that take any callable can be promised to run it.
-  if (tier.card.evaluates == Evaluates::tuned_batches || tier.card.evaluates == Evaluates::device)
+  if (!tier.card.evaluates.built_ins_only.empty())
     throw InputError("the " + tier.card.id + " tier cannot run the integrand '" + integrand.name + "' of " +
                      integrand.origin + ": it runs the built-in integrands only (" + tier.card.note + ")");
 }
@@ -196,7 +196,7 @@ std::vector<ExportedFile> project_files(const ExportRequest& request, std::vecto
     plan.ulps = probe.ulps;
   }
   plan.arch = arch_of(request.build.common_flags);
-  plan.device = plan.tier->card.evaluates == Evaluates::device;
+  plan.device = plan.tier->card.evaluates.device;
   static const std::regex sm(R"(sm_(\d+))");
   std::smatch architecture;
   if (std::regex_search(request.build.cuda_flags, architecture, sm))

@@ -130,9 +130,8 @@ Reference reference(const IntegrandInfo& f, Interval ab, std::int64_t n, Midpoin
   Reference ref;
   const long double a = ab.a, b = ab.b;
   ref.width = std::fabs(b - a);
-  ref.simd_ulps = f.simd.ulps;
-  ref.array_ulps = f.array.ulps;
-  ref.std_simd_ulps = f.std_simd.ulps, ref.sleef_ulps = f.sleef.ulps, ref.highway_ulps = f.highway.ulps;
+  for (const auto& [kind, probe] : f.probes)
+    if (probe.ulps != 0) ref.ulps[std::string(kind)] = probe.ulps;
   const bool closed_forms = f.derivative1 && f.derivative3;
   const LibraryFunctions library =
       f.antiderivative && closed_forms && f.magnitude ? LibraryFunctions{} : library_functions(f);
@@ -218,25 +217,7 @@ double rounding_bound(const TierCard& card, const Reference& ref, std::int64_t n
   constexpr long double u = std::numeric_limits<double>::epsilon() / 2;
   constexpr long double smallest_normal = std::numeric_limits<double>::min();
   const long double depth = card.summation_depth ? card.summation_depth(n, threads) : n;
-  const long double ulps = [&] {
-    switch (card.evaluates) {
-      case Evaluates::simd_batches:
-      case Evaluates::tuned_batches:
-        return ref.simd_ulps;
-      case Evaluates::arrays:
-        return ref.array_ulps;
-      case Evaluates::std_simd_vectors:
-        return ref.std_simd_ulps;
-      case Evaluates::sleef_batches:
-        return ref.sleef_ulps;
-      case Evaluates::highway_vectors:
-        return ref.highway_ulps;
-      case Evaluates::scalars:
-      case Evaluates::device:
-        return 0.0;
-    }
-    return 0.0;
-  }();
+  const long double ulps = ref.ulps_on(card.evaluates.ulps_probe());
   return static_cast<double>(u * (8 * ref.evaluation_scale + (2 * ulps + depth) * ref.absolute_sum) +
                              4 * u * std::fabs(ref.midpoint) + 2 * smallest_normal * ref.width);
 }
@@ -258,11 +239,12 @@ std::string to_text(const Reference& ref) {
     std::snprintf(text, sizeof text, "%La", *ref.exact_error_estimate);
     out += std::string("\nexact_error_estimate: ") + text;
   }
-  if (ref.simd_ulps != 0 || ref.array_ulps != 0 || ref.std_simd_ulps != 0 || ref.sleef_ulps != 0 ||
-      ref.highway_ulps != 0) {
-    std::snprintf(text, sizeof text, "%a %a %a %a %a", ref.simd_ulps, ref.array_ulps, ref.std_simd_ulps,
-                  ref.sleef_ulps, ref.highway_ulps);
-    out += std::string("\nulps: ") + text;
+  if (!ref.ulps.empty()) {  // "ulps: simd 0x1.c5p+14 array 0x1.8p+0"
+    out += "\nulps:";
+    for (const auto& [probe, ulps] : ref.ulps) {
+      std::snprintf(text, sizeof text, "%a", ulps);
+      out += " " + probe + " " + text;
+    }
   }
   if (ref.nonfinite_nodes) {
     std::snprintf(text, sizeof text, "%lld %La", static_cast<long long>(ref.nonfinite_nodes),
@@ -311,11 +293,12 @@ Reference reference_from_text(const std::string& text) {
     } else if (key == "exact_error_estimate") {
       ref.exact_error_estimate = read_long_double(value, text);
     } else if (key == "ulps") {
-      ref.simd_ulps = static_cast<double>(read_long_double(one, text));
-      ref.array_ulps = static_cast<double>(read_long_double(two, text));
-      // The newer rungs' vector types, where the text has them (a reference written before reads them as 0).
-      for (double* more : {&ref.std_simd_ulps, &ref.sleef_ulps, &ref.highway_ulps})
-        if (std::string word; words >> word) *more = static_cast<double>(read_long_double(word, text));
+      std::istringstream pairs(value);  // each probe, then its ulps
+      for (std::string probe, ulps; pairs >> probe;) {
+        ulps.clear();
+        pairs >> ulps;
+        ref.ulps[probe] = static_cast<double>(read_long_double(ulps, text));
+      }
     } else if (key == "nonfinite") {
       ref.nonfinite_nodes = static_cast<std::int64_t>(read_long_double(one, text));
       ref.first_nonfinite_x = read_long_double(two, text);
@@ -326,6 +309,11 @@ Reference reference_from_text(const std::string& text) {
     }
   }
   return ref;
+}
+
+double Reference::ulps_on(std::string_view probe) const {
+  const auto found = ulps.find(probe);
+  return found == ulps.end() ? 0 : found->second;
 }
 
 std::optional<double> relative_error(double result, long double target) {

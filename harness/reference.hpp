@@ -14,8 +14,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "registry.hpp"
@@ -37,10 +40,11 @@ struct Reference {
   long double absolute_sum = 0;
   long double evaluation_scale = 0;
   long double width = 0;  // |b − a|
-  // What the build measured a batch or an array evaluation of the integrand to lose, in ulps of the double
-  // value (its simd and array probes: xsimd's erfc is 2.9e4 ulps off below x = −3.11); 0 for built-ins.
-  double simd_ulps = 0, array_ulps = 0;
-  double std_simd_ulps = 0, sleef_ulps = 0, highway_ulps = 0;  // the same on the newer rungs' vector types
+  // What the build measured the integrand to lose on each kind of argument a tier calls it with, in ulps of
+  // the double value, by the kind's probe (KindProbe: "simd" → xsimd's erfc is 2.9e4 ulps off below
+  // x = −3.11). Only what is not 0: none for a built-in.
+  std::map<std::string, double, std::less<>> ulps;
+  double ulps_on(std::string_view probe) const;  // 0 where none was measured
   // Nodes where f is not finite (the midpoint sum is not then), and the first of them.
   std::int64_t nonfinite_nodes = 0;
   long double first_nonfinite_x = 0;
@@ -74,8 +78,8 @@ Reference reference_from_text(const std::string& text);
 // Largest |result − midpoint| that rounding can explain for this tier (the bound is documented in
 // reference.cpp): u·(8·evaluation_scale + (2·ulps + depth)·absolute_sum) + 4u·|midpoint| + 2η·width,
 // u = 2^-53, η the smallest normal double, depth the card's summation_depth(n, threads), and ulps what the
-// build measured the integrand to lose on what the tier calls it with (card.evaluates: the reference's
-// simd_ulps or array_ulps; 0 for doubles).
+// build measured the integrand to lose on what the tier calls it with (the reference's ulps of its card's
+// evaluates.ulps_probe(); 0 for doubles).
 double rounding_bound(const TierCard& card, const Reference& ref, std::int64_t n, int threads);
 
 // (result − target)/|target|; empty when the target is 0 (then only the absolute error means anything),

@@ -167,9 +167,42 @@ TEST(Cards, ATierRunsExactlyTheIntegrandsThatWorkOnWhatItCallsThemWith) {
       const std::string reason = unsupported_reason(tier, i);
       EXPECT_EQ(reason.empty(), probe.compiles) << reason;
       if (!probe.compiles) {
-        EXPECT_NE(reason.find(std::string(to_string(tier.card.evaluates))), std::string::npos) << reason;
+        EXPECT_NE(reason.find(std::string(tier.card.evaluates.words)), std::string::npos) << reason;
         EXPECT_NE(reason.find(std::string(probe.error)), std::string::npos) << reason;
       }
+    }
+  }
+}
+
+// The table of what the tiers call f with: one row a kind, each tier's among them, and each row's words as
+// the reasons and reports have always said them. A user integrand is probed on every kind a tier brings (its
+// PROBE in CMakeLists.txt), or the kind takes the built-in integrands only, saying why.
+TEST(Cards, EachKindOfArgumentIsOneRowOfTheTableWithItsWords) {
+  std::set<std::string_view> ids;
+  for (const auto& kind : evaluation_kinds()) EXPECT_TRUE(ids.insert(kind.id).second) << kind.id;
+  for (const auto& tier : tiers()) EXPECT_TRUE(ids.count(tier.card.evaluates.id)) << tier.card.id;
+  const std::map<std::string_view, std::string_view> words = {
+      {"", "doubles"},
+      {"simd", "xsimd batches"},
+      {"tuned", "the tuned tiers' TunedBatch"},
+      {"array", "Eigen arrays"},
+      {"device", "GPU device code"},
+      {"std_simd", "std::experimental::native_simd<double>"},
+      {"sleef", "the sleef tier's SleefBatch"},
+      {"highway", "the highway tier's Vector"}};
+  for (const auto& kind : evaluation_kinds()) {
+    if (const auto found = words.find(kind.id); found != words.end()) {
+      EXPECT_EQ(kind.words, found->second) << kind.id;
+    }
+    EXPECT_FALSE(kind.words.empty()) << kind.id;
+  }
+  for (const auto& integrand : integrands()) {
+    if (integrand.source == "built-in") continue;
+    for (const auto& kind : evaluation_kinds()) {
+      if (kind.id.empty()) continue;
+      const bool probed = std::any_of(integrand.probes.begin(), integrand.probes.end(),
+                                      [&](const KindProbe& probe) { return probe.kind == kind.id; });
+      EXPECT_NE(probed, !kind.built_ins_only.empty()) << integrand.name << " on " << kind.words;
     }
   }
 }
@@ -181,7 +214,7 @@ TEST(Cards, TheBranchingExampleRunsOnTheScalarTiersOnly) {
   std::vector<std::string> scalar, refused;
   for (const auto& tier : tiers()) {
     const bool runs = tier.kernels.at(branch) != nullptr;
-    if (tier.card.evaluates == Evaluates::scalars) {
+    if (tier.card.evaluates.id == doubles.id) {
       EXPECT_TRUE(runs) << tier.card.id;
       scalar.push_back(tier.card.id);
     } else {

@@ -106,7 +106,7 @@ void expect_path_within_rounding_bound(const std::string& architecture) {
     const std::size_t integrand = index_in<F>(AllIntegrands{});
     TierCard pinned;
     pinned.summation_depth = path_depth<Width>;
-    pinned.evaluates = Evaluates::simd_batches;
+    pinned.evaluates = simd_batches;
     for (const auto& interval : testing::edge_intervals)
       for (const std::int64_t n : testing::edge_sizes) {
         if (n == testing::edge_sizes.back()) continue;  // tier_correctness_test's, by integrand

@@ -155,7 +155,7 @@ TEST_P(EachExportedTier, CopiesItsKernelAndSharedHeadersAndNothingOfTheHarness) 
     veclib = veclib || flag.starts_with("-fveclib");
   }
   if (openmp_simd && !veclib) flags += ";$<$<CXX_COMPILER_ID:Clang>:-fveclib=libmvec>";
-  const std::string kernel_file = card.evaluates == ladder::Evaluates::device ? "kernel.cu" : "kernel.cpp";
+  const std::string kernel_file = card.evaluates.device ? "kernel.cu" : "kernel.cpp";
   if (card.flags.empty())
     EXPECT_EQ(cmake.find("set_source_files_properties"), std::string::npos);
   else
@@ -239,7 +239,9 @@ TEST(ExportRefuses, UnknownTiersTiersThatDoNotExportAndIntegrandsATierCannotRun)
   for (const auto& tier : ladder::tiers())
     if (!exports(tier.card)) expect_refused(request_for(tier.card.id, out), tier.card.id, "not exported");
   expect_refused(request_for("tuned-exp", out, "log-atan"), "log-atan", "cannot run");
-  const std::string tuned_reason(ladder::integrands()[ladder::find_integrand("log-atan")].tuned.error);
+  const std::string tuned_reason(ladder::probe_for(ladder::integrands()[ladder::find_integrand("log-atan")],
+                                                   ladder::find_tier("tuned-exp").card.evaluates)
+                                     .error);
   expect_refused(request_for("tuned-exp", out, "log-atan"), "log-atan", tuned_reason);
   expect_refused(request_for("xsimd", out, "no-such-integrand"), "no-such-integrand", "gauss");
   expect_refused(request_for("xsimd", out, (dir / "missing.hpp").string()), "missing.hpp",

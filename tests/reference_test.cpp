@@ -155,19 +155,13 @@ TEST(Reference, ANodeWhereFIsNotFiniteIsSaidAndTheExactIntegralIsUnavailable) {
 
 TEST(Reference, TextKeepsWhatAUserIntegrandsReferenceAdds) {
   Reference ref = reference(one_over_x(), {-1, 1}, 3);
-  ref.simd_ulps = 29000.5;
-  ref.array_ulps = 1.5;
-  ref.std_simd_ulps = 0.5, ref.sleef_ulps = 2.5, ref.highway_ulps = 3.5;
+  ref.ulps = {{"simd", 29000.5}, {"array", 1.5}, {"std_simd", 0.5}, {"sleef", 2.5}, {"highway", 3.5}};
   ref.exact_error_estimate = 1.25e-20L;
   const Reference back = reference_from_text(to_text(ref));
   EXPECT_FALSE(back.exact.has_value());
   EXPECT_EQ(back.exact_method, ref.exact_method);
   EXPECT_EQ(back.exact_error_estimate, ref.exact_error_estimate);
-  EXPECT_EQ(back.simd_ulps, ref.simd_ulps);
-  EXPECT_EQ(back.array_ulps, ref.array_ulps);
-  EXPECT_EQ(back.std_simd_ulps, ref.std_simd_ulps);
-  EXPECT_EQ(back.sleef_ulps, ref.sleef_ulps);
-  EXPECT_EQ(back.highway_ulps, ref.highway_ulps);
+  EXPECT_EQ(back.ulps, ref.ulps);
   EXPECT_EQ(back.nonfinite_nodes, 1);
   EXPECT_EQ(back.first_nonfinite_x, 0);
   EXPECT_EQ(back.notes, ref.notes);
@@ -178,43 +172,44 @@ TEST(Reference, TextKeepsWhatAUserIntegrandsReferenceAdds) {
   EXPECT_EQ(built_in.find('\n'), std::string::npos) << built_in;
   EXPECT_EQ(reference_from_text(built_in).exact, reference(integrand("gauss"), {0, 1}, 10).exact);
   EXPECT_THROW(reference_from_text(built_in + "\nsomething: else"), std::invalid_argument);
+  EXPECT_THROW(reference_from_text(built_in + "\nulps: simd 0x1p+0 array"), std::invalid_argument);
 }
 
 // The bound allows for what the build measured a user integrand's vector maths to lose, on the tiers that
 // call it with that vector type only.
 TEST(Reference, TheBoundAddsTheProbesUlpsForWhatTheTierCallsFWith) {
   Reference ref = reference(integrand("gauss"), {0, 1}, 1000);
-  ref.simd_ulps = 1000;
-  ref.array_ulps = 10;
+  ref.ulps = {{"simd", 1000}, {"array", 10}};
   TierCard scalar, simd, arrays;
-  simd.evaluates = Evaluates::simd_batches;
-  arrays.evaluates = Evaluates::arrays;
+  simd.evaluates.id = "simd";
+  arrays.evaluates.id = "array";
   const double u = std::numeric_limits<double>::epsilon() / 2;
   const double plain = rounding_bound(scalar, ref, 1000, 1);
-  EXPECT_NEAR(rounding_bound(simd, ref, 1000, 1) - plain,
-              static_cast<double>(2 * u * 1000 * ref.absolute_sum), 1e-6 * plain);
-  EXPECT_NEAR(rounding_bound(arrays, ref, 1000, 1) - plain,
-              static_cast<double>(2 * u * 10 * ref.absolute_sum), 1e-6 * plain);
-  // The newer rungs' vector types: each its own probe's.
-  ref.std_simd_ulps = 20, ref.sleef_ulps = 30, ref.highway_ulps = 40;
-  for (const auto& [evaluates, ulps] :
-       {std::pair{Evaluates::std_simd_vectors, 20.0}, std::pair{Evaluates::sleef_batches, 30.0},
-        std::pair{Evaluates::highway_vectors, 40.0}}) {
+  auto added = [&](double ulps) { return static_cast<double>(2 * u * ulps * ref.absolute_sum); };
+  EXPECT_NEAR(rounding_bound(simd, ref, 1000, 1) - plain, added(1000), 1e-6 * plain);
+  EXPECT_NEAR(rounding_bound(arrays, ref, 1000, 1) - plain, added(10), 1e-6 * plain);
+  // A kind whose type does another kind's vector maths adds that kind's ulps (TunedBatch: xsimd's).
+  TierCard tuned;
+  tuned.evaluates = {.id = "tuned", .ulps_of = "simd"};
+  EXPECT_NEAR(rounding_bound(tuned, ref, 1000, 1) - plain, added(1000), 1e-6 * plain);
+  // Every kind the tiers call f with: its own probe's ulps (or the one it names), and only those.
+  double distinct = 20;
+  for (const auto& kind : evaluation_kinds())
+    if (!kind.id.empty()) ref.ulps[std::string(kind.id)] = distinct += 10;
+  for (const auto& kind : evaluation_kinds()) {
     TierCard card;
-    card.evaluates = evaluates;
-    EXPECT_NEAR(rounding_bound(card, ref, 1000, 1) - plain,
-                static_cast<double>(2 * u * ulps * ref.absolute_sum), 1e-6 * plain)
-        << to_string(evaluates);
+    card.evaluates = kind;
+    const double expected = kind.id.empty() ? 0 : ref.ulps.at(std::string(kind.ulps_probe()));
+    EXPECT_NEAR(rounding_bound(card, ref, 1000, 1) - plain, added(expected), 1e-6 * plain) << kind.words;
   }
   // The integrand's IntegrandInfo carries its probes into the reference.
   IntegrandInfo measured = integrand("gauss");
-  measured.simd.ulps = 123;
-  measured.array.ulps = 4;
+  measured.probes = {{"simd", {true, "", 123}}, {"array", {true, "", 4}}, {"highway", {true, "", 7}}};
   const Reference probed = reference(measured, {0, 1}, 10);
-  EXPECT_EQ(probed.simd_ulps, 123);
-  EXPECT_EQ(probed.array_ulps, 4);
-  measured.highway.ulps = 7;
-  EXPECT_EQ(reference(measured, {0, 1}, 10).highway_ulps, 7);
+  EXPECT_EQ(probed.ulps_on("simd"), 123);
+  EXPECT_EQ(probed.ulps_on("array"), 4);
+  EXPECT_EQ(probed.ulps_on("highway"), 7);
+  EXPECT_EQ(probed.ulps_on("sleef"), 0);
 }
 
 // The worker's record of a cell against such a reference: no error against what is absent or not finite

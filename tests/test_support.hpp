@@ -119,13 +119,14 @@ struct PinnedDepth {
   double (*stated)(std::int64_t n, int threads);  // what the card must say
   double (*capped)(std::int64_t n, int threads);  // what the bound uses: the same, at most n
   // What the tier calls f with, from its file: a user integrand's bound allows for what the build measured
-  // its vector maths to lose there (its probe's ulps), so this too is pinned, not taken from the card.
-  Evaluates evaluates = Evaluates::scalars;
+  // its vector maths to lose there (the ulps of this probe), so this too is pinned, not taken from the card.
+  // Empty: doubles, nothing added.
+  std::string_view ulps_probe{};
 };
 
 template <double (*Depth)(std::int64_t, int)>
-constexpr PinnedDepth pin(Evaluates evaluates = Evaluates::scalars) {
-  return {Depth, depth::capped<Depth>, evaluates};
+constexpr PinnedDepth pin(std::string_view ulps_probe = {}) {
+  return {Depth, depth::capped<Depth>, ulps_probe};
 }
 
 inline const std::map<std::string, PinnedDepth, std::less<>>& pinned_depths() {
@@ -134,23 +135,24 @@ inline const std::map<std::string, PinnedDepth, std::less<>>& pinned_depths() {
       {"streaming", pin<depth::sequential>()},
       {"inlined", pin<depth::sequential>()},
       {"std-algorithms", pin<depth::sequential>()},
-      {"eigen", pin<depth::eigen_chunks>(Evaluates::arrays)},
+      {"eigen", pin<depth::eigen_chunks>("array")},
       {"autovec", pin<depth::sequential>()},
-      {"xsimd", pin<depth::simd_lanes>(Evaluates::simd_batches)},
-      {"compensated", pin<depth::compensated_blocks>(Evaluates::simd_batches)},
-      {"openmp", pin<depth::openmp_blocks>(Evaluates::simd_batches)},
-      {"tbb", pin<depth::tbb_tree>(Evaluates::simd_batches)},
+      {"xsimd", pin<depth::simd_lanes>("simd")},
+      {"compensated", pin<depth::compensated_blocks>("simd")},
+      {"openmp", pin<depth::openmp_blocks>("simd")},
+      {"tbb", pin<depth::tbb_tree>("simd")},
       {"stdpar", pin<depth::sequential>()},
-      {"mpi", pin<depth::mpi_ranks>(Evaluates::simd_batches)},
-      {"cuda", pin<depth::cuda_grid>(Evaluates::device)},
-      {"tuned-exp", pin<depth::simd_lanes>(Evaluates::tuned_batches)},
-      {"openmp-tuned", pin<depth::openmp_blocks>(Evaluates::tuned_batches)},
-      {"tbb-tuned", pin<depth::tbb_tree>(Evaluates::tuned_batches)},
-      {"dispatch", pin<depth::dispatched_lanes>(Evaluates::simd_batches)},
+      {"mpi", pin<depth::mpi_ranks>("simd")},
+      {"cuda", pin<depth::cuda_grid>("device")},  // no probe: user integrands are not run there
+      // TunedBatch is xsimd's batch with the tuned exp: the rest of its maths is xsimd's.
+      {"tuned-exp", pin<depth::simd_lanes>("simd")},
+      {"openmp-tuned", pin<depth::openmp_blocks>("simd")},
+      {"tbb-tuned", pin<depth::tbb_tree>("simd")},
+      {"dispatch", pin<depth::dispatched_lanes>("simd")},
       // Their vectors are as wide as xsimd's batch at every target (tests/new_rungs_test.cpp checks).
-      {"std-simd", pin<depth::simd_lanes>(Evaluates::std_simd_vectors)},
-      {"sleef", pin<depth::simd_lanes>(Evaluates::sleef_batches)},
-      {"highway", pin<depth::simd_lanes>(Evaluates::highway_vectors)},
+      {"std-simd", pin<depth::simd_lanes>("std_simd")},
+      {"sleef", pin<depth::simd_lanes>("sleef")},
+      {"highway", pin<depth::simd_lanes>("highway")},
   };
   return table;
 }
@@ -167,7 +169,7 @@ inline double pinned_rounding_bound(const Tier& tier, const Reference& ref, std:
   }
   TierCard pinned;
   pinned.summation_depth = found->second.capped;
-  pinned.evaluates = found->second.evaluates;
+  pinned.evaluates.id = found->second.ulps_probe;
   return rounding_bound(pinned, ref, n, threads);
 }
 

@@ -20,7 +20,7 @@ const ladder::Registration registration{
      .libraries = {"xsimd 8.1"},
      .concepts = {"SIMD batch types", "compensated summation", "floating-point error"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::simd_batches,
+     .evaluates = ladder::simd_batches,
      .summation = "SIMD lanes within 4096-node blocks, block sums compensated (Neumaier)",
      .summation_depth = block_depth},
     [](ladder::SimdIntegrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {

@@ -10,8 +10,15 @@
 namespace {
 
 // The built-in integrands are compiled for the device too (LADDER_HOST_DEVICE); user integrands are not.
+constexpr ladder::EvaluationKind device_code{
+    .id = "device",
+    .words = "GPU device code",
+    .built_ins_only = "user integrands are compiled for the host only",
+    .device = true};
+
 template <class F>
-concept DeviceIntegrand = ladder::IntegrandBuild<F>::device.compiles;
+concept DeviceIntegrand = ladder::probe_for<F>(device_code)
+.compiles;
 
 // Each thread adds ⌈n / grid⌉ nodes in turn; a block reduction is 5 levels of shuffles and then up to 7
 // warp sums in turn; the second kernel's threads add up to 4 block sums each before theirs.
@@ -48,7 +55,7 @@ const ladder::Registration registration{
      .concepts = {"GPU kernels and launch configuration", "grid-stride loops", "block reductions (CUB)",
                   "device memory", "host and device functions", "CUDA error checking"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::device,
+     .evaluates = device_code,
      .reproducible = ladder::Reproducible::always,
      .summation = "a sum per GPU thread over a grid-stride loop, block sums by CUB, then one block over them",
      .summation_depth = tree_depth,

@@ -52,7 +52,7 @@ const ladder::Registration registration{
      .concepts = {"run-time dispatch", "one translation unit per architecture", "x86-64 levels",
                   "SIMD batch types", "the one-definition rule across architectures"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::simd_batches,
+     .evaluates = ladder::simd_batches,
      .summation =
          "4 × width SIMD lanes of the path it runs (width 8 with AVX-512, 4 with AVX2, 2 with SSE2), "
          "then a horizontal add",

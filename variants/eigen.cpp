@@ -9,8 +9,11 @@ namespace {
 
 // The build compiled each integrand for Eigen arrays first: one that does not compile leaves this tier
 // unavailable for it.
+// (the PROBE array of this tier's line in CMakeLists.txt).
+constexpr ladder::EvaluationKind arrays{.id = "array", .words = "Eigen arrays"};
+
 template <class F>
-concept ArrayIntegrand = ladder::IntegrandBuild<F>::array.compiles&& ladder::EigenIntegrand<F>;
+concept ArrayIntegrand = (ladder::probe_for<F>(arrays).compiles) && ladder::EigenIntegrand<F>;
 
 // Eigen sums a chunk in SIMD lanes; the chunk sums are added in order.
 double chunked_depth(std::int64_t n, int) {
@@ -24,7 +27,7 @@ const ladder::Registration registration{
      .libraries = {"Eigen 3.4"},
      .concepts = {"array expressions", "expression templates", "chunking"},
      .learning_time = ladder::LearningTime::hours,
-     .evaluates = ladder::Evaluates::arrays,
+     .evaluates = arrays,
      .summation = "SIMD lanes within a chunk, chunk sums in order",
      .summation_depth = chunked_depth,
      // The nodes are written to an array and read back, but one chunk of 4096 (32 KiB) at a time, which

@@ -7,14 +7,14 @@
 
 namespace {
 
-// Compiled for the highway tier's Vector by the build (IntegrandBuild in integrands.hpp), and takes one.
-template <class F>
-concept HighwayIntegrand = ladder::IntegrandBuild<F>::highway.compiles&& ladder::highway_simd::Integrand<F>;
+// What it calls f with: its own Vector (highway_vector.hpp), on which the build probes every user integrand
+// (the PROBE highway of this tier's line in CMakeLists.txt).
+constexpr ladder::EvaluationKind highway_vectors{.id = "highway", .words = "the highway tier's Vector"};
 
-double lanes_depth(std::int64_t n, int) {
-  const auto lanes = 4 * ladder::highway_simd::width;
-  return static_cast<double>(n / lanes + lanes);
-}
+// Compiled for the highway tier's Vector by the build, and takes one.
+template <class F>
+concept HighwayIntegrand =
+    (ladder::probe_for<F>(highway_vectors).compiles) && ladder::highway_simd::Integrand<F>;
 
 const ladder::Registration registration{
     {.id = "highway",
@@ -25,9 +25,9 @@ const ladder::Registration registration{
      .concepts = {"SIMD descriptors and vectors", "static vs dynamic dispatch", "vector math functions",
                   "loop remainders", "a library's build switches"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::highway_vectors,
+     .evaluates = highway_vectors,
      .summation = "4 × width SIMD lanes, then a horizontal add (SumOfLanes)",
-     .summation_depth = lanes_depth,
+     .summation_depth = ladder::lanes_depth<4 * ladder::highway_simd::width>,
      .note =
          "Static dispatch: the target is the best the build's -march allows, as for every tier. "
          "highway_vector.hpp sets two of Highway 1.0.3's switches before including it: "

@@ -10,6 +10,7 @@
 // integrand.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <string_view>
@@ -38,34 +39,22 @@ struct Probe {
   // value, at the probe's 96 points in [-4, 4]: what a library's vector maths adds to each evaluation.
   double ulps = 0;
 };
-// A known defect that a build's compiler and library have, found by Ladder's own tests: with Clang (16, 17)
-// and GCC 12's libstdc++, std::experimental::sin on the 8-lane (AVX-512) native_simd<double> returns wrong
-// values, off by up to 1.41 near 3π/4, at every optimization level; GCC, and the 4- and 2-lane vectors,
-// are right. tests/tier_correctness_test.cpp (TierDefects) checks the library still errs where this says.
-#if defined(__clang__) && defined(__AVX512F__)
-inline constexpr bool std_simd_sin_is_wrong = true;
-#else
-inline constexpr bool std_simd_sin_is_wrong = false;
-#endif
-template <class F>
-constexpr Probe built_in_std_simd_probe() {
-  if constexpr (std::is_same_v<F, Sine>)
-    if (std_simd_sin_is_wrong)
-      return {
-          false,
-          "Clang with libstdc++'s std::experimental::sin on 8-lane native_simd<double> returns wrong values "
-          "(off by up to 1.41 near 3π/4): refused in this build"};
-  return {};
-}
+// The build's probe of a user integrand on one kind of argument a tier calls it with (EvaluationKind in
+// tier.hpp): the kind's id and what the probe found.
+struct KindProbe {
+  std::string_view kind;
+  Probe probe;
+};
 
+// What the build found out about F. The built-in integrands work on every kind of argument (but where a
+// kind says otherwise: EvaluationKind::built_in); a user integrand's record, written by
+// cmake/user_integrands.cmake, has its probes on cpp_bin_float_quad (wide) and autodiff's fvar (autodiff),
+// which the references use, and one for each kind of argument a ladder_add_tier line probes.
 template <class F>
 struct IntegrandBuild {
   static constexpr std::string_view source = "built-in";
-  // tuned: the tuned tiers' TunedBatch (tuned_exp_math.hpp), which has only what the built-in integrands use.
-  static constexpr Probe simd{}, tuned{}, array{}, wide{}, autodiff{}, device{};
-  // std_simd: std::experimental::native_simd<double>; sleef: SleefBatch (sleef_exp.hpp); highway: the highway
-  // tier's Vector (highway_vector.hpp).
-  static constexpr Probe std_simd = built_in_std_simd_probe<F>(), sleef{}, highway{};
+  static constexpr Probe wide{}, autodiff{};
+  static constexpr std::array<KindProbe, 0> probes{};
 };
 
 }  // namespace ladder

@@ -10,9 +10,10 @@
 namespace {
 
 // Each thread adds its blocks in order (as in openmp); then ranks in rank order, compensated.
-double blocks_depth(std::int64_t n, int threads) {
-  const auto lanes = ladder::simd::accumulators * ladder::simd::width;
-  return static_cast<double>(n / ladder::mpi_block + ladder::mpi_block / lanes + lanes + threads + 4);
+double ranks_depth(std::int64_t n, int threads) {
+  return ladder::blocks_depth<ladder::mpi_block, ladder::simd::accumulators * ladder::simd::width>(n,
+                                                                                                   threads) +
+         4;
 }
 
 const ladder::Registration registration{
@@ -23,12 +24,12 @@ const ladder::Registration registration{
      .concepts = {"distributed memory", "SPMD programs", "collective reductions", "launchers and hostfiles",
                   "OpenMP reductions", "SIMD batch types"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::simd_batches,
+     .evaluates = ladder::simd_batches,
      .parallel = true,
      .reproducible = ladder::Reproducible::never,
      .summation = "SIMD lanes within blocks, blocks per thread, threads by the OpenMP runtime, ranks in "
                   "rank order with compensation",
-     .summation_depth = blocks_depth,
+     .summation_depth = ranks_depth,
      .environment = {"OMP_PROC_BIND=close", "OMP_PLACES=cores"},
      .distributed = true,
      .unavailable = ladder::mpi_runtime::missing_launcher},

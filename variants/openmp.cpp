@@ -8,11 +8,6 @@
 
 namespace {
 
-double blocks_depth(std::int64_t n, int threads) {
-  const auto lanes = ladder::simd::accumulators * ladder::simd::width;
-  return static_cast<double>(n / ladder::openmp_block + ladder::openmp_block / lanes + lanes + threads);
-}
-
 const ladder::Registration registration{
     {.id = "openmp",
      .rung = 8,
@@ -20,12 +15,13 @@ const ladder::Registration registration{
      .libraries = {"xsimd 8.1", "OpenMP (libgomp)"},
      .concepts = {"SIMD batch types", "OpenMP reductions", "static scheduling", "data races"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::simd_batches,
+     .evaluates = ladder::simd_batches,
      .parallel = true,
      .reproducible = ladder::Reproducible::never,
      .summation = "SIMD lanes within 65536-node blocks, blocks in order per thread, threads combined "
                   "by the runtime",
-     .summation_depth = blocks_depth,
+     .summation_depth =
+         ladder::blocks_depth<ladder::openmp_block, ladder::simd::accumulators * ladder::simd::width>,
      .environment = {"OMP_PROC_BIND=close", "OMP_PLACES=cores"}},
     [](ladder::SimdIntegrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions& options) {
       return ladder::openmp(f, ab.a, ab.b, n, {.threads = options.threads});

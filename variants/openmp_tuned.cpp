@@ -8,12 +8,6 @@
 
 namespace {
 
-double blocks_depth(std::int64_t n, int threads) {
-  constexpr std::int64_t block = ladder::openmp_tuned_block;
-  const auto lanes = ladder::simd::accumulators * ladder::simd::width;
-  return static_cast<double>(n / block + block / lanes + lanes + threads);
-}
-
 const ladder::Registration registration{
     {.id = "openmp-tuned",
      .rung = 14,
@@ -24,12 +18,13 @@ const ladder::Registration registration{
                   "range reduction", "polynomial evaluation schemes", "IEEE 754 bit manipulation",
                   "ulp error analysis", "AVX-512 intrinsics"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::tuned_batches,
+     .evaluates = ladder::tuned_batches,
      .parallel = true,
      .reproducible = ladder::Reproducible::never,
      .summation = "SIMD lanes within 65536-node blocks, blocks in order per thread, threads combined "
                   "by the runtime",
-     .summation_depth = blocks_depth,
+     .summation_depth =
+         ladder::blocks_depth<ladder::openmp_tuned_block, ladder::simd::accumulators * ladder::simd::width>,
      .environment = {"OMP_PROC_BIND=close", "OMP_PLACES=cores"},
      .note = ladder::tuned_integrands_note,
      .max_ulp_error = ladder::tuned::max_ulp_error},

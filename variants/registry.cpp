@@ -12,6 +12,16 @@ std::vector<Tier>& registered() {
   return tiers;
 }
 
+std::vector<EvaluationKind>& registered_kinds() {
+  static std::vector<EvaluationKind> kinds;  // with the tiers: each card's `evaluates`, once
+  return kinds;
+}
+
+bool same_row(const EvaluationKind& x, const EvaluationKind& y) {
+  return x.id == y.id && x.words == y.words && x.ulps_of == y.ulps_of &&
+         x.built_ins_only == y.built_ins_only && x.built_in == y.built_in && x.device == y.device;
+}
+
 // What an integrand gives, and null for what it leaves out.
 template <class F>
 IntegrandInfo describe() {
@@ -28,15 +38,9 @@ IntegrandInfo describe() {
     info.magnitude = [](long double x) -> long double { return F::magnitude(x); };
   }
   using Build = IntegrandBuild<F>;
-  info.simd = Build::simd;
-  info.tuned = Build::tuned;
-  info.array = Build::array;
   info.wide = Build::wide;
   info.autodiff = Build::autodiff;
-  info.device = Build::device;
-  info.std_simd = Build::std_simd;
-  info.sleef = Build::sleef;
-  info.highway = Build::highway;
+  info.probes.assign(Build::probes.begin(), Build::probes.end());
   return info;
 }
 
@@ -63,6 +67,10 @@ void register_tier(TierCard card, std::vector<Kernel> kernels, std::vector<std::
     card.shared_lines = source.shared_lines;
     card.flags = source.flags;
   }
+  auto& kinds = registered_kinds();
+  if (std::none_of(kinds.begin(), kinds.end(),
+                   [&](const auto& kind) { return same_row(kind, card.evaluates); }))
+    kinds.push_back(card.evaluates);
   auto& tiers = registered();
   tiers.push_back({std::move(card), std::move(kernels), std::move(unsupported)});
   std::stable_sort(tiers.begin(), tiers.end(),
@@ -112,27 +120,11 @@ std::string unavailable_reason(const Tier& tier) {
   return tier.card.unavailable ? tier.card.unavailable() : std::string();
 }
 
-Probe probe_for(const IntegrandInfo& integrand, Evaluates evaluates) {
-  switch (evaluates) {
-    case Evaluates::scalars:
-      return {};
-    case Evaluates::simd_batches:
-      return integrand.simd;
-    case Evaluates::tuned_batches:
-      return integrand.tuned;
-    case Evaluates::arrays:
-      return integrand.array;
-    case Evaluates::device:
-      return integrand.device;
-    case Evaluates::std_simd_vectors:
-      return integrand.std_simd;
-    case Evaluates::sleef_batches:
-      return integrand.sleef;
-    case Evaluates::highway_vectors:
-      return integrand.highway;
-  }
-  return {};
+Probe probe_for(const IntegrandInfo& integrand, const EvaluationKind& kind) {
+  return probe_on(kind, integrand.name, integrand.source == "built-in", integrand.probes);
 }
+
+const std::vector<EvaluationKind>& evaluation_kinds() { return registered_kinds(); }
 
 std::string unsupported_reason(const Tier& tier, std::size_t integrand) {
   return integrand < tier.unsupported.size() ? tier.unsupported[integrand] : std::string();
@@ -172,28 +164,6 @@ std::string_view to_string(LearningTime time) {
       return "hours";
     case LearningTime::days:
       return "days";
-  }
-  return "unknown";
-}
-
-std::string_view to_string(Evaluates evaluates) {
-  switch (evaluates) {
-    case Evaluates::scalars:
-      return "doubles";
-    case Evaluates::simd_batches:
-      return "xsimd batches";
-    case Evaluates::tuned_batches:
-      return "the tuned tiers' TunedBatch";
-    case Evaluates::arrays:
-      return "Eigen arrays";
-    case Evaluates::device:
-      return "GPU device code";
-    case Evaluates::std_simd_vectors:
-      return "std::experimental::native_simd<double>";
-    case Evaluates::sleef_batches:
-      return "the sleef tier's SleefBatch";
-    case Evaluates::highway_vectors:
-      return "the highway tier's Vector";
   }
   return "unknown";
 }

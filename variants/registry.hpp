@@ -27,9 +27,10 @@ struct IntegrandInfo {
   long double (*derivative1)(long double x) = nullptr;
   long double (*derivative3)(long double x) = nullptr;
   long double (*magnitude)(long double x) = nullptr;
-  // What the build found out about it (IntegrandBuild): whether it compiles for each kind of argument.
-  Probe simd{}, tuned{}, array{}, wide{}, autodiff{}, device{};
-  Probe std_simd{}, sleef{}, highway{};  // the std-simd, sleef and highway tiers' vector types
+  // What the build found out about it (IntegrandBuild): whether it works on cpp_bin_float_quad and
+  // autodiff's fvar (the references'), and on each kind of argument the tiers call it with (probe_for).
+  Probe wide{}, autodiff{};
+  std::vector<KindProbe> probes{};
 };
 
 const std::vector<Tier>& tiers();  // by rung
@@ -44,7 +45,9 @@ std::string reproducible_tier_ids();
 // Why the tier cannot run here, or empty when it can.
 std::string unavailable_reason(const Tier& tier);
 // What the build found out about the integrand on what a tier calls it with (probe_for in tier.hpp).
-Probe probe_for(const IntegrandInfo& integrand, Evaluates evaluates);
+Probe probe_for(const IntegrandInfo& integrand, const EvaluationKind& kind);
+// Every kind of argument the tiers call an integrand with (their cards' `evaluates`), each once.
+const std::vector<EvaluationKind>& evaluation_kinds();
 // Why the tier cannot run this integrand (it does not compile for what the tier calls it with), or empty.
 std::string unsupported_reason(const Tier& tier, std::size_t integrand);
 

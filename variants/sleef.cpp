@@ -7,14 +7,13 @@
 
 namespace {
 
-// Compiled for SleefBatch by the build (IntegrandBuild in integrands.hpp), and takes a batch.
-template <class F>
-concept SleefIntegrand = ladder::IntegrandBuild<F>::sleef.compiles&& ladder::sleef_exp::Integrand<F>;
+// What it calls f with: SleefBatch, on which the build probes every user integrand (the PROBE sleef of this
+// tier's line in CMakeLists.txt).
+constexpr ladder::EvaluationKind sleef_batches{.id = "sleef", .words = "the sleef tier's SleefBatch"};
 
-double lanes_depth(std::int64_t n, int) {
-  const auto lanes = ladder::simd::accumulators * ladder::simd::width;
-  return static_cast<double>(n / lanes + lanes);
-}
+// Compiled for SleefBatch by the build, and takes a batch.
+template <class F>
+concept SleefIntegrand = (ladder::probe_for<F>(sleef_batches).compiles) && ladder::sleef_exp::Integrand<F>;
 
 const ladder::Registration registration{
     {.id = "sleef",
@@ -24,9 +23,9 @@ const ladder::Registration registration{
      .concepts = {"SIMD batch types", "vector math libraries", "accuracy bounds in ulps",
                   "instruction-set-specific function names", "shared-library calls in a hot loop"},
      .learning_time = ladder::LearningTime::hours,
-     .evaluates = ladder::Evaluates::sleef_batches,
+     .evaluates = sleef_batches,
      .summation = "4 × width SIMD lanes, then a horizontal add",
-     .summation_depth = lanes_depth,
+     .summation_depth = ladder::lanes_depth<ladder::simd::accumulators * ladder::simd::width>,
      .note = "Only exp is SLEEF's, chosen for the batch width the build compiles: Sleef_expd8_u10avx512f "
              "(AVX-512), Sleef_expd4_u10avx2 (AVX2), Sleef_expd2_u10sse4 or Sleef_expd2_u10sse2 (2 "
              "lanes); Debian ships SLEEF as a shared library only, so each batch's exp is a call into it. "

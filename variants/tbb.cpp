@@ -8,12 +8,6 @@
 
 namespace {
 
-// The auto partitioner may hand one task a large range, so a leaf can be long: count it as lanes.
-double tree_depth(std::int64_t n, int) {
-  const auto lanes = ladder::simd::accumulators * ladder::simd::width;
-  return static_cast<double>(n / lanes + lanes);
-}
-
 const ladder::Registration registration{
     {.id = "tbb",
      .rung = 9,
@@ -22,11 +16,12 @@ const ladder::Registration registration{
      .concepts = {"SIMD batch types", "task-parallel runtime", "parallel reduction trees", "task arenas",
                   "pinning threads with a task_scheduler_observer"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::simd_batches,
+     .evaluates = ladder::simd_batches,
      .parallel = true,
      .reproducible = ladder::Reproducible::on_request,
      .summation = "SIMD lanes within each task's range, partial sums joined as a tree",
-     .summation_depth = tree_depth},
+     // The auto partitioner may hand one task a large range, so a leaf can be long: counted as lanes.
+     .summation_depth = ladder::lanes_depth<ladder::simd::accumulators * ladder::simd::width>},
     [](ladder::SimdIntegrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions& options) {
       return ladder::tbb(
           f, ab.a, ab.b, n,

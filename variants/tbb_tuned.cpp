@@ -8,12 +8,6 @@
 
 namespace {
 
-// The auto partitioner may hand one task a large range, so a leaf can be long: count it as lanes.
-double tree_depth(std::int64_t n, int) {
-  const auto lanes = ladder::simd::accumulators * ladder::simd::width;
-  return static_cast<double>(n / lanes + lanes);
-}
-
 const ladder::Registration registration{
     {.id = "tbb-tuned",
      .rung = 15,
@@ -24,11 +18,12 @@ const ladder::Registration registration{
                   "polynomial evaluation schemes", "IEEE 754 bit manipulation", "ulp error analysis",
                   "AVX-512 intrinsics"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::tuned_batches,
+     .evaluates = ladder::tuned_batches,
      .parallel = true,
      .reproducible = ladder::Reproducible::on_request,
      .summation = "SIMD lanes within each task's range, partial sums joined as a tree",
-     .summation_depth = tree_depth,
+     // The auto partitioner may hand one task a large range, so a leaf can be long: counted as lanes.
+     .summation_depth = ladder::lanes_depth<ladder::simd::accumulators * ladder::simd::width>,
      .note = ladder::tuned_integrands_note,
      .max_ulp_error = ladder::tuned::max_ulp_error},
     [](ladder::TunedIntegrand auto f, ladder::Interval ab, std::int64_t n,

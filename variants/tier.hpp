@@ -43,20 +43,45 @@ struct RunOptions {
 
 enum class LearningTime { minutes, hours, days };
 
-// What the kernel calls the integrand with: one double at a time, xsimd batches, Eigen arrays, (on the
-// GPU) doubles in device code, or the vector types of the std-simd, sleef and highway tiers. An integrand
-// that does not compile for it leaves the tier unavailable for that integrand (IntegrandBuild in
-// integrands.hpp).
-enum class Evaluates {
-  scalars,
-  simd_batches,
-  tuned_batches,
-  arrays,
-  device,
-  std_simd_vectors,
-  sleef_batches,
-  highway_vectors
+// What the kernel calls the integrand with: doubles, xsimd batches, Eigen arrays, (on the GPU) doubles in
+// device code, or a vector type of a rung's own. Each kind is one row, defined beside the tiers that use it
+// (doubles here, xsimd batches in simd_integrands.hpp, Eigen arrays in eigen.cpp, a rung's own vector type
+// in its card file) and registered with their cards (evaluation_kinds() in registry.hpp). An integrand that
+// does not work on it leaves the tier unavailable for that integrand, with the build's reason (IntegrandBuild
+// in integrands.hpp).
+struct EvaluationKind {
+  // The build's probe of every user integrand on it: the key in IntegrandBuild<F>::probes, named by the
+  // PROBE of a ladder_add_tier line (CMakeLists.txt, cmake/user_integrands.cmake). Empty: doubles.
+  std::string_view id{};
+  // In words, as the reasons and reports say it: "xsimd batches".
+  std::string_view words = "doubles";
+  // The probe whose measured ulps the rounding bound adds (harness/reference.hpp): empty, its own; another
+  // kind's where its type does that kind's vector maths.
+  std::string_view ulps_of{};
+  // Why it takes the built-in integrands only (the user's are not probed on it), or empty.
+  std::string_view built_ins_only{};
+  // What the build knows of a built-in integrand on it, by name (a compiler's known defect); null: each
+  // works.
+  Probe (*built_in)(std::string_view integrand) = nullptr;
+  // Called in GPU device code: the kernel is CUDA.
+  bool device = false;
+
+  constexpr std::string_view ulps_probe() const { return ulps_of.empty() ? id : ulps_of; }
 };
+inline constexpr EvaluationKind doubles{};
+
+// What the build found out about an integrand (its name, whether it is a built-in, its probes: a range of
+// KindProbe) on one kind of argument.
+template <class Probes>
+constexpr Probe probe_on(const EvaluationKind& kind, std::string_view integrand, bool built_in,
+                         const Probes& probes) {
+  if (kind.id.empty()) return {};
+  if (built_in) return kind.built_in ? kind.built_in(integrand) : Probe{};
+  if (!kind.built_ins_only.empty()) return {false, kind.built_ins_only};
+  for (const auto& probe : probes)
+    if (probe.kind == kind.id) return probe.probe;
+  return {false, "this build has no probe for it (no ladder_add_tier line with this PROBE)"};
+}
 
 // Whether the same inputs give the same bits at every thread count.
 enum class Reproducible { always, on_request, never };
@@ -68,7 +93,7 @@ struct TierCard {
   std::vector<std::string> libraries{};  // what a maintainer must install and keep current
   std::vector<std::string> concepts{};   // what a maintainer must understand
   LearningTime learning_time = LearningTime::minutes;
-  Evaluates evaluates = Evaluates::scalars;
+  EvaluationKind evaluates = doubles;
   bool parallel = false;  // takes RunOptions::threads; serial tiers accept threads = 1 only
   Reproducible reproducible = Reproducible::always;
   // How the terms are summed, in words, and the longest chain of rounded additions any term passes
@@ -117,6 +142,17 @@ struct TierCard {
 
 // The summation depth of one accumulator adding n terms in order: the bound for any order at all.
 inline double sequential_depth(std::int64_t n, int) { return static_cast<double>(n); }
+// Lanes SIMD lanes (accumulators × width) each adding every Lanes-th term, then a sum over the lanes.
+template <std::int64_t Lanes>
+double lanes_depth(std::int64_t n, int) {
+  return static_cast<double>(n / Lanes + Lanes);
+}
+// Blocks of Block nodes, each summed in Lanes lanes and then across them, added in order by each thread,
+// then the threads' sums one after the other.
+template <std::int64_t Block, std::int64_t Lanes>
+double blocks_depth(std::int64_t n, int threads) {
+  return static_cast<double>(n / Block + Block / Lanes + Lanes + threads);
+}
 
 // One integrand's entry point into one tier: the integral of that integrand over ab with n nodes.
 using Kernel = double (*)(Interval ab, std::int64_t n, const RunOptions& options);
@@ -130,39 +166,19 @@ struct Tier {
 void register_tier(TierCard card, std::vector<Kernel> kernels, std::vector<std::string> unsupported,
                    std::string_view file);
 
-std::string_view to_string(Evaluates evaluates);
-
 // What the build found out about F on what a tier calls it with (doubles always work).
 template <class F>
-constexpr Probe probe_for(Evaluates evaluates) {
+constexpr Probe probe_for(const EvaluationKind& kind) {
   using Build = IntegrandBuild<F>;
-  switch (evaluates) {
-    case Evaluates::scalars:
-      return {};
-    case Evaluates::simd_batches:
-      return Build::simd;
-    case Evaluates::tuned_batches:
-      return Build::tuned;
-    case Evaluates::arrays:
-      return Build::array;
-    case Evaluates::device:
-      return Build::device;
-    case Evaluates::std_simd_vectors:
-      return Build::std_simd;
-    case Evaluates::sleef_batches:
-      return Build::sleef;
-    case Evaluates::highway_vectors:
-      return Build::highway;
-  }
-  return {};
+  return probe_on(kind, F::name, Build::source == "built-in", Build::probes);
 }
 
 // Why an integrand cannot be called with what a tier's kernel takes: the build's probe, or the call
 // operator's own constraints.
 template <class F>
-std::string unsupported_reason(Evaluates evaluates) {
-  const Probe probe = probe_for<F>(evaluates);
-  const std::string what(to_string(evaluates));
+std::string unsupported_reason(const EvaluationKind& kind) {
+  const Probe probe = probe_for<F>(kind);
+  const std::string what(kind.words);
   if (!probe.compiles) return "does not work on " + what + ": " + std::string(probe.error);
   return "its call operator does not take " + what;
 }
@@ -181,12 +197,12 @@ struct Registration {
   // The kernel for each integrand its constraints accept (a `requires` check: nothing is instantiated for
   // the others), a null kernel and the reason for the rest.
   template <class GenericKernel, class... Integrands>
-  static void add_kernels(IntegrandList<Integrands...>, Evaluates evaluates, std::vector<Kernel>& kernels,
-                          std::vector<std::string>& unsupported) {
+  static void add_kernels(IntegrandList<Integrands...>, const EvaluationKind& evaluates,
+                          std::vector<Kernel>& kernels, std::vector<std::string>& unsupported) {
     (add_kernel<GenericKernel, Integrands>(evaluates, kernels, unsupported), ...);
   }
   template <class GenericKernel, class F>
-  static void add_kernel(Evaluates evaluates, std::vector<Kernel>& kernels,
+  static void add_kernel(const EvaluationKind& evaluates, std::vector<Kernel>& kernels,
                          std::vector<std::string>& unsupported) {
     if constexpr (std::is_invocable_v<GenericKernel, F, Interval, std::int64_t, const RunOptions&>) {
       kernels.push_back([](Interval ab, std::int64_t n, const RunOptions& options) -> double {

@@ -8,11 +8,6 @@
 
 namespace {
 
-double lanes_depth(std::int64_t n, int) {
-  const auto lanes = ladder::simd::accumulators * ladder::simd::width;
-  return static_cast<double>(n / lanes + lanes);
-}
-
 const ladder::Registration registration{
     {.id = "tuned-exp",
      .rung = 13,
@@ -21,9 +16,9 @@ const ladder::Registration registration{
      .concepts = {"SIMD batch types", "range reduction", "polynomial evaluation schemes",
                   "IEEE 754 bit manipulation", "ulp error analysis", "AVX-512 intrinsics"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::tuned_batches,
+     .evaluates = ladder::tuned_batches,
      .summation = "4 × width SIMD lanes, then a horizontal add",
-     .summation_depth = lanes_depth,
+     .summation_depth = ladder::lanes_depth<ladder::simd::accumulators * ladder::simd::width>,
      .note = ladder::tuned_integrands_note,
      .max_ulp_error = ladder::tuned::max_ulp_error},
     [](ladder::TunedIntegrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {

@@ -8,11 +8,6 @@
 
 namespace {
 
-double lanes_depth(std::int64_t n, int) {
-  const auto lanes = ladder::simd::accumulators * ladder::simd::width;
-  return static_cast<double>(n / lanes + lanes);
-}
-
 const ladder::Registration registration{
     {.id = "xsimd",
      .rung = 6,
@@ -20,9 +15,9 @@ const ladder::Registration registration{
      .libraries = {"xsimd 8.1"},
      .concepts = {"SIMD batch types", "vector math functions", "loop remainders"},
      .learning_time = ladder::LearningTime::days,
-     .evaluates = ladder::Evaluates::simd_batches,
+     .evaluates = ladder::simd_batches,
      .summation = "4 × width SIMD lanes, then a horizontal add",
-     .summation_depth = lanes_depth},
+     .summation_depth = ladder::lanes_depth<ladder::simd::accumulators * ladder::simd::width>},
     [](ladder::SimdIntegrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       return ladder::xsimd(f, ab.a, ab.b, n);
     }};
