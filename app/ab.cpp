@@ -161,7 +161,7 @@ int run_ab_command(AbOptions& options) {
   const double budget = parse_duration(options.budget);
   const Topology topology = read_topology();
   AbSettings settings;
-  settings.matrix = requested_matrix(options.matrix, nullptr, topology);
+  settings.matrix = requested_matrix(parse_request(options.matrix), nullptr, topology);
   settings.matrix.min_warmup_time = std::min(settings.matrix.min_warmup_time, 0.02);
   settings.max_pairs = options.max_pairs;
   settings.budget_seconds = budget;

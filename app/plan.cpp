@@ -27,15 +27,15 @@ Command add_plan(CLI::App& app, const Invocation& invocation) {
   const std::string executable = invocation.arguments.at(0);
   return {
       plan_command, [options, json_output, executable, ab] {
-        RunArguments args = options->arguments();
+        RunRequest request = options->request();
         if (*ab) {
-          if (!args.repetitions) args.repetitions = 3;
-          if (!args.min_time) args.min_time = 0.05;
-          args.instructions = false, args.limits = false;
+          if (!request.repetitions) request.repetitions = 3;
+          if (!request.min_time) request.min_time = 0.05;
+          request.instructions = false, request.limits = false;
         }
-        if (args.resume)
+        if (request.resume)
           throw InputError("ladder plan --resume: a resumed run keeps its matrix; plan a new run instead");
-        const Plan plan = make_plan(args, executable);
+        const Plan plan = make_plan(request, executable);
         if (*ab) {
           // A cell of ab is at least interval_min_pairs pairs of two processes like the run's one (an A/A
           // run: 10 pairs); it stops there when its verdict is clear, and --budget caps the whole.

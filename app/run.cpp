@@ -66,8 +66,7 @@ int run(const RunCommandOptions& options, const MoneyOptions& money_options) {
   report::check_team_knows(money.figures.team_knows, cards);
   // Checked before the run: an empty path or a directory (the file itself is opened once the run is done).
   const std::string database = options.no_history ? "" : history::database_path(options.history);
-  const RunArguments args = options.arguments();
-  const RunOutcome outcome = run_matrix(args);
+  const RunOutcome outcome = run_matrix(options.request());
   if (outcome.exit_code == exit_cannot_write) return outcome.exit_code;
   try {  // the report, from the results file just written, as `ladder report DIR` would make it
     const auto written =

@@ -1,35 +1,21 @@
+// The options of `ladder run` and `ladder plan`, declared once, and the request they make (run_options.hpp).
 #include "run_options.hpp"
 
-#include <charconv>
-
-#include "errors.hpp"
 #include "measure_limits.hpp"
 
 namespace ladder::app {
 
-RunArguments RunCommandOptions::arguments() const {
-  RunArguments out = args;
-  if (!preset.empty()) out.preset = preset;
-  if (!interval.integrand.empty()) out.integrand = interval.integrand;
-  if (!interval.a.empty()) out.a = interval.a;
-  if (!interval.b.empty()) out.b = interval.b;
-  if (!resume.empty()) out.resume = resume;
-  if (!peers.empty()) out.peers = peers;
-  if (!python_limit.empty()) out.python_limit = python_limit;
-  if (!budget.empty()) out.budget = budget;
-  if (!seed.empty()) {
-    std::uint64_t value = 0;
-    const auto [end, error] = std::from_chars(seed.data(), seed.data() + seed.size(), value);
-    if (error != std::errc() || end != seed.data() + seed.size())
-      throw InputError("--seed '" + seed + "' is not a whole number from 0 to 2^64 - 1");
-    out.seed = value;
-  }
-  return out;
+RunRequest RunCommandOptions::request() const {
+  RunArguments typed = args;
+  typed.integrand = interval.integrand;
+  typed.a = interval.a;
+  typed.b = interval.b;
+  return parse_request(typed);
 }
 
 void add_run_options(CLI::App* command, RunCommandOptions& options) {
   RunArguments& args = options.args;
-  command->add_option("--preset", options.preset,
+  command->add_option("--preset", args.preset,
                       "quick (under 1 minute), standard (the default, under 15 minutes) or full, on any "
                       "machine up to 256 hardware threads (`ladder plan` estimates)");
   command->add_option("--tiers", args.tiers, "tier ids, comma-separated (default: every tier)")
@@ -60,9 +46,8 @@ void add_run_options(CLI::App* command, RunCommandOptions& options) {
                    "... and for these targets (-march), comma-separated: native, x86-64-v4, x86-64-v3, "
                    "x86-64-v2, x86-64 (default: the build at hand's)")
       ->delimiter(',');
-  command->add_option("--peers", options.peers,
-                      "measure the peers of another language in the same run: python");
-  command->add_option("--python-limit", options.python_limit,
+  command->add_option("--peers", args.peers, "measure the peers of another language in the same run: python");
+  command->add_option("--python-limit", args.python_limit,
                       "n above which pure-Python peers are not attempted (default 1e7; quick: 1e6)");
   command
       ->add_option("--hostfile", args.hostfile,
@@ -71,15 +56,15 @@ void add_run_options(CLI::App* command, RunCommandOptions& options) {
   command->add_option("--reps", args.repetitions, "repetitions a cell (default: the preset's, 10 standard)");
   command->add_option("--min-time", args.min_time,
                       "seconds a repetition runs at least (default: the preset's)");
-  command->add_option("--budget", options.budget,
+  command->add_option("--budget", args.budget,
                       "fit the run into this time (90s, 15m, 2h): fewer repetitions and a shorter minimum "
                       "time down to a floor, then fewer thread counts, then fewer sizes");
-  command->add_option("--seed", options.seed,
+  command->add_option("--seed", args.seed,
                       "the seed of the cells' shuffled order (default: random, recorded)");
   command->add_flag("--reproducible", args.reproducible,
                     "ask parallel tiers that can for the same bits at every thread count");
   command->add_option("--out", args.out, "output directory (default ./ladder-out); must be new or empty");
-  command->add_option("--resume", options.resume, "finish the interrupted run in this directory");
+  command->add_option("--resume", args.resume, "finish the interrupted run in this directory");
   command->add_flag("--force", args.force, "replace the results in a non-empty --out");
   command->add_option("--label", args.label, "a name for this run, kept in the results");
   command->add_flag("!--no-instructions", args.instructions,

@@ -11,16 +11,15 @@
 
 namespace ladder::app {
 
-// What the user typed, as declared on a command: the arguments, and the text options that are unset when
-// empty (the preset, or the resumed run, decides them).
+// What the user typed, as declared on a command: the run's arguments (an empty text is an option not
+// given: the preset, or the resumed run, decides it), the interval options shared with other commands.
 struct RunCommandOptions {
   RunArguments args;
-  std::string preset, resume, peers, python_limit, seed, budget;
   IntervalOptions interval;
   std::optional<std::string> history;  // --history; unset: $LADDER_HISTORY, else the default
   bool no_history = false;
-  // The arguments with the text options applied; InputError naming a bad --seed.
-  RunArguments arguments() const;
+  // Every option parsed once (parse_request): InputError naming a bad value.
+  RunRequest request() const;
 };
 
 // Declares every option of `ladder run` (and `ladder plan`) on `command`, filling `options`.

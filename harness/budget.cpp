@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "errors.hpp"
-#include "parse.hpp"
 #include "plan.hpp"
 #include "results_file.hpp"
 #include "text.hpp"
@@ -160,11 +159,11 @@ class BudgetFit {
 
 }  // namespace
 
-Budgeted fit_budget(const Matrix& matrix, const std::string& budget_text, const Calibration& calibration,
+Budgeted fit_budget(const Matrix& matrix, const Budget& budget, const Calibration& calibration,
                     const PlanSettings& settings, const std::vector<ThreadStep>& threads) {
   Budgeted fitted;
-  fitted.budget_text = budget_text;
-  fitted.budget_seconds = parse_duration(budget_text);
+  fitted.budget_text = budget.text;
+  fitted.budget_seconds = budget.seconds;
   fitted.matrix = matrix;
   fitted.estimate = estimate(matrix, calibration, settings);
   fitted.unbudgeted_seconds = fitted.estimate.seconds;

@@ -10,7 +10,6 @@
 #include "builds.hpp"
 #include "errors.hpp"
 #include "machine_topology.hpp"
-#include "parse.hpp"
 #include "peers.hpp"
 #include "process_stats.hpp"
 #include "profiling.hpp"
@@ -46,7 +45,7 @@ std::pair<CellStatus, std::string> not_attempted(const CellKey& cell, const Matr
   return {CellStatus::ok, ""};
 }
 
-PlanSettings plan_settings(const RunArguments& args, const Topology& topology) {
+PlanSettings plan_settings(const RunRequest& args, const Topology& topology) {
   PlanSettings settings;
   settings.instructions = args.instructions && profiling::unavailable_reason().empty();
   settings.parallel = topology.hardware_threads();
@@ -91,111 +90,104 @@ double reference_cost(const Calibration& calibration, const std::string& integra
 
 }  // namespace
 
-std::string clock_text(double seconds) {
-  const long whole = std::lround(std::ceil(seconds));
-  char text[32];
-  if (whole >= 3600)
-    std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", whole / 3600, whole / 60 % 60, whole % 60);
-  else
-    std::snprintf(text, sizeof text, "%ld:%02ld", whole / 60, whole % 60);
-  return text;
+namespace {
+
+// What the cells add to the run's wall time, part by part, as they are planned.
+struct CellTotals {
+  double starts = 0, timed = 0, passes = 0, references = 0, earlier = 0, runner = 0;
+  std::set<std::tuple<std::string, double, double, std::int64_t>> referenced;  // integrand, a, b, n
+  std::set<std::pair<std::string, std::string>> uncalibrated;                  // tier, integrand
+};
+
+// One cell: why it is not attempted, or its parts, time (an earlier run's here, else the calibration's)
+// and peak memory, added to `totals`.
+PlannedCell plan_cell(const CellKey& cell, const Matrix& matrix, const Calibration& calibration,
+                      const PlanSettings& settings, CellTotals& totals) {
+  PlannedCell planned;
+  planned.cell = cell;
+  planned.name = cell_name(cell);
+  std::tie(planned.status, planned.reason) = not_attempted(cell, matrix, settings.available_memory);
+  if (planned.status != CellStatus::ok) return planned;
+  const TierCard& card = find_card(cell.tier);
+  const auto found = calibration.tiers.find(tier_key(cell.tier, cell.integrand));
+  const Calibration::TierCost cost =
+      found != calibration.tiers.end() ? found->second : fallback_cost(calibration);
+  const int width = card.parallel ? cell.threads * cell.ranks : 1;
+  const double call = cost.seconds_per_node * static_cast<double>(cell.n) / width;
+  planned.parts =
+      cell_parts(call, matrix.repetitions, matrix.min_time, matrix.min_warmup_time, cost.worker_seconds);
+  planned.peak_bytes =
+      cell.ranks * cost.peak_rss_bytes + card.heap_bytes_per_node * static_cast<double>(cell.n);
+  if (const auto measured =
+          settings.described ? calibration.cells.end() : calibration.cells.find(cell_key(cell, matrix));
+      measured != calibration.cells.end()) {
+    planned.seconds = measured->second;
+    planned.source = "an earlier run here";
+    totals.earlier += planned.seconds;
+  } else {
+    planned.seconds = planned.parts.total();
+    planned.source = found != calibration.tiers.end() ? "calibration" : "not calibrated";
+    if (found == calibration.tiers.end()) totals.uncalibrated.insert({cell.tier, cell.integrand});
+    totals.starts += planned.parts.start + planned.parts.warmup;
+    totals.timed += planned.parts.timed;
+    totals.passes += planned.parts.passes;
+  }
+  totals.runner += calibration.runner_seconds_per_cell.value_or(guessed_runner_seconds_per_cell);
+  if (totals.referenced.insert({cell.integrand, cell.a, cell.b, cell.n}).second &&
+      cell.n <= reference_sum_limit)
+    totals.references += reference_cost(calibration, cell.integrand) * static_cast<double>(cell.n);
+  return planned;
 }
 
-std::string seconds_text(double seconds) {
-  return seconds < 60 ? format_number("%.3g", seconds) + " s" : clock_text(seconds);
+// The cells in the matrix's order of tiers and integrands, then by n, threads, ranks and build.
+void sort_as_the_matrix(std::vector<PlannedCell>& cells, const Matrix& matrix) {
+  const auto order = [&](const PlannedCell& planned) {
+    const CellKey& cell = planned.cell;
+    return std::make_tuple(
+        std::find(matrix.tiers.begin(), matrix.tiers.end(), cell.tier) - matrix.tiers.begin(),
+        std::find(matrix.integrands.begin(), matrix.integrands.end(), cell.integrand) -
+            matrix.integrands.begin(),
+        cell.n, cell.threads, cell.ranks, cell.build);
+  };
+  std::stable_sort(cells.begin(), cells.end(),
+                   [&](const PlannedCell& x, const PlannedCell& y) { return order(x) < order(y); });
 }
 
-Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const Calibration& calibration,
-                  const PlanSettings& settings) {
-  Estimate result;
-  const Calibration::TierCost fallback = fallback_cost(calibration);
-  double instructions = 0, starts = 0, timed = 0, passes = 0, references = 0, earlier = 0, runner = 0;
-  std::set<std::tuple<std::string, double, double, std::int64_t>> referenced;
-  std::set<std::pair<std::string, std::string>> uncalibrated_tiers;  // tier, integrand
+// Counting the instructions of each tier with each integrand it can run, shared out over the threads.
+double instruction_seconds(const std::vector<CellKey>& cells, const Calibration& calibration,
+                           const PlanSettings& settings, std::vector<std::string>& notes) {
+  std::set<std::pair<std::string, std::string>> counted;
   for (const auto& cell : cells) {
-    PlannedCell planned;
-    planned.cell = cell;
-    planned.name = cell_name(cell);
-    std::tie(planned.status, planned.reason) = not_attempted(cell, matrix, settings.available_memory);
-    if (planned.status == CellStatus::ok) {
-      const TierCard& card = find_card(cell.tier);
-      const auto found = calibration.tiers.find(tier_key(cell.tier, cell.integrand));
-      const Calibration::TierCost cost = found != calibration.tiers.end() ? found->second : fallback;
-      const int width = card.parallel ? cell.threads * cell.ranks : 1;
-      const double call = cost.seconds_per_node * static_cast<double>(cell.n) / width;
-      planned.parts =
-          cell_parts(call, matrix.repetitions, matrix.min_time, matrix.min_warmup_time, cost.worker_seconds);
-      planned.peak_bytes =
-          cell.ranks * cost.peak_rss_bytes + card.heap_bytes_per_node * static_cast<double>(cell.n);
-      result.peak_bytes = std::max(result.peak_bytes, planned.peak_bytes);
-      if (const auto measured =
-              settings.described ? calibration.cells.end() : calibration.cells.find(cell_key(cell, matrix));
-          measured != calibration.cells.end()) {
-        planned.seconds = measured->second;
-        planned.source = "an earlier run here";
-        earlier += planned.seconds;
-      } else {
-        planned.seconds = planned.parts.total();
-        planned.source = found != calibration.tiers.end() ? "calibration" : "not calibrated";
-        if (found == calibration.tiers.end()) uncalibrated_tiers.insert({cell.tier, cell.integrand});
-        starts += planned.parts.start + planned.parts.warmup;
-        timed += planned.parts.timed;
-        passes += planned.parts.passes;
-      }
-      runner += calibration.runner_seconds_per_cell.value_or(guessed_runner_seconds_per_cell);
-      if (referenced.insert({cell.integrand, cell.a, cell.b, cell.n}).second && cell.n <= reference_sum_limit)
-        references += reference_cost(calibration, cell.integrand) * static_cast<double>(cell.n);
-    }
-    result.cells.push_back(std::move(planned));
+    const TierCard& card = find_card(cell.tier);
+    if (!find_peer(cell.tier) && !card.distributed && unavailable_reason(cell.tier).empty() &&
+        unsupported_reason(cell.tier, cell.integrand).empty())
+      counted.insert({cell.tier, cell.integrand});
   }
-  std::stable_sort(result.cells.begin(), result.cells.end(), [&](const PlannedCell& x, const PlannedCell& y) {
-    const auto rank = [&](const std::string& tier) {
-      return std::find(matrix.tiers.begin(), matrix.tiers.end(), tier) - matrix.tiers.begin();
-    };
-    const auto place = [&](const std::string& integrand) {
-      return std::find(matrix.integrands.begin(), matrix.integrands.end(), integrand) -
-             matrix.integrands.begin();
-    };
-    return std::make_tuple(rank(x.cell.tier), place(x.cell.integrand), x.cell.n, x.cell.threads, x.cell.ranks,
-                           x.cell.build) < std::make_tuple(rank(y.cell.tier), place(y.cell.integrand),
-                                                           y.cell.n, y.cell.threads, y.cell.ranks,
-                                                           y.cell.build);
-  });
+  const double rounds = std::ceil(static_cast<double>(counted.size()) / std::max(1, settings.parallel));
+  const double seconds =
+      rounds * calibration.instructions_seconds_per_tier.value_or(guessed_instructions_seconds_per_tier);
+  if (!calibration.instructions_seconds_per_tier && !counted.empty())
+    notes.push_back(
+        "instruction counting: " + seconds_text(guessed_instructions_seconds_per_tier) +
+        " a tier is a guess until a run has counted them on this machine");
+  return seconds;
+}
 
-  if (settings.instructions) {  // each tier with each integrand it can run
-    std::set<std::pair<std::string, std::string>> counted;
-    for (const auto& cell : cells) {
-      const TierCard& card = find_card(cell.tier);
-      if (!find_peer(cell.tier) && !card.distributed && unavailable_reason(cell.tier).empty() &&
-          unsupported_reason(cell.tier, cell.integrand).empty())
-        counted.insert({cell.tier, cell.integrand});
-    }
-    const double rounds = std::ceil(static_cast<double>(counted.size()) / std::max(1, settings.parallel));
-    instructions =
-        rounds * calibration.instructions_seconds_per_tier.value_or(guessed_instructions_seconds_per_tier);
-    if (!calibration.instructions_seconds_per_tier && !counted.empty())
-      result.notes.push_back("instruction counting: " + seconds_text(guessed_instructions_seconds_per_tier) +
-                             " a tier is a guess until a run has counted them on this machine");
+// The builds the run configures and compiles first (or checks), each with a note saying how.
+double building_seconds(const Matrix& matrix, std::vector<std::string>& notes) {
+  double building = 0;
+  for (const auto& id : matrix.builds) {
+    std::string how;
+    building += estimated_build_seconds(parse_build_id(id), &how);
+    notes.push_back("build " + id + ": " + how);
   }
-  result.parts = {{"instruction counting", instructions},
-                  {"process starts, warm-up and iteration sizing", starts},
-                  {"timed repetitions", timed},
-                  {"memory and counter passes", passes},
-                  {"references", references},
-                  {"the runner's own work between cells", runner}};
-  if (earlier > 0) result.parts.push_back({"cells as an earlier run here took them", earlier});
-  if (settings.limits_seconds > 0) result.parts.push_back({"the machine's limits", settings.limits_seconds});
-  if (!matrix.builds.empty()) {  // each build the run configures and compiles first, or checks
-    double building = 0;
-    for (const auto& id : matrix.builds) {
-      std::string how;
-      building += estimated_build_seconds(parse_build_id(id), &how);
-      result.notes.push_back("build " + id + ": " + how);
-    }
-    result.parts.insert(result.parts.begin(), {"building", building});
-  }
-  for (const auto& [name, seconds] : result.parts) result.seconds += seconds;
-  for (const auto& [tier, integrand] : uncalibrated_tiers) {
+  return building;
+}
+
+// What the estimate assumed: the tiers it costed without a calibration, and a described machine.
+void add_assumptions(Estimate& result, const std::set<std::pair<std::string, std::string>>& uncalibrated,
+                     const Matrix& matrix, const Calibration& calibration, const PlanSettings& settings) {
+  for (const auto& [tier, integrand] : uncalibrated) {
     const auto failed = calibration.failed.find(tier_key(tier, integrand));
     result.notes.push_back(
         "no calibration for '" + tier + "'" +
@@ -208,6 +200,31 @@ Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const
         "planned for a described machine with this machine's calibration: a call's time is this machine's "
         "per core, scaled ideally to the threads; which tiers can run and what fits in memory are this "
         "machine's too");
+}
+
+}  // namespace
+
+Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const Calibration& calibration,
+                  const PlanSettings& settings) {
+  Estimate result;
+  CellTotals totals;
+  for (const auto& cell : cells) {
+    result.cells.push_back(plan_cell(cell, matrix, calibration, settings, totals));
+    result.peak_bytes = std::max(result.peak_bytes, result.cells.back().peak_bytes);
+  }
+  sort_as_the_matrix(result.cells, matrix);
+  const double instructions =
+      settings.instructions ? instruction_seconds(cells, calibration, settings, result.notes) : 0;
+  result.parts = {
+      {"instruction counting", instructions}, {"process starts, warm-up and iteration sizing", totals.starts},
+      {"timed repetitions", totals.timed},    {"memory and counter passes", totals.passes},
+      {"references", totals.references},      {"the runner's own work between cells", totals.runner}};
+  if (totals.earlier > 0) result.parts.push_back({"cells as an earlier run here took them", totals.earlier});
+  if (settings.limits_seconds > 0) result.parts.push_back({"the machine's limits", settings.limits_seconds});
+  if (!matrix.builds.empty())
+    result.parts.insert(result.parts.begin(), {"building", building_seconds(matrix, result.notes)});
+  for (const auto& [name, seconds] : result.parts) result.seconds += seconds;
+  add_assumptions(result, totals.uncalibrated, matrix, calibration, settings);
   return result;
 }
 
@@ -308,9 +325,8 @@ std::string Plan::text() const {
   return out;
 }
 
-std::optional<Budgeted> calibrate_and_fit(Matrix& matrix, const RunArguments& args, const Topology& topology,
+std::optional<Budgeted> calibrate_and_fit(Matrix& matrix, const RunRequest& args, const Topology& topology,
                                           Calibration& calibration, const std::string& executable) {
-  if (args.budget) parse_duration(*args.budget);  // bad input is refused before the calibration runs
   calibrate(executable, calibration, matrix.tiers, matrix.integrands, args.cell_timeout);
   if (!args.budget) return std::nullopt;
   Budgeted fitted = fit_budget(matrix, *args.budget, calibration, plan_settings(args, topology),
@@ -319,7 +335,7 @@ std::optional<Budgeted> calibrate_and_fit(Matrix& matrix, const RunArguments& ar
   return fitted;
 }
 
-Plan make_plan(const RunArguments& args, const std::string& executable) {
+Plan make_plan(const RunRequest& args, const std::string& executable) {
   Plan plan;
   plan.topology = read_topology();
   plan.matrix = requested_matrix(args, nullptr, plan.topology);

@@ -38,7 +38,7 @@ struct PlanSettings {
 };
 // For `args` on a machine of this topology: its --no-instructions, the profiling build's availability,
 // the topology's hardware threads, this machine's available memory.
-PlanSettings plan_settings(const RunArguments& args, const Topology& topology);
+PlanSettings plan_settings(const RunRequest& args, const Topology& topology);
 
 struct PlannedCell {
   CellKey cell;
@@ -65,10 +65,6 @@ Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const
 inline Estimate estimate(const Matrix& matrix, const Calibration& calibration, const PlanSettings& settings) {
   return estimate(matrix, matrix.cells(), calibration, settings);
 }
-// A wall time as the plan and --budget write it: a clock of whole seconds, rounded up ("1:52", "1:02:03");
-// seconds_text keeps a time under a minute in seconds ("4.2 s").
-std::string clock_text(double seconds);
-std::string seconds_text(double seconds);
 // "about 1:52 (instruction counting 20 s, process starts and warm-up 30 s, …); peak memory about 812 MiB"
 std::string describe(const Estimate& estimate);
 nlohmann::json to_json(const Estimate& estimate);
@@ -100,13 +96,12 @@ struct Budgeted {
 // the intermediate thread counts (the powers of two first, then the topology's steps, largest first; 1 and
 // the most are kept), then the largest sizes (the smallest is kept), and last one repetition. Throws
 // InputError when even one repetition of each tier at the smallest size does not fit, naming the minimum.
-Budgeted fit_budget(const Matrix& matrix, const std::string& budget_text, const Calibration& calibration,
+Budgeted fit_budget(const Matrix& matrix, const Budget& budget, const Calibration& calibration,
                     const PlanSettings& settings, const std::vector<ThreadStep>& threads);
 
-// A new run's matrix as `ladder run` and `ladder plan` both make it: a --budget that does not parse is
-// refused first, the calibration then measures what it lacks, and the matrix is fitted to the budget when
-// one is given (InputError when it is too small). Returns the fit, or nullopt without a budget.
-std::optional<Budgeted> calibrate_and_fit(Matrix& matrix, const RunArguments& args, const Topology& topology,
+// A new run's matrix as `ladder run` and `ladder plan` both make it: the calibration measures what it
+// lacks, and the matrix is fitted to the budget when one is given (InputError when it is too small). Returns the fit, or nullopt without a budget.
+std::optional<Budgeted> calibrate_and_fit(Matrix& matrix, const RunRequest& args, const Topology& topology,
                                           Calibration& calibration, const std::string& executable);
 
 // Everything `ladder plan` shows, made as `ladder run` would make its matrix: the topology (read_topology:
@@ -122,6 +117,6 @@ struct Plan {
   nlohmann::json to_json() const;
   std::string text() const;
 };
-Plan make_plan(const RunArguments& args, const std::string& executable);
+Plan make_plan(const RunRequest& args, const std::string& executable);
 
 }  // namespace ladder

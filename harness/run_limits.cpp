@@ -9,8 +9,8 @@
 namespace ladder {
 namespace {
 
-MachineLimits sample(const RunArguments& args, const Topology& topology, bool before) {
-  const LimitsTool tool = run_limits_tool(args);
+MachineLimits sample(const RunRequest& args, const Topology& topology, bool before) {
+  const LimitsTool tool = args.limits_tool;
   std::printf("measuring the machine's limits %s the cells (%s; --no-limits skips this) …",
               before ? "before" : "after", tool == LimitsTool::probe ? "Ladder's probe" : "likwid-bench");
   std::fflush(stdout);
@@ -24,30 +24,24 @@ MachineLimits sample(const RunArguments& args, const Topology& topology, bool be
 
 }  // namespace
 
-LimitsTool run_limits_tool(const RunArguments& args) {
-  // Ladder's probes by default: likwid-bench calibrates its clock for about a second at each start, which
-  // would add half a minute to every run (scripts/bench-limits compares the two).
-  return args.limits_tool.empty() ? LimitsTool::probe : parse_limits_tool(args.limits_tool);
-}
-
 int run_limit_runs(LimitsTool tool, bool before) { return tool == LimitsTool::probe ? 5 : before ? 3 : 2; }
 
-MachineLimits limits_before_cells(const RunArguments& args, const Topology& topology) {
+MachineLimits limits_before_cells(const RunRequest& args, const Topology& topology) {
   if (args.limits) return sample(args, topology, true);
   MachineLimits skipped;
   skipped.reason = "not measured: --no-limits";
   return skipped;
 }
 
-void sample_limits_after_cells(const RunArguments& args, const Topology& topology, Journal& journal,
+void sample_limits_after_cells(const RunRequest& args, const Topology& topology, Journal& journal,
                                std::size_t cells) {
   if (args.limits && journal.header && journal.cells.size() == cells)
     journal.header->limits = merge_limits({journal.header->limits, sample(args, topology, false)});
 }
 
-double run_limits_seconds(const RunArguments& args, const Topology& topology) {
+double run_limits_seconds(const RunRequest& args, const Topology& topology) {
   if (!args.limits || topology.synthetic) return 0;
-  const LimitsTool tool = run_limits_tool(args);
+  const LimitsTool tool = args.limits_tool;
   return estimated_limits_seconds(tool, run_limit_runs(tool, true)) +
          estimated_limits_seconds(tool, run_limit_runs(tool, false));
 }

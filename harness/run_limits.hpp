@@ -15,22 +15,20 @@
 
 namespace ladder {
 
-// The tool `args` asks for (--limits-tool); Ladder's probes when not given.
-LimitsTool run_limits_tool(const RunArguments& args);
 // The runs a reading takes in a sample: five with the probes (about a second a sample), three before the
 // cells and two after with likwid-bench (over a second a run).
 int run_limit_runs(LimitsTool tool, bool before);
 
 // The sample before the first cell, printing a line that says so and what it took; "not measured:
 // --no-limits" with --no-limits.
-MachineLimits limits_before_cells(const RunArguments& args, const Topology& topology);
+MachineLimits limits_before_cells(const RunRequest& args, const Topology& topology);
 // The sample after the last cell, merged into the journal's header in memory (results.json is written from
 // it; the file's first line keeps the sample before), when all `cells` of the run are in the journal (not
 // after a session that was interrupted) and --no-limits was not given.
-void sample_limits_after_cells(const RunArguments& args, const Topology& topology, Journal& journal,
+void sample_limits_after_cells(const RunRequest& args, const Topology& topology, Journal& journal,
                                std::size_t cells);
 
 // The seconds both samples take, for the plan; 0 with --no-limits or on a described topology.
-double run_limits_seconds(const RunArguments& args, const Topology& topology);
+double run_limits_seconds(const RunRequest& args, const Topology& topology);
 
 }  // namespace ladder

@@ -1,5 +1,7 @@
-// What the user asked `ladder run` for, and the matrix it makes: unset options come from the preset (or,
-// on --resume, from the run being resumed).
+// What the user asked `ladder run` (and `ladder plan`, `ladder ab`) for: the options as typed
+// (RunArguments, which CLI11 fills), parsed once into their types (RunRequest, by parse_request: every bad
+// value is refused there, named), and the matrix the request makes (requested_matrix): unset options come
+// from the preset (or, on --resume, from the run being resumed). The harness reads the RunRequest only.
 #pragma once
 
 #include <cstdint>
@@ -7,30 +9,32 @@
 #include <string>
 #include <vector>
 
+#include "builds.hpp"
 #include "matrix.hpp"
+#include "measure_limits.hpp"
 #include "topology.hpp"
 
 namespace ladder {
 
-// What the user typed.
+// What the user typed, as the command line fills it; an empty text is an option not given.
 struct RunArguments {
-  std::optional<std::string> preset;
+  std::string preset;
   std::vector<std::string> tiers, sizes, threads, ranks;
-  std::optional<std::string> integrand;  // --integrand: one name or several, comma-separated
-  std::optional<std::string> a, b;
+  std::string integrand;  // --integrand: one name or several, comma-separated
+  std::string a, b;
   std::optional<int> repetitions;
   std::optional<double> min_time;
-  std::optional<std::uint64_t> seed;
+  std::string seed;
   bool reproducible = false;
   std::string out = "ladder-out";
-  std::optional<std::string> resume;
+  std::string resume;
   bool force = false;
   std::string label;
-  std::string hostfile;                     // MPI hostfile for distributed tiers: one rank per node
-  std::optional<std::string> peers;         // "python"
-  std::optional<std::string> python_limit;  // n above which pure-Python peers are not attempted
+  std::string hostfile;      // MPI hostfile for distributed tiers: one rank per node
+  std::string peers;         // "python"
+  std::string python_limit;  // n above which pure-Python peers are not attempted
   double cell_timeout = 600;
-  std::optional<std::string> budget;  // --budget: "90s", "15m", "2h" (plan.hpp fits the matrix to it)
+  std::string budget;  // --budget: "90s", "15m", "2h"
   // --compilers, --arch: the builds each tier is measured in (builds.hpp); both empty: the build at hand.
   std::vector<std::string> compilers, arches;
   bool instructions = true;  // count each tier's instructions a node under callgrind before the cells
@@ -39,10 +43,57 @@ struct RunArguments {
   std::string command_line;
 };
 
-// The matrix the arguments ask for on a machine of this topology; `resumed` is the matrix of the run being
+// --budget: the duration as typed (for messages and the record) and in seconds.
+struct Budget {
+  std::string text;
+  double seconds = 0;
+};
+
+// One word of --threads: a count, or a keyword the topology resolves (requested_matrix).
+struct ThreadsWanted {
+  enum class Kind { count, all, cores, smt };
+  Kind kind = Kind::count;
+  int count = 0;     // for Kind::count
+  std::string text;  // as typed, for messages
+};
+
+// The request, every option in its type; unset (nullopt, empty) where not given.
+struct RunRequest {
+  std::optional<std::string> preset;
+  std::vector<std::string> tiers;   // checked by requested_matrix, once the peers are loaded
+  std::vector<std::int64_t> sizes;  // sorted, each once
+  std::vector<ThreadsWanted> threads;
+  std::vector<int> ranks;  // sorted, each once
+  std::optional<std::vector<std::string>> integrands;
+  std::optional<double> a, b;
+  std::optional<int> repetitions;  // 1 to 1000
+  std::optional<double> min_time;  // above 0, at most 100
+  std::optional<std::uint64_t> seed;
+  bool reproducible = false;
+  std::string out = "ladder-out";
+  std::optional<std::string> resume;
+  bool force = false;
+  std::string label;
+  std::string hostfile;
+  std::optional<std::string> peers;
+  std::optional<std::int64_t> python_limit;
+  double cell_timeout = 600;
+  std::optional<Budget> budget;
+  std::vector<BuildSpec> builds;  // empty: the build at hand
+  bool instructions = true;
+  bool limits = true;
+  LimitsTool limits_tool = LimitsTool::probe;  // Ladder's probes unless --limits-tool says otherwise
+  std::string command_line;
+};
+
+// Parses every option once. Throws InputError naming a bad value and what is accepted.
+RunRequest parse_request(const RunArguments& args);
+
+// The matrix the request asks for on a machine of this topology; `resumed` is the matrix of the run being
 // resumed, or null. Parallel tiers default to the topology's thread ladder; --threads takes counts, `all`
 // (every count from 1 to the hardware threads), `cores` (all physical cores) and `smt` (all hardware
-// threads). Loads the peers it names. Throws InputError naming a bad value.
-Matrix requested_matrix(const RunArguments& args, const Matrix* resumed, const Topology& topology);
+// threads). Loads the peers it names. Throws InputError naming a bad tier or a thread count above the
+// machine's.
+Matrix requested_matrix(const RunRequest& request, const Matrix* resumed, const Topology& topology);
 
 }  // namespace ladder

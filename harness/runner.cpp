@@ -82,7 +82,7 @@ InstructionCounts count_run_instructions(const Matrix& matrix, const std::string
   return counts;
 }
 
-JournalHeader run_header(const RunArguments& args, const Matrix& matrix, const Topology& topology,
+JournalHeader run_header(const RunRequest& args, const Matrix& matrix, const Topology& topology,
                          const std::optional<Budgeted>& budget, const std::string& executable) {
   JournalHeader header;
   header.started = now_iso();
@@ -102,7 +102,7 @@ JournalHeader run_header(const RunArguments& args, const Matrix& matrix, const T
 }
 
 // The run record (results.json's context.run) as it stands when the first cell starts.
-RunRecord run_record(const RunArguments& args, const JournalHeader& header, std::size_t cells,
+RunRecord run_record(const RunRequest& args, const JournalHeader& header, std::size_t cells,
                      std::size_t done, double estimated_seconds, const cpu_set_t& run_cpus) {
   RunRecord run;
   run.label = header.label;
@@ -135,7 +135,7 @@ RunRecord run_record(const RunArguments& args, const JournalHeader& header, std:
 // measure (each cell, journaled at once), finish (the run record's end), each a member below.
 class MatrixRunner {
  public:
-  explicit MatrixRunner(const RunArguments& args) : args_(args), resuming_(args.resume.has_value()) {}
+  explicit MatrixRunner(const RunRequest& args) : args_(args), resuming_(args.resume.has_value()) {}
 
   RunOutcome run() {
     admit();
@@ -420,7 +420,7 @@ class MatrixRunner {
     return outcome_;
   }
 
-  const RunArguments& args_;
+  const RunRequest& args_;
   const bool resuming_;
   RunOutcome outcome_;
   Topology topology_;
@@ -446,6 +446,6 @@ class MatrixRunner {
 
 }  // namespace
 
-RunOutcome run_matrix(const RunArguments& args) { return MatrixRunner(args).run(); }
+RunOutcome run_matrix(const RunRequest& args) { return MatrixRunner(args).run(); }
 
 }  // namespace ladder

@@ -24,6 +24,6 @@ struct RunOutcome {
 };
 
 // Throws InputError (nothing written) on bad arguments or an output directory that cannot be used.
-RunOutcome run_matrix(const RunArguments& arguments);
+RunOutcome run_matrix(const RunRequest& arguments);
 
 }  // namespace ladder

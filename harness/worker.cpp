@@ -28,6 +28,7 @@
 #include "reference.hpp"
 #include "registry.hpp"
 #include "timeline.hpp"
+#include "worker_spec.hpp"
 
 namespace ladder {
 namespace {
@@ -154,8 +155,8 @@ void record_reference(Measurement& measurement, double result, const Reference& 
       finite(rounding_abs) ? json(static_cast<double>(rounding_abs)) : json(nullptr);
 }
 
-Measurement measure_cell(const CellKey& cell, const Matrix& settings,
-                         const std::optional<Reference>& computed, const std::vector<int>& cpus) {
+Measurement measure_cell(const CellKey& cell, const Matrix& matrix, const std::optional<Reference>& computed,
+                         const std::vector<int>& cpus) {
   const Tier& tier = find_tier(cell.tier);
   const std::size_t integrand = find_integrand(cell.integrand);
   const Interval ab{cell.a, cell.b};
@@ -197,9 +198,9 @@ Measurement measure_cell(const CellKey& cell, const Matrix& settings,
       ->UseRealTime()
       ->MeasureProcessCPUTime()  // every thread's CPU time, user and system
       ->Unit(benchmark::kNanosecond)
-      ->Repetitions(settings.repetitions)
-      ->MinTime(settings.min_time)
-      ->MinWarmUpTime(settings.min_warmup_time);  // honoured because MinTime is set
+      ->Repetitions(matrix.repetitions)
+      ->MinTime(matrix.min_time)
+      ->MinWarmUpTime(matrix.min_warmup_time);  // honoured because MinTime is set
 
   CopyingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
@@ -248,8 +249,9 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
   int count = 2;
   benchmark::Initialize(&count, arguments);
 
-  const json spec = parse_json(cell_json, "the cell's spec");
-  const CellKey cell = read_cell_key(JsonReader(spec, "spec").at("cell"));
+  const json document = parse_json(cell_json, "the cell's spec");
+  const JsonReader in(document, "spec");
+  const CellKey cell = read_cell_key(in.at("cell"));  // all a follower needs
   const Tier& tier = find_tier(cell.tier);
   const bool distributed = tier.card.distributed;
   if (distributed) {  // a follower makes rank 0's calls and writes nothing
@@ -263,13 +265,8 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
   json outcome;
   int exit_code = 0;
   try {
-    const Matrix settings = Matrix::from_json(JsonReader(spec, "spec").at("matrix"));
-    std::optional<Reference> computed;
-    if (spec.contains("reference")) computed = reference_from_text(spec.at("reference").get<std::string>());
-    std::vector<int> cpus;  // the cell's placement, one PU a thread; absent or empty: not pinned
-    if (const auto placed = JsonReader(spec, "spec").find("cpus"))
-      for (const auto& cpu : placed->elements()) cpus.push_back(cpu.small_integer());
-    outcome = measure_cell(cell, settings, computed, cpus);
+    const WorkerSpec spec = read_worker_spec(in);
+    outcome = measure_cell(spec.cell, spec.matrix, spec.reference, spec.cpus);
     outcome["status"] = CellStatus::ok;
   } catch (const std::bad_alloc&) {
     rlimit limit{};

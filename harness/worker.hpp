@@ -22,7 +22,7 @@ namespace ladder {
 // errors and the memory figures. Throws what the kernel throws.
 // The references may come computed (`ladder run` computes them once per size); else they are computed here.
 // cpus: where the harness placed the cell's threads, one a thread (RunOptions::cpus); empty: not pinned.
-Measurement measure_cell(const CellKey& cell, const Matrix& settings,
+Measurement measure_cell(const CellKey& cell, const Matrix& matrix,
                          const std::optional<Reference>& computed = std::nullopt,
                          const std::vector<int>& cpus = {});
 
@@ -30,7 +30,7 @@ Measurement measure_cell(const CellKey& cell, const Matrix& settings,
 // the measurement: an error against a reference that is absent or not finite is null, never a number.
 void record_reference(Measurement& measurement, double result, const Reference& ref, double bound);
 
-// The hidden subcommand: reads the cell and the settings as JSON, writes the measurement (or the reason
+// The hidden subcommand: reads its WorkerSpec (worker_spec.hpp) as JSON, writes the measurement (or the reason
 // it failed) to result_file, atomically. Returns the process's exit code.
 int run_worker(const std::string& cell_json, const std::string& result_file);
 

@@ -23,6 +23,7 @@
 #include "peers.hpp"
 #include "process_stats.hpp"
 #include "text.hpp"
+#include "worker_spec.hpp"
 
 namespace ladder {
 
@@ -149,13 +150,10 @@ std::vector<std::string> worker_command(const std::string& executable, const Cel
                                         const ThreadBinding& binding, const std::string& hostfile,
                                         const std::string& result_file, std::size_t& launcher_words) {
   const TierCard& card = find_card(cell.tier);
-  const std::string spec = json{
-      {"cell", cell},
-      {"matrix", matrix.to_json()},
-      {"reference", to_text(ref)},
-      {"rounding_bound", rounding_bound(card, ref, cell.n, cell.threads)},
-      {"cpus",
-       binding.worker_cpus()}}.dump();
+  const std::string spec =
+      to_json(WorkerSpec{cell, matrix, ref, rounding_bound(card, ref, cell.n, cell.threads),
+                         binding.worker_cpus()})
+          .dump();
   std::vector<std::string> command;
   if (card.distributed)
     command = distributed::launch_command(cell.ranks, cell.threads, matrix.cpus, hostfile, binding.cores);

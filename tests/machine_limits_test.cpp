@@ -293,7 +293,7 @@ TEST(MachineLimitsTools, ADescribedMachineIsNotMeasured) {
 }
 
 TEST(MachineLimitsPlan, ThePlanCountsTheLimitsUnlessTheyAreSkipped) {
-  RunArguments args;
+  RunRequest args;
   const Topology topology = read_topology();
   const PlanSettings settings = plan_settings(args, topology);
   EXPECT_GT(settings.limits_seconds, 0);

@@ -159,6 +159,13 @@ TEST(PlanEstimate, CellsThatWillNotBeAttemptedCostNothing) {
 }
 
 TEST(Budget, DurationsParseInSecondsMinutesAndHours) {
+// --budget as the command line's parse makes it.
+Budget budget_of(const std::string& text) {
+  RunArguments arguments;
+  arguments.budget = text;
+  return parse_request(arguments).budget.value();
+}
+
   EXPECT_EQ(parse_duration("90s"), 90);
   EXPECT_EQ(parse_duration("15m"), 900);
   EXPECT_EQ(parse_duration("2h"), 7200);
@@ -185,7 +192,7 @@ std::vector<ThreadStep> steps_of(const Matrix& matrix) {
 TEST(Budget, AMatrixThatFitsIsLeftAsItIs) {
   const Matrix matrix = crafted_matrix();
   const Budgeted fitted =
-      fit_budget(matrix, "1h", crafted_calibration(), no_instructions(), steps_of(matrix));
+      fit_budget(matrix, budget_of("1h"), crafted_calibration(), no_instructions(), steps_of(matrix));
   EXPECT_TRUE(fitted.dropped.empty());
   EXPECT_EQ(Matrix::difference(fitted.matrix, matrix), "");
   EXPECT_EQ(fitted.budget_seconds, 3600);
@@ -194,7 +201,7 @@ TEST(Budget, AMatrixThatFitsIsLeftAsItIs) {
 TEST(Budget, FirstRepetitionsAndMinimumTimeDownToTheFloor) {
   const Matrix matrix = crafted_matrix();  // about 3.2 s
   const Budgeted fitted =
-      fit_budget(matrix, "2s", crafted_calibration(), no_instructions(), steps_of(matrix));
+      fit_budget(matrix, budget_of("2s"), crafted_calibration(), no_instructions(), steps_of(matrix));
   ASSERT_EQ(fitted.dropped.size(), 1u);
   EXPECT_NE(fitted.dropped[0].find("repetitions 5 → "), std::string::npos) << fitted.dropped[0];
   EXPECT_NE(fitted.dropped[0].find("to fit --budget 2s"), std::string::npos) << fitted.dropped[0];
@@ -216,7 +223,7 @@ TEST(Budget, ThenTheIntermediateThreadCountsPowersOfTwoFirstThenTheLargestSizes)
   calibration.tiers[tier_key("openmp", "gauss")].worker_seconds = 1;  // a second a cell, whatever is cut
   // 18 cells; at the floor, a cell costs about 1.1 s. Dropping 8, 4, 2 leaves 3 counts × 3 sizes: 9 cells,
   // still over; then 12 goes, then the sizes from the largest.
-  const Budgeted fitted = fit_budget(matrix, "5.5s", calibration, no_instructions(), steps_of(matrix));
+  const Budgeted fitted = fit_budget(matrix, budget_of("5.5s"), calibration, no_instructions(), steps_of(matrix));
   ASSERT_EQ(fitted.dropped.size(), 3u) << ::testing::PrintToString(fitted.dropped);
   EXPECT_EQ(fitted.matrix.repetitions, BudgetFloor::repetitions);
   EXPECT_EQ(fitted.matrix.min_time, BudgetFloor::min_time);
@@ -238,7 +245,7 @@ TEST(Budget, DropsOnlyWhatLowersTheEstimate) {
   matrix.sizes = {100'000, 1'000'000, 10'000'000};
   Calibration calibration = crafted_calibration();
   calibration.tiers[tier_key("naive", "gauss")].worker_seconds = 1;
-  const Budgeted fitted = fit_budget(matrix, "3s", calibration, no_instructions(), steps_of(matrix));
+  const Budgeted fitted = fit_budget(matrix, budget_of("3s"), calibration, no_instructions(), steps_of(matrix));
   for (const auto& line : fitted.dropped) EXPECT_EQ(line.find("thread counts"), std::string::npos) << line;
   EXPECT_EQ(fitted.matrix.threads, matrix.threads);
   EXPECT_LT(fitted.matrix.sizes.size(), matrix.sizes.size());
@@ -262,7 +269,7 @@ TEST(Budget, LastOneRepetitionBelowTheFloorWhenNothingElseIsLeftToDrop) {
   const double once_seconds = ladder::estimate(once, calibration, no_instructions()).seconds;
   ASSERT_LT(once_seconds, floor_seconds);
   const double budget = (once_seconds + floor_seconds) / 2 / budget_share;  // between the two
-  const Budgeted fitted = fit_budget(matrix, format_number("%.3f", budget) + "s", calibration,
+  const Budgeted fitted = fit_budget(matrix, budget_of(format_number("%.3f", budget) + "s"), calibration,
                                      no_instructions(), steps_of(matrix));
   ASSERT_EQ(fitted.dropped.size(), 2u) << ::testing::PrintToString(fitted.dropped);
   EXPECT_NE(fitted.dropped[1].find("repetitions 3 → 1, below the floor: the last resort"), std::string::npos)
@@ -276,7 +283,7 @@ TEST(Budget, TooSmallForOneRepetitionOfEachTierAtTheSmallestSizeNamesTheMinimum)
   const Matrix matrix = crafted_matrix();
   // At least 3 workers of 0.2 s: the minimum is above 0.6 s / 0.9.
   try {
-    fit_budget(matrix, "0.5s", crafted_calibration(), no_instructions(), steps_of(matrix));
+    fit_budget(matrix, budget_of("0.5s"), crafted_calibration(), no_instructions(), steps_of(matrix));
     FAIL() << "a budget of 0.5 s was accepted";
   } catch (const InputError& error) {
     const std::string message = error.what();

@@ -18,7 +18,7 @@ namespace {
 Matrix matrix_of(const std::string& preset) {
   RunArguments arguments;
   arguments.preset = preset;
-  return requested_matrix(arguments, nullptr, read_topology());
+  return requested_matrix(parse_request(arguments), nullptr, read_topology());
 }
 
 TEST(Presets, EachHasTheDocumentedSizesRepetitionsAndThreadCounts) {
@@ -45,7 +45,7 @@ TEST(Presets, EachHasTheDocumentedSizesRepetitionsAndThreadCounts) {
 
 TEST(Presets, NoPresetIsTheStandardOne) {
   const Matrix standard = matrix_of("standard");
-  Matrix unnamed = requested_matrix(RunArguments{}, nullptr, read_topology());
+  Matrix unnamed = requested_matrix(RunRequest{}, nullptr, read_topology());
   unnamed.seed = standard.seed;  // drawn at random for each run
   EXPECT_EQ(Matrix::difference(unnamed, standard), "");
 }

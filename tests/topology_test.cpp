@@ -231,7 +231,7 @@ TEST(TopologyFromHwloc, ADamagedTopologyInJsonNamesTheField) {
 std::vector<int> threads_asked(const std::vector<std::string>& threads, const Topology& topology) {
   RunArguments arguments;
   arguments.threads = threads;
-  return requested_matrix(arguments, nullptr, topology).threads;
+  return requested_matrix(parse_request(arguments), nullptr, topology).threads;
 }
 
 TEST(ThreadsOption, CoresSmtAllAndListsOnTheTwoSocketMachine) {
@@ -243,7 +243,7 @@ TEST(ThreadsOption, CoresSmtAllAndListsOnTheTwoSocketMachine) {
   ASSERT_EQ(all.size(), 128u);
   EXPECT_EQ(all.front(), 1);
   EXPECT_EQ(all.back(), 128);
-  EXPECT_EQ(requested_matrix(RunArguments{}, nullptr, topology).threads,
+  EXPECT_EQ(requested_matrix(RunRequest{}, nullptr, topology).threads,
             (std::vector<int>{1, 2, 4, 8, 16, 32, 64, 128}));
 }
 

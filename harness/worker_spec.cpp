@@ -1,0 +1,26 @@
+// A worker's spec to JSON and back (worker_spec.hpp).
+#include "worker_spec.hpp"
+
+namespace ladder {
+
+nlohmann::json to_json(const WorkerSpec& spec) {
+  nlohmann::json out = {{"cell", spec.cell},
+                        {"matrix", spec.matrix.to_json()},
+                        {"rounding_bound", spec.rounding_bound},
+                        {"cpus", spec.cpus}};
+  if (spec.reference) out["reference"] = to_text(*spec.reference);
+  return out;
+}
+
+WorkerSpec read_worker_spec(const JsonReader& in) {
+  WorkerSpec spec;
+  spec.cell = read_cell_key(in.at("cell"));
+  spec.matrix = Matrix::from_json(in.at("matrix"));
+  if (const auto reference = in.find("reference")) spec.reference = reference_from_text(reference->string());
+  spec.rounding_bound = in.number_or("rounding_bound", 0);
+  if (const auto placed = in.find("cpus"))  // absent or empty: not pinned
+    for (const auto& cpu : placed->elements()) spec.cpus.push_back(cpu.small_integer());
+  return spec;
+}
+
+}  // namespace ladder
