@@ -90,6 +90,20 @@ double reference_cost(const Calibration& calibration, const std::string& integra
 
 }  // namespace
 
+std::string clock_text(double seconds) {
+  const long whole = std::lround(std::ceil(seconds));
+  char text[32];
+  if (whole >= 3600)
+    std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", whole / 3600, whole / 60 % 60, whole % 60);
+  else
+    std::snprintf(text, sizeof text, "%ld:%02ld", whole / 60, whole % 60);
+  return text;
+}
+
+std::string seconds_text(double seconds) {
+  return seconds < 60 ? format_number("%.3g", seconds) + " s" : clock_text(seconds);
+}
+
 namespace {
 
 // What the cells add to the run's wall time, part by part, as they are planned.
