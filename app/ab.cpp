@@ -192,7 +192,8 @@ int run_ab_command(AbOptions& options) {
       "about %s expected, at most --budget %s\n",
       base.label().c_str(), head.label().c_str(), same ? " (one tree: an A/A run)" : "",
       settings.matrix.cells().size(), *options.matrix.repetitions,
-      seconds_text(estimated_ab_seconds(settings, self_path())).c_str(), options.budget.c_str());
+      format_seconds(estimated_ab_seconds(settings, self_path()), Rounding::up).c_str(),
+      options.budget.c_str());
   std::fflush(stdout);
   const std::vector<AbCell> cells = run_ab(settings, base_build.executable, head_build.executable);
 

@@ -13,6 +13,7 @@
 #include "build_info.hpp"
 #include "commands.hpp"
 #include "distributed.hpp"
+#include "optional_json.hpp"
 #include "parse.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
@@ -37,10 +38,6 @@ struct EvalArguments {
   bool json = false;
   std::vector<std::string> command_line;  // to start again under an MPI launcher
 };
-
-nlohmann::json optional_json(const std::optional<double>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
 
 std::string optional_text(const std::optional<double>& value) {
   return value ? format_number("%+.3e", *value) : "undefined (the reference is 0 or unavailable)";

@@ -9,6 +9,7 @@
 #include "errors.hpp"
 #include "noise.hpp"
 #include "run_options.hpp"
+#include "text.hpp"
 
 namespace ladder::app {
 
@@ -45,8 +46,8 @@ Command add_plan(CLI::App& app, const Invocation& invocation) {
               "ladder ab of %zu cells: each at least %d pairs of two processes (an A/A run: 10), "
               "about %s for the cells when every verdict is clear at once (%s for an A/A run); "
               "undecided cells take more pairs, up to --max-pairs, within --budget\n",
-              plan.estimate.cells.size(), interval_min_pairs, seconds_text(seconds).c_str(),
-              seconds_text(seconds * 10 / interval_min_pairs).c_str());
+              plan.estimate.cells.size(), interval_min_pairs, format_seconds(seconds, Rounding::up).c_str(),
+              format_seconds(seconds * 10 / interval_min_pairs, Rounding::up).c_str());
           return exit_ok;
         }
         if (*json_output)

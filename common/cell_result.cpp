@@ -35,6 +35,12 @@ json extra_members(const JsonReader& in, std::initializer_list<const char*> type
   return extra;
 }
 
+// Members that are always written, null where there is no figure: each must be there (an older file's
+// absent ones were filled in by its migration, schema_v2.hpp).
+void require(const JsonReader& in, std::initializer_list<const char*> keys) {
+  for (const char* key : keys) (void)in.at(key);
+}
+
 Timing read_timing(const JsonReader& in) { return {in.at("real_time").number(), in.at("cpu_time").number()}; }
 json timing_json(const Timing& timing) {
   return {{"real_time", timing.real_time}, {"cpu_time", timing.cpu_time}};
@@ -81,7 +87,7 @@ CellKey read_cell_key(const JsonReader& in) {
                in.at("b").number(),
                in.at("n").integer(),
                in.at("threads").small_integer(),
-               in.small_integer_or("ranks", 1),
+               in.at("ranks").small_integer(),
                in.at("reproducible_requested").boolean(),
                in.string_or("build", "")};
   if (cell.n < 1) in.at("n").fail("a cell has at least one node");
@@ -190,6 +196,8 @@ namespace {
 
 Memory read_memory(const JsonReader& in) {
   Memory memory;
+  require(in, {"peak_heap_bytes", "allocations", "peak_rss_bytes", "peak_rss_growth_bytes", "minor_faults",
+               "major_faults"});
   read_memory_figures(in, memory);
   if (const auto timeline = in.find("timeline")) memory.timeline = read_timeline(*timeline);
   memory.extra =
@@ -267,6 +275,7 @@ Measurement read_measurement(const JsonReader& in) {
   measurement.result =
       in.at("result").is_null() ? std::numeric_limits<double>::quiet_NaN() : in.at("result").number();
   measurement.bit_identical = in.at("bit_identical").boolean();
+  require(in, {"exact", "midpoint", "rel_error", "rounding_error", "rounding_bound"});
   measurement.exact = in.optional_number("exact");
   measurement.midpoint = in.optional_number("midpoint");
   read_reference_fields(in, measurement.exact_method, measurement.exact_error_estimate,
@@ -402,7 +411,7 @@ CellResult read_cell_result(const JsonReader& in) {
   record.name = in.at("name").string();
   static_cast<CellKey&>(record) = read_cell_key(in.at("cell"));
   record.rung = in.at("rung").small_integer();
-  record.oversubscribed = in.boolean_or("oversubscribed", false);
+  record.oversubscribed = in.at("oversubscribed").boolean();
   record.status = read_cell_status(in.at("status"));
   record.reason = in.string_or("reason", "");
   if (record.status == CellStatus::ok) record.measurement = read_measurement(in.at("measurement"));
@@ -411,7 +420,7 @@ CellResult read_cell_result(const JsonReader& in) {
   if (const auto build = in.find("build"); build && !build->is_null())
     record.build_record = read_build_record(*build);
   record.worker = read_worker_report(in.at("worker"));
-  record.finished = in.string_or("finished", "");
+  record.finished = in.at("finished").string();
   if (const auto reproducible = in.find("reproducible"); reproducible && !reproducible->is_null())
     record.reproducible = reproducible->boolean();
   return record;

@@ -1,5 +1,6 @@
 // Writing and reading results.json (results_file.hpp): the cards, with their vectorization and FLOP records,
-// and the whole file through its one migration.
+// and the whole file: a schema-1 file through its migration (schema_v1.hpp), then an older schema-2 one's
+// later fields filled in (schema_v2.hpp), then every field read strictly.
 #include "results_file.hpp"
 
 #include <cmath>
@@ -9,6 +10,7 @@
 
 #include "optional_json.hpp"
 #include "schema_v1.hpp"
+#include "schema_v2.hpp"
 
 namespace ladder {
 
@@ -16,16 +18,22 @@ using nlohmann::json;
 
 namespace {
 
+// A member that is always written, null where there is no value.
+std::optional<double> nullable_number(const JsonReader& in, const char* key) {
+  const JsonReader member = in.at(key);
+  return member.is_null() ? std::nullopt : std::optional<double>(member.number());
+}
+
 VectorizationRecord read_vectorization(const JsonReader& in) {
-  return {in.string_or("build", ""),
-          in.string_or("status", ""),
-          in.string_or("evidence", ""),
-          in.small_integer_or("register_bits", 0),
-          in.small_integer_or("lanes", 0),
-          in.boolean_or("linked", false),
-          in.optional_number("flops_per_node"),  // absent before FLOPs were counted
-          in.optional_number("fp_instructions_per_node"),
-          in.string_or("flops_evidence", "")};
+  return {in.at("build").string(),
+          in.at("status").string(),
+          in.at("evidence").string(),
+          in.at("register_bits").small_integer(),
+          in.at("lanes").small_integer(),
+          in.at("linked").boolean(),
+          nullable_number(in, "flops_per_node"),
+          nullable_number(in, "fp_instructions_per_node"),
+          in.at("flops_evidence").string()};
 }
 
 }  // namespace
@@ -90,27 +98,27 @@ CardRecord read_card_record(const JsonReader& in) {
   card.concepts = in.at("concepts").strings();
   card.flags = in.at("flags").strings();
   card.parallel = in.at("parallel").boolean();
-  card.summation = in.string_or("summation", "");
-  card.source_file = in.string_or("source_file", "");
-  card.kernel_header = in.string_or("kernel_header", "");  // absent before kernels had headers of their own
-  if (const auto shares = in.find("shares")) card.shares = shares->strings();
-  if (const auto environment = in.find("environment")) card.environment = environment->strings();
-  card.heap_bytes_per_node = in.number_or("heap_bytes_per_node", 0);
-  card.memory_bytes_per_node = in.number_or("memory_bytes_per_node", 0);  // absent before it was counted
-  card.memory_bytes_counted = in.string_or("memory_bytes_counted", "");
-  card.distributed = in.boolean_or("distributed", false);
-  card.peer = in.boolean_or("peer", false);
-  card.language = in.string_or("language", "C++");
-  if (const auto limit = in.find("size_limit"); limit && !limit->is_null())
-    card.size_limit = limit->integer();
+  card.summation = in.at("summation").string();
+  card.source_file = in.at("source_file").string();
+  card.kernel_header = in.at("kernel_header").string();
+  card.shares = in.at("shares").strings();
+  card.environment = in.at("environment").strings();
+  card.heap_bytes_per_node = in.at("heap_bytes_per_node").number();
+  card.memory_bytes_per_node = in.at("memory_bytes_per_node").number();
+  card.memory_bytes_counted = in.at("memory_bytes_counted").string();
+  card.distributed = in.at("distributed").boolean();
+  card.peer = in.at("peer").boolean();
+  card.language = in.at("language").string();
+  if (const auto limit = in.at("size_limit"); !limit.is_null()) card.size_limit = limit.integer();
+  // Written only where there are (a peer measured per call as well, beside the tier it wraps).
   if (const auto sizes = in.find("per_call_sizes"))
     for (const auto& size : sizes->elements()) card.per_call_sizes.push_back(size.integer());
   card.beside = in.string_or("beside", "");
-  card.note = in.string_or("note", "");
-  card.max_ulp_error = in.optional_number("max_ulp_error");
-  if (const auto vectorization = in.find("vectorization"))
-    for (const auto& entry : vectorization->elements())
-      card.vectorization.push_back(read_vectorization(entry));
+  card.note = in.at("note").string();
+  card.max_ulp_error = nullable_number(in, "max_ulp_error");
+  for (const auto& entry : in.at("vectorization").elements())
+    card.vectorization.push_back(read_vectorization(entry));
+  // Written only where the writer knew whether the tier could run on its machine.
   card.available = in.optional_boolean("available");
   card.unavailable_reason = in.optional_string("unavailable_reason").value_or("");
   return card;
@@ -143,6 +151,7 @@ ResultsFile read_results_file(const std::string& where) {
                  std::to_string(results_schema_version));
   try {
     if (version.get<std::int64_t>() == 1) document = migrate_results_v1(document);
+    complete_results_v2(document);
     const JsonReader root(document);
     ResultsFile file;
     file.path = path;

@@ -72,6 +72,6 @@ struct ResultsFile {
 // Reads DIR/results.json, or the file itself, of schema version 2, or of version 1 through its one migration
 // (schema_v1.hpp). Throws InputError naming the file and the problem: missing, not JSON, cut short, another
 // schema version, or the path of a field that is missing or of the wrong type.
-ResultsFile read_results_file(const std::string& path);
+ResultsFile read_results_file(const std::string& where);
 
 }  // namespace ladder

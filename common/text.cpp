@@ -36,10 +36,21 @@ std::string percent(double fraction, int decimals) {
   return text;
 }
 
-std::string format_seconds(double seconds) {
-  if (seconds >= 1) return format_number("%.3g s", seconds);
-  if (seconds >= 1e-3) return format_number("%.3g ms", seconds * 1e3);
-  if (seconds >= 1e-6) return format_number("%.3g µs", seconds * 1e6);
+std::string format_seconds(double seconds, Rounding rounding) {
+  // 59.96 s would print as "60 s": a clock from there on.
+  if (seconds >= 59.95) {
+    const long whole = std::lround(rounding == Rounding::up ? std::ceil(seconds) : std::round(seconds));
+    char text[48];
+    if (whole >= 3600)
+      std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", whole / 3600, whole / 60 % 60, whole % 60);
+    else
+      std::snprintf(text, sizeof text, "%ld:%02ld", whole / 60, whole % 60);
+    return text;
+  }
+  // Each unit from where three digits of the one below would round to 1000 ("1 s", not "1e+03 ms").
+  if (seconds >= 0.9995) return format_number("%.3g s", seconds);
+  if (seconds >= 0.9995e-3) return format_number("%.3g ms", seconds * 1e3);
+  if (seconds >= 0.9995e-6) return format_number("%.3g µs", seconds * 1e6);
   return format_number("%.3g ns", seconds * 1e9);
 }
 

@@ -17,9 +17,14 @@ std::vector<int> parse_cpu_list(std::string_view text);
 std::string counted(int count, std::string_view one, std::string_view many);
 
 std::string format_number(const char* pattern, double value);  // printf's way, one number
-std::string format_seconds(double seconds);                    // 1.23 s, 45.6 ms, 789 µs, 12 ns
-std::string format_bytes(double bytes);                        // 512 B, 7.6 MiB, … up to PiB
-std::string format_count(double value);                        // 1e8 for powers of ten, else plain
+// How a duration of a minute or more comes to whole seconds. An estimate (a plan's, --budget's, the time
+// left) rounds up, so that it never promises less time than it will take; a time measured rounds to nearest.
+enum class Rounding { nearest, up };
+// A duration, the one way Ladder prints one: under a minute three significant digits in its unit
+// ("12 ns", "789 µs", "45.6 ms", "4.2 s"); from a minute on a clock of whole seconds ("1:52", "1:02:03").
+std::string format_seconds(double seconds, Rounding rounding = Rounding::nearest);
+std::string format_bytes(double bytes);  // 512 B, 7.6 MiB, … up to PiB
+std::string format_count(double value);  // 1e8 for powers of ten, else plain
 // A fraction in per cent with that many decimals: percent(0.4213, 0) is "42 %", percent(0.4213, 1) "42.1 %".
 std::string percent(double fraction, int decimals);
 // A hot loop's vectorization verdict: "8 × f64", "scalar", "partly 4 × f64"; empty when not known.

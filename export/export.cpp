@@ -11,7 +11,7 @@
 
 #include "embedded.hpp"
 #include "errors.hpp"
-#include "plan.hpp"
+#include "export_plan.hpp"
 #include "sha256.hpp"
 
 namespace ladder::exporter {
@@ -118,7 +118,7 @@ void check_integrand(const Tier& tier, const IntegrandSource& integrand) {
 }
 
 // ---- the run ------------------------------------------------------------------------------------------
-void read_run(Plan& plan) {
+void read_run(ExportPlan& plan) {
   const auto& request = *plan.request;
   if (request.from_run.empty()) return;
   plan.run = read_results_file(request.from_run);
@@ -169,13 +169,13 @@ std::string arch_of(const std::string& flags) {
 
 }  // namespace
 
-std::string exported_type(const Plan& plan) {
+std::string exported_type(const ExportPlan& plan) {
   const std::string& type = plan.integrand.type;
   return plan.integrand.built_in && type.starts_with("ladder::") ? plan.ns + type.substr(6) : type;
 }
 
 std::vector<ExportedFile> project_files(const ExportRequest& request, std::vector<std::string>* warnings) {
-  Plan plan;
+  ExportPlan plan;
   plan.request = &request;
   check_namespace(request.name_space);
   plan.ns = request.name_space;

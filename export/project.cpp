@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "embedded.hpp"
-#include "plan.hpp"
+#include "export_plan.hpp"
 #include "template.hpp"
 #include "text.hpp"
 
@@ -40,7 +40,7 @@ struct Packages {
   std::string find, link, debian;
 };
 
-Packages packages(const Plan& plan) {
+Packages packages(const ExportPlan& plan) {
   const std::string& ns = plan.ns;
   Packages out;
   auto add = [&](const std::string& find, const std::string& link, const std::string& debian) {
@@ -91,7 +91,7 @@ Packages packages(const Plan& plan) {
   return out;
 }
 
-std::string kernel_call(const Plan& plan) {
+std::string kernel_call(const ExportPlan& plan) {
   std::string call = plan.ns + "::" + plan.function + "(" + exported_type(plan) + "{}, a, b, n";
   if (plan.threads) {
     call +=
@@ -103,13 +103,13 @@ std::string kernel_call(const Plan& plan) {
   return call + ")";
 }
 
-std::vector<int> thread_counts(const Plan& plan) {
+std::vector<int> thread_counts(const ExportPlan& plan) {
   return plan.threads ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1};
 }
 
 const std::vector<std::int64_t> test_sizes = {1, 2, 3, 7, 15, 1000, 1000003, std::int64_t{1} << 22};
 
-std::string depth_table(const Plan& plan) {
+std::string depth_table(const ExportPlan& plan) {
   std::string table;
   for (const std::int64_t n : test_sizes)
     for (const int threads : thread_counts(plan)) {
@@ -122,7 +122,7 @@ std::string depth_table(const Plan& plan) {
   return table;
 }
 
-TemplateValues values_of(const Plan& plan) {
+TemplateValues values_of(const ExportPlan& plan) {
   const TierCard& card = plan.tier->card;
   const auto found = packages(plan);
   TemplateValues v;
@@ -193,9 +193,9 @@ TemplateValues values_of(const Plan& plan) {
 
 }  // namespace
 
-std::string debian_packages(const Plan& plan) { return packages(plan).debian; }
+std::string debian_packages(const ExportPlan& plan) { return packages(plan).debian; }
 
-std::vector<ExportedFile> generated_files(const Plan& plan) {
+std::vector<ExportedFile> generated_files(const ExportPlan& plan) {
   const TemplateValues values = values_of(plan);
   auto from = [&](const std::string& name) { return expand(name, template_text(name), values); };
   const std::string include = "include/" + plan.ns + "/";

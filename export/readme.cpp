@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "embedded.hpp"
-#include "plan.hpp"
+#include "export_plan.hpp"
 #include "template.hpp"
 #include "text.hpp"
 
@@ -15,7 +15,7 @@ std::string listed(const std::vector<std::string>& items, const std::string& non
   return items.empty() ? none : join(items);
 }
 
-std::string card_block(const Plan& plan) {
+std::string card_block(const ExportPlan& plan) {
   const TierCard& card = plan.tier->card;
   std::string out;
   out += "- **Libraries to install and keep current:** " +
@@ -43,7 +43,7 @@ std::string card_block(const Plan& plan) {
   return out;
 }
 
-std::string build_block(const Plan& plan) {
+std::string build_block(const ExportPlan& plan) {
   const auto& build = plan.request->build;
   std::string compiler = build.compiler, flags = build.common_flags;
   if (plan.run) {
@@ -58,7 +58,7 @@ std::string build_block(const Plan& plan) {
   return out;
 }
 
-std::string measured_block(const Plan& plan) {
+std::string measured_block(const ExportPlan& plan) {
   if (!plan.run)
     return "Nothing: this export was made without a run. `ladder export " + plan.tier->card.id +
            " --from RUN …` adds what a run measured; `ladder run --tiers " + plan.tier->card.id +
@@ -131,7 +131,7 @@ std::string files_block(const std::vector<ExportedFile>& files) {
 
 }  // namespace
 
-std::string readme(const Plan& plan, const std::vector<ExportedFile>& files) {
+std::string readme(const ExportPlan& plan, const std::vector<ExportedFile>& files) {
   TemplateValues v;
   auto& m = v.values;
   const auto& build = plan.request->build;

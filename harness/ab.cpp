@@ -83,8 +83,8 @@ bool settled(const AbCell& cell, const AbSettings& settings) {
 }
 
 // One cell: pairs of processes in ABBA order until it is settled or its share of the budget is spent.
-AbCell measure_cell(const CellKey& key, const AbSettings& settings, const std::string& base,
-                    const std::string& head, double share, const Machine& machine) {
+AbCell measure_ab_cell(const CellKey& key, const AbSettings& settings, const std::string& base,
+                       const std::string& head, double share, const Machine& machine) {
   AbCell cell;
   cell.cell = key;
   cell.name = cell_name(key);
@@ -173,12 +173,12 @@ std::vector<AbCell> run_ab(const AbSettings& settings, const std::string& base, 
       skipped.failure = std::string(to_string(status)) + ": " + reason;
       cells.push_back(skipped);
     } else {
-      cells.push_back(measure_cell(keys[i], settings, base, head, share, machine));
+      cells.push_back(measure_ab_cell(keys[i], settings, base, head, share, machine));
     }
     const VerdictRow row = cells.back().row();
     std::printf("  [%zu/%zu] %-40s %s (%s, %s)\n", i + 1, keys.size(), row.cell.c_str(),
                 row.failed ? "no verdict" : to_string(row.verdict).c_str(), row.note.c_str(),
-                seconds_text(cells.back().seconds).c_str());
+                format_seconds(cells.back().seconds).c_str());
     std::fflush(stdout);
   }
   return cells;

@@ -49,14 +49,15 @@ class BudgetFit {
     const double least = least_estimate.seconds / budget_share;
     if (least <= fitted_.budget_seconds) return;
     const double counting = least_estimate.parts.front().second;  // instruction counting
-    throw InputError(
-        "--budget " + fitted_.budget_text +
-        " is too small: one repetition of each tier at the smallest size (n = " +
-        format_count(static_cast<double>(minimal.sizes.front())) + ") needs about " + clock_text(least) +
-        " here (its estimate, with a tenth kept for the estimate's error); give at least " +
-        std::to_string(static_cast<long>(std::ceil(least))) + "s" +
-        (counting > 0 ? " (--no-instructions saves about " + seconds_text(counting / budget_share) + ")"
-                      : ""));
+    throw InputError("--budget " + fitted_.budget_text +
+                     " is too small: one repetition of each tier at the smallest size (n = " +
+                     format_count(static_cast<double>(minimal.sizes.front())) + ") needs about " +
+                     format_seconds(least, Rounding::up) +
+                     " here (its estimate, with a tenth kept for the estimate's error); give at least " +
+                     std::to_string(static_cast<long>(std::ceil(least))) + "s" +
+                     (counting > 0 ? " (--no-instructions saves about " +
+                                         format_seconds(counting / budget_share, Rounding::up) + ")"
+                                   : ""));
   }
 
   // 1. Fewer repetitions and a shorter minimum time, down to the floor.
@@ -147,8 +148,8 @@ class BudgetFit {
   // Records a cut, with the estimate before it and after.
   void cut(const std::string& what, double before) {
     fitted_.dropped.push_back(what + " (to fit --budget " + fitted_.budget_text +
-                              ": the estimate goes from " + clock_text(before) + " to " +
-                              clock_text(fitted_.estimate.seconds) + ")");
+                              ": the estimate goes from " + format_seconds(before, Rounding::up) + " to " +
+                              format_seconds(fitted_.estimate.seconds, Rounding::up) + ")");
   }
 
   Budgeted& fitted_;

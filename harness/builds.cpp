@@ -149,14 +149,14 @@ PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const Bu
   if (run_logged(command, paths.log, name + " compile") != 0) throw failed("compile");
   const double compiling = std::chrono::duration<double>(Clock::now() - started).count();
   if (before == stamp(built) && fs::exists(paths.ready)) {
-    build.state = "reused: up to date, no recompilation (checked in " + seconds_text(compiling) + ")";
+    build.state = "reused: up to date, no recompilation (checked in " + format_seconds(compiling) + ")";
   } else {
     build.compile_seconds = compiling;
     fs::create_directories(fs::path(paths.ready).parent_path());
     fs::copy_file(built, paths.ready + ".part", fs::copy_options::overwrite_existing);
     fs::rename(paths.ready + ".part", paths.ready);  // in place in one step, once it is whole
-    build.state = "built: configure " + seconds_text(build.configure_seconds) + ", compile " +
-                  seconds_text(build.compile_seconds);
+    build.state = "built: configure " + format_seconds(build.configure_seconds) + ", compile " +
+                  format_seconds(build.compile_seconds);
     if (build.configure_seconds > 0)  // a build from scratch: what the plan expects next time
       write_file_atomically(paths.times, json{{"configure_seconds", build.configure_seconds},
                                               {"compile_seconds", build.compile_seconds}}
@@ -312,12 +312,13 @@ double estimated_build_seconds(const BuildSpec& spec, std::string* how) {
       const json times = json::parse(in);
       const double seconds =
           times.at("configure_seconds").get<double>() + times.at("compile_seconds").get<double>();
-      say("its last build from scratch here took " + seconds_text(seconds));
+      say("its last build from scratch here took " + format_seconds(seconds));
       return seconds;
     } catch (const std::exception&) {
     }
   const double guess = 600.0 * 2 / std::max(2u, std::thread::hardware_concurrency());
-  say("not built here yet: " + seconds_text(guess) + " is a guess (10 minutes on 2 cores) until it has been");
+  say("not built here yet: " + format_seconds(guess, Rounding::up) +
+      " is a guess (10 minutes on 2 cores) until it has been");
   return guess;
 }
 

@@ -41,6 +41,9 @@ using KernelCall = std::function<double(std::int64_t n)>;
 // Starts this program again under the launcher, `ranks` processes of `threads` threads on this machine,
 // with the same arguments (argv, argv[0] this program's own path), waits for it and exits with its status;
 // does not return. Unavailable naming the launcher when it cannot be started (or this build has no MPI).
+// It ends the process itself (std::exit), past the one top-level handler (app/commands.cpp): by then the
+// ranks have run the whole command and said what they had to, so this process has only their status to
+// give, signals as 128 + the signal the way a shell gives them.
 [[noreturn]] void start_ranks(int ranks, int threads, const std::vector<std::string>& arguments);
 
 // A follower's whole part. On a rank other than 0: makes rank 0's calls with `call` until rank 0 says

@@ -12,6 +12,7 @@
 #include "json_reader.hpp"
 #include "optional_json.hpp"
 #include "schema_v1.hpp"
+#include "schema_v2.hpp"
 
 namespace ladder {
 
@@ -78,6 +79,7 @@ Journal read_journal(const std::string& path, bool repair) {
     if (parsed.is_discarded() || !parsed.is_object())
       throw InputError("'" + path + "' is not a Ladder journal (" + where + " is not a JSON object)");
     if (schema == 1) migrate_journal_line_v1(parsed);
+    if (schema != 0) complete_journal_line_v2(parsed);
     try {
       const JsonReader reader(parsed, where);
       if (!journal.header) {
@@ -90,6 +92,7 @@ Journal read_journal(const std::string& path, bool repair) {
                            "; this Ladder reads versions 1 to " + std::to_string(results_schema_version));
         schema = version.integer();
         if (schema == 1) migrate_journal_line_v1(parsed);
+        complete_journal_line_v2(parsed);
         journal.header = read_journal_header(JsonReader(parsed, where));
         continue;
       }

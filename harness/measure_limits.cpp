@@ -3,10 +3,10 @@
 #include "measure_limits.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <functional>
 #include <optional>
 
+#include "clock.hpp"
 #include "errors.hpp"
 #include "likwid_bench.hpp"
 #include "limit_probes.hpp"
@@ -14,13 +14,6 @@
 
 namespace ladder {
 namespace {
-
-std::string now_iso() {
-  const std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
 
 std::string threads_words(int threads) {
   return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
@@ -65,7 +58,7 @@ class Sampler {
     LimitReading reading;
     reading.threads = threads;
     reading.unit = unit;
-    reading.measured_at = now_iso();
+    reading.measured_at = now_utc();
     if (bench_) {
       try {
         for (int run = 0; run < runs_; ++run)

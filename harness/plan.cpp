@@ -90,20 +90,6 @@ double reference_cost(const Calibration& calibration, const std::string& integra
 
 }  // namespace
 
-std::string clock_text(double seconds) {
-  const long whole = std::lround(std::ceil(seconds));
-  char text[32];
-  if (whole >= 3600)
-    std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", whole / 3600, whole / 60 % 60, whole % 60);
-  else
-    std::snprintf(text, sizeof text, "%ld:%02ld", whole / 60, whole % 60);
-  return text;
-}
-
-std::string seconds_text(double seconds) {
-  return seconds < 60 ? format_number("%.3g", seconds) + " s" : clock_text(seconds);
-}
-
 namespace {
 
 // What the cells add to the run's wall time, part by part, as they are planned.
@@ -182,7 +168,7 @@ double instruction_seconds(const std::vector<CellKey>& cells, const Calibration&
       rounds * calibration.instructions_seconds_per_tier.value_or(guessed_instructions_seconds_per_tier);
   if (!calibration.instructions_seconds_per_tier && !counted.empty())
     notes.push_back(
-        "instruction counting: " + seconds_text(guessed_instructions_seconds_per_tier) +
+        "instruction counting: " + format_seconds(guessed_instructions_seconds_per_tier, Rounding::up) +
         " a tier is a guess until a run has counted them on this machine");
   return seconds;
 }
@@ -245,9 +231,9 @@ Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const
 std::string describe(const Estimate& estimate) {
   std::vector<std::string> parts;
   for (const auto& [name, seconds] : estimate.parts)
-    if (seconds > 0) parts.push_back(name + " " + seconds_text(seconds));
-  return "about " + clock_text(estimate.seconds) + " (" + join(parts) + "); peak memory about " +
-         format_bytes(estimate.peak_bytes);
+    if (seconds > 0) parts.push_back(name + " " + format_seconds(seconds, Rounding::up));
+  return "about " + format_seconds(estimate.seconds, Rounding::up) + " (" + join(parts) +
+         "); peak memory about " + format_bytes(estimate.peak_bytes);
 }
 
 json to_json(const Estimate& estimate) {
@@ -327,10 +313,11 @@ std::string Plan::text() const {
   out += "cells (" + std::to_string(estimate.cells.size()) + "):\n";
   for (const auto& cell : estimate.cells) {
     attempted += cell.status == CellStatus::ok;
-    out += "  " + cell.name + "  " +
-           (cell.status == CellStatus::ok ? seconds_text(cell.seconds) + " (" + cell.source + ")"
-                                          : std::string(to_string(cell.status)) + ": " + cell.reason) +
-           "\n";
+    out +=
+        "  " + cell.name + "  " +
+        (cell.status == CellStatus::ok ? format_seconds(cell.seconds, Rounding::up) + " (" + cell.source + ")"
+                                       : std::string(to_string(cell.status)) + ": " + cell.reason) +
+        "\n";
   }
   out += "estimated wall time: " + describe(estimate) + "\n";
   for (const auto& note : estimate.notes) out += "note: " + note + "\n";

@@ -65,10 +65,6 @@ Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const
 inline Estimate estimate(const Matrix& matrix, const Calibration& calibration, const PlanSettings& settings) {
   return estimate(matrix, matrix.cells(), calibration, settings);
 }
-// A wall time as the plan and --budget write it: a clock of whole seconds, rounded up ("1:52", "1:02:03");
-// seconds_text keeps a time under a minute in seconds ("4.2 s").
-std::string clock_text(double seconds);
-std::string seconds_text(double seconds);
 // "about 1:52 (instruction counting 20 s, process starts and warm-up 30 s, …); peak memory about 812 MiB"
 std::string describe(const Estimate& estimate);
 nlohmann::json to_json(const Estimate& estimate);

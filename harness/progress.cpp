@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -11,16 +10,6 @@
 #include "text.hpp"
 
 namespace ladder {
-namespace {
-
-std::string clock_text(double seconds) {
-  const long whole = std::lround(seconds);
-  char text[32];
-  std::snprintf(text, sizeof text, "%ld:%02ld", whole / 60, whole % 60);
-  return text;
-}
-
-}  // namespace
 
 Progress::Progress(std::size_t total, std::size_t done, double estimated_seconds)
     : total_(total),
@@ -35,7 +24,7 @@ void Progress::starting(const CellKey& cell) {
   const int filled = total_ ? static_cast<int>(width * done_ / total_) : width;
   std::printf("\r\033[K[%s%s] %zu/%zu  %s  %s elapsed%s", std::string(filled, '#').c_str(),
               std::string(width - filled, '.').c_str(), done_, total_, cell_name(cell).c_str(),
-              clock_text(elapsed()).c_str(), remaining().c_str());
+              format_seconds(elapsed()).c_str(), remaining().c_str());
   std::fflush(stdout);
 }
 
@@ -57,7 +46,7 @@ void Progress::finished(const CellResult& record, double estimated_seconds) {
     line += " — " + record.reason;
   }
   if (terminal_) std::printf("\r\033[K");
-  std::printf("%s  (%s elapsed%s)\n", line.c_str(), clock_text(elapsed()).c_str(), remaining().c_str());
+  std::printf("%s  (%s elapsed%s)\n", line.c_str(), format_seconds(elapsed()).c_str(), remaining().c_str());
   std::fflush(stdout);
 }
 
@@ -73,7 +62,7 @@ std::string Progress::remaining() const {
   if (done_ >= total_) return "";
   // The estimate's error so far, once the finished cells have an estimate worth comparing with.
   const double scale = estimated_done_ > 1 ? elapsed() / estimated_done_ : 1.0;
-  return ", about " + clock_text(estimated_left_ * scale) + " left";
+  return ", about " + format_seconds(estimated_left_ * scale, Rounding::up) + " left";
 }
 
 }  // namespace ladder

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -18,6 +17,7 @@
 #include "builds.hpp"
 #include "calibration.hpp"
 #include "cards.hpp"
+#include "clock.hpp"
 #include "context.hpp"
 #include "distributed.hpp"
 #include "errors.hpp"
@@ -44,13 +44,6 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-std::string now_iso() {
-  const std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
 
 void write_results(const Paths& paths, const Journal& journal, const RunRecord& run) {
   const json document = results_document(journal, run);
@@ -85,7 +78,7 @@ InstructionCounts count_run_instructions(const Matrix& matrix, const std::string
 JournalHeader run_header(const RunRequest& args, const Matrix& matrix, const Topology& topology,
                          const std::optional<Budgeted>& budget, const std::string& executable) {
   JournalHeader header;
-  header.started = now_iso();
+  header.started = now_utc();
   header.label = args.label;
   header.preset = args.preset.value_or("standard");
   header.command_line = args.command_line;
@@ -126,7 +119,7 @@ RunRecord run_record(const RunRequest& args, const JournalHeader& header, std::s
       "cells run in a shuffled order (matrix seed); each cell's repetitions run in "
       "its own worker, with Google Benchmark's random interleaving on";
   run.budget = header.budget;
-  run.updated = now_iso();
+  run.updated = now_utc();
   return run;
 }
 
@@ -278,7 +271,7 @@ class MatrixRunner {
     if (resuming_) {
       char host[256] = {};
       gethostname(host, sizeof host - 1);
-      const ResumeRecord resume{now_iso(), host, args_.command_line};
+      const ResumeRecord resume{now_utc(), host, args_.command_line};
       append_journal(paths.journal, resume);
       journal_.resumptions.push_back(resume);
     } else {
@@ -304,15 +297,15 @@ class MatrixRunner {
       if (interrupted()) break;
       const std::string name = cell_name(cell);
       if (done_.count(name)) continue;
-      std::optional<CellResult> record = measure_cell(cell, progress);
+      std::optional<CellResult> record = run_cell_in_worker(cell, progress);
       if (!record) break;  // interrupted while it ran
-      record->finished = now_iso();
+      record->finished = now_utc();
       append_journal(outcome_.paths.journal, *record);
       journal_.cells.push_back(*record);
       done_.insert(name);
       progress.finished(*record, cell_estimates_[name]);
       run_.cells_done = static_cast<std::int64_t>(done_.size());
-      run_.updated = now_iso();
+      run_.updated = now_utc();
       write_results(outcome_.paths, journal_, run_);
     }
     progress.clear();
@@ -323,7 +316,7 @@ class MatrixRunner {
   }
 
   // One cell: not attempted (with why), or run in its worker; nothing when the run was interrupted.
-  std::optional<CellResult> measure_cell(const CellKey& cell, Progress& progress) {
+  std::optional<CellResult> run_cell_in_worker(const CellKey& cell, Progress& progress) {
     CellResult record;
     record.name = cell_name(cell);
     static_cast<CellKey&>(record) = cell;
@@ -387,8 +380,8 @@ class MatrixRunner {
     const double wall = std::chrono::duration<double>(Clock::now() - started_).count();
     outcome_.complete = done_.size() == cells_.size();
     run_.status = outcome_.complete ? "complete" : "interrupted";
-    run_.updated = now_iso();
-    run_.finished = outcome_.complete ? std::optional<std::string>(now_iso()) : std::nullopt;
+    run_.updated = now_utc();
+    run_.finished = outcome_.complete ? std::optional<std::string>(now_utc()) : std::nullopt;
     run_.load_average_after = load_average();
     run_.this_session = RunRecord::Session{
         wall, measured_seconds_, wall - measured_seconds_,

@@ -93,7 +93,7 @@ struct Run {
 
 // Reads DIR/results.json, or the file itself; throws InputError naming the file and what is wrong with it
 // (missing, not JSON, cut short, another schema version, a field missing).
-Run load_run(const std::string& path);
+Run load_run(const std::string& where);
 
 // Which build's cells a run of several is analysed from, in words (the rule load_run follows).
 std::string main_build_rule();

@@ -1,6 +1,5 @@
-// `ladder report`, `ladder pick` and `ladder compare`: answers from results files (reports/).
-#include "report.hpp"
-
+// `ladder report`, `ladder pick` and `ladder compare`: answers from results files (reports/). It has no
+// header of its own (commands.hpp declares the commands); report.hpp is reports/'s.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -14,6 +13,7 @@
 #include "errors.hpp"
 #include "money_options.hpp"
 #include "parse.hpp"
+#include "report.hpp"
 #include "text.hpp"
 
 namespace ladder::app {

@@ -21,7 +21,7 @@ struct CopiedHeader {
   std::string text;    // with the namespace renamed
 };
 
-struct Plan {
+struct ExportPlan {
   const ExportRequest* request = nullptr;
   const Tier* tier = nullptr;
   IntegrandSource integrand;
@@ -42,11 +42,11 @@ struct Plan {
 };
 
 // The integrand's type as the exported code names it.
-std::string exported_type(const Plan& plan);
+std::string exported_type(const ExportPlan& plan);
 // The Debian 12 packages the project needs, in words.
-std::string debian_packages(const Plan& plan);
+std::string debian_packages(const ExportPlan& plan);
 // Every generated file except the README (project.cpp), then the README (readme.cpp).
-std::vector<ExportedFile> generated_files(const Plan& plan);
-std::string readme(const Plan& plan, const std::vector<ExportedFile>& files);
+std::vector<ExportedFile> generated_files(const ExportPlan& plan);
+std::string readme(const ExportPlan& plan, const std::vector<ExportedFile>& files);
 
 }  // namespace ladder::exporter
