@@ -100,7 +100,8 @@ Budgeted fit_budget(const Matrix& matrix, const Budget& budget, const Calibratio
                     const PlanSettings& settings, const std::vector<ThreadStep>& threads);
 
 // A new run's matrix as `ladder run` and `ladder plan` both make it: the calibration measures what it
-// lacks, and the matrix is fitted to the budget when one is given (InputError when it is too small). Returns the fit, or nullopt without a budget.
+// lacks, and the matrix is fitted to the budget when one is given (InputError when it is too small). Returns
+// the fit, or nullopt without a budget.
 std::optional<Budgeted> calibrate_and_fit(Matrix& matrix, const RunRequest& args, const Topology& topology,
                                           Calibration& calibration, const std::string& executable);
 

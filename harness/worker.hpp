@@ -30,8 +30,8 @@ Measurement measure_cell(const CellKey& cell, const Matrix& matrix,
 // the measurement: an error against a reference that is absent or not finite is null, never a number.
 void record_reference(Measurement& measurement, double result, const Reference& ref, double bound);
 
-// The hidden subcommand: reads its WorkerSpec (worker_spec.hpp) as JSON, writes the measurement (or the reason
-// it failed) to result_file, atomically. Returns the process's exit code.
+// The hidden subcommand: reads its WorkerSpec (worker_spec.hpp) as JSON, writes the measurement (or the
+// reason it failed) to result_file, atomically. Returns the process's exit code.
 int run_worker(const std::string& cell_json, const std::string& result_file);
 
 // Exit codes a worker uses for failures it catches itself.
