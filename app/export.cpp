@@ -17,10 +17,8 @@ struct ExportArguments {
 };
 
 int export_tier(exporter::ExportRequest request, const Invocation& invocation) {
-  const auto& build = build_info();
-  const auto& source = source_state();
-  request.build = {build.compiler,    build.common_flags, build.ladder_version,
-                   source.git_commit, source.git_dirty,   build.cuda_flags};
+  request.build = build_info();
+  request.source = source_state();
   request.command_line = "ladder";
   for (std::size_t i = 1; i < invocation.arguments.size(); ++i)
     request.command_line += " " + invocation.arguments[i];

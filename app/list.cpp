@@ -174,6 +174,11 @@ void print_integrands(bool as_json, bool names_only) {
   if (as_json) std::cout << all.dump(2) << "\n";
 }
 
+// The compiler as the build says it, or, for one not ready (which has said nothing), its family.
+std::string compiler_of(const BuildListing& build) {
+  return build.compiler.empty() ? build.spec.compiler_family : build.compiler;
+}
+
 // The builds: the one at hand and every one under builds/ (`ladder run --compilers … --arch …`), each with
 // its compiler, target, flags and whether it is built.
 void print_builds(bool as_json) {
@@ -181,19 +186,20 @@ void print_builds(bool as_json) {
   if (as_json) {
     nlohmann::json all = nlohmann::json::array();
     for (const auto& build : builds)
-      all.push_back({{"id", build.id},
-                     {"compiler", build.compiler},
+      all.push_back({{"id", build.spec.id()},
+                     {"compiler", compiler_of(build)},
                      {"target", build.target},
-                     {"flags", build.flags},
+                     {"flags", build.common_flags},
                      {"state", build.state},
                      {"directory", build.directory}});
     std::cout << all.dump(2) << "\n";
     return;
   }
   for (const auto& build : builds) {
-    std::printf("%s\n  compiler %s, target %s\n  flags: %s\n  %s\n  in %s\n", build.id.c_str(),
-                build.compiler.c_str(), build.target.c_str(), build.flags.empty() ? "-" : build.flags.c_str(),
-                build.state.c_str(), build.directory.c_str());
+    std::printf("%s\n  compiler %s, target %s\n  flags: %s\n  %s\n  in %s\n", build.spec.id().c_str(),
+                compiler_of(build).c_str(), build.target.c_str(),
+                build.common_flags.empty() ? "-" : build.common_flags.c_str(), build.state.c_str(),
+                build.directory.c_str());
   }
   if (builds.size() == 1)
     std::printf("\nno other build yet: `ladder run --compilers %s --arch %s` compiles them on demand\n",

@@ -321,7 +321,7 @@ void to_json(json& out, const Placement& placement) {
          {"l3_groups", placement.l3_groups},
          {"numa_nodes", placement.numa_nodes},
          {"packages", placement.packages},
-         {"smt", placement.smt},
+         {"smt", placement.shares_cores},
          {"crosses_numa", placement.crosses_numa()}};
 }
 
@@ -332,7 +332,7 @@ Placement read_placement(const JsonReader& in) {
   placement.l3_groups = in.at("l3_groups").small_integer();
   placement.numa_nodes = in.at("numa_nodes").small_integer();
   placement.packages = in.at("packages").small_integer();
-  placement.smt = in.at("smt").boolean();
+  placement.shares_cores = in.at("smt").boolean();
   return placement;
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "json_reader.hpp"
+#include "topology.hpp"
 
 namespace ladder {
 
@@ -156,11 +157,13 @@ WorkerReport read_worker_report(const JsonReader& in);
 
 // The build a cell ran in, as it said of itself (harness/builds.hpp): the compiler and its version, the
 // target, the full flags of the tier's file, and the build's own reading of the tier's hot loop from its
-// disassembly (variants/vectorization.hpp).
+// disassembly (variants/vectorization.hpp). Its compiler and target mean what build.hpp's Build's do, but it
+// is not a Build: a cell keeps its tier's flags in full (the build's common ones and the tier's own, as one
+// string in the file), not the build's common flags, which it cannot tell apart from them.
 struct BuildRecord {
   std::string id;               // "gcc-native", "clang-x86-64-v2"; empty: the run's own, in a run of one
-  std::string compiler;         // "GNU 12.2.0", "Clang 16.0.6"
-  std::string target;           // the -march: "native", "x86-64-v3", …
+  std::string compiler;         // as Build::compiler: "GNU 12.2.0", "Clang 16.0.6"
+  std::string target;           // as Build::target: the -march, "native", "x86-64-v3", …
   std::string flags;            // the common flags and the tier's own, as the tier's file was compiled
   std::string instruction_set;  // what xsimd's batches use in that build: "avx512bw", "sse4_2", …
   std::string vectorization;    // the hot loop: vectorized, scalar, partly or unknown
@@ -170,12 +173,11 @@ struct BuildRecord {
 void to_json(nlohmann::json& out, const BuildRecord& build);
 BuildRecord read_build_record(const JsonReader& in);
 
-// Where the runner placed a cell's threads (topology.hpp's compact placement), and what that spans. A
-// placement over two NUMA nodes means some threads read memory across the interconnect.
-struct Placement {
+// Where the runner placed a cell's threads (topology.hpp's compact placement): the PUs, and what they span
+// (topology.hpp's Span; the file calls its shares_cores "smt"). A placement over two NUMA nodes means some
+// threads read memory across the interconnect.
+struct Placement : Span {
   std::vector<int> pus;  // OS indices of the hardware threads, in the order the threads take them
-  int cores = 0, l3_groups = 0, numa_nodes = 0, packages = 0;
-  bool smt = false;  // two of its threads share a physical core
   bool crosses_numa() const { return numa_nodes > 1; }
 };
 void to_json(nlohmann::json& out, const Placement& placement);

@@ -248,14 +248,14 @@ void to_json(json& out, const RunRecord& run) {
                            {"measured_seconds", run.this_session->measured_seconds},
                            {"harness_seconds", run.this_session->harness_seconds},
                            {"note", run.this_session->note}};
-  for (const auto& build : run.builds)
-    out["builds"].push_back({{"id", build.id},
-                             {"compiler", build.compiler},
-                             {"target", build.target},
-                             {"common_flags", build.common_flags},
-                             {"state", build.state},
-                             {"configure_seconds", build.configure_seconds},
-                             {"compile_seconds", build.compile_seconds}});
+  for (const auto& build : run.builds) {
+    json entry = {{"id", build.id},
+                  {"state", build.state},
+                  {"configure_seconds", build.configure_seconds},
+                  {"compile_seconds", build.compile_seconds}};
+    write_build(entry, build);
+    out["builds"].push_back(entry);
+  }
 }
 
 RunRecord read_run_record(const JsonReader& in) {
@@ -286,10 +286,8 @@ RunRecord read_run_record(const JsonReader& in) {
                            session->at("harness_seconds").number(), session->at("note").string()};
   if (const auto builds = in.find("builds"))
     for (const auto& build : builds->elements())
-      run.builds.push_back({build.at("id").string(), build.at("compiler").string(),
-                            build.at("target").string(), build.at("common_flags").string(),
-                            build.at("state").string(), build.at("configure_seconds").number(),
-                            build.at("compile_seconds").number()});
+      run.builds.push_back({read_build(build), build.at("id").string(), build.at("state").string(),
+                            build.at("configure_seconds").number(), build.at("compile_seconds").number()});
   return run;
 }
 

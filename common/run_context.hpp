@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "build.hpp"
 #include "json_reader.hpp"
 #include "machine_limits.hpp"
 #include "topology.hpp"
@@ -114,6 +115,8 @@ struct MachineContext {
     std::string governor, driver, boost;
   } frequency_scaling;
   std::string clocksource, transparent_hugepages, hardware_counters;
+  // The build at hand's compiler and common flags, meaning what build.hpp's Build's do; not a Build, as the
+  // file's context has never said the target apart from the flags (-march=… is in common_flags).
   std::string compiler, build_type, common_flags;
   std::map<std::string, std::string> flags_per_tier;        // tier id -> its full flags
   std::map<std::string, std::string> libraries;             // library -> version
@@ -150,12 +153,12 @@ struct RunRecord {
   std::optional<Session> this_session;  // set at the run's end
   // The builds the run measured in (`--compilers`, `--arch`), each as it was made ready for this session:
   // empty in a run of the build at hand alone.
-  struct Build {
-    std::string id, compiler, target, common_flags;
+  struct BuildUsed : Build {
+    std::string id;     // "gcc-native", "clang-x86-64-v2"
     std::string state;  // "the build at hand (this binary)", "reused: …", "built: configure …, compile …"
     double configure_seconds = 0, compile_seconds = 0;  // this session's; 0 when nothing was done
   };
-  std::vector<Build> builds;
+  std::vector<BuildUsed> builds;
 };
 void to_json(nlohmann::json& out, const RunRecord& run);
 RunRecord read_run_record(const JsonReader& in);

@@ -216,7 +216,7 @@ std::vector<ExportedFile> project_files(const ExportRequest& request, std::vecto
                            {"namespace", plan.ns},
                            {"python", request.python},
                            {"ladder_version", request.build.ladder_version},
-                           {"git_commit", request.build.git_commit},
+                           {"git_commit", request.source.git_commit},
                            {"command", request.command_line}};
   for (const auto& file : files) marker["files"].push_back(file.path);
   files.push_back({marker_file, marker.dump(1) + "\n"});

@@ -11,14 +11,9 @@
 #include <utility>
 #include <vector>
 
-namespace ladder::exporter {
+#include "build.hpp"
 
-// How the exporting binary was built: what the README and CMakeLists.txt say of it (the app layer fills it
-// in from the build's own record).
-struct BuildFacts {
-  std::string compiler, common_flags, ladder_version, git_commit, git_dirty;
-  std::string cuda_flags;  // how nvcc built the device tiers ("… for sm_90 …"); empty without CUDA
-};
+namespace ladder::exporter {
 
 struct ExportRequest {
   std::string tier;
@@ -29,7 +24,10 @@ struct ExportRequest {
   std::string from_run;                                       // a results file or run directory, or empty
   std::vector<std::pair<std::int64_t, int>> default_cells{};  // (n, threads) to benchmark without a run
   std::string command_line;                                   // as typed, for the README
-  BuildFacts build{};
+  // How the exporting binary was built, and from which checkout: what the README and CMakeLists.txt say of
+  // it (the app layer fills them in from the binary's own build_info() and source_state()).
+  BuildInfo build{};
+  SourceState source{};
 };
 
 struct ExportedFile {

@@ -142,8 +142,8 @@ std::string readme(const ExportPlan& plan, const std::vector<ExportedFile>& file
   m["INTEGRAND_TEXT"] = "the integrand " + plan.integrand.name + " (" + plan.integrand.origin + ")";
   m["COMMAND"] = plan.request->command_line;
   m["LADDER_VERSION"] = build.ladder_version;
-  m["SOURCE_STATE"] = "built from commit " + build.git_commit.substr(0, 12) +
-                      (build.git_dirty == "yes" ? ", with changes not committed" : "");
+  m["SOURCE_STATE"] = "built from commit " + plan.request->source.git_commit.substr(0, 12) +
+                      (plan.request->source.git_dirty == "yes" ? ", with changes not committed" : "");
   m["OPTIONS_EXAMPLE"] = plan.threads ? ", {.threads = 4}" : "";
   m["THREADS_EXAMPLE"] = plan.threads ? " 4" : "";
   m["PY_OPTIONS_EXAMPLE"] = plan.threads ? ", threads=4" : "";

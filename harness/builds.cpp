@@ -115,11 +115,11 @@ BuildDescription describe_worker(const std::string& worker, const std::string& i
 PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const BuildPaths& paths,
                       const std::string& name, const std::vector<std::string>& options = {}) {
   PreparedBuild build{spec};
-  const std::string compiler = compiler_executable(find_compiler(spec.compiler));
+  const std::string compiler = compiler_executable(find_compiler(spec.compiler_family));
   fs::create_directories(paths.dir);
   BuildLock lock(paths.dir);
   const bool configured = fs::exists(paths.tree + "/CMakeCache.txt");
-  std::printf("build %s (%s, -march=%s): %s …\n", name.c_str(), compiler.c_str(), spec.arch.c_str(),
+  std::printf("build %s (%s, -march=%s): %s …\n", name.c_str(), compiler.c_str(), spec.target.c_str(),
               configured ? "checking it is up to date" : "configuring and compiling (the first time)");
   std::fflush(stdout);
   write_file_atomically(paths.log, "");  // the last attempt's log
@@ -135,7 +135,7 @@ PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const Bu
     std::vector<std::string> command = {"cmake", "-S", source, "-B", paths.tree};
     if (!on_path("ninja").empty()) command.insert(command.end(), {"-G", "Ninja"});
     command.insert(command.end(), {"-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_COMPILER=" + compiler,
-                                   "-DLADDER_ARCH=" + spec.arch, "-DLADDER_WORKER_ONLY=ON"});
+                                   "-DLADDER_ARCH=" + spec.target, "-DLADDER_WORKER_ONLY=ON"});
     command.insert(command.end(), options.begin(), options.end());
     if (run_logged(command, paths.log, name + " configure") != 0) throw failed("configure");
     build.configure_seconds = std::chrono::duration<double>(Clock::now() - started).count();
@@ -185,10 +185,11 @@ std::vector<BuildSpec> parse_builds(const std::vector<std::string>& compiler_nam
                                     const std::vector<std::string>& targets) {
   const BuildSpec here = build_at_hand();
   std::vector<BuildSpec> specs;
-  for (const auto& name : compiler_names.empty() ? std::vector<std::string>{here.compiler} : compiler_names) {
-    const Compiler& compiler = find_compiler(name);            // unknown: refused, with the accepted ones
-    if (name != here.compiler) compiler_executable(compiler);  // not installed: refused, with its package
-    for (const auto& target : targets.empty() ? std::vector<std::string>{here.arch} : targets) {
+  for (const auto& name : compiler_names.empty() ? std::vector{here.compiler_family} : compiler_names) {
+    const Compiler& compiler = find_compiler(name);  // unknown: refused, with the accepted ones
+    // not installed: refused, with its package
+    if (name != here.compiler_family) compiler_executable(compiler);
+    for (const auto& target : targets.empty() ? std::vector<std::string>{here.target} : targets) {
       if (std::find(build_targets().begin(), build_targets().end(), target) == build_targets().end())
         throw InputError("unknown target '" + target + "' for --arch; accepted: " + join(build_targets()));
       if (const auto missing = cpu_lacks(target); !missing.empty())
@@ -221,20 +222,14 @@ json BuildDescription::to_json() const {
                {"vectorization", tier.vectorization},
                {"lanes", tier.lanes},
                {"evidence", tier.evidence}};
-  return {{"compiler", compiler},
-          {"target", target},
-          {"common_flags", common_flags},
-          {"instruction_set", instruction_set},
-          {"tiers", all}};
+  json out = {{"instruction_set", instruction_set}, {"tiers", all}};
+  write_build(out, *this);
+  return out;
 }
 
 BuildDescription BuildDescription::from_json(const json& document) {
   const JsonReader in(document);
-  BuildDescription build{in.at("compiler").string(),
-                         in.at("target").string(),
-                         in.at("common_flags").string(),
-                         in.at("instruction_set").string(),
-                         {}};
+  BuildDescription build{read_build(in), in.at("instruction_set").string(), {}};
   for (const auto& [id, tier] : in.at("tiers").members())
     build.tiers[id] = {tier.at("flags").strings(), tier.at("vectorization").string(),
                        tier.at("evidence").string(), tier.at("lanes").small_integer()};
@@ -243,7 +238,7 @@ BuildDescription BuildDescription::from_json(const json& document) {
 
 BuildDescription describe_this_build() {
   const BuildInfo& info = build_info();
-  BuildDescription build{info.compiler, info.target, info.common_flags, info.instruction_set, {}};
+  BuildDescription build{info.build(), info.instruction_set, {}};
   for (const Tier& tier : tiers()) {
     BuildDescription::Tier& entry = build.tiers[tier.card.id];
     entry.flags = tier.card.flags;
@@ -332,19 +327,16 @@ PreparedBuild prepare_worker_from(const std::string& source, const std::string& 
 std::vector<BuildListing> list_builds() {
   const BuildInfo& info = build_info();
   const BuildSpec here = build_at_hand();
-  std::vector<BuildListing> all{{here.id(), info.compiler, info.target, info.common_flags,
-                                 "built: the build at hand (this binary)",
-                                 fs::path(self_path()).parent_path()}};
-  for (const auto& compiler : build_compilers())
+  std::vector<BuildListing> all{
+      {info.build(), here, "built: the build at hand (this binary)", fs::path(self_path()).parent_path()}};
+  for (const auto& family : build_compilers())
     for (const auto& target : build_targets()) {
-      const BuildSpec spec{compiler, target};
+      const BuildSpec spec{family, target};
       const BuildPaths paths(spec);
       if (spec == here || !fs::exists(paths.dir)) continue;
-      BuildListing listing{spec.id(), compiler, target, "", "", paths.dir};
+      BuildListing listing{{"", target, ""}, spec, "", paths.dir};
       if (fs::exists(paths.ready)) {
-        const BuildDescription build = describe_worker(paths.ready, spec.id());
-        listing.compiler = build.compiler;
-        listing.flags = build.common_flags;
+        listing.Build::operator=(describe_worker(paths.ready, spec.id()).build());
         listing.state = "built (`ladder run` checks it is up to date before its cells)";
       } else {
         listing.state = "not built: the last attempt failed or stopped; its log: " + paths.log;
@@ -355,7 +347,7 @@ std::vector<BuildListing> list_builds() {
 }
 
 std::string missing_tier_reason(const BuildSpec& spec, const std::string& tier) {
-  if (tier == "cuda" && spec.compiler != "gcc")
+  if (tier == "cuda" && spec.compiler_family != "gcc")
     return "not in build " + spec.id() + ": the CUDA tier is built with the default compiler (GCC) only";
   return "not in build " + spec.id() + ": its configure left the tier out (see " + BuildPaths(spec).log + ")";
 }

@@ -14,23 +14,26 @@
 #include <string>
 #include <vector>
 
+#include "build.hpp"
 #include "cell_result.hpp"
 
 namespace ladder {
 
+// A build asked for: the compiler's family as the user names it (`--compilers`), not the compiler as it
+// identifies itself (common/build.hpp's Build::compiler), and the target (`--arch`).
 struct BuildSpec {
-  std::string compiler;  // "gcc" or "clang"
-  std::string arch;      // the -march: "native", "x86-64-v4", "x86-64-v3", "x86-64-v2" or "x86-64"
-  std::string id() const { return compiler + "-" + arch; }
+  std::string compiler_family;  // "gcc" or "clang"
+  std::string target;           // the -march: "native", "x86-64-v4", "x86-64-v3", "x86-64-v2" or "x86-64"
+  std::string id() const { return compiler_family + "-" + target; }
   bool operator==(const BuildSpec&) const = default;
 };
 
-// The compilers and targets a build can have, for messages and --help.
+// The compiler families and targets a build can have, for messages and --help.
 const std::vector<std::string>& build_compilers();
 const std::vector<std::string>& build_targets();
 
-// Every compiler × target, in the order given, each once. Throws InputError naming an unknown compiler or
-// target (and the accepted ones), a compiler that is not installed (and its Debian package), or a target
+// Every compiler family × target, in the order given, each once. Throws InputError naming an unknown compiler
+// or target (and the accepted ones), a compiler that is not installed (and its Debian package), or a target
 // this CPU cannot run.
 std::vector<BuildSpec> parse_builds(const std::vector<std::string>& compilers,
                                     const std::vector<std::string>& targets);
@@ -39,11 +42,9 @@ BuildSpec parse_build_id(const std::string& id);
 // This binary's own: its compiler's family and its target.
 BuildSpec build_at_hand();
 
-// What a build says of itself (`ladder-worker describe`, or this binary's own in process).
-struct BuildDescription {
-  std::string compiler;         // "GNU 12.2.0"
-  std::string target;           // "native"
-  std::string common_flags;     // every tier's
+// What a build says of itself (`ladder-worker describe`, or this binary's own in process): the build, and
+// what it made of each tier.
+struct BuildDescription : Build {
   std::string instruction_set;  // xsimd's
   struct Tier {
     std::vector<std::string> flags;  // its own, beside the common ones
@@ -88,9 +89,11 @@ PreparedBuild prepare_worker_from(const std::string& source, const std::string& 
 // two to check one that is ready, else its last full build's recorded time, or a guess from the CPUs.
 double estimated_build_seconds(const BuildSpec& spec, std::string* how = nullptr);
 
-// `ladder list --builds`: the build at hand, and every build under builds/ with its flags and state.
-struct BuildListing {
-  std::string id, compiler, target, flags, state, directory;
+// `ladder list --builds`: the build at hand, and every build under builds/ with its flags and state. A build
+// under builds/ that is not ready has not said what it is: its compiler and flags are empty.
+struct BuildListing : Build {
+  BuildSpec spec;
+  std::string state, directory;
 };
 std::vector<BuildListing> list_builds();
 

@@ -220,8 +220,7 @@ class MatrixRunner {
       return;
     }
     for (auto& build : prepare_builds(specs)) {
-      run_builds_.push_back({build.spec.id(), build.description.compiler, build.description.target,
-                             build.description.common_flags, build.state, build.configure_seconds,
+      run_builds_.push_back({build.description.build(), build.spec.id(), build.state, build.configure_seconds,
                              build.compile_seconds});
       if (build.at_hand) build.executable = executable_;
       builds_[build.spec.id()] = std::move(build);
@@ -424,7 +423,7 @@ class MatrixRunner {
   Matrix matrix_;
   std::vector<CellKey> cells_;
   std::map<std::string, PreparedBuild> builds_;  // by id; "" in a run of the build at hand alone
-  std::vector<RunRecord::Build> run_builds_;
+  std::vector<RunRecord::BuildUsed> run_builds_;
   std::set<std::string> done_;
   Estimate estimated_;
   std::map<std::string, double> cell_estimates_;

@@ -85,8 +85,7 @@ json ThreadBinding::describe() const {
 
 std::optional<Placement> ThreadBinding::placement(const Topology& topology) const {
   if (pus.empty() || by_launcher) return std::nullopt;  // the launcher's binding is not Ladder's to record
-  const Span spans = span(topology, pus);
-  return Placement{pus, spans.cores, spans.l3_groups, spans.numa_nodes, spans.packages, spans.shares_cores};
+  return Placement{span(topology, pus), pus};
 }
 
 std::string cpu_list(const cpu_set_t& cpus) {

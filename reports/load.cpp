@@ -59,7 +59,7 @@ void split_builds(Run& run, const ContextRecord& context) {
   run.builds = context.run.builds;
   for (const auto& id : measured) {
     if (build_record(run, id)) continue;
-    RunRecord::Build described{id, "", "", "", "not recorded in the run's context", 0, 0};
+    RunRecord::BuildUsed described{{}, id, "not recorded in the run's context", 0, 0};
     for (const auto& cell : run.cells)
       if (cell.build == id && cell.build_record) {
         described.compiler = cell.build_record->compiler, described.target = cell.build_record->target;
@@ -123,7 +123,7 @@ std::string main_build_rule() {
          "run's builds (--compilers, --arch)";
 }
 
-const RunRecord::Build* build_record(const Run& run, const std::string& id) {
+const RunRecord::BuildUsed* build_record(const Run& run, const std::string& id) {
   for (const auto& build : run.builds)
     if (build.id == id) return &build;
   return nullptr;

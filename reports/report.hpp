@@ -75,7 +75,7 @@ struct Run {
   // build at hand alone. `cells` and `per_call_cells` are then one build's, `build_id`'s (main_build_rule):
   // every analysis, chart and answer reads one build. The others' cells are in `other_builds`, in the
   // matrix's order, for the answer's line per build and What the build costs (sections_builds.cpp).
-  std::vector<RunRecord::Build> builds;
+  std::vector<RunRecord::BuildUsed> builds;
   std::string build_id;
   struct OtherBuild {
     std::string id;
@@ -103,7 +103,7 @@ Run build_run(const Run& run, const std::string& id);
 // Every build's cells of the run, the analysed build's first (and the per-call cells after them).
 std::vector<CellResult> every_build_cells(const Run& run);
 // The run's record of a build (null when the run has none of that id).
-const RunRecord::Build* build_record(const Run& run, const std::string& id);
+const RunRecord::BuildUsed* build_record(const Run& run, const std::string& id);
 
 // The maintenance cost: one documented score from 1 (anyone can keep it) to 10, and every part of it.
 struct CostPart {

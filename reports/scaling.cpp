@@ -127,7 +127,7 @@ std::string placement_text(const std::optional<Placement>& placement) {
   text += counted(placement->cores, "core", "cores");
   if (placement->l3_groups > 0) text += ", " + counted(placement->l3_groups, "L3 group", "L3 groups");
   text += ", " + counted(placement->packages, "socket", "sockets");
-  if (placement->smt) text += "; SMT shared";
+  if (placement->shares_cores) text += "; SMT shared";
   return text;
 }
 

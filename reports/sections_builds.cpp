@@ -14,7 +14,7 @@ namespace ladder::report {
 namespace {
 
 // "GCC", "Clang": the compiler's family in words, from its record ("GNU 12.2.0") or the build's id.
-std::string compiler_family(const RunRecord::Build& build) {
+std::string compiler_family(const RunRecord::BuildUsed& build) {
   const std::string& compiler = build.compiler;
   if (compiler.starts_with("GNU") || compiler.starts_with("GCC") || build.id.starts_with("gcc")) return "GCC";
   if (compiler.starts_with("Clang") || compiler.starts_with("clang") || build.id.starts_with("clang"))
@@ -22,13 +22,13 @@ std::string compiler_family(const RunRecord::Build& build) {
   return compiler.empty() ? build.id : compiler.substr(0, compiler.find(' '));
 }
 
-RunRecord::Build described(const Run& run, const std::string& id) {
-  const RunRecord::Build* record = build_record(run, id);
-  return record ? *record : RunRecord::Build{id, "", "", "", "", 0, 0};
+RunRecord::BuildUsed described(const Run& run, const std::string& id) {
+  const RunRecord::BuildUsed* record = build_record(run, id);
+  return record ? *record : RunRecord::BuildUsed{{}, id, "", 0, 0};
 }
 
 // "build **gcc-native** (GNU 12.2.0, -march=native)"
-std::string build_words(const RunRecord::Build& build) {
+std::string build_words(const RunRecord::BuildUsed& build) {
   std::vector<std::string> parts;
   if (!build.compiler.empty()) parts.push_back(build.compiler);
   if (!build.target.empty()) parts.push_back("-march=" + build.target);
@@ -51,7 +51,7 @@ Usage usage_for(const Run& build, std::int64_t n, const std::string& integrand, 
 }
 
 // One other build's own answer, one line: "For a Clang x86-64-v2 binary (clang-x86-64-v2): use **xsimd**, …".
-std::string other_answer(const Run& run, const RunRecord::Build& build, const Analysis& analysis,
+std::string other_answer(const Run& run, const RunRecord::BuildUsed& build, const Analysis& analysis,
                          const std::string& integrand, const MoneyInputs& inputs) {
   const Run cells = build_run(run, build.id);
   const std::string lead = "For a " + compiler_family(build) +
@@ -143,7 +143,7 @@ void builds_table(Document& doc, const Run& run) {
       {"build", "compiler", "target", "common flags", "state", "configure", "compile"}, {}, "builds", false};
   const auto seconds = [](double value) { return value > 0 ? format_seconds(value) : std::string("–"); };
   for (const auto& id : build_ids(run)) {
-    const RunRecord::Build build = described(run, id);
+    const RunRecord::BuildUsed build = described(run, id);
     rows.rows.push_back({build.id + (id == run.build_id ? " (analysed above)" : ""), build.compiler,
                          build.target, build.common_flags, build.state, seconds(build.configure_seconds),
                          seconds(build.compile_seconds)});

@@ -36,7 +36,12 @@ ExportRequest request_for(const std::string& tier, const std::string& out,
   request.name_space = "team";
   request.out = out;
   request.default_cells = {{1'000'000, 1}, {1'000'000, 2}};
-  request.build = {"GNU 12.2.0", "-O3 -DNDEBUG -march=native", "0.1.0", "0123456789abcdef", "no", ""};
+  request.build.compiler = "GNU 12.2.0";
+  request.build.target = "native";
+  request.build.common_flags = "-O3 -DNDEBUG -march=native";
+  request.build.ladder_version = "0.1.0";
+  request.source.git_commit = "0123456789abcdef";
+  request.source.git_dirty = "no";
   request.command_line = "ladder export " + tier;
   return request;
 }

@@ -194,7 +194,7 @@ TEST(Schema, ACellResultReadsBackAsItWasWritten) {
   cell.reproducible = false;
   cell.measurement = read_measurement(JsonReader(a_measurement()));
   cell.measurement->memory.thread_placement = ThreadPlacement{{0, 1, 5}, {{0, 1}, {5}}};
-  cell.placement = Placement{{0, 1}, 2, 1, 1, 1, false};
+  cell.placement = Placement{{2, 1, 1, 1, false}, {0, 1}};
   cell.finished = "2026-12-01T00:00:00Z";
   const json written = cell;
   EXPECT_EQ(written.at("measurement").at("memory").at("thread_placement"),

@@ -108,7 +108,7 @@ TEST(Warnings, OtherWorkOverAQuarterCoreDuringACellIsNamedAndAFifthIsNot) {
 // entry says (a pinning that failed, a launcher that bound elsewhere).
 TEST(Warnings, ThreadsAllowedCpusOutsideTheirPlacementAreNotPinnedAsPlaced) {
   auto cells = clean_cells();
-  cells[1].placement = Placement{{0, 1}, 2, 1, 1, 1, false};
+  cells[1].placement = Placement{{2, 1, 1, 1, false}, {0, 1}};
   cells[1].measurement->memory.thread_placement = ThreadPlacement{{0, 1}, {{0}, {1}}};
   auto found = warnings_of(crafted_journal(cells));
   EXPECT_EQ(find_kind(found, "not pinned as placed"), nullptr) << kinds(found);
