@@ -161,7 +161,8 @@ void check_out(const std::string& out) {
                    "): nothing was written. Give a new directory, or remove this one yourself");
 }
 
-std::string arch_of(const std::string& flags) {
+// A run's target: its file's context says it only inside the common flags (-march=…), not apart.
+std::string target_of(const std::string& flags) {
   static const std::regex march(R"(-march=(\S+))");
   std::smatch found;
   return std::regex_search(flags, found, march) ? found[1].str() : std::string("native");
@@ -195,14 +196,14 @@ std::vector<ExportedFile> project_files(const ExportRequest& request, std::vecto
     const Probe probe = probe_for(integrands()[*plan.integrand.known], plan.tier->card.evaluates);
     plan.ulps = probe.ulps;
   }
-  plan.arch = arch_of(request.build.common_flags);
+  plan.target = request.build.target;
   plan.device = plan.tier->card.evaluates.device;
   static const std::regex sm(R"(sm_(\d+))");
   std::smatch architecture;
   if (std::regex_search(request.build.cuda_flags, architecture, sm))
     plan.cuda_architectures = architecture[1];
   read_run(plan);
-  if (plan.run) plan.arch = arch_of(plan.run->context.common_flags);
+  if (plan.run) plan.target = target_of(plan.run->context.common_flags);
   if (plan.bench_cells.empty())
     for (const auto& [n, threads] : request.default_cells)
       if (plan.threads || threads == 1) plan.bench_cells.emplace_back(n, threads);

@@ -36,7 +36,7 @@ struct ExportPlan {
   std::vector<std::string> code_differences;
   std::vector<std::pair<std::int64_t, int>> bench_cells;  // (n, threads)
   double ulps = 0;                        // what the build measured the integrand to lose on its arguments
-  std::string arch;                       // -march the kernel was measured with
+  std::string target;                     // -march the kernel was measured with
   bool device = false;                    // a CUDA kernel: src/kernel.cu, built by nvcc
   std::string cuda_architectures = "90";  // the GPUs Ladder built it for
 };

@@ -140,7 +140,7 @@ TemplateValues values_of(const ExportPlan& plan) {
   m["CUDA_ARCHITECTURES"] = plan.cuda_architectures;
   m["KERNEL_CALL"] = kernel_call(plan);
   m["LADDER_VERSION"] = plan.request->build.ladder_version;
-  m["ARCH"] = plan.arch;
+  m["ARCH"] = plan.target;
   m["FIND_PACKAGES"] = found.find;
   m["LINK_LIBRARIES"] = found.link;
   m["PACKAGES"] = found.debian;

@@ -52,7 +52,7 @@ std::string build_block(const ExportPlan& plan) {
   }
   std::string out = "- Compiler: " + compiler + "\n- Flags of every tier: `" + flags + "`\n";
   out += "- This tier's own: `" + listed(plan.tier->card.flags, "none") + "`\n";
-  out += "- This project's CMakeLists.txt builds the library (src/) with `-march=" + plan.arch +
+  out += "- This project's CMakeLists.txt builds the library (src/) with `-march=" + plan.target +
          "` (the cache variable " + plan.ns +
          "_ARCH) and the build type Release unless you choose another.\n";
   return out;
