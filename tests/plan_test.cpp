@@ -159,7 +159,6 @@ TEST(PlanEstimate, CellsThatWillNotBeAttemptedCostNothing) {
   EXPECT_EQ(estimate.peak_bytes, 0);
 }
 
-TEST(Budget, DurationsParseInSecondsMinutesAndHours) {
 // --budget as the command line's parse makes it.
 Budget budget_of(const std::string& text) {
   RunArguments arguments;
@@ -167,6 +166,7 @@ Budget budget_of(const std::string& text) {
   return parse_request(arguments).budget.value();
 }
 
+TEST(Budget, DurationsParseInSecondsMinutesAndHours) {
   EXPECT_EQ(parse_duration("90s"), 90);
   EXPECT_EQ(parse_duration("15m"), 900);
   EXPECT_EQ(parse_duration("2h"), 7200);
