@@ -95,8 +95,8 @@ JournalHeader run_header(const RunRequest& args, const Matrix& matrix, const Top
 }
 
 // The run record (results.json's context.run) as it stands when the first cell starts.
-RunRecord run_record(const RunRequest& args, const JournalHeader& header, std::size_t cells,
-                     std::size_t done, double estimated_seconds, const cpu_set_t& run_cpus) {
+RunRecord run_record(const RunRequest& args, const JournalHeader& header, std::size_t cells, std::size_t done,
+                     double estimated_seconds, const cpu_set_t& run_cpus) {
   RunRecord run;
   run.label = header.label;
   run.preset = header.preset;

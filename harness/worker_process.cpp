@@ -103,6 +103,8 @@ Started start_worker(std::vector<std::string>& command, const CellKey& cell, con
     ::close(output[0]), ::close(output[1]);
     throw failure;
   }
+  // The one fork outside common/process.hpp: the child sets its limits and CPU mask before exec, which no
+  // posix_spawn attribute can do.
   const pid_t pid = fork();
   if (pid < 0) {
     const auto failure = cannot_start("fork");

@@ -224,7 +224,8 @@ TEST(Budget, ThenTheIntermediateThreadCountsPowersOfTwoFirstThenTheLargestSizes)
   calibration.tiers[tier_key("openmp", "gauss")].worker_seconds = 1;  // a second a cell, whatever is cut
   // 18 cells; at the floor, a cell costs about 1.1 s. Dropping 8, 4, 2 leaves 3 counts × 3 sizes: 9 cells,
   // still over; then 12 goes, then the sizes from the largest.
-  const Budgeted fitted = fit_budget(matrix, budget_of("5.5s"), calibration, no_instructions(), steps_of(matrix));
+  const Budgeted fitted =
+      fit_budget(matrix, budget_of("5.5s"), calibration, no_instructions(), steps_of(matrix));
   ASSERT_EQ(fitted.dropped.size(), 3u) << ::testing::PrintToString(fitted.dropped);
   EXPECT_EQ(fitted.matrix.repetitions, BudgetFloor::repetitions);
   EXPECT_EQ(fitted.matrix.min_time, BudgetFloor::min_time);
@@ -246,7 +247,8 @@ TEST(Budget, DropsOnlyWhatLowersTheEstimate) {
   matrix.sizes = {100'000, 1'000'000, 10'000'000};
   Calibration calibration = crafted_calibration();
   calibration.tiers[tier_key("naive", "gauss")].worker_seconds = 1;
-  const Budgeted fitted = fit_budget(matrix, budget_of("3s"), calibration, no_instructions(), steps_of(matrix));
+  const Budgeted fitted =
+      fit_budget(matrix, budget_of("3s"), calibration, no_instructions(), steps_of(matrix));
   for (const auto& line : fitted.dropped) EXPECT_EQ(line.find("thread counts"), std::string::npos) << line;
   EXPECT_EQ(fitted.matrix.threads, matrix.threads);
   EXPECT_LT(fitted.matrix.sizes.size(), matrix.sizes.size());

@@ -365,7 +365,7 @@ TEST(CellBinding, OneTbbAndSerialTiersGetTheirCpusAndTheRecordSaysWhatTheySpan) 
   EXPECT_EQ(record->l3_groups, 5);
   EXPECT_EQ(record->numa_nodes, 2);
   EXPECT_EQ(record->packages, 2);
-  EXPECT_FALSE(record->smt);
+  EXPECT_FALSE(record->shares_cores);
   EXPECT_TRUE(record->crosses_numa());
 
   const auto naive =
