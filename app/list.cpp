@@ -224,10 +224,9 @@ Command add_list(CLI::App& app) {
   list->add_flag("--builds", options->builds,
                  "the builds: the one at hand and each one `ladder run --compilers/--arch` compiled under "
                  "builds/, with its compiler, target, flags and state");
-  list->add_option(
-      "--costs", options->costs,
-      "with --json: the cost figures (TOML or a JSON object, README \"Reading the report, picking a "
-      "tier\") the cards' engineer-days are computed with; default: Ladder's documented ones");
+  list->add_option("--costs", options->costs,
+                   "with --json: the cost figures (TOML or a JSON object, docs/reading-the-report.md) the "
+                   "cards' engineer-days are computed with; default: Ladder's documented ones");
   return {list, [options] {
             if (options->builds)
               print_builds(options->json);

@@ -51,7 +51,7 @@ void add_run_options(CLI::App* command, RunCommandOptions& options) {
                       "n above which pure-Python peers are not attempted (default 1e7; quick: 1e6)");
   command
       ->add_option("--hostfile", args.hostfile,
-                   "MPI hostfile for distributed tiers: one rank per node (see README, on a cluster)")
+                   "MPI hostfile for distributed tiers: one rank per node (docs/mpi-and-clusters.md)")
       ->check(CLI::ExistingFile);
   command->add_option("--reps", args.repetitions, "repetitions a cell (default: the preset's, 10 standard)");
   command->add_option("--min-time", args.min_time,

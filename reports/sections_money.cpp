@@ -103,8 +103,8 @@ std::string figures_line(const Decision& decision) {
          "; break-even against **" + decision.current + "** (" +
          (decision.usage.current.empty() ? "the current rung" : "--current") +
          "), at n = " + format_count(static_cast<double>(decision.n)) +
-         ". The defaults and their sources: README, " +
-         "\"Reading the report, picking a tier\"; ladder pick --json gives every figure.";
+         ". The defaults and their sources: docs/reading-the-report.md; ladder pick --json gives every "
+         "figure.";
 }
 
 // machine: " on NAME" where the report has several.
