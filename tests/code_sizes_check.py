@@ -68,7 +68,7 @@ NAME = re.compile(r"(operator\s*\(\s*\)|operator\s*[^\s\w(]+|[A-Za-z_~][\w:~<>]*
 
 
 def without_qualifiers(head):
-    m = QUALIFIERS.search(head)
+    m = QUALIFIERS.search(head, max(0, len(head) - 300))  # qualifiers are short; the search is costly
     return (head[: m.start()] if m else head).rstrip()
 
 
@@ -88,7 +88,8 @@ def matching(code, close, opener, closer):
 def function_name(code, brace):
     """The name of the function (or "lambda") whose body opens at `brace`, and the index of its line from
     0; None when the brace opens anything else."""
-    head = without_qualifiers(code[:brace])
+    window = max(0, brace - 4000)  # a signature and its initializers fit in far less
+    head = without_qualifiers(code[window:brace])
     while head.endswith(")") or head.endswith("}"):  # `}`: only a constructor's `b_{y}` initializer
         closer = head[-1]
         start = matching(head, len(head) - 1, "(" if closer == ")" else "{", closer)
@@ -107,7 +108,7 @@ def function_name(code, brace):
         name = word.group(1)
         if name in CONTROL or name.split("::")[-1] in CONTROL:
             return None
-        return ("lambda" if name == "]" else name, before.count("\n", 0, word.start()))
+        return ("lambda" if name == "]" else name, code.count("\n", 0, window) + before.count("\n", 0, word.start()))
     return None
 
 
