@@ -1,6 +1,8 @@
 // A worker's spec to JSON and back (worker_spec.hpp).
 #include "worker_spec.hpp"
 
+#include <limits>
+
 namespace ladder {
 
 nlohmann::json to_json(const WorkerSpec& spec) {
@@ -17,7 +19,9 @@ WorkerSpec read_worker_spec(const JsonReader& in) {
   spec.cell = read_cell_key(in.at("cell"));
   spec.matrix = Matrix::from_json(in.at("matrix"));
   if (const auto reference = in.find("reference")) spec.reference = reference_from_text(reference->string());
-  spec.rounding_bound = in.number_or("rounding_bound", 0);
+  // A bound that is not finite (a user integrand the reference cannot bound) is written as null.
+  if (const auto bound = in.find("rounding_bound"))
+    spec.rounding_bound = bound->is_null() ? std::numeric_limits<double>::quiet_NaN() : bound->number();
   if (const auto placed = in.find("cpus"))  // absent or empty: not pinned
     for (const auto& cpu : placed->elements()) spec.cpus.push_back(cpu.small_integer());
   return spec;

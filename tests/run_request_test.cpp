@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -130,6 +132,22 @@ TEST(WorkerSpec, RoundTripsThroughJsonWithThePeersKeys) {
   EXPECT_EQ(read.rounding_bound, 1.5e-12);
   EXPECT_EQ(read.cpus, spec.cpus);
   EXPECT_EQ(to_json(read), written);
+}
+
+// A bound the reference cannot give (a user integrand's, not finite) is written as null and read back as
+// not a number, never refused: the user-integrands test's reciprocal cells failed on it once.
+TEST(WorkerSpec, ABoundThatIsNotFiniteRoundTripsAsNotANumber) {
+  WorkerSpec spec;
+  spec.cell.tier = "naive";
+  spec.cell.integrand = "gauss";
+  spec.cell.n = 3;
+  spec.matrix.sizes = {3};
+  spec.matrix.tiers = {"naive"};
+  spec.matrix.integrands = {"gauss"};
+  spec.rounding_bound = std::numeric_limits<double>::quiet_NaN();
+  const nlohmann::json parsed = nlohmann::json::parse(to_json(spec).dump());
+  EXPECT_TRUE(parsed.at("rounding_bound").is_null());
+  EXPECT_TRUE(std::isnan(read_worker_spec(JsonReader(parsed, "spec")).rounding_bound));
 }
 
 TEST(WorkerSpec, AMissingCellIsNamed) {
