@@ -29,6 +29,7 @@ packages=(
   # libomp-14-dev (and the libomp-dev that depends on it) with it.
   clang-16 libomp-16-dev
   valgrind binutils                                         # instruction counts, ladder profile; objdump
+  strace                                                    # tests/data_loss_test.py: an export killed between its renames
   likwid                                                    # hardware counters (likwid-perfctr)
   chromium python3 libxml2-utils                            # the report's browser test; xmllint for its SVG
   python3-numpy python3-numexpr python3-numba               # the Python peers (ladder run --peers python)
