@@ -7,7 +7,8 @@ Each case does what lost the data and checks that the user's data is still there
   d3       a resume of a journal whose header has "tiers": [] leaves results.json readable (or as it was)
   d6       export --out into a folder with a stray (empty) .ladder-export.json, or an earlier export the user
            added a file to, keeps the user's file
-  d7       stale .NAME.partial-* and .NAME.old-* folders beside an export are swept by the next export
+  d7       stale .NAME.partial-* and .NAME.old-* folders (a killed export's, of a gone process) beside an
+           export are swept by the next export
   d7-kill  an export killed while its renames are held up (strace delays the k-th rename) leaves NAME in place;
            exit 77 (skipped, with the reason) where strace is missing or cannot trace here, never a pass
   d8       history import into a byte-flipped database that `history list` calls damaged fails, and does not
@@ -108,16 +109,15 @@ def case_d6():
 
 
 def case_d7():
+    """What a killed export leaves beside NAME: a whole copy (.NAME.old-PID-N) and a half-written one whose
+    manifest lists more than it holds (.NAME.partial-PID-N), of a process that is gone."""
     target = path("d7-target")
     code, output = ladder("export", "inlined", "--out", target)
     expect("d7", code == 0, f"the first export is written (exit {code})", output)
-    stale = [path(".d7-target.partial-4194399-1234"), path(".d7-target.old-4194399-5678")]
-    day_ago = time.time() - 86400
-    for folder in stale:
-        os.makedirs(os.path.join(folder, "src"))
-        with open(os.path.join(folder, "src", "left.cpp"), "w") as file:
-            file.write("// left by an export killed a day ago\n")
-        os.utime(folder, (day_ago, day_ago))
+    old, partial = path(".d7-target.old-4194399-1234"), path(".d7-target.partial-4194399-5678")
+    shutil.copytree(target, old)
+    shutil.copytree(target, partial)
+    shutil.rmtree(os.path.join(partial, "src"))
     code, output = ladder("export", "inlined", "--out", target, "--namespace", "beta")
     expect("d7", code == 0 and os.path.exists(os.path.join(target, ".ladder-export.json")),
            f"the next export is written (exit {code})", output)
