@@ -6,11 +6,13 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "optional_json.hpp"
+#include "quote.hpp"
 #include "schema_v1.hpp"
 #include "schema_v2.hpp"
 
@@ -112,8 +114,22 @@ Journal read_journal(const std::string& path, bool repair) {
   return journal;
 }
 
+void check_journal_cards(const JournalHeader& header, const std::string& path) {
+  const auto damaged = [&](const std::string& why) {
+    return InputError("journal '" + quote_text(path) + "' is damaged: its first line's tiers " + why +
+                      "; start a new run in another --out");
+  };
+  std::set<std::string> carded;
+  for (const auto& card : header.tiers)
+    if (!carded.insert(card.id).second) throw damaged("hold two cards of tier " + quote_value(card.id));
+  for (const auto& tier : header.matrix.tiers)
+    if (!carded.count(tier))
+      throw damaged("hold no card of tier " + quote_value(tier) +
+                    ", one of its matrix's (a results file without it is refused by report and pick)");
+}
+
 void append_journal(const std::string& path, const json& line) {
-  const std::string text = line.dump() + "\n";
+  const std::string text = dump_json(line) + "\n";
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw WriteError("cannot append to " + path + ": " + std::strerror(errno));
   const ssize_t written = ::write(fd, text.data(), text.size());

@@ -54,7 +54,12 @@ struct Journal {
 // Throws InputError when the file is missing, is not a Ladder journal, has another schema version, or a
 // line is damaged (naming the line and the field). A journal of schema 1 is read through its migration.
 Journal read_journal(const std::string& path, bool repair);
-// Appends one line and flushes it to disk before returning; WriteError when it cannot.
+// What a resume needs of a journal beyond its schema: the header carries one card a tier, for every tier of
+// its matrix (a results file made from it without one is refused by `report` and `pick`), and no tier twice.
+// Throws InputError naming the journal and the tier.
+void check_journal_cards(const JournalHeader& header, const std::string& path);
+// Appends one line and flushes it to disk before returning; WriteError when it cannot. User text in it (a
+// path in the command line) that is not UTF-8 is written replaced (dump_json), never refused.
 void append_journal(const std::string& path, const nlohmann::json& line);
 
 }  // namespace ladder

@@ -5,19 +5,23 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
 
+#include "atomic_file.hpp"
 #include "benchmark_entries.hpp"
 #include "build_info.hpp"
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "optional_json.hpp"
 #include "peers.hpp"
+#include "quote.hpp"
 #include "schema_v1.hpp"
 #include "text.hpp"
 
@@ -205,6 +209,37 @@ std::string results_csv(const Journal& journal) {
     csv += join(fields, ",") + "\n";
   }
   return csv;
+}
+
+void write_results_files(const Paths& paths, const Journal& journal, const RunRecord& run, bool resumed) {
+  const std::string unchecked = paths.json + ".unchecked";
+  write_file_atomically(unchecked, dump_json(results_document(journal, run), 2) + "\n");
+  std::string problem;
+  try {  // the reader of report and pick, and their rule that every cell's tier has its card
+    const ResultsFile file = read_results_file(unchecked);
+    std::set<std::string> carded;
+    for (const auto& card : file.tiers) carded.insert(card.id);
+    for (const auto& cell : file.cells)
+      if (problem.empty() && !carded.count(cell.tier))
+        problem = "cell " + quote_value(cell.name) + " is of tier " + quote_value(cell.tier) +
+                  ", which has no card";
+  } catch (const InputError& failure) {
+    problem = failure.what();
+  }
+  if (!problem.empty()) {
+    ::unlink(unchecked.c_str());
+    const std::string said = "the results made from journal '" + quote_text(paths.journal) +
+                             "' do not read back (" + problem + "); '" + quote_text(paths.json) +
+                             "' was left as it was";
+    if (resumed) throw InputError(said + ": the journal is damaged; start a new run in another --out");
+    throw std::logic_error(said);
+  }
+  if (std::rename(unchecked.c_str(), paths.json.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(unchecked.c_str());
+    throw WriteError("cannot replace " + paths.json + ": " + std::strerror(error));
+  }
+  write_file_atomically(paths.csv, results_csv(journal));
 }
 
 }  // namespace ladder

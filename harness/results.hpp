@@ -16,6 +16,7 @@
 #include "build_info.hpp"
 #include "cell_result.hpp"
 #include "journal.hpp"
+#include "output_directory.hpp"
 #include "results_file.hpp"
 
 namespace ladder {
@@ -25,6 +26,12 @@ std::vector<CellResult> results_cells(const Journal& journal);
 // The documents, from the journal and the run's summary (status, times, load).
 nlohmann::json results_document(const Journal& journal, const RunRecord& run);
 std::string results_csv(const Journal& journal);
+// Writes results.json and results.csv, each replaced in one step. results.json is first written beside
+// itself and read back by the reader `report` and `pick` use (read_results_file, and a card for each cell's
+// tier): a document that does not read is never renamed over the file, which stays as it was. Throws
+// WriteError when a file cannot be written; when the document does not read back, InputError naming the
+// journal where it was resumed (a damaged journal), else std::logic_error (a bug in Ladder: exit 70).
+void write_results_files(const Paths& paths, const Journal& journal, const RunRecord& run, bool resumed);
 
 // The warnings a reader must see beside the numbers: noisy or short measurements, load, oversubscribed
 // threads, an unoptimized build, failed cells, results outside the rounding bound, a parallel tier that

@@ -29,6 +29,7 @@
 #include "process_stats.hpp"
 #include "profiling.hpp"
 #include "progress.hpp"
+#include "quote.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
 #include "results.hpp"
@@ -44,12 +45,6 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-void write_results(const Paths& paths, const Journal& journal, const RunRecord& run) {
-  const json document = results_document(journal, run);
-  write_file_atomically(paths.json, document.dump(2) + "\n");
-  write_file_atomically(paths.csv, results_csv(journal));
-}
 
 // Instructions a node of each of the matrix's integrands, before the first cell.
 InstructionCounts count_run_instructions(const Matrix& matrix, const std::string& executable) {
@@ -130,7 +125,14 @@ class MatrixRunner {
  public:
   explicit MatrixRunner(const RunRequest& args) : args_(args), resuming_(args.resume.has_value()) {}
 
-  RunOutcome run() {
+  // A run that stops before its journal's first line leaves no directory it made behind.
+  RunOutcome run() try { return run_admitted(); } catch (...) {
+    if (!journal_.header) remove_created_directory(created_);
+    throw;
+  }
+
+ private:
+  RunOutcome run_admitted() {
     admit();
     plan();
     started_ = Clock::now();
@@ -154,7 +156,6 @@ class MatrixRunner {
     return outcome_;
   }
 
- private:
   // The arguments, the machine, the matrix and the output directory, checked before anything is written;
   // when resuming, the journal too.
   void admit() {
@@ -189,6 +190,7 @@ class MatrixRunner {
     const Paths& paths = outcome_.paths;
     if (!fs::is_directory(paths.dir)) throw InputError("--resume '" + paths.dir + "' is not a directory");
     journal_ = read_journal(paths.journal, false);
+    check_journal_cards(*journal_.header, paths.journal);
     const Matrix recorded = journal_.header->matrix;
     matrix_ = requested_matrix(args_, &recorded, topology_);
     if (const auto difference = Matrix::difference(matrix_, recorded); !difference.empty())
@@ -205,7 +207,7 @@ class MatrixRunner {
     // A budget too small is bad input, refused before anything is written.
     budget_ = calibrate_and_fit(matrix_, args_, topology_, calibration_, executable_);
     admit_builds();
-    prepare_directory(outcome_.paths.dir, false, args_.force);
+    created_ = prepare_directory(outcome_.paths.dir, false, args_.force);
   }
 
   // Each build of the matrix configured and compiled, or found up to date, before the output directory is
@@ -275,14 +277,14 @@ class MatrixRunner {
       journal_.resumptions.push_back(resume);
     } else {
       const JournalHeader header = run_header(args_, matrix_, topology_, budget_, executable_);
-      write_file_atomically(paths.journal, json(header).dump() + "\n");
+      write_file_atomically(paths.journal, dump_json(json(header)) + "\n");
       journal_.header = header;
     }
     std::error_code error;
     fs::create_directories(paths.work, error);
     run_ = run_record(args_, *journal_.header, cells_.size(), done_.size(), estimated_.seconds, run_cpus_);
     run_.builds = run_builds_;
-    write_results(paths, journal_, run_);
+    write_results_files(paths, journal_, run_, resuming_);
   }
 
   // Each cell not yet done, in the matrix's order, until the last or an interrupt.
@@ -305,7 +307,7 @@ class MatrixRunner {
       progress.finished(*record, cell_estimates_[name]);
       run_.cells_done = static_cast<std::int64_t>(done_.size());
       run_.updated = now_utc();
-      write_results(outcome_.paths, journal_, run_);
+      write_results_files(outcome_.paths, journal_, run_, resuming_);
     }
     progress.clear();
     if (workers_ >= 8)  // fewer say little about the runner's time a cell
@@ -386,7 +388,7 @@ class MatrixRunner {
         wall, measured_seconds_, wall - measured_seconds_,
         "measured: the time Google Benchmark spent in its timed repetitions; the rest is process start, "
         "warm-up, iteration sizing, the memory pass and the references"};
-    write_results(outcome_.paths, journal_, run_);
+    write_results_files(outcome_.paths, journal_, run_, resuming_);
     std::error_code error;
     fs::remove_all(outcome_.paths.work, error);
   }
@@ -397,6 +399,7 @@ class MatrixRunner {
     outcome_.cells_done = journal_.cells.size();
     const Paths& paths = outcome_.paths;
     if (!journal_.header) {  // not even the journal's first line: nothing to resume
+      remove_created_directory(created_);
       std::fprintf(stderr, "\nladder: %s\nladder: nothing was measured; make room and start the run again\n",
                    failure.what());
       return outcome_;
@@ -415,6 +418,7 @@ class MatrixRunner {
   const RunRequest& args_;
   const bool resuming_;
   RunOutcome outcome_;
+  std::string created_;  // the directory the run made (prepare_directory), removed if it stops before a line
   Topology topology_;
   std::string executable_;
   Calibration calibration_;

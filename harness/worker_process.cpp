@@ -22,6 +22,7 @@
 #include "json_reader.hpp"
 #include "peers.hpp"
 #include "process_stats.hpp"
+#include "quote.hpp"
 #include "text.hpp"
 #include "worker_spec.hpp"
 
@@ -152,10 +153,8 @@ std::vector<std::string> worker_command(const std::string& executable, const Cel
                                         const ThreadBinding& binding, const std::string& hostfile,
                                         const std::string& result_file, std::size_t& launcher_words) {
   const TierCard& card = find_card(cell.tier);
-  const std::string spec =
-      to_json(WorkerSpec{cell, matrix, ref, rounding_bound(card, ref, cell.n, cell.threads),
-                         binding.worker_cpus()})
-          .dump();
+  const std::string spec = dump_json(to_json(
+      WorkerSpec{cell, matrix, ref, rounding_bound(card, ref, cell.n, cell.threads), binding.worker_cpus()}));
   std::vector<std::string> command;
   if (card.distributed)
     command = distributed::launch_command(cell.ranks, cell.threads, matrix.cpus, hostfile, binding.cores);
