@@ -1,17 +1,15 @@
 #include "export.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <random>
-#include <regex>
 
 #include "embedded.hpp"
 #include "errors.hpp"
 #include "export_plan.hpp"
+#include "global_names.hpp"
+#include "out_directory.hpp"
+#include "quote.hpp"
 #include "sha256.hpp"
 
 namespace ladder::exporter {
@@ -35,12 +33,46 @@ constexpr std::string_view taken[] = {
     "std", "xsimd", "xtl", "tbb", "oneapi", "Eigen", "testing", "benchmark", "pybind11", "py", "boost",
     "hwy"};
 
+bool is_identifier(std::string_view text) {
+  auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  return !text.empty() && letter(text[0]) &&
+         std::all_of(text.begin(), text.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
+}
+
+// Why NS cannot be an exported project's namespace although it is an identifier and no keyword: a macro or
+// a name in the global namespace of what the exported code includes. Empty: it can.
+std::string why_not_a_namespace(const std::string& ns) {
+  if (ns == "main")
+    return "the example program's main() is in the global namespace, and a namespace main clashes";
+  if (ns == "linux" || ns == "unix" || ns == "i386")
+    return "GCC predefines it as the macro 1 under gnu++20, the standard CMake gives the project's own "
+           "targets";
+  if (std::none_of(ns.begin(), ns.end(), [](char c) { return c >= 'a' && c <= 'z'; }))
+    return "a name in capitals only is how C and the libraries name their macros (NULL, EOF, EDOM, INT_MAX, "
+           "…), which would replace it";
+  const auto underscore = ns.find('_');
+  if (underscore != ns.npos && underscore > 0 &&
+      std::all_of(ns.begin(), ns.begin() + static_cast<std::ptrdiff_t>(underscore),
+                  [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }))
+    return "a name that begins with capitals and '_' is in the macro space of a library (M_PI, SYS_read, "
+           "EIGEN_…)";
+  if ((ns.starts_with("Py") && ns.size() > 2 &&
+       (std::isupper(static_cast<unsigned char>(ns[2])) || ns[2] == '_')) ||
+      ns.starts_with("Sleef_") || ns.starts_with("sleef_"))
+    return "the Python and SLEEF C APIs take every name with that prefix in the global namespace";
+  if (global_names().find(" " + ns + " ") != std::string_view::npos)
+    return "the C library or a library the exported code includes declares it in the global namespace or "
+           "defines it as a macro (errno, assert, stdin, offsetof, sync, index, …), so `namespace " +
+           ns + "` would not compile";
+  return {};
+}
+
 void check_namespace(const std::string& ns) {
-  static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
-  const bool reserved = ns.find("__") != ns.npos || (ns.size() > 1 && ns[0] == '_' && std::isupper(ns[1]));
-  if (!std::regex_match(ns, identifier) || reserved || ns.size() > 64)
+  const bool reserved = ns.find("__") != ns.npos ||
+                        (ns.size() > 1 && ns[0] == '_' && std::isupper(static_cast<unsigned char>(ns[1])));
+  if (!is_identifier(ns) || reserved || ns.size() > 64)
     throw InputError(
-        "--namespace '" + ns +
+        "--namespace '" + quote_text(ns) +
         "' is not a C++ identifier; it takes letters, digits and '_', not starting with a digit, "
         "without '__' or a leading '_' and capital (at most 64 characters), e.g. team_midpoint");
   if (std::find(std::begin(taken), std::end(taken), ns) != std::end(taken))
@@ -49,6 +81,10 @@ void check_namespace(const std::string& ns) {
         "' is a C++ keyword or the namespace of a library the exported code uses; choose another, "
         "e.g. " +
         ns + "_midpoint");
+  if (const auto why = why_not_a_namespace(ns); !why.empty())
+    throw InputError("--namespace '" + ns + "' cannot be the exported code's namespace: " + why +
+                     "; choose another, e.g. " +
+                     (ns.size() < 50 ? ns + "_midpoint" : std::string("team_midpoint")));
 }
 
 // ---- the tier ---------------------------------------------------------------------------------------
@@ -74,17 +110,46 @@ std::string kernel_origin(const TierCard& card) {
                          "' was not embedded by the build");
 }
 
+bool identifier_character(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `namespace ladder` and `ladder::` as whole words, renamed to NS.
 std::string renamed(const std::string& text, const std::string& ns) {
   if (ns == "ladder") return text;
-  static const std::regex declaration(R"(\bnamespace ladder\b)"), qualified(R"(\bladder::)");
-  return std::regex_replace(std::regex_replace(text, declaration, "namespace " + ns), qualified, ns + "::");
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t found; (found = text.find("ladder", at)) != text.npos;) {
+    const std::size_t end = found + 6;
+    const bool word_start = found == 0 || !identifier_character(text[found - 1]);
+    const bool declared = word_start && found >= 10 && text.compare(found - 10, 10, "namespace ") == 0 &&
+                          (found == 10 || !identifier_character(text[found - 11])) &&
+                          (end == text.size() || !identifier_character(text[end]));
+    const bool qualified = word_start && text.compare(end, 2, "::") == 0;
+    out.append(text, at, found - at);
+    out += declared || qualified ? ns : "ladder";
+    at = end;
+  }
+  return out + text.substr(at);
+}
+
+// The headers a text includes as "name" (#include, spaces, a quoted name).
+std::vector<std::string> quoted_includes(const std::string& text) {
+  std::vector<std::string> names;
+  for (std::size_t at = 0; (at = text.find("#include", at)) != text.npos;) {
+    at += 8;
+    const std::size_t open = text.find_first_not_of(" \t", at);
+    if (open == text.npos || open == at || text[open] != '"') continue;
+    const std::size_t close = text.find_first_of("\"\n", open + 1);
+    if (close == text.npos || text[close] != '"' || close == open + 1) continue;
+    names.push_back(text.substr(open + 1, close - open - 1));
+    at = close;
+  }
+  return names;
 }
 
 // The kernel header, then every project header it includes ("name.hpp"), depth first, each once.
 std::vector<CopiedHeader> kernel_headers(const TierCard& card, const std::string& ns) {
   std::vector<CopiedHeader> headers;
   std::vector<std::string> pending{kernel_origin(card)};
-  static const std::regex include(R"re(#include\s+"([^"]+)")re");
   while (!pending.empty()) {
     const std::string origin = pending.front();
     pending.erase(pending.begin());
@@ -95,8 +160,7 @@ std::vector<CopiedHeader> kernel_headers(const TierCard& card, const std::string
       throw std::logic_error("the build did not embed " + origin + ", which the " + card.id +
                              " kernel includes");
     const std::string body(*text);
-    for (std::sregex_iterator it(body.begin(), body.end(), include), end; it != end; ++it)
-      pending.push_back("variants/" + (*it)[1].str());
+    for (const auto& included : quoted_includes(body)) pending.push_back("variants/" + included);
     headers.push_back({origin, name, renamed(body, ns)});
   }
   return headers;
@@ -148,24 +212,29 @@ void read_run(ExportPlan& plan) {
   }
 }
 
-void check_out(const std::string& out) {
-  if (out.empty()) throw InputError("--out is required: the directory to write the project to");
-  std::error_code error;
-  const fs::path path(out);
-  if (!fs::exists(path, error)) return;
-  if (!fs::is_directory(path, error))
-    throw InputError("--out " + out +
-                     " exists and is not a directory; give a new directory or an earlier export");
-  if (fs::is_empty(path, error) || fs::exists(path / marker_file, error)) return;
-  throw InputError("--out " + out + " exists and is not an earlier export (it has no " + marker_file +
-                   "): nothing was written. Give a new directory, or remove this one yourself");
+// A flag's value in a run's flags (-march=… in its common flags), or empty.
+std::string flag_value(const std::string& flags, const std::string& prefix) {
+  std::size_t at = 0;
+  while ((at = flags.find(prefix, at)) != flags.npos && at > 0 && flags[at - 1] != ' ') at += prefix.size();
+  if (at == flags.npos) return {};
+  const std::size_t begin = at + prefix.size();
+  return flags.substr(begin, flags.find_first_of(" \t", begin) - begin);
 }
 
 // A run's target: its file's context says it only inside the common flags (-march=…), not apart.
 std::string target_of(const std::string& flags) {
-  static const std::regex march(R"(-march=(\S+))");
-  std::smatch found;
-  return std::regex_search(flags, found, march) ? found[1].str() : std::string("native");
+  const std::string march = flag_value(flags, "-march=");
+  return march.empty() ? std::string("native") : march;
+}
+
+// The GPUs the build compiled for, from its CUDA flags (-arch=sm_90, --generate-code …code=sm_90): the
+// number.
+std::string cuda_architecture(const std::string& flags) {
+  const std::size_t at = flags.find("sm_");
+  if (at == flags.npos) return {};
+  std::size_t end = at + 3;
+  while (end < flags.size() && std::isdigit(static_cast<unsigned char>(flags[end]))) ++end;
+  return flags.substr(at + 3, end - at - 3);
 }
 
 }  // namespace
@@ -198,10 +267,8 @@ std::vector<ExportedFile> project_files(const ExportRequest& request, std::vecto
   }
   plan.target = request.build.target;
   plan.device = plan.tier->card.evaluates.device;
-  static const std::regex sm(R"(sm_(\d+))");
-  std::smatch architecture;
-  if (std::regex_search(request.build.cuda_flags, architecture, sm))
-    plan.cuda_architectures = architecture[1];
+  if (const auto architecture = cuda_architecture(request.build.cuda_flags); !architecture.empty())
+    plan.cuda_architectures = architecture;
   read_run(plan);
   if (plan.run) plan.target = target_of(plan.run->context.common_flags);
   if (plan.bench_cells.empty())
@@ -220,45 +287,12 @@ std::vector<ExportedFile> project_files(const ExportRequest& request, std::vecto
                            {"git_commit", request.source.git_commit},
                            {"command", request.command_line}};
   for (const auto& file : files) marker["files"].push_back(file.path);
-  files.push_back({marker_file, marker.dump(1) + "\n"});
+  files.push_back({marker_file, dump_json(marker, 1) + "\n"});
   if (warnings)
     for (const auto& difference : plan.code_differences)
       warnings->push_back("--from " + request.from_run +
                           ": its figures may be for other code than this export's: " + difference);
   return files;
-}
-
-bool write_project(const std::string& out, const std::vector<ExportedFile>& files) {
-  const fs::path target = fs::absolute(out).lexically_normal();
-  const fs::path parent = target.parent_path();
-  const std::string unique = std::to_string(getpid()) + "-" + std::to_string(std::random_device{}());
-  const fs::path fresh = parent / ("." + target.filename().string() + ".partial-" + unique);
-  const fs::path old = parent / ("." + target.filename().string() + ".old-" + unique);
-  std::error_code ignored;
-  try {
-    fs::create_directories(parent);
-    for (const auto& file : files) {
-      const fs::path path = fresh / file.path;
-      fs::create_directories(path.parent_path());
-      std::ofstream stream(path, std::ios::binary);
-      stream << file.text;
-      stream.close();
-      if (!stream) throw WriteError("cannot write " + path.string());
-    }
-    const bool replacing = fs::exists(target);
-    if (replacing) fs::rename(target, old);
-    fs::rename(fresh, target);
-    if (replacing) fs::remove_all(old, ignored);
-    return replacing;
-  } catch (const fs::filesystem_error& error) {
-    fs::remove_all(fresh, ignored);
-    if (fs::exists(old, ignored) && !fs::exists(target, ignored)) fs::rename(old, target, ignored);
-    throw WriteError("cannot write the export to " + target.string() + ": " + error.what() +
-                     "; nothing was changed there");
-  } catch (const WriteError&) {
-    fs::remove_all(fresh, ignored);
-    throw;
-  }
 }
 
 }  // namespace ladder::exporter

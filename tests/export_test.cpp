@@ -295,11 +295,17 @@ TEST(ExportWrites, AWholeProjectAndReplacesAnEarlierExportWhole) {
   const auto first = ladder::exporter::project_files(request_for("openmp", out));
   EXPECT_FALSE(ladder::exporter::write_project(out, first));
   for (const auto& f : first) EXPECT_EQ(ladder::testing::read_text(dir / "team" / f.path), f.text) << f.path;
-  ladder::testing::write_text(dir / "team" / "include" / "team" / "stale.hpp", "left by the earlier export");
+  // A file the earlier export did not write is never deleted: the export is refused, naming it.
+  ladder::testing::write_text(dir / "team" / "include" / "team" / "mine.hpp", "a user's own");
+  expect_refused(request_for("xsimd", out), "include/team/mine.hpp", "did not write");
   const auto second =
+      ladder::exporter::project_files(request_for("openmp", out + "-elsewhere"));  // checked, not written
+  EXPECT_THROW(ladder::exporter::write_project(out, second), ladder::InputError);
+  EXPECT_EQ(ladder::testing::read_text(dir / "team" / "include" / "team" / "mine.hpp"), "a user's own");
+  std::filesystem::remove(dir / "team" / "include" / "team" / "mine.hpp");
+  const auto third =
       ladder::exporter::project_files(request_for("xsimd", out));  // an earlier export: accepted
-  EXPECT_TRUE(ladder::exporter::write_project(out, second));
-  EXPECT_FALSE(std::filesystem::exists(dir / "team" / "include" / "team" / "stale.hpp"));
+  EXPECT_TRUE(ladder::exporter::write_project(out, third));
   EXPECT_FALSE(std::filesystem::exists(dir / "team" / "include" / "team" / "openmp.hpp"));
   EXPECT_TRUE(std::filesystem::exists(dir / "team" / "include" / "team" / "xsimd.hpp"));
   const auto marker = ladder::testing::read_json(dir / "team" / ladder::exporter::marker_file);
