@@ -233,7 +233,14 @@ struct NotRunning {
 // results". A tier that ran no integrand (no GPU on the machine, say) is no answer about this one.
 std::vector<NotRunning> tiers_not_running(const Run& all, const std::string& integrand);
 
-// Writes report.md, report.html and charts/*.svg into out_dir; returns the paths written. With several
+// The file a report writes beside report.md listing the files it wrote (its "files"): what lets a later
+// report replace them, and only them.
+inline constexpr const char* report_marker = ".ladder-report.json";
+// Writes report.md, report.html and charts/*.svg into out_dir, as a whole (staged, then moved into place),
+// with report_marker; returns the paths written (not the marker). out_dir is made when missing; an existing
+// one must be empty, a run's directory, or hold only an earlier report and a run's results files, else
+// InputError names the file Ladder did not write. WriteError when it cannot be written: nothing in place
+// has changed then. With several
 // integrands in a run, the answer is per integrand, and the detailed sections are about `integrand` (the
 // first in the run when empty).
 // current: the team's current rung (current_rung; by its rule when empty); money: the money model's figures
