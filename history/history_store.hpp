@@ -115,9 +115,11 @@ struct Recorded {
 class Store {
  public:
   enum class Mode { read, write };
-  // Opens the database at `path`. Writing creates it (and its directory) when missing and migrates an older
-  // schema. InputError, naming the file, for a file that is not SQLite, a foreign SQLite file (another
-  // application_id, or tables of its own), a damaged one, a newer schema, or (reading) a missing file;
+  // Opens the database at `path`. Reading opens it read-only (SQLITE_OPEN_READONLY: never changed, never
+  // created); writing creates it (and its directory) when missing and migrates an older schema. Both check
+  // it first, the same way: InputError, naming the file, for a file that is not SQLite, a foreign SQLite
+  // file (another application_id, or tables of its own), a damaged one (PRAGMA quick_check, or a table or
+  // column of its schema missing), a newer schema, or (reading) a missing file or one that cannot be read;
   // WriteError for one that cannot be written (read-only). A refused file is never modified.
   Store(const std::string& path, Mode mode);
   ~Store();
@@ -126,12 +128,16 @@ class Store {
 
   const std::string& path() const;
 
-  // Records the run of a results directory (or results.json), in one transaction. InputError for a results
-  // file that cannot be read or a run that did not finish (interrupted: resume it first).
+  // Records the run of a results directory (or results.json), in one transaction, and reads it back inside
+  // it before committing: a run that does not read back as written is rolled back (InputError), so "added"
+  // always means readable. InputError for a results file that cannot be read or a run that did not finish
+  // (interrupted: resume it first).
   Recorded record(const std::string& results);
 
   // Runs, oldest first (by start time).
   std::vector<RecordedRun> runs(const RunFilter& filter = {}) const;
+  // One run (by run id), as runs() returns it; nullopt when the database does not hold it.
+  std::optional<RecordedRun> run(const std::string& run_id) const;
   // The cells of one run (by run id), in the order of its results file.
   std::vector<StoredCell> cells(const std::string& run_id) const;
   // Every series the database holds (of measured cells), sorted; `tier` non-empty: of that tier only.

@@ -7,6 +7,7 @@
 #include "errors.hpp"
 #include "history_store.hpp"
 #include "optional_json.hpp"
+#include "quote.hpp"
 #include "text.hpp"
 
 namespace ladder::history {
@@ -80,7 +81,7 @@ void print_runs(const Store& store, const RunFilter& filter, bool as_json) {
   if (as_json) {
     json all = json::array();
     for (const auto& run : runs) all.push_back(run_json(run));
-    std::printf("%s\n", json({{"database", store.path()}, {"runs", all}}).dump(2).c_str());
+    std::printf("%s\n", dump_json(json({{"database", store.path()}, {"runs", all}}), 2).c_str());
     return;
   }
   std::vector<std::vector<std::string>> rows = {
@@ -159,7 +160,7 @@ void print_series(const Store& store, const SeriesQuery& query, bool as_json) {
     print_table(rows);
     std::printf("\n");
   }
-  if (as_json) std::printf("%s\n", json({{"database", store.path()}, {"series", all}}).dump(2).c_str());
+  if (as_json) std::printf("%s\n", dump_json(json({{"database", store.path()}, {"series", all}}), 2).c_str());
 }
 
 }  // namespace ladder::history

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -17,23 +18,38 @@
 namespace ladder::history::sqlite {
 
 // A failure of SQLite on the database `file`: InputError for a file that is damaged or not a database
-// (the user's to fix), WriteError for one that cannot be written.
-[[noreturn]] void fail(sqlite3* db, const std::string& file, const std::string& doing);
+// (the user's to fix), and for any failure of a connection opened for reading (`reading`: a read never
+// writes, so "cannot be written" would be wrong); WriteError for one that cannot be written.
+[[noreturn]] void fail(sqlite3* db, const std::string& file, const std::string& doing, bool reading = false);
+
+// The refusal of a damaged database, one message for readers and writers: InputError naming the file and
+// `why` (SQLite's words, or what Ladder's own checks found missing).
+[[noreturn]] void refuse_damaged(const std::string& file, const std::string& why);
 
 class Database {
  public:
-  Database(const std::string& file, int flags);  // WriteError when SQLite cannot open it
+  Database(const std::string& file,
+           int flags);  // WriteError (InputError when reading) if it cannot be opened
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
+  // `file` opened with SQLITE_OPEN_READONLY: nothing a reader does can change it, and a read never creates a
+  // database. InputError when it cannot be read (see sqlite.cpp for a WAL database in a read-only place).
+  static std::unique_ptr<Database> open_for_reading(const std::string& file);
+
   sqlite3* handle() const { return db_; }
   const std::string& file() const { return file_; }
+  bool reading() const { return reading_; }  // opened read-only
   void execute(const std::string& sql, const std::string& doing) const;
 
  private:
+  Database(const std::string& file, const std::string& name, int flags);  // name: a path or a file: URI
+
   std::string file_;
   sqlite3* db_ = nullptr;
+  bool reading_ = false;
+  bool tidy_ = false;  // a reader that found no -wal and -shm beside the file: leave none behind (sqlite.cpp)
 };
 
 class Statement {

@@ -75,6 +75,15 @@ std::vector<RecordedRun> Store::runs(const RunFilter& filter) const {
   return all;
 }
 
+std::optional<RecordedRun> Store::run(const std::string& run_id) const {
+  const Database& db = *impl_->db;
+  Statement query(db, "SELECT r.id AS id, r.libraries AS libraries, " + sqlite::select_list("r", run_fields) +
+                          " FROM runs r WHERE r.run_id = :run_id");
+  query.bind(":run_id", run_id);
+  if (!query.step()) return std::nullopt;
+  return run_of(db, query);
+}
+
 std::vector<StoredCell> Store::cells(const std::string& run_id) const {
   const Database& db = *impl_->db;
   Statement query(

@@ -18,6 +18,7 @@
 #include "errors.hpp"
 #include "history_store.hpp"
 #include "noise_store.hpp"
+#include "quote.hpp"
 #include "results_file.hpp"
 #include "sqlite.hpp"
 #include "store_tables.hpp"
@@ -88,7 +89,7 @@ void test_pause(std::size_t cells_written) {
 std::int64_t write_run(const sqlite::Database& db, const RecordedRun& run) {
   Statement insert_run(db, sqlite::insert_sql("runs", sqlite::column_names(run_fields, {"libraries"})));
   sqlite::bind_fields(insert_run, run_fields, run);
-  insert_run.bind(":libraries", nlohmann::json(run.libraries).dump()).run();
+  insert_run.bind(":libraries", dump_json(nlohmann::json(run.libraries))).run();
   const std::int64_t id = sqlite3_last_insert_rowid(db.handle());
   Statement insert_source(db, sqlite::insert_sql("tier_sources", {"run", "file", "sha256"}));
   for (const auto& [source, digest] : run.tier_sources)
@@ -117,6 +118,19 @@ void write_cells(const sqlite::Database& db, std::int64_t run, const std::vector
           .run();
     test_pause(++written);
   }
+}
+
+// Reads the run just written back, inside its transaction, through the readers' own queries: the run and
+// each cell (its name and repetitions) as written, else InputError, and the transaction is rolled back.
+void check_read_back(const Store& store, const std::string& run_id, const std::vector<StoredCell>& written) {
+  const auto run = store.run(run_id);
+  const auto cells = store.cells(run_id);
+  bool same = run && cells.size() == written.size();
+  for (std::size_t i = 0; same && i < cells.size(); ++i)
+    same = cells[i].name == written[i].name && cells[i].repetitions == written[i].repetitions;
+  if (!same)
+    sqlite::refuse_damaged(store.path(), "run " + run_id.substr(0, 12) +
+                                             " did not read back as it was written; nothing of it was kept");
 }
 
 }  // namespace
@@ -151,6 +165,7 @@ Recorded Store::record(const std::string& results) {
     if (exists.bind(":run_id", run_id).step()) return {false, run_id, cells.size()};
   }
   write_cells(db, write_run(db, run_of(file, run_id)), cells);
+  check_read_back(*this, run_id, cells);
   transaction.commit();
   return {true, run_id, cells.size()};
 }

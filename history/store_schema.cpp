@@ -3,6 +3,7 @@
 // Store's construction.
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +12,7 @@
 
 #include "errors.hpp"
 #include "history_store.hpp"
+#include "quote.hpp"
 #include "sqlite.hpp"
 #include "store_tables.hpp"
 
@@ -183,6 +185,48 @@ int check_is_ours(const Database& db) {
   return static_cast<int>(version);
 }
 
+// ---- the integrity checks, the same for readers and writers ----------------------------------------------
+
+// The columns of `table` in `db` (none when it has no such table).
+std::vector<std::string> columns_of(const Database& db, const std::string& table) {
+  std::vector<std::string> columns;
+  Statement info(db, "SELECT name FROM pragma_table_info(:table)");
+  info.bind(":table", table);
+  while (info.step()) columns.push_back(info.text("name"));
+  return columns;
+}
+
+// Refuses a database whose schema lacks a table or a column that the schema of `version` has (a damaged or
+// hand-edited file), before a query runs into it: the schema of `version` is made in memory, by the same
+// migrations, and every table and column of it must be in the file. Tables and columns of its own are left
+// alone (check_is_ours has refused a file of another application).
+void check_schema(const Database& db, int version) {
+  Database expected(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  migrate(expected, 0, version);
+  Statement tables(expected, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+  while (tables.step()) {
+    const std::string table = tables.text("name");
+    const std::vector<std::string> present = columns_of(db, table);
+    const std::string schema = "a Ladder history of schema version " + std::to_string(version) + " has it";
+    if (present.empty()) sqlite::refuse_damaged(db.file(), "it has no table '" + table + "'; " + schema);
+    for (const auto& column : columns_of(expected, table))
+      if (std::find(present.begin(), present.end(), column) == present.end())
+        sqlite::refuse_damaged(db.file(),
+                               "its table '" + table + "' has no column '" + column + "'; " + schema);
+  }
+}
+
+// SQLite's own check of the file's structure (PRAGMA quick_check: every page, cell and record in its place;
+// it reads the whole file once), then Ladder's check of the schema. A reader refuses what it finds with the
+// same message as a writer, and a writer refuses it before it writes a byte: a run recorded into a damaged
+// database could not be read back.
+void check_intact(const Database& db, int version) {
+  Statement check(db, "PRAGMA quick_check(1)");
+  if (check.step() && check.text("quick_check") != "ok")
+    sqlite::refuse_damaged(db.file(), "PRAGMA quick_check: " + quote_text(check.text("quick_check")));
+  check_schema(db, version);
+}
+
 // How long a writer waits for another to finish before giving up.
 constexpr int busy_timeout_ms = 60000;
 
@@ -227,10 +271,10 @@ Store::Store(const std::string& path, Mode mode) : impl_(std::make_unique<Impl>(
       throw WriteError("history database '" + path + "': cannot create its directory (" + error.message() +
                        ")");
   }
-  // A reader opens read-write too (SQLite falls back to read-only on a read-only file) but writes nothing:
-  // the last connection to close then folds the WAL back into the file and removes it.
-  const int flags = mode == Mode::read ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  impl_->db = std::make_unique<Database>(path, flags);
+  if (mode == Mode::read)
+    impl_->db = Database::open_for_reading(path);
+  else
+    impl_->db = std::make_unique<Database>(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   const Database& db = *impl_->db;
   sqlite3_busy_timeout(db.handle(), busy_timeout_ms);
   int version = check_is_ours(db);
@@ -241,6 +285,9 @@ Store::Store(const std::string& path, Mode mode) : impl_(std::make_unique<Impl>(
       throw InputError("history database '" + path + "' has schema version " + std::to_string(version) +
                        "; record a run into it (or `ladder history import`) to migrate it to version " +
                        std::to_string(schema_version));
+  }
+  if (version > 0) check_intact(db, version);
+  if (mode == Mode::read) {
     impl_->version = version;
     return;
   }
