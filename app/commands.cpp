@@ -7,6 +7,7 @@
 #include "errors.hpp"
 #include "parse.hpp"
 #include "process.hpp"
+#include "quote.hpp"
 #include "registry.hpp"
 
 namespace ladder {
@@ -63,6 +64,37 @@ int report_failure(const std::string& command) {
 }
 
 }  // namespace
+
+std::string CommandWords::check(int argc, const char* const* argv) {
+  CLI::App* current = &root;
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") break;
+    if (word.size() < 2 || word[0] != '-') {
+      const auto found = current->get_subcommands([&](CLI::App* sub) { return sub->check_name(word); });
+      if (!found.empty()) {
+        current = found.front();
+        name += (name.empty() ? "" : " ") + current->get_name();
+      }
+      continue;
+    }
+    const auto equals = word.find('=');
+    const CLI::Option* option = current->get_option_no_throw(word.substr(0, equals));
+    if (!option || option->get_expected_min() == 0) continue;    // not one of its options, or a flag
+    if (equals == std::string::npos && i + 1 >= argc) continue;  // CLI11 says the value is missing
+    const std::string value = equals == std::string::npos ? argv[++i] : word.substr(equals + 1);
+    const std::string option_name = word.substr(0, equals);
+    const std::string takes = " (" + option_name + " takes " + option->get_description() + ")";
+    if (value.empty()) return option_name + " is empty" + takes;
+    const char delimiter = option->get_delimiter();
+    if (delimiter != '\0' && (value.front() == delimiter || value.back() == delimiter ||
+                              value.find(std::string(2, delimiter)) != std::string::npos))
+      return option_name + " '" + quote_text(value) +
+             "' has an empty item; separate items by one comma, with none at either end" + takes;
+  }
+  return {};
+}
+
 }  // namespace app
 
 namespace {
@@ -98,15 +130,23 @@ int parse_and_run(int argc, char** argv, std::string& name) {
                                               app::add_export(cli, invocation),
                                               app::add_machine(cli)};
 
+  // CLI11's own refusals carry `ladder: COMMAND:` like every other message, with exit 2; help and
+  // --version are not refusals (exit 0).
+  app::CommandWords words{cli, ""};
+  const std::string refused = words.check(argc, argv);
+  const auto refuse = [&](const std::string& message) {
+    const std::string command = words.name.empty() ? "ladder" : "ladder " + words.name;
+    std::cerr << "ladder: " << (words.name.empty() ? "" : words.name + ": ") << message << " (`" << command
+              << " --help` lists the options)\n";
+    return exit_bad_input;
+  };
+  if (!refused.empty()) return refuse(refused);
   try {
     cli.parse(argc, argv);
-  } catch (const CLI::CallForHelp& help) {
-    return cli.exit(help);
-  } catch (const CLI::CallForVersion& version) {
-    return cli.exit(version);
+  } catch (const CLI::Success& help_or_version) {
+    return cli.exit(help_or_version);
   } catch (const CLI::ParseError& failure) {
-    cli.exit(failure);  // prints CLI11's message
-    return exit_bad_input;
+    return refuse(failure.what());
   }
 
   for (const auto& command : commands)

@@ -47,6 +47,16 @@ Command add_machine(CLI::App& app);  // the machine's limits alone (app/machine.
 // `ladder --version`: the version, the commit and the build (app/version.cpp).
 void add_version_flag(CLI::App& app);
 
+// The words of a command line before CLI11 parses it: "pick", "history import" (name), and
+// check() refuses what CLI11 would take silently: an empty value of an option that takes one (`--costs ''`)
+// and an empty item of a comma-separated one (`--compilers gcc,`, `--compilers ,`). Returns the problem, or
+// empty when there is none.
+struct CommandWords {
+  CLI::App& root;
+  std::string name;  // empty: no command given
+  std::string check(int argc, const char* const* argv);
+};
+
 // --history FILE, declared alike on `ladder run` and the history commands.
 void add_history_option(CLI::App* command, std::optional<std::string>& history);
 

@@ -14,7 +14,7 @@ namespace ladder::app {
 
 struct MoneyOptions {
   std::string costs, calls_per_day, core_hours_per_day, deadline, core_hour, engineer_day, horizon;
-  std::optional<int> bus_factor;
+  std::string bus_factor;  // plain decimal digits, 1 to report::max_bus_factor
   std::vector<std::string> team_knows;
 
   // Declares --calls-per-day (or --core-hours-per-day), --deadline, --team-knows, --bus-factor,

@@ -1,5 +1,8 @@
 // `ladder plan [any run options]`: the matrix `ladder run` would measure, without running it (harness/
 // plan.hpp): every cell, the thread counts and why, the predicted wall time in parts, the peak memory.
+// It takes every option of `ladder run`, so that a run's command line plans as it is: those that do not
+// change what is measured (--history, --no-history, the money options of the run's report) are checked as
+// the run checks them and change nothing in the plan.
 #include "plan.hpp"
 
 #include <cstdio>
@@ -7,7 +10,9 @@
 
 #include "commands.hpp"
 #include "errors.hpp"
+#include "money_options.hpp"
 #include "noise.hpp"
+#include "quote.hpp"
 #include "run_options.hpp"
 #include "text.hpp"
 
@@ -19,6 +24,9 @@ Command add_plan(CLI::App& app, const Invocation& invocation) {
   auto* plan_command = app.add_subcommand(
       "plan", "what `ladder run` with the same options would measure, and how long it would take");
   add_run_options(plan_command, *options);
+  add_history_options(plan_command, *options);
+  auto money = std::make_shared<MoneyOptions>();
+  money->add(plan_command);
   plan_command->add_flag("--json", *json_output, "print the plan as JSON");
   auto ab = std::make_shared<bool>(false);
   plan_command->add_flag(
@@ -27,8 +35,9 @@ Command add_plan(CLI::App& app, const Invocation& invocation) {
       "0.05 s), and each cell's fewest pairs of two processes");
   const std::string executable = invocation.arguments.at(0);
   return {
-      plan_command, [options, json_output, executable, ab] {
+      plan_command, [options, json_output, executable, ab, money] {
         RunRequest request = options->request();
+        money->inputs();  // refused as `ladder run` would refuse it; the plan does not depend on it
         if (*ab) {
           if (!request.repetitions) request.repetitions = 3;
           if (!request.min_time) request.min_time = 0.05;
@@ -51,7 +60,7 @@ Command add_plan(CLI::App& app, const Invocation& invocation) {
           return exit_ok;
         }
         if (*json_output)
-          std::printf("%s\n", plan.to_json().dump(2).c_str());
+          std::printf("%s\n", dump_json(plan.to_json(), 2).c_str());
         else
           std::printf("%s", plan.text().c_str());
         return exit_ok;

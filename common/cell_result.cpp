@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "optional_json.hpp"
+#include "quote.hpp"
 #include "text.hpp"
 
 namespace ladder {
@@ -67,7 +68,7 @@ CellStatus read_cell_status(const JsonReader& in) {
     if (name == text) return each;
     names.emplace_back(name);
   }
-  in.fail("'" + text + "' is not a cell status; the statuses: " + join(names));
+  in.fail("'" + quote_text(text) + "' is not a cell status; the statuses: " + join(names));
 }
 
 void from_json(const json& in, CellStatus& status) { status = read_cell_status(JsonReader(in)); }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "quote.hpp"
+
 namespace ladder {
 
 using nlohmann::json;
@@ -16,10 +18,9 @@ void JsonReader::fail(const std::string& problem) const {
 void JsonReader::expected(const char* what) const {
   std::string found = value_->type_name();
   if (value_->is_string()) {
-    const auto& text = value_->get_ref<const std::string&>();
-    found += " \"" + (text.size() > 40 ? text.substr(0, 40) + "…" : text) + "\"";
+    found += " " + quote_value(*value_, 40);
   } else if (value_->is_number() || value_->is_boolean()) {
-    found += " " + value_->dump();
+    found += " " + quote_value(*value_);
   }
   fail(std::string("expected ") + what + ", found " + found);
 }

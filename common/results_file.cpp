@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "optional_json.hpp"
+#include "quote.hpp"
 #include "schema_v1.hpp"
 #include "schema_v2.hpp"
 
@@ -147,7 +148,7 @@ ResultsFile read_results_file(const std::string& where) {
   const json version = document.at("schema_version");
   if (!version.is_number_integer() || version.get<std::int64_t>() < 1 ||
       version.get<std::int64_t>() > results_schema_version)
-    throw reject("has schema version " + version.dump() + "; this Ladder reads versions 1 to " +
+    throw reject("has schema version " + quote_value(version) + "; this Ladder reads versions 1 to " +
                  std::to_string(results_schema_version));
   try {
     if (version.get<std::int64_t>() == 1) document = migrate_results_v1(document);

@@ -1,6 +1,7 @@
 #include "run_context.hpp"
 
 #include "optional_json.hpp"
+#include "quote.hpp"
 
 namespace ladder {
 
@@ -65,7 +66,7 @@ MatrixRecord MatrixRecord::from_json(const JsonReader& in) {
   matrix.min_warmup_time = in.at("min_warmup_time").number();
   const auto seed = in.at("seed");
   if (!seed.raw().is_number_unsigned() && !(seed.raw().is_number_integer() && seed.integer() >= 0))
-    seed.fail("expected a whole number from 0 to 2^64 - 1, found " + seed.raw().dump());
+    seed.fail("expected a whole number from 0 to 2^64 - 1, found " + quote_value(seed.raw()));
   matrix.seed = seed.raw().get<std::uint64_t>();
   matrix.peers = in.at("peers").string();
   matrix.python_limit = in.at("python_limit").integer();
@@ -77,9 +78,10 @@ std::string MatrixRecord::difference(const MatrixRecord& x, const MatrixRecord& 
   const auto left = x.to_json(), right = y.to_json();
   for (const auto& [key, value] : left.items())
     if (!right.contains(key) || right.at(key) != value)
-      return key + ": " + value.dump() + " against " + (right.contains(key) ? right.at(key).dump() : "none");
+      return key + ": " + quote_value(value) + " against " +
+             (right.contains(key) ? quote_value(right.at(key)) : "none");
   for (const auto& [key, value] : right.items())  // a setting only one of them has (builds)
-    if (!left.contains(key)) return key + ": none against " + value.dump();
+    if (!left.contains(key)) return key + ": none against " + quote_value(value);
   return {};
 }
 

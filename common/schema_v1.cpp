@@ -12,6 +12,7 @@
 #include "cell_result.hpp"
 #include "instruction_counts.hpp"
 #include "json_reader.hpp"
+#include "quote.hpp"
 #include "run_context.hpp"
 #include "text.hpp"
 
@@ -109,7 +110,7 @@ BenchmarkEntry read_entry(const JsonReader& in) {
   entry.name = in.at("name").string();
   entry.run_type = in.at("run_type").string();
   if (entry.run_type != "iteration" && entry.run_type != "aggregate")
-    in.at("run_type").fail("'" + entry.run_type + "' is neither \"iteration\" nor \"aggregate\"");
+    in.at("run_type").fail("'" + quote_text(entry.run_type) + "' is neither \"iteration\" nor \"aggregate\"");
   entry.run_name = in.string_or("run_name", entry.name);
   entry.family_index = in.small_integer_or("family_index", 0);
   entry.per_family_instance_index = in.small_integer_or("per_family_instance_index", 0);
@@ -184,7 +185,7 @@ Measurement measurement_of(const std::vector<BenchmarkEntry>& entries, const Jso
     if (entry.aggregate_name == "median") median = &entry;
   }
   if (measurement.repetitions.empty())
-    where.fail("cell '" + first.cell + "' is ok but has no repetitions: the file is incomplete");
+    where.fail("cell '" + quote_text(first.cell) + "' is ok but has no repetitions: the file is incomplete");
   // Files that left some aggregates out: those from the repetitions.
   const Aggregates computed = aggregate(measurement.repetitions);
   const auto take = [&](const char* name, const Timing& otherwise) {

@@ -67,6 +67,13 @@ std::string format_count(double value) {
   return value >= 1e6 ? format_number("%.3g", value) : format_number("%.0f", value);
 }
 
+std::string format_amount(double value, int decimals) {
+  if (!(std::fabs(value) < 1e15)) return format_number("%.3g", value);
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
 std::string format_vectorization(const std::string& status, int lanes) {
   if (status.empty() || status == "unknown") return "";
   if (status == "scalar") return "scalar";

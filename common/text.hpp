@@ -25,6 +25,10 @@ enum class Rounding { nearest, up };
 std::string format_seconds(double seconds, Rounding rounding = Rounding::nearest);
 std::string format_bytes(double bytes);  // 512 B, 7.6 MiB, … up to PiB
 std::string format_count(double value);  // 1e8 for powers of ten, else plain
+// A money or people figure (dollars, days): that many decimals ("12345", "0.56") below 1e15, and three
+// significant digits from there on ("5.49e+302"), so that a price of 1e308 prints as a number, not 300
+// digits.
+std::string format_amount(double value, int decimals = 0);
 // A fraction in per cent with that many decimals: percent(0.4213, 0) is "42 %", percent(0.4213, 1) "42.1 %".
 std::string percent(double fraction, int decimals);
 // A hot loop's vectorization verdict: "8 × f64", "scalar", "partly 4 × f64"; empty when not known.

@@ -90,7 +90,7 @@ Journal read_journal(const std::string& path, bool repair) {
         const auto version = reader.at("schema_version");
         if (!version.raw().is_number_integer() || version.integer() < 1 ||
             version.integer() > results_schema_version)
-          throw InputError("'" + path + "' has results schema version " + version.raw().dump() +
+          throw InputError("'" + path + "' has results schema version " + quote_value(version.raw()) +
                            "; this Ladder reads versions 1 to " + std::to_string(results_schema_version));
         schema = version.integer();
         if (schema == 1) migrate_journal_line_v1(parsed);

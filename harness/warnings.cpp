@@ -9,6 +9,7 @@
 
 #include "build_info.hpp"
 #include "peers.hpp"
+#include "quote.hpp"
 #include "results.hpp"
 #include "text.hpp"
 
@@ -119,7 +120,7 @@ void CellFindings::add(const CellResult& record, int cpus) {
 void CellFindings::add_measured(const CellResult& record, const Measurement& measurement) {
   const std::string& name = record.name;
   if (measurement.extra.contains("test_slowdown"))
-    slowed.push_back(name + " (× " + measurement.extra.at("test_slowdown").dump() + ")");
+    slowed.push_back(name + " (× " + quote_value(measurement.extra.at("test_slowdown")) + ")");
   const Aggregates& aggregates = measurement.aggregates;
   if (aggregates.cv.real_time > noisy_cv)
     noisy.push_back(name + " (cv " + percent(aggregates.cv.real_time, 1) + ")");

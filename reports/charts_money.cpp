@@ -29,7 +29,7 @@ std::vector<double> usage_axis(const Decision& decision) {
   return xs;
 }
 
-std::string a_year(double dollars) { return "$" + format_number(dollars < 100 ? "%.2f" : "%.0f", dollars); }
+std::string a_year(double dollars) { return "$" + format_amount(dollars, dollars < 100 ? 2 : 0); }
 
 }  // namespace
 

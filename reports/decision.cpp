@@ -87,7 +87,7 @@ Decision decide(const Run& run, std::int64_t n, const std::string& integrand, co
         usage.deadline_seconds
             ? "the tier that meets " + format_seconds(*usage.deadline_seconds) + " a call (" +
                   format_seconds(chosen->fastest->median()) + ") at the fewest engineer-days (" +
-                  format_number("%.1f", chosen->days_over_horizon) + " over " +
+                  format_amount(chosen->days_over_horizon, 1) + " over " +
                   format_number("%g", figures.horizon_years) + " years)"
             : "the fastest tier (" + format_seconds(chosen->fastest->median()) + " a call)";
   } else {
@@ -122,6 +122,7 @@ std::string calls_text(double calls) {
   if (!std::isfinite(calls)) return "without end";
   if (calls < 1) return "0";
   if (calls < 1e4) return format_number("%.0f", calls);
+  if (calls >= 1e15) return format_amount(calls);  // "1e+308", not "1e+296 trillion"
   static const std::pair<double, const char*> scales[] = {
       {1e12, "trillion"}, {1e9, "billion"}, {1e6, "million"}, {1e3, "thousand"}};
   for (const auto& [scale, word] : scales)
@@ -149,9 +150,10 @@ void print_decision(const Decision& decision) {
     else
       std::printf("  from %s calls a day: %s\n", calls_text(step.from).c_str(), step.tier.c_str());
   if (decision.money_tier)
-    std::printf("for %s calls a day: %s, $%.0f over %g years\n",
+    std::printf("for %s calls a day: %s, $%s over %g years\n",
                 calls_text(*decision.usage.calls_per_day).c_str(), decision.money_tier->c_str(),
-                decision.tier(*decision.money_tier)->money.total(*decision.usage.calls_per_day),
+                format_amount(decision.tier(*decision.money_tier)->money.total(*decision.usage.calls_per_day))
+                    .c_str(),
                 f.horizon_years);
   std::printf("latency: %s\n", decision.latency_tier
                                    ? (*decision.latency_tier + ", " + decision.latency_why).c_str()
@@ -159,8 +161,10 @@ void print_decision(const Decision& decision) {
   std::printf("  %-16s %9s %9s %11s %12s  %s\n", "tier", "adopt d", "upkeep d", "core-s/call", "$ people",
               ("pays against " + decision.current + " from").c_str());
   for (const auto& each : decision.tiers)
-    std::printf("  %-16s %9.2f %9.2f %11.3g %12.0f  %s\n", each.card->id.c_str(), each.money.days.adoption,
-                each.money.days.upkeep, each.money.core_seconds(), each.money.people,
+    std::printf("  %-16s %9s %9s %11.3g %12s  %s\n", each.card->id.c_str(),
+                format_amount(each.money.days.adoption, 2).c_str(),
+                format_amount(each.money.days.upkeep, 2).c_str(), each.money.core_seconds(),
+                format_amount(each.money.people).c_str(),
                 each.card->id == decision.current ? "(the current rung)"
                 : each.pays_from                  ? (calls_text(*each.pays_from) + " calls a day").c_str()
                                                   : "never (it holds as many core-seconds a call or more)");

@@ -43,7 +43,7 @@ struct Decision {
 // "800ns". Throws InputError naming the text and the accepted forms.
 double parse_deadline(const std::string& text);
 
-// Calls a day in words: "0", "3000", "21.5 thousand", "2.14 million", "without end".
+// Calls a day in words: "0", "3000", "21.5 thousand", "2.14 million", "1e+20", "without end".
 std::string calls_text(double calls);
 
 // The decision in words (the figures it used first) and as JSON (every tier's compute, upkeep, adoption,

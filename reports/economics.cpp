@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -12,6 +13,7 @@
 #include <set>
 
 #include "errors.hpp"
+#include "quote.hpp"
 #include "text.hpp"
 
 namespace ladder::report {
@@ -212,17 +214,35 @@ void check_cost_figures(const CostFigures& figures) {
       throw InputError(name + " = " + format_number("%g", value) + " is out of range; " + name + " must be " +
                        (name == "horizon_years" ? "a number of years above 0" : "a number of 0 or more"));
   }
-  if (figures.bus_factor < 1)
-    throw InputError("bus_factor = " + std::to_string(figures.bus_factor) +
-                     " is out of range; bus_factor must be a whole number of people, at least 1");
+  if (figures.bus_factor < 1 || figures.bus_factor > max_bus_factor)
+    throw InputError(
+        "bus_factor = " + std::to_string(figures.bus_factor) +
+        " is out of range; bus_factor must be a whole number of people, at least 1 and at most " +
+        std::to_string(max_bus_factor));
 }
 
 CostFigures read_cost_figures(const std::string& path, CostFigures figures) {
+  const std::string shown = "'" + quote_text(path, 1000) + "'";
+  if (path.empty()) throw InputError("--costs: an empty path; give a TOML or JSON file");
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw InputError("costs file " + shown + " is a directory; --costs takes a TOML or JSON file");
   std::ifstream in(path);
-  if (!in) throw InputError("costs file '" + path + "' cannot be read (does it exist?)");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in)
+    throw InputError(
+        "costs file " + shown + " cannot be read (" +
+        (std::filesystem::exists(path, error) ? "no permission to read it?" : "it does not exist") +
+        "); --costs takes a TOML or JSON file");
+  std::string text;
+  try {
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure&) {  // not a regular file: libstdc++ throws from underflow
+    throw InputError("costs file " + shown + " cannot be read as a file; --costs takes a TOML or JSON file");
+  }
+  if (in.bad())
+    throw InputError("costs file " + shown + " cannot be read as a file; --costs takes a TOML or JSON file");
   const auto reject = [&](const std::string& problem) {
-    return InputError("costs file '" + path + "': " + problem);
+    return InputError("costs file " + shown + ": " + problem);
   };
   const bool toml = path.size() > 5 && path.compare(path.size() - 5, 5, ".toml") == 0;
   nlohmann::json document;
@@ -248,19 +268,27 @@ CostFigures read_cost_figures(const std::string& path, CostFigures figures) {
   std::sort(accepted.begin(), accepted.end());
   for (const auto& [key, value] : document.items()) {
     if (const auto found = doubles.find(key); found != doubles.end()) {
-      if (!value.is_number()) throw reject(key + " is " + value.dump() + "; it must be a number");
+      if (!value.is_number()) throw reject(key + " is " + quote_value(value) + "; it must be a number");
       figures.*(found->second) = value.get<double>();
     } else if (key == "bus_factor") {
-      if (!value.is_number_integer())
-        throw reject("bus_factor is " + value.dump() + "; it must be a whole number");
-      figures.bus_factor = value.get<int>();
+      // Checked as the 64-bit integer it was read as, before narrowing: 4294967298 is not 2.
+      const bool in_range =
+          value.is_number_unsigned()
+              ? value.get<std::uint64_t>() >= 1 && value.get<std::uint64_t>() <= std::uint64_t{max_bus_factor}
+              : value.is_number_integer() && value.get<std::int64_t>() >= 1 &&
+                    value.get<std::int64_t>() <= max_bus_factor;
+      if (!in_range)
+        throw reject("bus_factor is " + quote_value(value) +
+                     "; it must be a whole number of people, at least 1 and at most " +
+                     std::to_string(max_bus_factor));
+      figures.bus_factor = static_cast<int>(value.get<std::int64_t>());
     } else if (key == "team_knows") {
       if (!value.is_array() ||
           !std::all_of(value.begin(), value.end(), [](const auto& v) { return v.is_string(); }))
-        throw reject("team_knows is " + value.dump() + "; it must be a list of names");
+        throw reject("team_knows is " + quote_value(value) + "; it must be a list of names");
       figures.team_knows = value.get<std::vector<std::string>>();
     } else {
-      throw reject("'" + key + "' is not a cost figure; accepted: " + join(accepted));
+      throw reject("'" + quote_text(key) + "' is not a cost figure; accepted: " + join(accepted));
     }
   }
   try {

@@ -19,6 +19,10 @@
 
 namespace ladder::report {
 
+// The most people a bus factor may name: a team, not a headcount; a costs file or --bus-factor past it is
+// refused rather than narrowed.
+inline constexpr int max_bus_factor = 1000;
+
 // Every figure of the model. The prices are public list figures (README, "Reading the report, picking a
 // tier"); the day figures are Ladder's own estimates, stated so that a team can replace them with its own.
 struct CostFigures {
@@ -36,7 +40,7 @@ struct CostFigures {
   double core_hour = 0.0425;  // US dollars a vCPU-hour, on demand
   double engineer_day = 800;  // US dollars a loaded engineer-day
   double horizon_years = 3;
-  int bus_factor = 1;                   // people who must know each tier's concepts
+  int bus_factor = 1;                   // people who must know each tier's concepts (1 to max_bus_factor)
   std::vector<std::string> team_knows;  // names (name_key) of concepts and libraries the team knows
 };
 

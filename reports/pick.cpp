@@ -8,6 +8,7 @@
 #include "choose.hpp"
 #include "decision.hpp"
 #include "errors.hpp"
+#include "quote.hpp"
 #include "report.hpp"
 #include "text.hpp"
 
@@ -78,6 +79,11 @@ std::vector<Candidate> candidates_at(const Run& run, const PickConstraints& cons
       if (!candidate.cell || cell.median() < candidate.cell->median()) candidate.cell = &cell;
     }
     if (candidate.ruled_out.empty() && !candidate.cell) candidate.ruled_out = why_not;
+    // A deadline is a constraint like the others: a tier whose fastest cell misses it is no pick.
+    if (const auto deadline = constraints.money ? constraints.money->usage.deadline_seconds : std::nullopt;
+        candidate.ruled_out.empty() && deadline && candidate.cell->median() > *deadline)
+      candidate.ruled_out = "takes " + format_seconds(candidate.cell->median()) +
+                            " a call at its fastest (--deadline " + format_seconds(*deadline) + ")";
     candidates.push_back(candidate);
   }
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
@@ -164,17 +170,19 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
   return 0;
 }
 
-// The money and latency answer of one integrand's cells at n, in words or as JSON.
-void money_answer(const Run& run, const PickConstraints& constraints, std::optional<std::int64_t> size,
-                  const std::string& integrand) {
+// The money and latency answer of one integrand's cells at n, in words or as JSON: 1 when a deadline was
+// given and no tier meets it (as a pick that no tier meets the constraints of), else 0.
+int money_answer(const Run& run, const PickConstraints& constraints, std::optional<std::int64_t> size,
+                 const std::string& integrand) {
   const auto& money = *constraints.money;
   const std::int64_t n = size.value_or(analyse(run).n);
   const std::string name = integrand.empty() ? run.integrand_names().front() : integrand;
   const Decision decision = decide(run, n, name, money.figures, money.usage);
   if (money.json)
-    std::printf("%s\n", decision_json(decision).dump(2).c_str());
+    std::printf("%s\n", dump_json(decision_json(decision), 2).c_str());
   else
     print_decision(decision);
+  return money.usage.deadline_seconds && !decision.latency_tier ? 1 : 0;
 }
 
 }  // namespace
@@ -191,13 +199,13 @@ int pick(const std::string& results, const PickConstraints& constraints) {
       const Run only = names.size() < 2 ? run : integrand_run(run, name);
       const std::optional<std::int64_t> n =
           constraints.n || names.size() < 2 ? constraints.n : answer_each_integrand(run).n;
-      money_answer(only, constraints, n, name);
-      return 0;
+      return money_answer(only, constraints, n, name);
     }
   }
   if (names.size() < 2) {
-    const int code = pick_one(run, constraints, constraints.n, constraints.integrand);
-    if (constraints.money) money_answer(run, constraints, constraints.n, constraints.integrand);
+    int code = pick_one(run, constraints, constraints.n, constraints.integrand);
+    if (constraints.money)
+      code = std::max(code, money_answer(run, constraints, constraints.n, constraints.integrand));
     return code;
   }
   // At the size the report's answer for each integrand is at, so the two agree.

@@ -12,8 +12,9 @@
 namespace ladder::report {
 namespace {
 
-// "$12 345"
+// "$12 345"; "$5.49e+302" past 1e15 (format_amount)
 std::string dollars(double amount) {
+  if (!(std::fabs(amount) < 1e15)) return "$" + format_amount(amount);
   std::string digits = format_number("%.0f", std::round(amount));
   for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > (digits[0] == '-' ? 1 : 0); at -= 3)
     digits.insert(static_cast<std::size_t>(at), " ");
@@ -75,8 +76,9 @@ std::string latency_steps(const Decision& decision) {
   for (const TierChoice* each : by_days) {
     if (last && each->fastest->median() >= last->fastest->median()) continue;
     steps.push_back(each->card->id + " " + format_seconds(each->fastest->median()) + " (" +
-                    (last ? format_number("+%.1f days", each->days_over_horizon - last->days_over_horizon)
-                          : format_number("%.1f days", each->days_over_horizon)) +
+                    (last
+                         ? "+" + format_amount(each->days_over_horizon - last->days_over_horizon, 1) + " days"
+                         : format_amount(each->days_over_horizon, 1) + " days") +
                     ")");
     last = each;
   }
@@ -117,7 +119,7 @@ Block every_tier(const Decision& decision, const std::string& machine) {
   for (const auto& each : decision.tiers) {
     const TierMoney& money = each.money;
     rows.rows.push_back({each.card->id, std::to_string(money.cores), format_seconds(money.wall_seconds),
-                         format_number("%.2f", money.days.adoption), format_number("%.2f", money.days.upkeep),
+                         format_amount(money.days.adoption, 2), format_amount(money.days.upkeep, 2),
                          dollars(money.people), dollars(1e6 * money.compute),
                          each.card->id == decision.current ? "(the current rung)"
                          : each.pays_from                  ? calls_text(*each.pays_from) + " calls a day"
