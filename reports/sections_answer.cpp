@@ -104,9 +104,9 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
             format_count(static_cast<double>(analysis.n)) + " to compare with)";
   items.push_back(buys + "; " + format_seconds(pick.cell->median()) + " a call.");
   const EngineerDays days = engineer_days(*pick.card, figures);
-  items.push_back("Costs: **" + format_number("%.1f", days.adoption) +
+  items.push_back("Costs: **" + format_amount(days.adoption, 1) +
                   "** engineer-days to adopt for each person who must know it, **" +
-                  format_number("%.1f", days.upkeep) + "** a year to keep (score " +
+                  format_amount(days.upkeep, 1) + "** a year to keep (score " +
                   format_number("%.1f", pick.cost.score) + " of 10) — " +
                   join(cost_in_words(*pick.card), "; ") + ".");
   items.push_back("Error: " + scientific(pick.cell->rel_error()) + " relative to the exact integral.");

@@ -165,6 +165,13 @@ TEST(Messages, HugeFiguresPrintInThreeSignificantDigits) {
         EXPECT_FALSE(std::regex_search(read_text(chart.path()), long_number)) << chart.path();
       }
   }
+  // Day figures too: a costs file's 1e300 days a concept.
+  const auto days = scratch.file("days.toml", "adopt_per_concept = 1e300\nupkeep_per_flag = 1e300\n");
+  const std::string out = (scratch.dir / "days").string();
+  const Outcome pick = ladder("pick " + scratch.run + " --costs " + days);
+  EXPECT_FALSE(std::regex_search(pick.output, long_number)) << pick.output;
+  ASSERT_EQ(ladder("report " + scratch.run + " --out " + out + " --costs " + days).exit_code, 0);
+  EXPECT_FALSE(std::regex_search(read_text(out + "/report.md"), long_number));
 }
 
 // D13: CLI11's refusals say `ladder: COMMAND:` and exit 2; help still exits 0.
