@@ -118,7 +118,7 @@ class Store {
   // Opens the database at `path`. Reading opens it read-only (SQLITE_OPEN_READONLY: never changed, never
   // created); writing creates it (and its directory) when missing and migrates an older schema. Both check
   // it first, the same way: InputError, naming the file, for a file that is not SQLite, a foreign SQLite
-  // file (another application_id, or tables of its own), a damaged one (PRAGMA quick_check, or a table or
+  // file (another application_id, or tables of its own), a damaged one (PRAGMA integrity_check, or a table or
   // column of its schema missing), a newer schema, or (reading) a missing file or one that cannot be read;
   // WriteError for one that cannot be written (read-only). A refused file is never modified.
   Store(const std::string& path, Mode mode);

@@ -216,14 +216,15 @@ void check_schema(const Database& db, int version) {
   }
 }
 
-// SQLite's own check of the file's structure (PRAGMA quick_check: every page, cell and record in its place;
-// it reads the whole file once), then Ladder's check of the schema. A reader refuses what it finds with the
-// same message as a writer, and a writer refuses it before it writes a byte: a run recorded into a damaged
-// database could not be read back.
+// SQLite's own check of the file's structure (PRAGMA integrity_check: every page, cell and record in its
+// place, and every index holding exactly its table's rows; quick_check skips the indexes, and a database
+// whose index lost a row passed it, took a run, and could not be read back), then Ladder's check of the
+// schema. A reader refuses what it finds with the same message as a writer, and a writer refuses it before it
+// writes a byte: a run recorded into a damaged database could not be read back.
 void check_intact(const Database& db, int version) {
-  Statement check(db, "PRAGMA quick_check(1)");
-  if (check.step() && check.text("quick_check") != "ok")
-    sqlite::refuse_damaged(db.file(), "PRAGMA quick_check: " + quote_text(check.text("quick_check")));
+  Statement check(db, "PRAGMA integrity_check(1)");
+  if (check.step() && check.text("integrity_check") != "ok")
+    sqlite::refuse_damaged(db.file(), "PRAGMA integrity_check: " + quote_text(check.text("integrity_check")));
   check_schema(db, version);
 }
 

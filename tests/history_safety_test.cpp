@@ -84,7 +84,8 @@ TEST(HistorySafety, AnImportIntoADamagedDatabaseIsRefusedLikeAReadAndWritesNothi
 
   const Outcome listed = ladder("history list" + database_option(file));
   EXPECT_EQ(listed.exit_code, exit_bad_input) << listed.output;
-  const std::string damaged = "history database '" + file.string() + "': is damaged (PRAGMA quick_check: ";
+  const std::string damaged =
+      "history database '" + file.string() + "': is damaged (PRAGMA integrity_check: ";
   EXPECT_NE(listed.output.find(damaged), std::string::npos) << listed.output;
 
   const Outcome imported = ladder("history import " + in_quotes(later) + database_option(file));
