@@ -23,6 +23,7 @@
 #include "parse.hpp"
 #include "plan.hpp"
 #include "process.hpp"
+#include "quote.hpp"
 #include "revisions.hpp"
 #include "run_request.hpp"
 #include "text.hpp"
@@ -81,8 +82,12 @@ std::function<Threshold(const CellKey&)> thresholds(const AbOptions& options, co
       return Threshold{percent, "--min-change " + format_number("%g %%", percent), false};
     };
   std::shared_ptr<history::Store> store;
-  if (!database.empty() && std::filesystem::exists(database))
+  std::error_code unreadable;  // a path the file system refuses (too long, under a file, no permission)
+  if (!database.empty() && std::filesystem::exists(database, unreadable))
     store = std::make_shared<history::Store>(database, history::Store::Mode::read);
+  if (unreadable)
+    throw InputError("history database " + quote_text(database) + " cannot be read (" + unreadable.message() +
+                     "); give --history a readable path, or --no-history");
   return [store, machine](const CellKey& cell) {
     if (store)
       if (const auto figure = history::ab_noise_floor(

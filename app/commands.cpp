@@ -145,8 +145,8 @@ int parse_and_run(int argc, char** argv, std::string& name) {
     cli.parse(argc, argv);
   } catch (const CLI::Success& help_or_version) {
     return cli.exit(help_or_version);
-  } catch (const CLI::ParseError& failure) {
-    return refuse(failure.what());
+  } catch (const CLI::ParseError& failure) {  // CLI11 may echo a whole value: shown bounded
+    return refuse(quote_text(failure.what(), 4 * quote_limit));
   }
 
   for (const auto& command : commands)

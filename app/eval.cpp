@@ -15,6 +15,7 @@
 #include "distributed.hpp"
 #include "optional_json.hpp"
 #include "parse.hpp"
+#include "quote.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
 #include "text.hpp"
@@ -143,8 +144,8 @@ std::optional<Evaluation> evaluated(const EvalArguments& args) {
                           : 1;
   evaluation.options = RunOptions{threads, args.reproducible};
   if (!args.ranks.empty() && !tier.card.distributed)
-    throw InputError("--ranks " + args.ranks + ": tier '" + tier.card.id + "' is not distributed; only " +
-                     "tiers that run under an MPI launcher take ranks");
+    throw InputError("--ranks " + quote_text(args.ranks) + ": tier '" + tier.card.id +
+                     "' is not distributed; only " + "tiers that run under an MPI launcher take ranks");
   if (const auto reason = unavailable_reason(tier); !reason.empty())
     throw Unavailable("tier '" + tier.card.id + "' cannot run on this machine: " + reason);
 

@@ -11,6 +11,7 @@
 #include "history_series.hpp"
 #include "history_store.hpp"
 #include "parse.hpp"
+#include "quote.hpp"
 #include "verdict_outputs.hpp"
 
 namespace ladder::app {
@@ -28,7 +29,8 @@ std::string checked_since(const std::string& since) {
   const bool time = since.size() == 10 || (since.size() >= 16 && since[10] == 'T' && digits(11, 2) &&
                                            since[13] == ':' && digits(14, 2));
   if (since.empty() || !date || !time)
-    throw InputError("--since '" + since + "' is not a date: give 2026-11-30 or 2026-11-30T14:00 (UTC)");
+    throw InputError("--since '" + quote_text(since) +
+                     "' is not a date: give 2026-11-30 or 2026-11-30T14:00 (UTC)");
   return since;
 }
 

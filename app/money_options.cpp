@@ -14,7 +14,8 @@ namespace {
 double at_least_zero(const std::string& option, const std::string& text, const std::string& what) {
   const double value = parse_real(option, text);
   if (!(value >= 0))
-    throw InputError(option + " " + text + " is out of range; give a number of " + what + " of 0 or more");
+    throw InputError(option + " " + quote_text(text) + " is out of range; give a number of " + what +
+                     " of 0 or more");
   return value;
 }
 
@@ -70,8 +71,8 @@ report::MoneyInputs MoneyOptions::inputs(const std::string& current) const {
   if (!team_knows.empty()) money.figures.team_knows = team_knows;
   report::check_cost_figures(money.figures);
   if (!calls_per_day.empty() && !core_hours_per_day.empty())
-    throw InputError("--calls-per-day " + calls_per_day + " and --core-hours-per-day " + core_hours_per_day +
-                     " both size the job; give one");
+    throw InputError("--calls-per-day " + quote_text(calls_per_day) + " and --core-hours-per-day " +
+                     quote_text(core_hours_per_day) + " both size the job; give one");
   if (!calls_per_day.empty())
     money.usage.calls_per_day = at_least_zero("--calls-per-day", calls_per_day, "calls");
   if (!core_hours_per_day.empty())

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "parse.hpp"
 #include "profiling.hpp"
+#include "quote.hpp"
 #include "registry.hpp"
 
 namespace ladder::app {
@@ -24,11 +25,12 @@ int profile_tier_lines(const ProfileArguments& args) {
   const std::string integrand = integrands()[integrand_index(args.interval)].name;
   const std::int64_t n = parse_size(n_text);
   if (n > 100'000'000)
-    throw InputError("--n " + n_text +
+    throw InputError("--n " + quote_text(n_text) +
                      " is too large to run under valgrind (about 50 times slower); use at most 1e8");
   if (hot < 1) throw InputError("--hot " + std::to_string(hot) + " must be at least 1");
   if (tier.card.distributed)
-    throw InputError("tier '" + id + "' is not in the profiling build: it runs under an MPI launcher");
+    throw InputError("tier '" + quote_text(id) +
+                     "' is not in the profiling build: it runs under an MPI launcher");
   if (const auto reason = profiling::unavailable_reason(); !reason.empty())
     throw Unavailable("cannot profile: " + reason);
   const Interval interval = parsed_interval(args.interval);

@@ -44,8 +44,9 @@ Command add_report(CLI::App& app) {
             std::vector<report::Run> runs;
             for (const auto& input : options->inputs) runs.push_back(report::load_run(input));
             const auto& first = options->inputs[0];
+            std::error_code unreadable;  // load_run has read it; a path refused here is no directory
             const std::string out = !options->out.empty() ? options->out
-                                    : std::filesystem::is_directory(first)
+                                    : std::filesystem::is_directory(first, unreadable)
                                         ? first
                                         : std::filesystem::path(first).parent_path().string();
             for (const auto& file : report::write_report(runs, out.empty() ? "." : out, options->integrand,

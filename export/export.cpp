@@ -190,7 +190,7 @@ void read_run(ExportPlan& plan) {
     if (cell.tier == plan.tier->card.id && cell.integrand == plan.integrand.name && cell.ok())
       plan.measured.push_back(&cell);
   if (plan.measured.empty())
-    throw InputError("--from " + request.from_run + ": the run measured no cell of the " +
+    throw InputError("--from " + quote_text(request.from_run) + ": the run measured no cell of the " +
                      plan.tier->card.id + " tier on the integrand '" + plan.integrand.name +
                      "'; export without --from, or from a run "
                      "that measured it (ladder run --tiers " +

@@ -214,16 +214,20 @@ IntegrandSource from_build(const IntegrandInfo& info) {
 }
 
 IntegrandSource from_path(std::string_view requested) {
+  // The error_code overloads throughout: a path the file system refuses (a name too long, a file where a
+  // directory should be, a symlink loop, no permission) is the user's input, refused by name, not a crash.
   std::string path(requested), wanted;
-  if (const auto colon = path.rfind(':'); colon != path.npos && !std::filesystem::exists(path)) {
+  std::error_code error;
+  if (const auto colon = path.rfind(':'); colon != path.npos && !std::filesystem::exists(path, error)) {
     wanted = path.substr(colon + 1);
     path.resize(colon);
   }
-  std::error_code error;
   if (!std::filesystem::is_regular_file(path, error))
-    throw InputError("--integrand '" + quote_text(requested) + "': " + quote_text(path) +
-                     " is not a header file; give an integrand's name (" + integrand_names() +
-                     ") or the path of a header written to the ladder/integrand.hpp contract");
+    throw InputError(
+        "--integrand '" + quote_text(requested) + "': " + quote_text(path) +
+        (error ? " cannot be read (" + error.message() + ")" : std::string(" is not a header file")) +
+        "; give an integrand's name (" + integrand_names() +
+        ") or the path of a header written to the ladder/integrand.hpp contract");
   if (const auto size = std::filesystem::file_size(path, error); !error && size > largest_header)
     throw InputError("--integrand: " + quote_text(path) + " is " + std::to_string(size) +
                      " bytes; an integrand header is read whole, and at most " +
@@ -232,7 +236,7 @@ IntegrandSource from_path(std::string_view requested) {
   std::stringstream text;
   text << in.rdbuf();
   if (!in) throw InputError("--integrand: cannot read " + quote_text(path));
-  const std::string absolute = std::filesystem::absolute(path).lexically_normal().string();
+  const std::string absolute = std::filesystem::absolute(path, error).lexically_normal().string();
   return from_text(absolute, text.str(), wanted, false);
 }
 

@@ -5,6 +5,7 @@
 
 #include "errors.hpp"
 #include "peers.hpp"
+#include "quote.hpp"
 #include "registry.hpp"
 #include "text.hpp"
 
@@ -104,7 +105,7 @@ std::vector<std::string> parse_integrands(const std::string& list) {
     const std::size_t comma = std::min(list.find(',', start), list.size());
     const std::string name = list.substr(start, comma - start);
     if (name.empty())
-      throw InputError("--integrand '" + list +
+      throw InputError("--integrand '" + quote_text(list) +
                        "' has an empty name; give names separated by commas: " + integrand_names());
     const std::string& known = integrands()[find_integrand(name)].name;  // throws, listing the known ones
     if (std::find(names.begin(), names.end(), known) == names.end()) names.push_back(known);
@@ -130,7 +131,7 @@ const std::vector<Preset>& presets() {
 const Preset& find_preset(const std::string& name) {
   for (const auto& preset : presets())
     if (preset.name == name) return preset;
-  throw InputError("unknown preset '" + name + "'; presets: " + preset_names());
+  throw InputError("unknown preset '" + quote_text(name) + "'; presets: " + preset_names());
 }
 
 std::string preset_names() {

@@ -4,13 +4,14 @@
 #include <cmath>
 #include <string>
 
+#include "quote.hpp"
 #include "registry.hpp"
 
 namespace ladder {
 namespace {
 
 [[noreturn]] void reject_size(std::string_view text, std::string_view why) {
-  throw InputError("n = '" + std::string(text) + "' " + std::string(why) +
+  throw InputError("n = '" + quote_text(text) + "' " + std::string(why) +
                    "; n is a whole number from 1 to 2^62, written as 100000000, 1e8 or 2^27");
 }
 
@@ -55,14 +56,14 @@ int parse_threads(std::string_view text) { return parse_count("threads", text); 
 int parse_count(std::string_view name, std::string_view text) {
   int count = 0;
   if (!parse_whole(text, count) || count < 1 || count > max_threads)
-    throw InputError(std::string(name) + " = '" + std::string(text) + "' is invalid; " + std::string(name) +
+    throw InputError(std::string(name) + " = '" + quote_text(text) + "' is invalid; " + std::string(name) +
                      " is a whole number from 1 to " + std::to_string(max_threads));
   return count;
 }
 
 double parse_duration(std::string_view text) {
   const auto reject = [&](std::string_view why) {
-    throw InputError("--budget '" + std::string(text) + "' " + std::string(why) +
+    throw InputError("--budget '" + quote_text(text) + "' " + std::string(why) +
                      "; a budget is a positive number with its unit: 90s, 15m, 2h or 1.5h");
   };
   if (text.empty()) reject("is empty");
@@ -94,7 +95,7 @@ double parse_real(std::string_view name, std::string_view text) {
   double value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
-    throw InputError(std::string(name) + " = '" + std::string(text) +
+    throw InputError(std::string(name) + " = '" + quote_text(text) +
                      "' is not a finite number; give a real number such as 0, -1.5 or 1e-3");
   return value;
 }

@@ -10,6 +10,7 @@
 #include "errors.hpp"
 #include "parse.hpp"
 #include "peers.hpp"
+#include "quote.hpp"
 #include "registry.hpp"
 
 namespace ladder {
@@ -25,7 +26,7 @@ std::uint64_t parse_seed(const std::string& text) {
   std::uint64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size())
-    throw InputError("--seed '" + text + "' is not a whole number from 0 to 2^64 - 1");
+    throw InputError("--seed '" + quote_text(text) + "' is not a whole number from 0 to 2^64 - 1");
   return value;
 }
 
@@ -87,7 +88,7 @@ std::vector<int> thread_counts(const RunRequest& request, const Topology& topolo
         break;
       case ThreadsWanted::Kind::count:
         if (wanted.count > hardware_threads && request.hostfile.empty())  // a hostfile's nodes run them
-          throw InputError("--threads " + wanted.text + " is more than the " +
+          throw InputError("--threads " + quote_text(wanted.text) + " is more than the " +
                            std::to_string(hardware_threads) + " hardware threads of " + topology.describe() +
                            "; thread counts go from 1 to " + std::to_string(hardware_threads) +
                            ", or all, cores (" + std::to_string(topology.cores) + ") and smt (" +

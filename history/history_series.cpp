@@ -5,6 +5,7 @@
 
 #include "errors.hpp"
 #include "noise_store.hpp"
+#include "quote.hpp"
 #include "text.hpp"
 
 namespace ladder::history {
@@ -96,8 +97,8 @@ HistoryCheck check_history(const Store& store, const std::string& tier, const De
   filter.tier = tier;
   const auto runs = store.runs(filter);
   if (runs.empty())
-    throw InputError("history database '" + store.path() + "' holds no run" +
-                     (tier.empty() ? "" : " with tier '" + tier + "'") +
+    throw InputError("history database '" + quote_text(store.path()) + "' holds no run" +
+                     (tier.empty() ? "" : " with tier '" + quote_text(tier) + "'") +
                      ": nothing to check (`ladder run` records each run; `ladder history import DIR` an "
                      "earlier one)");
   HistoryCheck check{runs.back(), 0, {}, {}};

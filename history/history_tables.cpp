@@ -102,11 +102,13 @@ void print_series(const Store& store, const SeriesQuery& query, bool as_json) {
         (!query.threads || key.threads == *query.threads))
       keys.push_back(key);
   if (keys.empty())
-    throw InputError("history database '" + store.path() + "' holds no measured cell of tier '" + query.tier +
-                     "'" + (query.integrand.empty() ? "" : " for integrand '" + query.integrand + "'") +
+    throw InputError("history database '" + quote_text(store.path()) + "' holds no measured cell of tier '" +
+                     quote_text(query.tier) + "'" +
+                     (query.integrand.empty() ? "" : " for integrand '" + quote_text(query.integrand) + "'") +
                      (query.n ? " at n = " + std::to_string(*query.n) : "") +
                      (query.threads ? " with " + counted(*query.threads, "thread", "threads") : "") +
-                     " (`ladder history list --tier " + query.tier + "` shows the runs that have the tier)");
+                     " (`ladder history list --tier " + quote_text(query.tier) +
+                     "` shows the runs that have the tier)");
   std::map<std::string, RecordedRun> machines;  // a run of each machine, to describe it
   for (const auto& run : store.runs()) machines.emplace(run.machine + run.build, run);
   json all = json::array();

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "quote.hpp"
+
 namespace ladder {
 namespace {
 
@@ -106,14 +108,14 @@ std::string reproducible_tier_ids() {
 const Tier& find_tier(std::string_view id) {
   for (const auto& tier : tiers())
     if (tier.card.id == id) return tier;
-  throw InputError("unknown tier '" + std::string(id) + "'; known tiers: " + tier_ids());
+  throw InputError("unknown tier '" + quote_text(id) + "'; known tiers: " + tier_ids());
 }
 
 std::size_t find_integrand(std::string_view name) {
   const auto& all = integrands();
   for (std::size_t i = 0; i < all.size(); ++i)
     if (all[i].name == name) return i;
-  throw InputError("unknown integrand '" + std::string(name) + "'; known integrands: " + integrand_names());
+  throw InputError("unknown integrand '" + quote_text(name) + "'; known integrands: " + integrand_names());
 }
 
 std::string unavailable_reason(const Tier& tier) {
