@@ -1,5 +1,6 @@
 #include "json_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -149,8 +150,66 @@ std::optional<std::string> JsonReader::optional_string(const char* key) const {
   return member->string();
 }
 
+namespace {
+
+// Where the scan is, by the key (or [] for an array) of each of the first few open levels:
+// "context.matrix.seed", "cells[].measurement"; deeper levels are not named.
+constexpr std::size_t named_levels = 6;
+
+std::string path_of(const std::vector<std::string>& levels) {
+  std::string path, arrays;  // arrays: the [] since the last key, shown only before another key
+  for (const auto& level : levels) {
+    if (level == "[]") {
+      arrays += level;
+    } else if (!level.empty()) {
+      path += arrays + (path.empty() ? "" : ".") + level;
+      arrays.clear();
+    }
+  }
+  return path.empty() ? path : " (under " + path + ")";
+}
+
+}  // namespace
+
+void check_json_depth(std::string_view text, const std::string& what) {
+  std::vector<std::string> levels;  // the first named_levels open levels
+  std::size_t depth = 0, string_start = 0;
+  std::string_view last_string;
+  bool in_string = false;
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    if (in_string) {
+      if (c == '\\') {
+        ++at;  // the escaped character, a quote included
+      } else if (c == '"') {
+        in_string = false;
+        last_string = text.substr(string_start, at - string_start);
+      }
+    } else if (c == '"') {
+      in_string = true;
+      string_start = at + 1;
+    } else if (c == ':' && depth > 0 && depth <= named_levels && depth <= levels.size()) {
+      levels[depth - 1] = quote_text(last_string, 40);
+    } else if (c == '[' || c == '{') {
+      if (++depth > static_cast<std::size_t>(max_json_depth))
+        throw SchemaError(what + " is nested more than " + std::to_string(max_json_depth) +
+                          " levels deep at byte " + std::to_string(at + 1) + path_of(levels) +
+                          "; no Ladder file is");
+      if (depth <= named_levels) levels.resize(depth), levels.back() = c == '[' ? "[]" : "";
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+      if (depth < levels.size()) levels.resize(depth);
+    }
+  }
+}
+
+json parse_json_document(std::string_view text, const std::string& what) {
+  check_json_depth(text, what);
+  return json::parse(text, nullptr, false);
+}
+
 json parse_json(const std::string& text, const std::string& what) {
-  json parsed = json::parse(text, nullptr, false);
+  json parsed = parse_json_document(text, what);
   if (parsed.is_discarded()) throw SchemaError(what + " is not valid JSON (cut short, or not JSON at all)");
   return parsed;
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "errors.hpp"
@@ -63,7 +64,21 @@ class JsonReader {
   std::string path_;
 };
 
-// Parses text as JSON; SchemaError ("not valid JSON …") when it is not.
+// The deepest a document Ladder reads may nest arrays and objects; no Ladder file nests more than ~10.
+// nlohmann parses any depth, but copies, compares and quotes a value recursively: a value nested 100 000
+// deep overflows the stack wherever it is read, so it is refused right after the parse instead.
+inline constexpr int max_json_depth = 512;
+
+// Refuses TEXT whose arrays and objects nest deeper than max_json_depth: SchemaError "WHAT is nested more
+// than 512 levels deep at byte N; no Ladder file is". Counts [ and { outside strings in one pass, without
+// recursion, so it also bounds text that is not valid JSON.
+void check_json_depth(std::string_view text, const std::string& what);
+
+// check_json_depth, then nlohmann's parse without exceptions: a discarded value when TEXT is not JSON, for
+// the caller to refuse in its own words. Every document a user can give or damage is parsed through this.
+nlohmann::json parse_json_document(std::string_view text, const std::string& what);
+
+// Parses text as JSON; SchemaError ("not valid JSON …" or nested too deep) when it is not.
 nlohmann::json parse_json(const std::string& text, const std::string& what);
 
 }  // namespace ladder

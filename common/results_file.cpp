@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "json_reader.hpp"
 #include "optional_json.hpp"
 #include "quote.hpp"
 #include "schema_v1.hpp"
@@ -138,7 +139,7 @@ ResultsFile read_results_file(const std::string& where) {
     throw reject("cannot be read (does it exist? give a `ladder run --out` directory or its results.json)");
   std::stringstream text;
   text << in.rdbuf();
-  json document = json::parse(text.str(), nullptr, false);
+  json document = parse_json_document(text.str(), "results file '" + path + "'");
   if (document.is_discarded())
     throw reject(
         "is not valid JSON (cut short, or not a results file); a run in progress rewrites it whole "

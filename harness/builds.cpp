@@ -102,7 +102,9 @@ BuildDescription describe_worker(const std::string& worker, const std::string& i
   Program describe{{worker, "describe"}};
   describe.stderr_to = Stream::discard;
   try {
-    return BuildDescription::from_json(json::parse(run_program(describe).out));
+    const json described = parse_json_document(run_program(describe).out, "its description");
+    if (described.is_discarded()) throw SchemaError("its output is not JSON");
+    return BuildDescription::from_json(described);
   } catch (const std::exception& failure) {
     throw InputError("build " + id + ": its worker " + worker + " did not describe itself (" +
                      failure.what() + "); remove " + fs::path(worker).parent_path().parent_path().string() +
@@ -304,7 +306,8 @@ double estimated_build_seconds(const BuildSpec& spec, std::string* how) {
   if (fs::exists(paths.ready)) return say("built: a check that it is up to date"), 2;
   std::ifstream in(paths.times);
   if (in) try {
-      const json times = json::parse(in);
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const json times = parse_json_document(text, paths.times);
       const double seconds =
           times.at("configure_seconds").get<double>() + times.at("compile_seconds").get<double>();
       say("its last build from scratch here took " + format_seconds(seconds));

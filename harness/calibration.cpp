@@ -15,6 +15,7 @@
 
 #include "atomic_file.hpp"
 #include "build_info.hpp"
+#include "json_reader.hpp"
 #include "machine_topology.hpp"
 #include "peers.hpp"
 #include "process_stats.hpp"
@@ -135,8 +136,13 @@ std::string cache_file(const std::string& executable) {
 Calibration load_calibration(const std::string& executable) {
   std::ifstream in(cache_file(executable));
   if (!in) return {};
-  const json parsed = json::parse(in, nullptr, false);
-  return parsed.is_discarded() ? Calibration{} : Calibration::from_json(parsed);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  try {
+    const json parsed = parse_json_document(text, "the calibration cache");
+    return parsed.is_discarded() ? Calibration{} : Calibration::from_json(parsed);
+  } catch (const SchemaError&) {
+    return {};  // nested too deep: damaged, so measured afresh like any damaged cache
+  }
 }
 
 bool save_calibration(const std::string& executable, const Calibration& calibration) {

@@ -19,7 +19,7 @@ InstructionCounts read_instruction_baseline(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError("--baseline '" + path + "' cannot be read: " + std::strerror(errno));
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+  const nlohmann::json document = parse_json_document(text, "--baseline '" + path + "'");
   if (document.is_discarded())
     throw InputError("--baseline '" + path +
                      "' is not JSON; give a file written by `ladder instructions --json`");

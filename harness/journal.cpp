@@ -66,18 +66,15 @@ Journal read_journal(const std::string& path, bool repair) {
   if (!in) throw InputError("'" + path + "' does not exist: the directory holds no Ladder run to resume");
   std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   // A kill while a line was being written leaves it without its newline: that cell did not finish.
+  // It is cut off only once every complete line has been read: a damaged journal is refused unchanged.
   const auto complete = contents.rfind('\n') == std::string::npos ? 0 : contents.rfind('\n') + 1;
-  if (complete < contents.size() && repair) {
-    if (truncate(path.c_str(), static_cast<off_t>(complete)) != 0)
-      throw WriteError("cannot repair " + path + ": " + std::strerror(errno));
-  }
   Journal journal;
   std::int64_t schema = 0;  // the header's, once read
   std::istringstream lines(contents.substr(0, complete));
   std::string line;
   for (int number = 1; std::getline(lines, line); ++number) {
     const std::string where = "line " + std::to_string(number);
-    json parsed = json::parse(line, nullptr, false);
+    json parsed = parse_json_document(line, "journal '" + quote_text(path) + "' " + where);
     if (parsed.is_discarded() || !parsed.is_object())
       throw InputError("'" + path + "' is not a Ladder journal (" + where + " is not a JSON object)");
     if (schema == 1) migrate_journal_line_v1(parsed);
@@ -111,6 +108,10 @@ Journal read_journal(const std::string& path, bool repair) {
     }
   }
   if (!journal.header) throw InputError("'" + path + "' is empty: not a Ladder journal");
+  if (complete < contents.size() && repair) {
+    if (truncate(path.c_str(), static_cast<off_t>(complete)) != 0)
+      throw WriteError("cannot repair " + path + ": " + std::strerror(errno));
+  }
   return journal;
 }
 

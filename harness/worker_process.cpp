@@ -217,7 +217,14 @@ Watched watch(const Started& started, Clock::time_point start, double timeout) {
 void classify(WorkerOutcome& outcome, const Watched& watched, const std::string& result_file, double timeout,
               const std::optional<long>& oom_before) {
   std::ifstream result(result_file);
-  const json reported = json::parse(result, nullptr, false);
+  const std::string text((std::istreambuf_iterator<char>(result)), std::istreambuf_iterator<char>());
+  json reported(json::value_t::discarded);
+  std::string unreadable;  // why a result the worker wrote cannot be read at all
+  try {
+    reported = parse_json_document(text, "the worker's result");
+  } catch (const SchemaError& problem) {
+    unreadable = problem.what();
+  }
   ::unlink(result_file.c_str());
   const std::string output_tail = tail(watched.captured, 600);
   const std::string with_output = output_tail.empty() ? "" : "; its last output: " + output_tail;
@@ -228,6 +235,9 @@ void classify(WorkerOutcome& outcome, const Watched& watched, const std::string&
     outcome.status = CellStatus::timeout;
     outcome.reason =
         "still running after " + format_seconds(timeout) + " (--cell-timeout); stopped" + with_output;
+  } else if (!unreadable.empty()) {
+    outcome.status = CellStatus::failed;
+    outcome.reason = "the worker wrote a result Ladder cannot read: " + unreadable;
   } else if (!reported.is_discarded() && reported.is_object() && reported.contains("status")) {
     // A result the worker cannot stand behind fails.
     try {

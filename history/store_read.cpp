@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "history_store.hpp"
+#include "json_reader.hpp"
 #include "sqlite.hpp"
 #include "store_tables.hpp"
 
@@ -19,7 +20,8 @@ RecordedRun run_of(const Database& db, const Statement& row) {
   RecordedRun run;
   const std::int64_t id = row.integer("id");
   sqlite::read_fields(row, run_fields, run);
-  const json libraries = json::parse(row.text("libraries"), nullptr, false);
+  const json libraries =
+      parse_json_document(row.text("libraries"), "history run " + std::to_string(id) + "'s libraries");
   if (libraries.is_object())
     for (const auto& [name, version] : libraries.items())
       if (version.is_string()) run.libraries[name] = version.get<std::string>();

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "errors.hpp"
+#include "json_reader.hpp"
 #include "quote.hpp"
 #include "text.hpp"
 
@@ -255,7 +256,7 @@ CostFigures read_cost_figures(const std::string& path, CostFigures figures) {
                    std::to_string(error.source().begin.column) + ")");
     }
   } else {
-    document = nlohmann::json::parse(text, nullptr, false);
+    document = parse_json_document(text, "costs file " + shown);
     if (document.is_discarded() || !document.is_object())
       throw reject(
           "is not a JSON object of cost figures (e.g. {\"core_hour\": 0.0425}; a file named "

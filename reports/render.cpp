@@ -18,6 +18,7 @@
 
 #include "atomic_file.hpp"
 #include "errors.hpp"
+#include "json_reader.hpp"
 #include "quote.hpp"
 #include "renderers.hpp"
 #include "report.hpp"
@@ -42,7 +43,7 @@ bool report_file_name(const std::string& name) {
 std::set<std::string> earlier_report(const fs::path& dir) {
   std::ifstream in(dir / report_marker, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto marker = nlohmann::json::parse(text, nullptr, false);
+  const auto marker = parse_json_document(text, "'" + quote_text((dir / report_marker).string()) + "'");
   std::set<std::string> files;
   if (!marker.is_object() || !marker.contains("files") || !marker["files"].is_array()) return files;
   for (const auto& name : marker["files"])

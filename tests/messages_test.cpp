@@ -92,7 +92,7 @@ TEST(Messages, ResultsWithAHugeOrDeepValueAreRefusedInAShortMessage) {
   const auto status =
       damaged("status", "\"status\": \"ok\"", "\"status\": \"" + std::string(2 << 20, 'x') + "\"");
   for (const auto& [dir, words] :
-       {std::pair{version, "schema version"}, std::pair{seed, "seed"}, std::pair{status, "status"}}) {
+       {std::pair{version, "schema_version"}, std::pair{seed, "seed"}, std::pair{status, "status"}}) {
     expect_short_refusal(ladder("pick " + dir), words, "pick " + dir);
     expect_short_refusal(ladder("compare " + scratch.run + " " + dir), words, "compare " + dir);
   }
@@ -104,7 +104,7 @@ TEST(Messages, AJournalWithADeepSchemaVersionIsRefused) {
   const std::string dir = (scratch.dir / "resumed").string();
   fs::create_directories(dir);
   write_text(dir + "/journal.jsonl", "{\"kind\":\"run\",\"schema_version\":" + nested(100000) + "}\n");
-  expect_short_refusal(ladder("run --resume " + dir + " --no-history"), "schema version", "resume");
+  expect_short_refusal(ladder("run --resume " + dir + " --no-history"), "schema_version", "resume");
 }
 
 // D5: a directory as the costs file, on each command that reads one; and a file that does not exist.
