@@ -15,6 +15,7 @@
 
 #include "errors.hpp"
 #include "export.hpp"
+#include "json_reader.hpp"
 #include "quote.hpp"
 #include "sha256.hpp"
 
@@ -49,7 +50,12 @@ Manifest read_manifest(const fs::path& directory) {
   std::stringstream text;
   text << in.rdbuf();
   if (!in) return {{}, "cannot be read"};
-  const auto json = nlohmann::json::parse(text.str(), nullptr, false);
+  nlohmann::json json;
+  try {
+    json = parse_json_document(text.str(), "it");
+  } catch (const SchemaError&) {
+    return {{}, "is nested more than " + std::to_string(max_json_depth) + " levels deep; no manifest is"};
+  }
   if (json.is_discarded()) return {{}, "is not JSON"};
   if (!json.is_object() || !json.contains("files") || !json["files"].is_array())
     return {{}, "has no list of the files the export wrote (\"files\")"};

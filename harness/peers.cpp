@@ -63,7 +63,7 @@ void load_peers(const std::string& language) {
   const std::string command = command_text(listing.argv);
   const Finished finished = run_program(listing);
   const std::string output = finished.started() ? finished.out : finished.how();
-  const auto cards = nlohmann::json::parse(output, nullptr, false);
+  const auto cards = parse_json_document(output, "the Python peers' listing (`" + command + "`)");
   if (!finished.ok() || !cards.is_array())
     throw InputError("--peers python: cannot list the Python peers with `" + command +
                      "` (is python3 installed? "
