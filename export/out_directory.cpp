@@ -254,8 +254,8 @@ bool write_project(const std::string& out, const std::vector<ExportedFile>& file
     return replacing;
   } catch (const fs::filesystem_error& error) {
     undo();
-    throw WriteError("cannot write the export to " + target.string() + ": " + error.what() +
-                     "; nothing was changed there");
+    throw WriteError("cannot write the export to " + quote_text(target.string()) + ": " +
+                     quote_text(error.what(), 4 * quote_limit) + "; nothing was changed there");
   } catch (...) {
     undo();
     throw;

@@ -9,6 +9,7 @@
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "process.hpp"
+#include "quote.hpp"
 #include "registry.hpp"
 
 namespace ladder {
@@ -121,7 +122,7 @@ const TierCard& find_card(std::string_view id) {
     if (tier.card.id == id) return tier.card;
   std::vector<std::string> ids;
   for (const auto& peer : loaded()) ids.push_back(peer.card.id);
-  throw InputError("unknown tier '" + std::string(id) + "'; known tiers: " + tier_ids() +
+  throw InputError("unknown tier '" + quote_text(id) + "'; known tiers: " + tier_ids() +
                    (ids.empty() ? "" : "; peers: " + join(ids)));
 }
 
