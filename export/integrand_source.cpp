@@ -222,12 +222,14 @@ IntegrandSource from_path(std::string_view requested) {
     wanted = path.substr(colon + 1);
     path.resize(colon);
   }
-  if (!std::filesystem::is_regular_file(path, error))
+  if (!std::filesystem::is_regular_file(path, error)) {
+    const bool missing = !error || error == std::errc::no_such_file_or_directory;
     throw InputError(
         "--integrand '" + quote_text(requested) + "': " + quote_text(path) +
-        (error ? " cannot be read (" + error.message() + ")" : std::string(" is not a header file")) +
+        (missing ? std::string(" is not a header file") : " cannot be read (" + error.message() + ")") +
         "; give an integrand's name (" + integrand_names() +
         ") or the path of a header written to the ladder/integrand.hpp contract");
+  }
   if (const auto size = std::filesystem::file_size(path, error); !error && size > largest_header)
     throw InputError("--integrand: " + quote_text(path) + " is " + std::to_string(size) +
                      " bytes; an integrand header is read whole, and at most " +
