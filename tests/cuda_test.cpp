@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -27,12 +28,37 @@ class CudaTierOnGpu : public ::testing::Test {
   }
 };
 
+// The integrands the tier runs. A user integrand is compiled for the host only, so the tier has no kernel
+// for it and refuses it by name; every built-in one must be there (a missing one would shrink these tests
+// silently, so that is a failure, not a skip).
+std::vector<std::size_t> gpu_integrands() {
+  std::vector<std::size_t> runs;
+  for (std::size_t integrand = 0; integrand < integrands().size(); ++integrand)
+    if (cuda().kernels[integrand]) runs.push_back(integrand);
+  return runs;
+}
+
+TEST_F(CudaTierOnGpu, RunsEveryBuiltInIntegrandAndRefusesAUserOneByName) {
+  const auto runs = gpu_integrands();
+  for (const char* name : {"gauss", "pi", "sin", "poly"})
+    EXPECT_NE(std::find(runs.begin(), runs.end(), find_integrand(name)), runs.end()) << name;
+  for (std::size_t integrand = 0; integrand < integrands().size(); ++integrand) {
+    if (cuda().kernels[integrand]) continue;
+    try {
+      integrate(cuda(), integrand, {0.0, 1.0}, 10, {});
+      ADD_FAILURE() << integrands()[integrand].name << ": accepted without a kernel";
+    } catch (const Unavailable& refused) {
+      EXPECT_NE(std::string(refused.what()).find("host only"), std::string::npos) << refused.what();
+    }
+  }
+}
+
 TEST_F(CudaTierOnGpu, AgreesWithTheExactMidpointSumAtEveryEdgeCase) {
   std::vector<std::int64_t> sizes = edge_sizes;  // 1, 2, 3, 7, …, 1000003
   // Around one block and one grid, and many grids' worth of nodes: each thread then adds several.
   sizes.insert(sizes.end(), {255, 256, 257, grid_nodes - 1, grid_nodes, grid_nodes + 1, 3 * grid_nodes + 5,
                              std::int64_t{10000019}});
-  for (std::size_t integrand = 0; integrand < integrands().size(); ++integrand) {
+  for (const std::size_t integrand : gpu_integrands()) {
     for (const auto& interval : edge_intervals) {
       for (const std::int64_t n : sizes) {
         SCOPED_TRACE(integrands()[integrand].name + " on " + interval.name + ", n = " + std::to_string(n));
@@ -46,13 +72,13 @@ TEST_F(CudaTierOnGpu, AgreesWithTheExactMidpointSumAtEveryEdgeCase) {
 }
 
 TEST_F(CudaTierOnGpu, EmptyIntervalGivesExactlyZero) {
-  for (std::size_t integrand = 0; integrand < integrands().size(); ++integrand)
+  for (const std::size_t integrand : gpu_integrands())
     for (const std::int64_t n : {std::int64_t{1}, std::int64_t{1000003}, 3 * grid_nodes + 5})
       EXPECT_EQ(integrate(cuda(), integrand, {0.5, 0.5}, n, {}), 0.0) << "n = " << n;
 }
 
 TEST_F(CudaTierOnGpu, WideIntervalAndLargeOffset) {
-  for (std::size_t integrand = 0; integrand < integrands().size(); ++integrand) {
+  for (const std::size_t integrand : gpu_integrands()) {
     for (const Interval ab : {Interval{-20.0, 20.0}, Interval{1000.0, 1001.0}}) {
       const std::int64_t n = 100003;
       const Reference& ref = cached_reference(integrand, ab, n);
