@@ -17,6 +17,7 @@
 #include "json_reader.hpp"
 #include "plan.hpp"
 #include "process.hpp"
+#include "quote.hpp"
 #include "registry.hpp"
 #include "text.hpp"
 #include "vectorization.hpp"
@@ -46,7 +47,7 @@ const std::vector<Compiler>& compilers() {
 const Compiler& find_compiler(const std::string& name) {
   for (const auto& compiler : compilers())
     if (compiler.name == name) return compiler;
-  throw InputError("unknown compiler '" + name + "'; accepted: " + join(build_compilers()));
+  throw InputError("unknown compiler '" + quote_text(name) + "'; accepted: " + join(build_compilers()));
 }
 
 std::string compiler_executable(const Compiler& compiler) {
@@ -193,7 +194,8 @@ std::vector<BuildSpec> parse_builds(const std::vector<std::string>& compiler_nam
     if (name != here.compiler_family) compiler_executable(compiler);
     for (const auto& target : targets.empty() ? std::vector<std::string>{here.target} : targets) {
       if (std::find(build_targets().begin(), build_targets().end(), target) == build_targets().end())
-        throw InputError("unknown target '" + target + "' for --arch; accepted: " + join(build_targets()));
+        throw InputError("unknown target '" + quote_text(target) +
+                         "' for --arch; accepted: " + join(build_targets()));
       if (const auto missing = cpu_lacks(target); !missing.empty())
         throw InputError("--arch " + target + ": this CPU lacks " + missing +
                          ", so code built for it cannot run here");

@@ -91,6 +91,12 @@ TEST(LongValues, AHugeTierNameIsRefusedInAShortMessage) {
 }
 
 // D14: `history show TIER` of a tier the database does not hold quoted the tier whole.
+TEST(LongValues, AHugeCompilerOrTargetIsRefusedInAShortMessage) {
+  expect_short_refusal(ladder("plan --compilers " + huge_name), "unknown compiler",
+                       "--compilers of 100 000 characters");
+  expect_short_refusal(ladder("plan --arch " + huge_name), "unknown target", "--arch of 100 000 characters");
+}
+
 TEST(LongValues, HistoryShowOfAHugeTierIsRefusedInAShortMessage) {
   TempDir dir;
   const std::string run = (dir / "run").string(), history = (dir / "h.sqlite").string();
