@@ -18,6 +18,7 @@
 #include "command.hpp"
 #include "crafted_journal.hpp"
 #include "errors.hpp"
+#include "file_size_limit.hpp"
 #include "results.hpp"
 
 namespace ladder::testing {
@@ -169,31 +170,6 @@ std::vector<std::string> names_in(const fs::path& dir) {
   std::sort(names.begin(), names.end());
   return names;
 }
-
-// A file size limit (SIGXFSZ ignored) makes a write past it fail with EFBIG, as a full disk fails one with
-// ENOSPC: a rewrite stopped midway. The limit is this process's, restored when the guard goes.
-class FileSizeLimit {
- public:
-  explicit FileSizeLimit(rlim_t bytes) {
-    getrlimit(RLIMIT_FSIZE, &saved_);
-    previous_handler_ = std::signal(SIGXFSZ, SIG_IGN);
-    rlimit limit = saved_;
-    limit.rlim_cur = bytes;
-    set_ = setrlimit(RLIMIT_FSIZE, &limit) == 0;
-  }
-  ~FileSizeLimit() {
-    setrlimit(RLIMIT_FSIZE, &saved_);
-    std::signal(SIGXFSZ, previous_handler_);
-  }
-  FileSizeLimit(const FileSizeLimit&) = delete;
-  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
-  bool set() const { return set_; }
-
- private:
-  rlimit saved_{};
-  void (*previous_handler_)(int) = nullptr;
-  bool set_ = false;
-};
 
 TEST(AtomicFile, ARewriteReplacesTheWholeFileAndLeavesNothingElse) {
   TempDir dir;

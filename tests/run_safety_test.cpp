@@ -19,6 +19,7 @@
 #include "crafted_journal.hpp"
 #include "crafted_results.hpp"
 #include "errors.hpp"
+#include "file_size_limit.hpp"
 #include "output_directory.hpp"
 #include "report.hpp"
 #include "results.hpp"
@@ -170,30 +171,6 @@ TEST(ReportDirectory, AnEarlierReportIsReplacedAndARunsDirectoryKeepsItsFiles) {
   EXPECT_EQ(read_text(dir / "run" / "notes.txt"), "mine\n");
   EXPECT_TRUE(fs::exists(dir / "run" / "results.json"));
 }
-
-// A file size limit (SIGXFSZ ignored) fails a write past it as a full disk does.
-class FileSizeLimit {
- public:
-  explicit FileSizeLimit(rlim_t bytes) {
-    getrlimit(RLIMIT_FSIZE, &saved_);
-    previous_handler_ = std::signal(SIGXFSZ, SIG_IGN);
-    rlimit limit = saved_;
-    limit.rlim_cur = bytes;
-    set_ = setrlimit(RLIMIT_FSIZE, &limit) == 0;
-  }
-  ~FileSizeLimit() {
-    setrlimit(RLIMIT_FSIZE, &saved_);
-    std::signal(SIGXFSZ, previous_handler_);
-  }
-  FileSizeLimit(const FileSizeLimit&) = delete;
-  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
-  bool set() const { return set_; }
-
- private:
-  rlimit saved_{};
-  void (*previous_handler_)(int) = nullptr;
-  bool set_ = false;
-};
 
 // A report that cannot be written whole is not written at all: no new directory with part of its charts,
 // and an earlier report left as it was.
