@@ -4,15 +4,20 @@
 // load on a shared one lowers it; the per-thread shares do not move with load.
 #include <dirent.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <tbb/task_arena.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <execution>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 #include <ranges>
 #include <set>
 #include <sstream>
@@ -40,12 +45,44 @@ std::map<long, double> cpu_time_per_thread() {
   return times;
 }
 
+// The machine's busy CPU time since boot, in nanoseconds: /proc/stat's first line, every state but idle and
+// iowait (a hypervisor's steal counts: it is time this VM's CPUs were taken from it).
+double machine_busy_nanoseconds() {
+  std::ifstream stat("/proc/stat");
+  std::string cpu;
+  double user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+  stat >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
+  return (user + nice + system + irq + softirq + steal) * 1e9 / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// This process's CPU time, every thread's, those ended included.
+double own_nanoseconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto nanoseconds = [](const timeval& time) { return time.tv_sec * 1e9 + time.tv_usec * 1e3; };
+  return nanoseconds(usage.ru_utime) + nanoseconds(usage.ru_stime);
+}
+
+// What the rest of the machine did while work() ran, in cores: the other processes' CPU time (and the steal)
+// over the wall time. 0 on an idle machine, 1 beside one CPU hog.
+template <class Work>
+double others_cores_during(Work&& work) {
+  const double machine = machine_busy_nanoseconds(), own = own_nanoseconds();
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  const double wall =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  const double others = (machine_busy_nanoseconds() - machine) - (own_nanoseconds() - own);
+  return wall > 0 ? std::max(others, 0.0) / wall : 0.0;
+}
+
 // One call's use of this process's threads.
 struct ThreadUse {
   std::int64_t n = 0;            // the nodes of the measured call
   std::size_t threads = 0;       // threads of this process seen after it
   double cpu_nanoseconds = 0;    // all of them together
   std::vector<double> shares{};  // each thread's share of that time, busiest first; at least two
+  double others_cores = 0;       // what the rest of the machine used meanwhile (others_cores_during)
 };
 
 // Each thread's share of the CPU time spent during call(n), for an n that takes a quarter of a second of
@@ -72,7 +109,7 @@ ThreadUse thread_use(Call call) {
     n *= 4;
   }
   ThreadUse use{.n = 5 * n};
-  use.shares = spent_during([&] { call(use.n); });
+  use.others_cores = others_cores_during([&] { use.shares = spent_during([&] { call(use.n); }); });
   use.threads = use.shares.size();
   use.cpu_nanoseconds = std::accumulate(use.shares.begin(), use.shares.end(), 0.0);
   for (double& share : use.shares) share = use.cpu_nanoseconds > 0 ? share / use.cpu_nanoseconds : 0.0;
@@ -81,16 +118,34 @@ ThreadUse thread_use(Call call) {
   return use;
 }
 
-// A scheduler on a machine busy with other work may leave a worker thread asleep for a whole call: measure
-// up to five times and keep the most even split. A serial fallback never splits at all.
-template <class Call>
-ThreadUse most_even_use(Call call) {
-  ThreadUse best = thread_use(call);
-  for (int attempt = 1; attempt < 5 && best.shares[1] <= 0.1; ++attempt) {
-    auto use = thread_use(call);
-    if (use.shares[1] > best.shares[1]) best = use;
+// How a split is judged. On a machine busy with other work a work-stealing scheduler may rightly leave its
+// worker asleep for a whole call: the calling thread steals every chunk first (tbb-tuned was seen at 99/0.5
+// beside three builds). Such a call says nothing about the tier, either way. A split is judged on a call
+// during which the rest of the machine used less than half a core; up to ten calls are measured to find
+// one, and a busy call is never judged (it is not a failure retried: it does not count). A serial fallback
+// splits nothing on a quiet call, so it still fails; where no call was quiet the test says so and skips.
+constexpr double quiet_enough = 0.5;  // cores the rest of the machine may use during a judged call
+constexpr int tries_for_a_quiet_call = 10;
+
+// The first quiet call's measurement, or nothing; least_load keeps the least load seen, for the skip's
+// reason.
+template <class Measure>
+auto first_quiet(Measure measure, double& least_load) -> std::optional<decltype(measure())> {
+  for (int attempt = 0; attempt < tries_for_a_quiet_call; ++attempt) {
+    auto measured = measure();
+    if (measured.others_cores < quiet_enough) return measured;
+    least_load = std::min(least_load, measured.others_cores);
   }
-  return best;
+  return std::nullopt;
+}
+
+std::string too_busy(const std::vector<std::string>& tiers, double least_load) {
+  std::ostringstream text;
+  text << std::setprecision(2) << "the rest of the machine used " << least_load
+       << " cores or more during each of " << tries_for_a_quiet_call << " calls of";
+  for (const auto& tier : tiers) text << " " << tier;
+  text << " (a split is judged below " << quiet_enough << "): not judged";
+  return text.str();
 }
 
 std::string describe(const ThreadUse& use) {
@@ -107,13 +162,24 @@ bool two_cores() { return std::thread::hardware_concurrency() >= 2; }
 
 TEST(ThreadsTest, EveryParallelTierSharesTheWorkAmongTwoThreads) {
   if (!two_cores()) GTEST_SKIP() << "this machine has one core: thread use cannot be measured";
+  std::vector<std::string> not_judged;
+  double least_load = 1e9;  // the least load of a call not judged
   for (const auto& tier : tiers()) {
     if (!tier.card.parallel) continue;
-    const auto use = most_even_use([&](std::int64_t n) { integrate(tier, 0, {0.0, 1.0}, n, {2, false}); });
-    // An even split is 50/50; work stealing on a busy machine tilts it (87/12 seen under two CPU hogs);
-    // a serial fallback gives 100/0.
-    EXPECT_GT(use.shares[1], 0.1) << tier.card.id << " with threads = 2: " << describe(use);
+    const auto use = first_quiet(
+        [&] { return thread_use([&](std::int64_t n) {
+                integrate(tier, 0, {0.0, 1.0}, n, {2, false});
+              }); },
+        least_load);
+    if (!use) {
+      not_judged.push_back(tier.card.id);
+      continue;
+    }
+    // An even split is 50/50; work stealing tilts it; a serial fallback gives 100/0.
+    EXPECT_GT(use->shares[1], 0.1) << tier.card.id << " with threads = 2: " << describe(*use)
+                                   << " (the rest of the machine used " << use->others_cores << " cores)";
   }
+  if (!not_judged.empty()) GTEST_SKIP() << too_busy(not_judged, least_load);
 }
 
 TEST(ThreadsTest, OneThreadMeansOneThreadWorks) {
@@ -220,32 +286,43 @@ int last_cpu(long thread) {
   return -1;
 }
 
-// The threads that did a fair part (a twentieth or more) of the work of call(n), busiest first, for an n
-// that takes a quarter of a second of CPU or so; the calling thread's own mask is put back afterwards.
+// The threads that did a fair part (a twentieth or more) of the work of one call, busiest first, and what
+// the rest of the machine used meanwhile.
+struct Worked {
+  std::vector<PinnedThread> threads;
+  double others_cores = 0;
+};
+
+// Worked for call(n), for an n that takes a quarter of a second of CPU or so; the calling thread's own mask
+// is put back afterwards.
 template <class Call>
-std::vector<PinnedThread> threads_that_worked(Call call) {
+Worked threads_that_worked(Call call) {
   cpu_set_t own;
   sched_getaffinity(0, sizeof own, &own);
   const ThreadUse use = thread_use(call);  // finds the n, and warms the runtime up
-  const auto before = cpu_time_per_thread();
-  call(use.n);
-  std::vector<PinnedThread> worked;
+  std::map<long, double> before;
+  Worked worked;
+  worked.others_cores = others_cores_during([&] {
+    before = cpu_time_per_thread();
+    call(use.n);
+  });
   double total = 0;
   for (const auto& [thread, time] : cpu_time_per_thread()) {
     const double spent = time - (before.count(thread) ? before.at(thread) : 0.0);
     total += spent;
-    worked.push_back({thread, spent, allowed_cpus(thread), last_cpu(thread)});
+    worked.threads.push_back({thread, spent, allowed_cpus(thread), last_cpu(thread)});
   }
   sched_setaffinity(0, sizeof own, &own);
-  std::erase_if(worked, [&](const PinnedThread& thread) { return thread.cpu_nanoseconds < total / 20; });
-  std::sort(worked.begin(), worked.end(),
+  std::erase_if(worked.threads,
+                [&](const PinnedThread& thread) { return thread.cpu_nanoseconds < total / 20; });
+  std::sort(worked.threads.begin(), worked.threads.end(),
             [](const auto& a, const auto& b) { return a.cpu_nanoseconds > b.cpu_nanoseconds; });
   return worked;
 }
 
-std::string describe(const std::vector<PinnedThread>& threads) {
+std::string describe(const Worked& worked) {
   std::string text;
-  for (const auto& thread : threads)
+  for (const auto& thread : worked.threads)
     text += " [thread " + std::to_string(thread.id) + ": " + std::to_string(thread.cpu_nanoseconds / 1e6) +
             " ms, allowed " + thread.allowed + ", last on CPU " + std::to_string(thread.last_cpu) + "]";
   return text;
@@ -261,18 +338,25 @@ TEST(ThreadsTest, TbbTiersPinTheirThreadsToDistinctCores) {
   if (here.hardware_threads() < 2)
     GTEST_SKIP() << "this process may use one CPU (" << here.describe() << "): nothing to pin apart";
   const std::vector<int> cpus = placement(here, 2);
+  std::vector<std::string> not_judged;
+  double least_load = 1e9;  // the least load of a call not judged
   for (const char* id : {"tbb", "tbb-tuned", "stdpar"}) {
     const Tier& tier = find_tier(id);
-    auto worked = threads_that_worked([&](std::int64_t n) {
-      integrate(tier, 0, {0.0, 1.0}, n, {2, false, cpus});
-    });
-    // A scheduler on a busy machine may leave the second thread asleep for a whole call: try again.
-    for (int attempt = 1; attempt < 5 && worked.size() < 2; ++attempt)
-      worked = threads_that_worked([&](std::int64_t n) {
-        integrate(tier, 0, {0.0, 1.0}, n, {2, false, cpus});
-      });
-    ASSERT_GE(worked.size(), 2u) << id << ": fewer than two threads worked:" << describe(worked);
-    for (const auto& thread : worked) {
+    // Judged on a quiet call only, as the split above is: on a busy one the second thread may sleep it out.
+    const auto quiet = first_quiet(
+        [&] {
+          return threads_that_worked([&](std::int64_t n) {
+            integrate(tier, 0, {0.0, 1.0}, n, {2, false, cpus});
+          });
+        },
+        least_load);
+    if (!quiet) {
+      not_judged.push_back(id);
+      continue;
+    }
+    const Worked& worked = *quiet;
+    ASSERT_GE(worked.threads.size(), 2u) << id << ": fewer than two threads worked:" << describe(worked);
+    for (const auto& thread : worked.threads) {
       const bool on_a_placed_cpu =
           thread.allowed == std::to_string(cpus[0]) || thread.allowed == std::to_string(cpus[1]);
       EXPECT_TRUE(on_a_placed_cpu) << id << ": a thread that worked is allowed CPUs " << thread.allowed
@@ -282,9 +366,10 @@ TEST(ThreadsTest, TbbTiersPinTheirThreadsToDistinctCores) {
         EXPECT_EQ(std::to_string(thread.last_cpu), thread.allowed) << id << ":" << describe(worked);
       }
     }
-    EXPECT_NE(worked[0].allowed, worked[1].allowed)
+    EXPECT_NE(worked.threads[0].allowed, worked.threads[1].allowed)
         << id << ": the two busiest threads share a CPU:" << describe(worked);
   }
+  if (!not_judged.empty()) GTEST_SKIP() << too_busy(not_judged, least_load);
 }
 
 // The same seen from a run: each cell's Placement is the compact placement of its thread count, and every
