@@ -1,0 +1,120 @@
+#include "intervals.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "economics.hpp"
+#include "text.hpp"
+
+namespace ladder::report {
+namespace {
+
+// The noise band's half, as a fraction: (1 + h)² = 1 + F.
+double half_band(const Threshold& noise) { return std::sqrt(1 + noise.percent / 100) - 1; }
+
+// The sign test's 95 % interval on the median of the sorted repetitions: the k-th smallest to the k-th
+// largest, k the largest with P(Binomial(n, ½) < k) ≤ 2.5 % (common/noise.hpp's paired_interval's rule);
+// under 6 repetitions, all of them.
+std::pair<double, double> repetition_interval(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  const int n = static_cast<int>(times.size());
+  if (n < 6) return {times.front(), times.back()};
+  // P(X ≤ j) for X ~ Binomial(n, ½), summed until it passes 2.5 %.
+  double below = 0, term = std::pow(0.5, n);
+  int k = 0;
+  for (int j = 0; j < n; ++j) {
+    if (below + term > 0.025) break;
+    below += term;
+    k = j + 1;
+    term *= static_cast<double>(n - j) / (j + 1);
+  }
+  k = std::max(k, 1);
+  return {times[k - 1], times[n - k]};
+}
+
+}  // namespace
+
+CellInterval cell_interval(const CellResult& cell, const Threshold& noise) {
+  CellInterval interval;
+  interval.noise = noise;
+  interval.median = cell.median();
+  const double h = half_band(noise);
+  interval.low = interval.median / (1 + h);
+  interval.high = interval.median * (1 + h);
+  const std::vector<double> repetitions = cell.repetition_seconds();
+  if (!repetitions.empty()) {
+    const auto [low, high] = repetition_interval(repetitions);
+    interval.low = std::min(interval.low, low);
+    interval.high = std::max(interval.high, high);
+  }
+  return interval;
+}
+
+CellInterval cell_interval(const Run& run, const CellResult& cell) {
+  return cell_interval(cell, run.noise.of(cell));
+}
+
+bool tied(const CellInterval& a, const CellInterval& b) { return a.low <= b.high && b.low <= a.high; }
+
+RatioRange ratio_range(const CellInterval& x, const CellInterval& y) {
+  return {x.median / y.median, x.low / y.high, x.high / y.low};
+}
+
+std::string ratio_text(const RatioRange& range) {
+  const auto number = [](double value) {
+    return format_number(value >= 10 ? "%.0f" : value >= 1 ? "%.2g" : "%.2f", value);
+  };
+  const std::string spread = " (" + number(range.low) + "–" + number(range.high) + "×)";
+  if (range.about_one()) return "≈ 1" + spread;
+  return number(range.ratio) + "×" + spread;
+}
+
+double days_to_keep(const Card& card) {
+  const CostFigures defaults;
+  const EngineerDays days = engineer_days(card, defaults);
+  return days.adoption + days.upkeep * defaults.horizon_years;
+}
+
+bool cheaper_to_keep(const Card& x, const Card& y) {
+  const double x_days = days_to_keep(x), y_days = days_to_keep(y);
+  if (std::abs(x_days - y_days) > 1e-9) return x_days < y_days;
+  if (x.libraries.size() != y.libraries.size()) return x.libraries.size() < y.libraries.size();
+  if (x.rung != y.rung) return x.rung < y.rung;
+  return x.id < y.id;
+}
+
+std::string band_text(const Threshold& noise) { return format_number("±%.1f %%", 100 * half_band(noise)); }
+
+TieOutcome fastest_within_noise(const std::vector<Contender>& contenders) {
+  TieOutcome outcome;
+  for (std::size_t i = 0; i < contenders.size(); ++i)
+    if (outcome.fastest == static_cast<std::size_t>(-1) ||
+        contenders[i].interval.median < contenders[outcome.fastest].interval.median)
+      outcome.fastest = i;
+  if (outcome.fastest == static_cast<std::size_t>(-1)) return outcome;
+  const CellInterval& fastest = contenders[outcome.fastest].interval;
+  for (std::size_t i = 0; i < contenders.size(); ++i)
+    if (i == outcome.fastest || tied(contenders[i].interval, fastest)) outcome.tied.push_back(i);
+  outcome.chosen = outcome.fastest;
+  for (const std::size_t i : outcome.tied)
+    if (cheaper_to_keep(*contenders[i].card, *contenders[outcome.chosen].card)) outcome.chosen = i;
+  if (outcome.tied.size() < 2) return outcome;
+  std::vector<std::string> names;
+  double slowest = fastest.median;
+  for (const std::size_t i : outcome.tied) {
+    names.push_back(contenders[i].card->id);
+    slowest = std::max(slowest, contenders[i].interval.median);
+  }
+  std::string listed;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    listed += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  const Card& chosen = *contenders[outcome.chosen].card;
+  outcome.why = listed + ": " + format_number("%.1f %% apart", 100 * (slowest / fastest.median - 1)) +
+                ", closer than this machine's noise (" + band_text(fastest.noise) + " a cell, " +
+                fastest.noise.source + "); " + chosen.id + " is the cheapest to keep (" +
+                format_number("%.1f engineer-days", days_to_keep(chosen)) + " over " +
+                format_number("%g years", CostFigures{}.horizon_years) + ")";
+  return outcome;
+}
+
+}  // namespace ladder::report

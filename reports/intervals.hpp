@@ -1,0 +1,66 @@
+// How sure a figure is: each cell's interval, and the ties they make. One run's cells are not compared
+// on their medians alone: two runs of the same code here differ by the machine's run-to-run noise
+// (common/noise.hpp; RunNoise gives a cell's), so a tier faster by less than that is tied with the other,
+// and a tie is broken by the cost to keep, not by the noise. The report's answer, its current rung, the
+// usage map, `--deadline` and `ladder pick` all decide with these (docs/reading-the-report.md).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "report.hpp"
+
+namespace ladder::report {
+
+// A cell's median and the interval around it, in seconds a call: the hull of
+// - its repetitions' interval on the median (the sign test's rank interval at 95 % where there are 6 or
+//   more, else the fastest to the slowest repetition): the spread inside the run;
+// - the noise band: median / (1 + h) to median × (1 + h), h = √(1 + F) − 1 for the machine's noise floor
+//   F (two cells' bands then overlap exactly when their ratio is within 1 + F, the floor of a ratio).
+struct CellInterval {
+  double median = 0, low = 0, high = 0;
+  Threshold noise;  // F and where it came from
+};
+CellInterval cell_interval(const CellResult& cell, const Threshold& noise);
+CellInterval cell_interval(const Run& run, const CellResult& cell);  // with run.noise.of(cell)
+
+// Whether two intervals overlap: neither tier is faster beyond the noise.
+bool tied(const CellInterval& a, const CellInterval& b);
+
+// A ratio of two intervals' medians (x / y) and its range (x.low / y.high to x.high / y.low).
+struct RatioRange {
+  double ratio = 1, low = 1, high = 1;
+  bool about_one() const { return low <= 1 && 1 <= high; }  // within the noise of 1: "≈ 1"
+};
+RatioRange ratio_range(const CellInterval& x, const CellInterval& y);
+// "179× (170–188×)", or "≈ 1 (0.97–1.04×)" when the range holds 1.
+std::string ratio_text(const RatioRange& range);
+
+// The cost to keep a tier, as a tie is broken: the engineer-days one person spends on it over the
+// horizon at the money model's default figures (adoption + upkeep a year × years), then its libraries;
+// then its rung and id, so that the order is total and the same in every run.
+bool cheaper_to_keep(const Card& x, const Card& y);
+double days_to_keep(const Card& card);
+
+// One contender for a place: a tier and its interval.
+struct Contender {
+  const Card* card = nullptr;
+  CellInterval interval;
+};
+// The fastest of the contenders within the noise: the fastest by median, and every contender whose
+// interval overlaps its; among those the one cheapest to keep is chosen. `why` says so when more than
+// one was tied: "openmp-tuned or tbb-tuned: 1.6 % apart, closer than this machine's noise (±3 %, …);
+// openmp-tuned is the cheaper to keep (4.2 engineer-days against 5.0)". Empty contenders: chosen = npos.
+struct TieOutcome {
+  std::size_t chosen = static_cast<std::size_t>(-1);
+  std::size_t fastest = static_cast<std::size_t>(-1);  // by median alone
+  std::vector<std::size_t> tied;                       // the contenders tied with the fastest, it included
+  std::string why;                                     // empty when no other was tied
+};
+TieOutcome fastest_within_noise(const std::vector<Contender>& contenders);
+
+// "±2.5 %": the half of the noise band a cell's interval has (h of cell_interval, in per cent).
+std::string band_text(const Threshold& noise);
+
+}  // namespace ladder::report
