@@ -9,6 +9,7 @@ $LADDER_PYTHON_EXTENSIONS (`ladder run` sets it); unset, this test looks where L
 build/python-extension/build/modules in the source tree.
 """
 import ast
+import inspect
 import json
 import math
 import os
@@ -150,10 +151,11 @@ for _peer in peers.BY_ID:
 
 class Cards(unittest.TestCase):
     def test_ids_and_rungs(self):
-        ids = ["py-list", "py-generator", "py-inlined", "numpy", "numpy-chunked", "numexpr", "numba",
-               "numba-parallel", "cpp-extension"]
-        self.assertEqual([card["id"] for card in peers.cards()], ids)
-        self.assertEqual([card["rung"] for card in peers.cards()], list(range(100, 109)))
+        # Each pypy peer right after its CPython twin: the same code under another interpreter, side by side.
+        ids = ["py-list", "pypy-list", "py-generator", "pypy-generator", "py-inlined", "pypy-inlined", "numpy",
+               "numpy-chunked", "numexpr", "numba", "numba-parallel", "cpp-extension", "pythran", "pythran-omp"]
+        self.assertEqual([card["id"] for card in peers.cards()][:len(ids)], ids)
+        self.assertEqual([card["rung"] for card in peers.cards()], list(range(100, 100 + len(peers.PEERS))))
 
     def test_fields(self):
         fields = {"id", "rung", "summary", "libraries", "concepts", "learning_time", "parallel", "reproducible",
@@ -163,17 +165,21 @@ class Cards(unittest.TestCase):
         per_call = {"per_call_sizes", "beside"}  # only a peer that wraps a C++ tier has them
         for card in peers.cards():
             with self.subTest(peer=card["id"]):
-                self.assertEqual(set(card), fields | (per_call if card["id"] == "cpp-extension" else set()))
+                built = {"note", "yellow"} if card["id"].startswith("cython") and card["available"] else set()
+                self.assertEqual(set(card), fields | (per_call if card["id"] == "cpp-extension" else set()) | built)
                 self.assertIn(card["learning_time"], ("minutes", "hours", "days"))
                 self.assertIn(card["reproducible"], ("always", "on request", "no"))
-                self.assertEqual(card["parallel"], card["id"] in ("numexpr", "numba-parallel"))
-                self.assertEqual(card["max_nodes"], 10**7 if card["id"].startswith("py-") else None)
+                self.assertEqual(card["parallel"], card["id"] in ("numexpr", "numba-parallel", "pythran-omp",
+                                                                "cython-parallel"))
+                limit = (10**7 if card["id"].startswith("py-") or card["id"] == "cython-untyped"
+                         else 10**8 if card["id"].startswith("pypy-") else None)
+                self.assertEqual(card["max_nodes"], limit)
                 self.assertTrue(card["language"].startswith("Python 3."))
                 self.assertEqual(card["available"], card["unavailable_reason"] is None)
 
     def test_cpp_extension(self):  # the xsimd tier behind pybind11: measured at n = 1000 too, beside xsimd
         card = peers.card("cpp-extension")
-        self.assertEqual((card["rung"], card["per_call_sizes"], card["beside"]), (108, [1000], "xsimd"))
+        self.assertEqual((card["rung"], card["per_call_sizes"], card["beside"]), (111, [1000], "xsimd"))
         self.assertEqual(card["libraries"], ["pybind11 2.10", "xsimd 8.1"])
         self.assertEqual((card["learning_time"], card["parallel"], card["reproducible"]), ("days", False, "always"))
         self.assertEqual(card["summation"], "4 × width SIMD lanes, then a horizontal add")
@@ -201,17 +207,25 @@ class Cards(unittest.TestCase):
         self.assertEqual(peers.shared_code("numpy"), ([], 0))
 
     def test_source_lines_are_counted_from_the_source(self):
-        # Counted again here from peers.py's syntax tree: the lines of the peer's own functions, decorators
-        # included, less blank and comment lines.
-        with open(os.path.join(PEERS_DIR, "peers.py")) as source:
-            text = source.read()
-        lines, tree = text.splitlines(), ast.parse(text)
-        spans = {node.name: (min([node.lineno] + [d.lineno for d in node.decorator_list]), node.end_lineno)
-                 for node in tree.body if isinstance(node, ast.FunctionDef)}
+        # Counted again here from the syntax tree of the file each function is in (peers.py, or a peer's own
+        # module): the lines of the peer's own functions, decorators included, less blank and comment lines.
+        def spans(path):
+            with open(path) as source:
+                text = source.read()
+            return text.splitlines(), {
+                node.name: (min([node.lineno] + [d.lineno for d in node.decorator_list]), node.end_lineno)
+                for node in ast.parse(text).body if isinstance(node, ast.FunctionDef)}
+
         for card in peers.cards():
-            names = [f.__name__ for f in peers.BY_ID[card["id"]]["functions"]]
-            counted = sum(1 for name in names for line in lines[spans[name][0] - 1:spans[name][1]]
-                          if line.strip() and not line.strip().startswith("#"))
+            counted = 0
+            pyx = card["source_file"].endswith(".pyx")  # a Cython peer: the lines of its .pyx, all code
+            if pyx:
+                with open(os.path.join(PEERS_DIR, card["source_file"])) as source:
+                    counted = sum(1 for line in source if line.strip() and not line.strip().startswith("#"))
+            for function in [] if pyx else peers.BY_ID[card["id"]]["functions"]:
+                lines, span = spans(inspect.unwrap(function).__code__.co_filename)  # through functools.cache
+                first, last = span[function.__name__]
+                counted += sum(1 for line in lines[first - 1:last] if line.strip() and not line.strip().startswith("#"))
             with self.subTest(peer=card["id"]):
                 self.assertGreater(card["source_lines"], 0)
                 self.assertEqual(card["source_lines"], counted)
@@ -279,7 +293,7 @@ class Worker(unittest.TestCase):
             "exact": float, "midpoint": float, "midpoint_method": str, "rel_error": float,
             "rounding_error": float, "rounding_abs_error": float, "rounding_bound": float,
             "within_rounding_bound": bool, "memory": dict, "instruction_set": str, "simd_width": int,
-            "python": str}
+            "python": str, "interpreter": dict}
 
     def setUp(self):
         self.result_file = os.path.join(SCRATCH, self.id() + ".json")

@@ -1,6 +1,6 @@
 """Peers: the midpoint rule I ≈ h·Σ f(a + (i + ½)h), h = (b − a)/n, written the ways Python people write it.
 
-They form their own staircase (rungs 100–108) beside the C++ tiers, and `ladder run` measures them with
+They form their own staircase (rungs from 100) beside the C++ tiers, and `ladder run` measures them with
 scripts/peers/worker.py, the same protocol as the C++ worker. Every peer is a function with one signature,
 
     integrate(integrand_name, a, b, n, threads) -> float
@@ -18,6 +18,9 @@ import math
 import os
 import platform
 import sys
+
+import pypy_peers  # py-list, py-generator and py-inlined under PyPy
+import pythran_peers  # the Pythran peers: their modules are compiled by Ladder's build
 
 np = ne = numba = None  # imported by need(), by the peers that use them only: py-list never pays for Numba
 
@@ -45,7 +48,7 @@ EXPRESSION = {
 CHUNK = 65536  # nodes a chunk, for the chunked peers
 
 
-# ---- rung 100, py-list: the notebook version, a list of every node, then a loop calling a lambda.
+# ---- py-list: the notebook version, a list of every node, then a loop calling a lambda.
 def py_list(integrand, a, b, n, threads=1):
     f = SCALAR[integrand]
     h = (b - a) / n
@@ -56,7 +59,7 @@ def py_list(integrand, a, b, n, threads=1):
     return total * h
 
 
-# ---- rung 101, py-generator: the nodes from a generator, no list; sum() adds f(node) as they come.
+# ---- py-generator: the nodes from a generator, no list; sum() adds f(node) as they come.
 def py_generator(integrand, a, b, n, threads=1):
     f = SCALAR[integrand]
     h = (b - a) / n
@@ -64,7 +67,7 @@ def py_generator(integrand, a, b, n, threads=1):
     return sum(f(x) for x in nodes) * h
 
 
-# ---- rung 102, py-inlined: the integrand's expression inside the generator, no function call a node.
+# ---- py-inlined: the integrand's expression inside the generator, no function call a node.
 # `for x in [expr]` inside a comprehension is compiled as a plain assignment (Python 3.9+).
 def py_inlined(integrand, a, b, n, threads=1):
     h = (b - a) / n
@@ -82,14 +85,14 @@ def py_inlined(integrand, a, b, n, threads=1):
     return total * h
 
 
-# ---- rung 103, numpy: every node in one array, the integrand on the whole array, then .sum().
+# ---- numpy: every node in one array, the integrand on the whole array, then .sum().
 def numpy_whole(integrand, a, b, n, threads=1):
     h = (b - a) / n
     x = a + (np.arange(n) + 0.5) * h
     return float(ARRAY[integrand](x).sum() * h)
 
 
-# ---- rung 104, numpy-chunked: the same over chunks, into buffers allocated once (out=): bounded memory.
+# ---- numpy-chunked: the same over chunks, into buffers allocated once (out=): bounded memory.
 def gauss_into(x, out):
     np.multiply(x, x, out=out)
     np.negative(out, out=out)
@@ -132,7 +135,7 @@ def numpy_chunked(integrand, a, b, n, threads=1):
     return total * h
 
 
-# ---- rung 105, numexpr: the expression compiled once by numexpr, evaluated over chunks on a thread pool.
+# ---- numexpr: the expression compiled once by numexpr, evaluated over chunks on a thread pool.
 def numexpr_chunked(integrand, a, b, n, threads):
     ne.set_num_threads(threads)
     h = (b - a) / n
@@ -148,7 +151,7 @@ def numexpr_chunked(integrand, a, b, n, threads):
     return total * h
 
 
-# ---- rung 106, numba: the plain loop, compiled to machine code by Numba (LLVM) on its first call.
+# ---- numba: the plain loop, compiled to machine code by Numba (LLVM) on its first call.
 @functools.cache
 def numba_kernel(integrand):
     f = numba.njit(SCALAR[integrand])  # the same lambda as py-list's, compiled too, and inlined
@@ -168,7 +171,7 @@ def numba_loop(integrand, a, b, n, threads=1):
     return numba_kernel(integrand)(a, b, n)
 
 
-# ---- rung 107, numba-parallel: prange splits the loop among threads; Numba gives each its own total.
+# ---- numba-parallel: prange splits the loop among threads; Numba gives each its own total.
 @functools.cache
 def numba_parallel_kernel(integrand):
     f = numba.njit(SCALAR[integrand])
@@ -189,7 +192,7 @@ def numba_parallel(integrand, a, b, n, threads):
     return numba_parallel_kernel(integrand)(a, b, n)
 
 
-# ---- rung 108, cpp-extension: the last rung leaves Python. The xsimd tier, exported by
+# ---- cpp-extension: the last rung leaves Python. The xsimd tier, exported by
 # `ladder export xsimd --python` and built as a pybind11 module a built-in integrand: the loop runs in C++,
 # only the call crosses from Python (and releases the GIL while the kernel runs).
 @functools.cache
@@ -206,7 +209,7 @@ def cpp_extension(integrand, a, b, n, threads=1):
 
 IMPORT_NAME = {"numpy": "np", "numexpr": "ne", "numba": "numba"}
 PURE_PYTHON_MAX_NODES = 10**7  # 1e7 nodes take a pure-Python peer some seconds a call; above, minutes a cell
-
+PYPY_MAX_NODES = 10**8  # PyPy's JIT runs them ten times faster or more; py-list's list takes 800 MB there
 
 class Unavailable(Exception):
     """A peer cannot run here: one of its modules cannot be imported."""
@@ -239,10 +242,13 @@ def need(module):
     """Import an optional module into this file's globals, or raise Unavailable with the reason.
     LADDER_PEERS_HIDE=numba,numexpr,extension makes the named modules look missing (for the tests)."""
     if module in os.environ.get("LADDER_PEERS_HIDE", "").split(","):
-        missing = EXTENSION_NEEDS if module == "extension" else f"needs {module}"
+        missing = {"extension": EXTENSION_NEEDS, "pypy": pypy_peers.NEEDS,
+                   "pythran": pythran_peers.NEEDS}.get(module, f"needs {module}")
         raise Unavailable(f"{missing}: No module named '{module}' (hidden by LADDER_PEERS_HIDE)")
     if module == "extension":
         return need_extension()
+    if module in ("pypy", "pythran"):
+        return {"pypy": pypy_peers, "pythran": pythran_peers}[module].need(Unavailable)
     try:
         globals()[IMPORT_NAME[module]] = importlib.import_module(module)
     except Exception as error:  # ImportError, or a broken install (a NumPy too new for this Numba, ...)
@@ -317,6 +323,11 @@ PEERS = [
          per_call_sizes=[1000],  # also measured where the call, not the loop, is the cost
          beside="xsimd"),  # the C++ tier it wraps, measured at the same sizes
 ]
+# Each pypy peer right after its CPython twin (py-list, py-generator, py-inlined, the first three): the same
+# code under another interpreter, side by side.
+for index, twin in enumerate(pypy_peers.peers(py_list, py_generator, py_inlined, PYPY_MAX_NODES)):
+    PEERS.insert(2 * index + 1, twin)
+PEERS += pythran_peers.peers()
 BY_ID = {peer["id"]: peer for peer in PEERS}
 
 
@@ -384,13 +395,14 @@ def kernel(peer_id):
 
 def max_nodes(peer_id):
     """The largest n a pure-Python peer is run at; None for the others."""
-    return PURE_PYTHON_MAX_NODES if not BY_ID[peer_id]["needs"] else None
+    default = PURE_PYTHON_MAX_NODES if not BY_ID[peer_id]["needs"] else None
+    return BY_ID[peer_id].get("max_nodes", default)  # a peer run by a faster interpreter has its own
 
 
 def card(peer_id):
     peer = BY_ID[peer_id]
     reason = unavailable_reason(peer_id)
-    fields = {key: value for key, value in peer.items() if key not in ("functions", "needs")}
+    fields = {key: value for key, value in peer.items() if key not in ("functions", "needs", "interpreter", "module")}
     shares, shared_lines = shared_code(peer_id)
     return {**fields, "heap_bytes_per_node": float(peer["heap_bytes_per_node"]),
             "rung": 100 + PEERS.index(peer),
@@ -399,7 +411,9 @@ def card(peer_id):
             "shared_lines": shared_lines, "shares": shares, "flags": [], "environment": [], "distributed": False,
             "peer": True, "language": f"Python {platform.python_version()}",
             "max_nodes": max_nodes(peer_id),
-            "available": reason is None, "unavailable_reason": reason}
+            "available": reason is None, "unavailable_reason": reason,
+            **(pythran_peers.card_fields(peer) if "pythran" in peer["needs"] else {}),  # its source, its flags
+            **({"language": pypy_peers.language()} if "pypy" in peer["needs"] else {})}  # PyPy's Python
 
 
 def cards():

@@ -7,7 +7,10 @@ The spec: {"cell": {"tier", "integrand", "a", "b", "n", "threads", "ranks", "rep
 (exact, midpoint, absolute sum, evaluation scale, width; see to_text in harness/reference.cpp),
 "rounding_bound": NUMBER}. Timing follows Google Benchmark: a warm-up of min_warmup_time, then
 `repetitions` repetitions of `iterations` calls, iterations grown until a repetition lasts min_time.
-Numba's first call compiles: it is made apart, at n = 1, and reported as compile_seconds.
+Numba's first call compiles: it is made apart, at n = 1, and reported as compile_seconds. A pypy peer's cell
+starts this worker again under pypy3; the first call, at the cell's n, is where PyPy's JIT traces and
+compiles the loop: it is made apart and reported as jit_warmup_seconds. Every cell records its interpreter.
+The worker imports only what every interpreter has (PyPy has no NumPy and no tracemalloc).
 Exit codes: 0 ok or skipped, 1 failed or unavailable, 3 out of memory.
 """
 import argparse
@@ -18,12 +21,12 @@ import resource
 import statistics
 import sys
 import time
-import tracemalloc
 from fractions import Fraction
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peers  # noqa: E402
+import pypy_peers  # noqa: E402
 
 MAX_ITERATIONS = 10**9  # Google Benchmark's kMaxIterations
 WORKER_FAILED, WORKER_OUT_OF_MEMORY = 1, 3
@@ -119,10 +122,7 @@ def memory_of_one_call(call):
     call()
     after = resource.getrusage(resource.RUSAGE_SELF)
     peak_rss = status_bytes("VmHWM")
-    tracemalloc.start()
-    call()
-    peak_heap = tracemalloc.get_traced_memory()[1]  # NumPy reports its arrays' data to tracemalloc too
-    tracemalloc.stop()
+    peak_heap, heap_method = traced_peak(call)
     return {"peak_heap_bytes": peak_heap,
             "allocations": None,
             "allocated_bytes": None,
@@ -133,7 +133,21 @@ def memory_of_one_call(call):
                                else "VmHWM over the worker's life (clear_refs refused)",
             "minor_faults": after.ru_minflt - before.ru_minflt,
             "major_faults": after.ru_majflt - before.ru_majflt,
-            "heap_method": "tracemalloc peak, one call after the timed runs"}
+            "heap_method": heap_method}
+
+
+def traced_peak(call):
+    """The Python heap's peak over one call, by tracemalloc, and how it was had; PyPy has no tracemalloc (its
+    objects are not malloc'd one by one), so there the peak is unknown and only the resident set says."""
+    try:
+        import tracemalloc
+        tracemalloc.start()
+    except (ImportError, RuntimeError):
+        return None, "not traced: this interpreter has no tracemalloc (PyPy); see the resident set"
+    call()
+    peak_heap = tracemalloc.get_traced_memory()[1]  # NumPy reports its arrays' data to tracemalloc too
+    tracemalloc.stop()
+    return peak_heap, "tracemalloc peak, one call after the timed runs"
 
 
 def aggregates(values):
@@ -172,9 +186,17 @@ def measure(peer, integrand, a, b, n, threads, repetitions, min_time, min_warmup
         start = time.perf_counter_ns()
         integrate(integrand, a, b, 1, threads)
         outcome["compile_seconds"] = (time.perf_counter_ns() - start) / 1e9
+    if "pythran" in peers.BY_ID[peer]["needs"]:  # compiled by the build too
+        outcome["build_seconds"] = peers.pythran_peers.build_record(peers.BY_ID[peer]["module"]).get(
+            "compile_seconds")
 
     def call():
         return integrate(integrand, a, b, n, threads)
+
+    if pypy_peers.running_under_pypy():  # the JIT compiles the loop during the first call: time it apart
+        start = time.perf_counter_ns()
+        results.add(call())
+        outcome["jit_warmup_seconds"] = (time.perf_counter_ns() - start) / 1e9
 
     iterations = 1
     if min_warmup_time > 0:
@@ -211,6 +233,7 @@ def measure(peer, integrand, a, b, n, threads, repetitions, min_time, min_warmup
         "instruction_set": "python",
         "simd_width": 0,
         "python": sys.version.split()[0],
+        "interpreter": pypy_peers.interpreter_record(),
     })
     return outcome
 
@@ -230,6 +253,10 @@ def outcome_of(spec):
                 "reason": f"pure Python at n = {short(cell['n'])} would take minutes; "
                           f"the limit is {short(limit)} nodes (max_nodes on its card)"}, 0
     try:
+        if peers.BY_ID[cell["peer"]].get("interpreter") == pypy_peers.PACKAGE and \
+                not pypy_peers.running_under_pypy():
+            reason = peers.unavailable_reason(cell["peer"]) or pypy_peers.start_again_under_pypy(sys.argv)
+            raise peers.Unavailable(reason)  # start_again_under_pypy returns only when pypy3 did not start
         return measure(**cell), 0
     except peers.Unavailable as error:
         return {"status": "unavailable", "reason": f"peer '{cell['peer']}' cannot run here: {error}"}, WORKER_FAILED

@@ -1,0 +1,108 @@
+"""The pypy peers: py-list, py-generator and py-inlined, the same code run by PyPy instead of CPython.
+
+PyPy is a Python interpreter with a tracing JIT: it compiles the loops a program runs often into machine
+code while the program runs. Nothing in the code changes, which is the whole point of this rung. The
+worker (worker.py, started by `ladder run` under CPython) starts again under pypy3 for these cells, so the
+interpreter that measures the cell is the one that runs it.
+"""
+import functools
+import os
+import platform
+import shutil
+import subprocess
+import sys
+
+PACKAGE = "pypy3"  # the Debian package, and the command it installs
+NEEDS = f"needs PyPy (the Debian package {PACKAGE})"
+
+
+def running_under_pypy():
+    return platform.python_implementation() == "PyPy"
+
+
+def interpreter():
+    """The pypy3 to start, or None: LADDER_PYPY may name one (a test points it at a missing file)."""
+    chosen = os.environ.get("LADDER_PYPY")
+    return chosen if chosen else shutil.which(PACKAGE)
+
+
+@functools.cache
+def version_of(program):
+    """'PyPy 7.3.11 (Python 3.9.16)' from the program itself, or None when it does not run."""
+    code = "import platform, sys; v = sys.pypy_version_info; " \
+           "print(f'PyPy {v.major}.{v.minor}.{v.micro} (Python {platform.python_version()})')"
+    try:
+        done = subprocess.run([program, "-c", code], capture_output=True, text=True, timeout=60)
+    except OSError:
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def need(unavailable):
+    """Raise `unavailable` (peers.Unavailable) unless PyPy runs this process or pypy3 can be started."""
+    if running_under_pypy():
+        return
+    program = interpreter()
+    if not program:
+        raise unavailable(f"{NEEDS}: no {PACKAGE} on the PATH")
+    if not version_of(program):
+        raise unavailable(f"{NEEDS}: {program} does not run")
+
+
+def language():
+    """The card's language: the PyPy that would run the cells, or what CPython runs when there is none."""
+    if running_under_pypy():
+        return f"Python {platform.python_version()} (PyPy {'.'.join(map(str, sys.pypy_version_info[:3]))})"
+    program = interpreter()
+    found = version_of(program) if program else None
+    if found:  # 'PyPy 7.3.11 (Python 3.9.16)' read as 'Python 3.9.16 (PyPy 7.3.11)'
+        pypy, _, python = found.partition(" (")
+        return f"{python.rstrip(')')} ({pypy})"
+    return f"Python {platform.python_version()} (PyPy not found)"
+
+
+def interpreter_record():
+    """Which interpreter runs this cell: recorded in every cell's result, as name and version."""
+    if running_under_pypy():
+        return {"name": "PyPy", "version": ".".join(map(str, sys.pypy_version_info[:3])),
+                "python": platform.python_version(), "executable": sys.executable}
+    return {"name": platform.python_implementation(), "version": platform.python_version(),
+            "python": platform.python_version(), "executable": sys.executable}
+
+
+def start_again_under_pypy(argv):
+    """Replace this process by pypy3 running the same worker with the same arguments. The process stays the
+    same one (its id, its limits, its place in the runner's process group): the runner watches it still.
+    Returns only when pypy3 cannot be started, with the reason."""
+    program = interpreter()
+    if not program:
+        return f"{NEEDS}: no {PACKAGE} on the PATH"
+    try:
+        os.execv(program, [program] + argv)
+    except OSError as error:
+        return f"{NEEDS}: cannot start {program}: {error.strerror}"
+
+
+def peers(py_list, py_generator, py_inlined, max_nodes):
+    """The three cards. Each peer's code is its CPython twin's function itself: the card counts its lines
+    the same, and pypy-list sits beside py-list in the report, the same code under another interpreter."""
+    common = dict(needs=["pypy"], libraries=["PyPy 7.3 (tracing JIT)"], learning_time="minutes",
+                  parallel=False, reproducible="always", interpreter=PACKAGE, max_nodes=max_nodes)
+    jit = ["tracing JIT compilation", "JIT warm-up apart from the steady state", "a second interpreter"]
+    return [
+        dict(common, id="pypy-list", functions=[py_list],
+             summary="py-list's code unchanged, run by PyPy: its JIT compiles the loop while it runs",
+             concepts=["lists", "list comprehensions", "lambdas"] + jit,
+             summation="one accumulator, in order",
+             heap_bytes_per_node=8),  # PyPy's list of floats holds the doubles themselves, unboxed
+        dict(common, id="pypy-generator", functions=[py_generator],
+             summary="py-generator's code unchanged, run by PyPy",
+             concepts=["generator expressions", "built-in sum()"] + jit,
+             summation="sum(): one accumulator, in order",  # PyPy 7.3 is Python 3.9: no compensated sum
+             heap_bytes_per_node=0),
+        dict(common, id="pypy-inlined", functions=[py_inlined],
+             summary="py-inlined's code unchanged, run by PyPy",
+             concepts=["generator expressions", "built-in sum()"] + jit,
+             summation="sum(): one accumulator, in order",
+             heap_bytes_per_node=0),
+    ]
