@@ -14,6 +14,7 @@
 #include "money_options.hpp"
 #include "parse.hpp"
 #include "report.hpp"
+#include "run_noise.hpp"
 #include "text.hpp"
 
 namespace ladder::app {
@@ -23,6 +24,7 @@ Command add_report(CLI::App& app) {
     std::vector<std::string> inputs;
     std::string out, integrand, current;
     MoneyOptions money;
+    std::optional<std::string> history;  // where this machine's noise is known (run_noise.hpp)
   };
   auto options = std::make_shared<Options>();
   auto* report_command = app.add_subcommand(
@@ -39,10 +41,12 @@ Command add_report(CLI::App& app) {
                              "the tier your team runs now: the answer says what the ladder buys over it, or "
                              "to stay (default: the fastest plain single-threaded rung, no library)");
   options->money.add(report_command);
+  add_history_option(report_command, options->history);
   return {report_command, [options] {
             const report::MoneyInputs money = options->money.inputs(options->current);
             std::vector<report::Run> runs;
-            for (const auto& input : options->inputs) runs.push_back(report::load_run(input));
+            for (const auto& input : options->inputs)
+              runs.push_back(report::load_run_with_noise(input, options->history));
             const auto& first = options->inputs[0];
             std::error_code unreadable;  // load_run has read it; a path refused here is no directory
             const std::string out = !options->out.empty() ? options->out
@@ -86,6 +90,7 @@ Command add_pick(CLI::App& app) {
   options->money.add(pick);
   pick->add_option("--current", options->current, "the rung the team runs now (break-even is against it)");
   pick->add_flag("--json", options->json, "the money and latency answer as JSON: every tier's figures");
+  add_history_option(pick, options->constraints.history);
   return {pick, [options] {
             if (!options->n.empty()) options->constraints.n = parse_size(options->n);
             if (options->json || options->money.given() || !options->current.empty()) {

@@ -11,6 +11,7 @@
 #include "registry.hpp"
 #include "report.hpp"
 #include "results_file.hpp"
+#include "run_noise.hpp"
 #include "run_options.hpp"
 #include "runner.hpp"
 #include "text.hpp"
@@ -68,9 +69,12 @@ int run(const RunCommandOptions& options, const MoneyOptions& money_options) {
   const std::string database = options.no_history ? "" : history::database_path(options.history);
   const RunOutcome outcome = run_matrix(options.request());
   if (outcome.exit_code == exit_cannot_write) return outcome.exit_code;
-  try {  // the report, from the results file just written, as `ladder report DIR` would make it
-    const auto written =
-        report::write_report({report::load_run(outcome.paths.json)}, outcome.paths.dir, "", "", money);
+  // The report, from the results file just written, as `ladder report DIR` would make it: with this
+  // machine's noise figures from the history, read even under --no-history (which keeps this run out of the
+  // history, not the history out of its report).
+  try {
+    const auto written = report::write_report(
+        {report::load_run_with_noise(outcome.paths.json, options.history)}, outcome.paths.dir, "", "", money);
     std::printf(
         "report: %s\n",
         join(written.size() >= 2 ? std::vector<std::string>(written.end() - 2, written.end()) : written, ", ")

@@ -25,6 +25,9 @@ struct PickConstraints {
     bool json = false;
   };
   std::optional<Money> money;
+  // The history database that knows this machine's noise (--history; run_noise.hpp); unset:
+  // history::database_path's default. A database that does not exist knows nothing: the default figure.
+  std::optional<std::string> history;
 };
 
 // Prints the fastest tier that meets the constraints, why, and the runner-up, or, when none does, the

@@ -10,6 +10,7 @@
 #include "errors.hpp"
 #include "quote.hpp"
 #include "report.hpp"
+#include "run_noise.hpp"
 #include "text.hpp"
 
 namespace ladder::report {
@@ -188,7 +189,7 @@ int money_answer(const Run& run, const PickConstraints& constraints, std::option
 }  // namespace
 
 int pick(const std::string& results, const PickConstraints& constraints) {
-  const Run run = load_run(results);
+  const Run run = load_run_with_noise(results, constraints.history);
   const auto names = run.integrand_names();
   if (!constraints.integrand.empty()) check_integrand(run, constraints.integrand, "--integrand");
   if (constraints.money) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include "cell_result.hpp"
 #include "economics.hpp"
+#include "noise.hpp"
 #include "results_file.hpp"
 
 namespace ladder::report {
@@ -39,6 +41,19 @@ struct Integrand {
   std::string name, formula, source;
   bool antiderivative = false;
   std::vector<std::pair<std::string, std::string>> unsupported;  // tier id, reason
+};
+
+// The machine's run-to-run noise for a run's cells (common/noise.hpp): how far a cell's median moves between
+// two runs of the same code here, the band its interval is widened by. load_run leaves every cell at the
+// documented default; fill_noise (reports/run_noise.hpp) fills what the history of this machine knows, and
+// every answer says where its figure came from.
+struct RunNoise {
+  std::map<std::string, Threshold> by_cell;  // by CellResult::name
+  Threshold fallback = default_threshold();
+  const Threshold& of(const CellResult& cell) const {
+    const auto found = by_cell.find(cell.name);
+    return found == by_cell.end() ? fallback : found->second;
+  }
 };
 
 struct Run {
@@ -82,6 +97,7 @@ struct Run {
     std::vector<CellResult> cells, per_call_cells;
   };
   std::vector<OtherBuild> other_builds;
+  RunNoise noise;  // the machine's run-to-run noise a cell: the documented default until the app fills it
 
   const Card* card(const std::string& tier) const;
   std::vector<const Card*> cards_by_rung() const;  // the cards, lowest rung first
