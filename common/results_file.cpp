@@ -81,10 +81,19 @@ void to_json(json& out, const CardRecord& card) {
          {"vectorization", card.vectorization}};
   if (!card.per_call_sizes.empty()) out["per_call_sizes"] = card.per_call_sizes;  // only where there are
   if (!card.beside.empty()) out["beside"] = card.beside;
+  if (card.yellow)
+    out["yellow"] = {{"lines", card.yellow->lines},
+                     {"score", card.yellow->score},
+                     {"kernel_lines", card.yellow->kernel_lines}};
   if (card.available) {
     out["available"] = *card.available;
     out["unavailable_reason"] = *card.available ? json(nullptr) : json(card.unavailable_reason);
   }
+}
+
+YellowLines read_yellow_lines(const JsonReader& in) {
+  return {in.at("lines").small_integer(), in.at("score").small_integer(),
+          in.at("kernel_lines").small_integer()};
 }
 
 CardRecord read_card_record(const JsonReader& in) {
@@ -123,6 +132,8 @@ CardRecord read_card_record(const JsonReader& in) {
   // Written only where the writer knew whether the tier could run on its machine.
   card.available = in.optional_boolean("available");
   card.unavailable_reason = in.optional_string("unavailable_reason").value_or("");
+  if (const auto yellow = in.find("yellow"))  // a Cython peer's only
+    card.yellow = read_yellow_lines(*yellow);
   return card;
 }
 

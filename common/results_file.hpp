@@ -32,6 +32,14 @@ struct VectorizationRecord {
 };
 void to_json(nlohmann::json& out, const VectorizationRecord& entry);
 
+// A Cython peer's kernel as `cython -a` scores it (scripts/peers/cython_yellow.py): of its kernel_lines, the
+// lines that call into the Python C-API (painted yellow), and the sum of Cython's own score over them (5 a
+// C-API function call, 2 a Cython helper call, 1 a macro; docs/python-peers.md).
+struct YellowLines {
+  int lines = 0, score = 0, kernel_lines = 0;
+};
+YellowLines read_yellow_lines(const JsonReader& in);
+
 // A tier's card (or a peer's) as results.json and `ladder list --json` carry it.
 struct CardRecord {
   std::string id{}, summary{}, learning_time{}, reproducible{}, summation{}, source_file{};
@@ -56,6 +64,7 @@ struct CardRecord {
   std::vector<VectorizationRecord> vectorization{};
   std::optional<bool> available{};  // on the machine that ran it
   std::string unavailable_reason{};
+  std::optional<YellowLines> yellow{};  // a Cython peer's; absent for every other card
 };
 void to_json(nlohmann::json& out, const CardRecord& card);
 void from_json(const nlohmann::json& in, CardRecord& card);

@@ -30,12 +30,12 @@ std::vector<PeerCard>& loaded() {
   return peers;
 }
 
-// Where this build's cpp-extension modules are: python-extension/build/modules beside the executable
-// (cmake/python_extension.cmake); empty when this program's own path cannot be read.
-std::string extension_modules() {
+// Where this build puts a folder of peer modules: the folder beside the executable; empty when this
+// program's own path cannot be read.
+std::string beside_executable(const std::string& folder) {
   try {
     const std::string executable = self_path();
-    return executable.substr(0, executable.find_last_of('/')) + "/python-extension/build/modules";
+    return executable.substr(0, executable.find_last_of('/')) + "/" + folder;
   } catch (const Unavailable&) {
     return "";
   }
@@ -57,8 +57,14 @@ std::string peers_directory() {
 void load_peers(const std::string& language) {
   if (language != "python") throw InputError("--peers '" + language + "' is unknown; peers: python");
   const std::string directory = peers_directory();
-  if (const std::string modules = extension_modules(); !modules.empty())
-    setenv("LADDER_PYTHON_EXTENSIONS", modules.c_str(), 0);  // a user's own stays
+  // The cpp-extension modules (cmake/python_extension.cmake), the Cython peers'
+  // (cmake/cython_peers.cmake) and the Pythran peers'; a user's own setting stays.
+  if (const std::string modules = beside_executable("python-extension/build/modules"); !modules.empty())
+    setenv("LADDER_PYTHON_EXTENSIONS", modules.c_str(), 0);
+  if (const std::string modules = beside_executable("cython-peers"); !modules.empty())
+    setenv("LADDER_CYTHON_PEERS", modules.c_str(), 0);
+  if (const std::string modules = beside_executable("pythran-peers"); !modules.empty())
+    setenv("LADDER_PYTHRAN_MODULES", modules.c_str(), 0);  // cmake/pythran_peers.cmake's
   Program listing{{python_interpreter(), directory + "/peers.py", "cards"}};
   listing.stderr_to = Stream::merge;
   const std::string command = command_text(listing.argv);
@@ -98,6 +104,9 @@ void load_peers(const std::string& language) {
       if (const auto sizes = in.find("per_call_sizes"))
         for (const auto& size : sizes->elements()) peer.per_call_sizes.push_back(size.integer());
       peer.beside = in.string_or("beside", "");
+      if (const auto flags = in.find("flags")) card.flags = flags->strings();  // a compiled peer's
+      card.note = in.string_or("note", "");
+      if (const auto yellow = in.find("yellow")) peer.yellow = read_yellow_lines(*yellow);
       loaded().push_back(std::move(peer));
     }
   } catch (const SchemaError& problem) {

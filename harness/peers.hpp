@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "results_file.hpp"
 #include "tier.hpp"
 
 namespace ladder {
@@ -25,6 +27,7 @@ struct PeerCard {
   // what crossing from Python into C++ costs); the matrix adds them (Matrix::cells).
   std::vector<std::int64_t> per_call_sizes;
   std::string beside;  // the C++ tier it wraps, measured at the same per-call sizes when it runs; or empty
+  std::optional<YellowLines> yellow;  // a Cython peer's kernel as `cython -a` scores it
 };
 
 // Where the peers live: $LADDER_PEERS_DIR, else the source tree's scripts/peers.

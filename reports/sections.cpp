@@ -126,6 +126,7 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
   topologies(doc, runs);
   ladder_table(doc, analyses, runs.size() > 1);
   crossing(doc, all_runs);
+  yellow_lines(doc, all_runs);
   for (const auto& analysis : analyses) where_the_time_goes(doc, analysis, runs.size() > 1);
   costs(doc, runs.front());
   build_costs(doc, runs);

@@ -35,6 +35,7 @@ packages=(
   python3-numpy python3-numexpr python3-numba               # the Python peers (ladder run --peers python)
   pybind11-dev python3-pybind11 python3-dev                 # ladder export --python; the cpp-extension peer
   pypy3 python3-pythran                                     # the pypy peers; the pythran peers' modules
+  cython3                                                   # the Cython peers' modules and their yellow lines
 )
 
 missing=()

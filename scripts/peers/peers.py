@@ -19,6 +19,7 @@ import os
 import platform
 import sys
 
+import cython_peers  # the Cython peers (rungs after these): their modules are compiled by Ladder's build
 import pypy_peers  # py-list, py-generator and py-inlined under PyPy
 import pythran_peers  # the Pythran peers: their modules are compiled by Ladder's build
 
@@ -211,6 +212,7 @@ IMPORT_NAME = {"numpy": "np", "numexpr": "ne", "numba": "numba"}
 PURE_PYTHON_MAX_NODES = 10**7  # 1e7 nodes take a pure-Python peer some seconds a call; above, minutes a cell
 PYPY_MAX_NODES = 10**8  # PyPy's JIT runs them ten times faster or more; py-list's list takes 800 MB there
 
+
 class Unavailable(Exception):
     """A peer cannot run here: one of its modules cannot be imported."""
 
@@ -238,15 +240,26 @@ def need_extension():
         raise Unavailable(f"{EXTENSION_NEEDS}: {error}") from None
 
 
+def need_cython():
+    """Import the Cython peers' modules, or raise Unavailable naming the package."""
+    try:
+        for peer in cython_peers.PEERS:
+            cython_peers.load(peer["id"])
+    except cython_peers.Missing as error:
+        raise Unavailable(f"{cython_peers.NEEDS}: {error}") from None
+
+
 def need(module):
     """Import an optional module into this file's globals, or raise Unavailable with the reason.
     LADDER_PEERS_HIDE=numba,numexpr,extension makes the named modules look missing (for the tests)."""
     if module in os.environ.get("LADDER_PEERS_HIDE", "").split(","):
-        missing = {"extension": EXTENSION_NEEDS, "pypy": pypy_peers.NEEDS,
+        missing = {"extension": EXTENSION_NEEDS, "cython": cython_peers.NEEDS, "pypy": pypy_peers.NEEDS,
                    "pythran": pythran_peers.NEEDS}.get(module, f"needs {module}")
         raise Unavailable(f"{missing}: No module named '{module}' (hidden by LADDER_PEERS_HIDE)")
     if module == "extension":
         return need_extension()
+    if module == "cython":
+        return need_cython()
     if module in ("pypy", "pythran"):
         return {"pypy": pypy_peers, "pythran": pythran_peers}[module].need(Unavailable)
     try:
@@ -328,6 +341,7 @@ PEERS = [
 for index, twin in enumerate(pypy_peers.peers(py_list, py_generator, py_inlined, PYPY_MAX_NODES)):
     PEERS.insert(2 * index + 1, twin)
 PEERS += pythran_peers.peers()
+PEERS += cython_peers.PEERS
 BY_ID = {peer["id"]: peer for peer in PEERS}
 
 
@@ -412,6 +426,7 @@ def card(peer_id):
             "peer": True, "language": f"Python {platform.python_version()}",
             "max_nodes": max_nodes(peer_id),
             "available": reason is None, "unavailable_reason": reason,
+            **(cython_peers.card_fields(peer_id) if "cython" in peer["needs"] else {}),  # its .pyx, its build
             **(pythran_peers.card_fields(peer) if "pythran" in peer["needs"] else {}),  # its source, its flags
             **({"language": pypy_peers.language()} if "pypy" in peer["needs"] else {})}  # PyPy's Python
 
