@@ -15,8 +15,8 @@ const std::vector<std::string> staircase{"py-inlined", "cython-untyped", "cython
 
 // The peer's measured cell of one integrand at n on the most threads it ran on (prange's at --threads), or
 // null.
-const CellResult* fastest_configuration(const Run& run, const std::string& tier, const std::string& integrand,
-                                        std::int64_t n) {
+const CellResult* on_most_threads(const Run& run, const std::string& tier, const std::string& integrand,
+                                  std::int64_t n) {
   const CellResult* found = nullptr;
   for (const auto& cell : run.cells)
     if (cell.tier == tier && cell.integrand == integrand && cell.n == n && cell.ok() &&
@@ -33,7 +33,7 @@ std::int64_t common_size(const Run& run, const std::vector<const Card*>& peers,
   std::reverse(sizes.begin(), sizes.end());
   for (const bool every : {true, false})
     for (const auto n : sizes) {
-      const auto has = [&](const Card* peer) { return fastest_configuration(run, peer->id, integrand, n); };
+      const auto has = [&](const Card* peer) { return on_most_threads(run, peer->id, integrand, n); };
       if (every ? std::all_of(peers.begin(), peers.end(), has) : std::any_of(peers.begin(), peers.end(), has))
         return n;
     }
@@ -53,7 +53,7 @@ void yellow_table(Document& doc, const Run& run, const std::vector<const Card*>&
              "yellow"};
   rows.fold = false;  // a column the same for every row still belongs to the comparison
   for (const Card* peer : peers) {
-    const CellResult* cell = n ? fastest_configuration(run, peer->id, integrand, n) : nullptr;
+    const CellResult* cell = n ? on_most_threads(run, peer->id, integrand, n) : nullptr;
     rows.rows.push_back(
         {std::to_string(peer->rung), peer->id, yellow_text(*peer),
          peer->yellow ? std::to_string(peer->yellow->score) : "–", cell ? std::to_string(cell->threads) : "–",
