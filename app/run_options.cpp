@@ -79,6 +79,9 @@ void add_run_options(CLI::App* command, RunCommandOptions& options) {
           "half a minute: each of its starts calibrates its clock for a second), auto (likwid-bench "
           "where installed)")
       ->check(CLI::IsMember(limits_tool_names()));
+  command->add_option("--remeasure", args.remeasure,
+                      "measure each disturbed cell again at the end of the run, up to this many times, "
+                      "keeping the first quiet measurement (default 1; 0 to 10; docs/running-the-matrix.md)");
   command->add_option("--cell-timeout", args.cell_timeout,
                       "seconds a cell may take before it is stopped (600)");
 }

@@ -255,9 +255,8 @@ void read_reference_fields(const JsonReader& in, std::string& exact_method,
                            std::optional<double>& exact_error_estimate, std::vector<std::string>& notes) {
   exact_method = in.string_or("exact_method", "");
   exact_error_estimate = in.optional_number("exact_error_estimate");
-  notes.clear();
-  if (const auto listed = in.find("reference_notes"))
-    for (const auto& note : listed->elements()) notes.push_back(note.string());
+  const auto listed = in.find("reference_notes");
+  notes = listed ? listed->strings() : std::vector<std::string>();
 }
 
 Measurement read_measurement(const JsonReader& in) {
@@ -368,6 +367,21 @@ void to_json(json& out, const CellResult& record) {
   if (record.placement) out["placement"] = *record.placement;
   if (record.build_record) out["build"] = *record.build_record;
   if (record.reproducible) out["reproducible"] = *record.reproducible;
+  if (record.remeasured) out["remeasured"] = *record.remeasured;
+}
+
+void to_json(json& out, const Remeasured& again) {
+  out = {{"attempts", again.attempts},
+         {"first_median_ns", again.first_median_ns},
+         {"first_reasons", again.first_reasons},
+         {"still_disturbed", again.still_disturbed}};
+}
+
+Remeasured read_remeasured(const JsonReader& in) {
+  Remeasured again{in.at("attempts").small_integer(), in.at("first_median_ns").number(),
+                   in.at("first_reasons").strings(), in.at("still_disturbed").boolean()};
+  if (again.attempts < 1) in.at("attempts").fail("a cell measured again was measured again at least once");
+  return again;
 }
 
 std::vector<double> CellResult::repetition_seconds() const {
@@ -424,6 +438,8 @@ CellResult read_cell_result(const JsonReader& in) {
   record.finished = in.at("finished").string();
   if (const auto reproducible = in.find("reproducible"); reproducible && !reproducible->is_null())
     record.reproducible = reproducible->boolean();
+  if (const auto remeasured = in.find("remeasured"); remeasured && !remeasured->is_null())
+    record.remeasured = read_remeasured(*remeasured);
   return record;
 }
 

@@ -183,6 +183,19 @@ struct Placement : Span {
 void to_json(nlohmann::json& out, const Placement& placement);
 Placement read_placement(const JsonReader& in);
 
+// A cell measured again because its measurement was disturbed (disturbance.hpp's rule; the runner's
+// harness/remeasure.hpp): how many times, what its first measurement said and why it was doubted, and
+// whether the measurement kept is disturbed still. Absent from a cell measured once (and from files
+// written before cells were measured again).
+struct Remeasured {
+  int attempts = 0;                        // measurements after the first, at least 1
+  double first_median_ns = 0;              // the first measurement's median, nanoseconds a call
+  std::vector<std::string> first_reasons;  // why the first was disturbed ("1.01 cores of other load")
+  bool still_disturbed = false;            // the kept measurement is disturbed too
+};
+void to_json(nlohmann::json& out, const Remeasured& remeasured);
+Remeasured read_remeasured(const JsonReader& in);
+
 // One measured cell: a journal line, an entry of results.json's `cells`, and what every reader reads. It is
 // its key (the coordinates, written as its "cell") and what was measured there.
 struct CellResult : CellKey {
@@ -201,6 +214,7 @@ struct CellResult : CellKey {
   // ranks, reproducible asked); set when results.json is written (results_by_group), null in the journal
   // and where the group has one measured thread count or none.
   std::optional<bool> reproducible;
+  std::optional<Remeasured> remeasured;  // when it was measured again; the measurement is the kept one
 
   // What the readers ask of it. Times are seconds a call (the record keeps nanoseconds); all are 0, null or
   // empty for a cell that is not ok.

@@ -5,7 +5,8 @@
 // file means (the type's default: empty, 0, false, null, one rank, "C++"), so that the readers of schema 2
 // read every field strictly. The schema version stays 2: an older file is told by the fields it lacks, and a
 // file that has them all is left as it is. A schema-1 file passes here after its own migration
-// (schema_v1.hpp).
+// (schema_v1.hpp). A cell's `remeasured` (cell_result.hpp) is not filled in: it is optional by design, and
+// absent means what it means in any file, a cell measured once.
 #pragma once
 
 #include <nlohmann/json.hpp>

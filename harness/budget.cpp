@@ -34,6 +34,13 @@ Matrix least_matrix(const Matrix& matrix) {
   return minimal;
 }
 
+// The seconds of the estimate's part named `name`; 0 when it has none.
+double part_seconds(const Estimate& estimate, const std::string& name) {
+  for (const auto& [part, seconds] : estimate.parts)
+    if (part == name) return seconds;
+  return 0;
+}
+
 // A fit under way: the matrix cut down phase by phase, the estimate after each cut, and each cut said in
 // words with the estimate before and after it. A phase cuts only while the estimate is over the target.
 class BudgetFit {
@@ -49,15 +56,19 @@ class BudgetFit {
     const double least = least_estimate.seconds / budget_share;
     if (least <= fitted_.budget_seconds) return;
     const double counting = least_estimate.parts.front().second;  // instruction counting
-    throw InputError("--budget " + fitted_.budget_text +
-                     " is too small: one repetition of each tier at the smallest size (n = " +
-                     format_count(static_cast<double>(minimal.sizes.front())) + ") needs about " +
-                     format_seconds(least, Rounding::up) +
-                     " here (its estimate, with a tenth kept for the estimate's error); give at least " +
-                     std::to_string(static_cast<long>(std::ceil(least))) + "s" +
-                     (counting > 0 ? " (--no-instructions saves about " +
-                                         format_seconds(counting / budget_share, Rounding::up) + ")"
-                                   : ""));
+    const double again = part_seconds(least_estimate, remeasure_part);
+    throw InputError(
+        "--budget " + fitted_.budget_text +
+        " is too small: one repetition of each tier at the smallest size (n = " +
+        format_count(static_cast<double>(minimal.sizes.front())) + ") needs about " +
+        format_seconds(least, Rounding::up) +
+        " here (its estimate, with a tenth kept for the estimate's error); give at least " +
+        std::to_string(static_cast<long>(std::ceil(least))) + "s" +
+        (counting > 0 ? " (--no-instructions saves about " +
+                            format_seconds(counting / budget_share, Rounding::up) + ")"
+                      : "") +
+        (again > 0 ? " (--remeasure 0 saves about " + format_seconds(again / budget_share, Rounding::up) + ")"
+                   : ""));
   }
 
   // 1. Fewer repetitions and a shorter minimum time, down to the floor.

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -61,6 +62,29 @@ void to_json(json& out, const ResumeRecord& record) {
          {"command_line", record.command_line}};
 }
 
+namespace {
+
+// A cell's line joins the journal's cells; one that measured a cell again (it carries `remeasured`, with more
+// tries than the cell's record so far) takes the place of that record instead. Any other line about a cell
+// already there is added as it is: the runner refuses a cell that comes twice.
+void add_cell(std::vector<CellResult>& cells, CellResult record, const JsonReader& line) {
+  if (!record.remeasured) {
+    cells.push_back(std::move(record));
+    return;
+  }
+  const auto earlier = std::find_if(cells.rbegin(), cells.rend(),
+                                    [&](const CellResult& cell) { return cell.name == record.name; });
+  if (earlier == cells.rend()) line.at("remeasured").fail("measures again a cell no line before it measured");
+  const int before = earlier->remeasured ? earlier->remeasured->attempts : 0;
+  if (record.remeasured->attempts <= before)
+    line.at("remeasured")
+        .at("attempts")
+        .fail("is not more than the " + std::to_string(before) + " tries of the cell's line before it");
+  *earlier = std::move(record);
+}
+
+}  // namespace
+
 Journal read_journal(const std::string& path, bool repair) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("'" + path + "' does not exist: the directory holds no Ladder run to resume");
@@ -97,7 +121,7 @@ Journal read_journal(const std::string& path, bool repair) {
       }
       const std::string kind = reader.at("kind").string();
       if (kind == "cell")
-        journal.cells.push_back(read_cell_result(reader));
+        add_cell(journal.cells, read_cell_result(reader), reader);
       else if (kind == "resume")
         journal.resumptions.push_back(
             {reader.at("at").string(), reader.at("host_name").string(), reader.at("command_line").string()});

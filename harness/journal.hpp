@@ -2,7 +2,9 @@
 // finishes; what `--resume` reads and every results file is made from. Its first line, the header,
 // describes the run (JournalHeader); then come the cells (common/cell_result.hpp's CellResult) and the
 // resumptions, as they happened. Each line is written by its type's to_json and read back, checked, as
-// that type.
+// that type. A disturbed cell measured again at the end of the run (remeasure.hpp) is a cell line of its
+// own, carrying `remeasured`, appended like any other: read, it replaces the cell's earlier record, so the
+// file stays append-only and the journal read holds each cell once.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -50,7 +52,9 @@ struct Journal {
   std::vector<ResumeRecord> resumptions;
 };
 
-// Reads a journal; a last line cut short by a kill is dropped (and cut from the file when `repair`).
+// Reads a journal; a last line cut short by a kill is dropped (and cut from the file when `repair`). A cell
+// line with `remeasured` replaces the cell's record before it; one with no record before it, or no more tries
+// than that record, is damage.
 // Throws InputError when the file is missing, is not a Ladder journal, has another schema version, or a
 // line is damaged (naming the line and the field). A journal of schema 1 is read through its migration.
 Journal read_journal(const std::string& path, bool repair);

@@ -52,6 +52,7 @@ PlanSettings plan_settings(const RunRequest& args, const Topology& topology) {
   settings.available_memory = static_cast<double>(process::available_memory().value_or(0));
   settings.described = topology.synthetic;
   settings.limits_seconds = run_limits_seconds(args, topology);
+  settings.remeasure = args.remeasure;
   return settings;
 }
 
@@ -65,6 +66,10 @@ constexpr double guessed_instructions_seconds_per_tier = 1, guessed_runner_secon
 constexpr double uncalibrated_seconds_per_node = 1e-8, uncalibrated_worker_seconds = 0.3;
 // The long double sum of the reference runs up to 2^22 nodes; above, Euler–Maclaurin (reference.hpp).
 constexpr std::int64_t reference_sum_limit = std::int64_t{1} << 22;
+// The share of cells a run finds disturbed (common/disturbance.hpp), for the time measuring them again
+// takes: 20 % of a standard run's cells on a 2-vCPU VM (tests/fixtures/default_run_results.json.gz) and 30 %
+// of the reference runs on a 16-core Xeon (reports/reference/h200-xeon-16c), mostly by their cv.
+constexpr double expected_disturbed_share = 0.25;
 
 Calibration::TierCost fallback_cost(const Calibration& calibration) {
   if (calibration.tiers.empty()) return {uncalibrated_seconds_per_node, uncalibrated_worker_seconds, 0};
@@ -184,6 +189,27 @@ double building_seconds(const Matrix& matrix, std::vector<std::string>& notes) {
   return building;
 }
 
+// Measuring disturbed cells again (--remeasure N), allowed for as an expected share p of the cells each
+// measured once more, a share p of those again, and so on up to N tries: p × (1 + p + … + p^(N-1)) of the
+// cells' time.
+double remeasure_seconds(const std::vector<PlannedCell>& cells, int times, std::vector<std::string>& notes) {
+  if (times <= 0) return 0;
+  double cells_seconds = 0, share = 0, tried = 1;
+  for (const auto& planned : cells) cells_seconds += planned.seconds;
+  for (int attempt = 0; attempt < times; ++attempt, tried *= expected_disturbed_share) share += tried;
+  share *= expected_disturbed_share;
+  const std::string expected = percent(expected_disturbed_share, 0);
+  if (cells_seconds > 0)
+    notes.push_back(std::string(remeasure_part) + " (--remeasure " + std::to_string(times) +
+                    "): " + percent(share, 0) + " of the cells' time, allowing for " + expected +
+                    " of the cells disturbed (the share in Ladder's reference runs), each measured again" +
+                    (times > 1 ? ", and " + expected + " of those again each time, up to " +
+                                     std::to_string(times) + " tries a cell"
+                               : std::string()) +
+                    "; --remeasure 0 measures each cell once");
+  return share * cells_seconds;
+}
+
 // What the estimate assumed: the tiers it costed without a calibration, and a described machine.
 void add_assumptions(Estimate& result, const std::set<std::pair<std::string, std::string>>& uncalibrated,
                      const Matrix& matrix, const Calibration& calibration, const PlanSettings& settings) {
@@ -220,6 +246,8 @@ Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const
       {"timed repetitions", totals.timed},    {"memory and counter passes", totals.passes},
       {"references", totals.references},      {"the runner's own work between cells", totals.runner}};
   if (totals.earlier > 0) result.parts.push_back({"cells as an earlier run here took them", totals.earlier});
+  if (const double again = remeasure_seconds(result.cells, settings.remeasure, result.notes); again > 0)
+    result.parts.push_back({remeasure_part, again});
   if (settings.limits_seconds > 0) result.parts.push_back({"the machine's limits", settings.limits_seconds});
   if (!matrix.builds.empty())
     result.parts.insert(result.parts.begin(), {"building", building_seconds(matrix, result.notes)});

@@ -35,6 +35,7 @@ struct PlanSettings {
   // nothing about its cells, and which tiers can run and what fits in memory are this machine's.
   bool described = false;
   double limits_seconds = 0;  // the machine's limits, measured before the first cell and after the last
+  int remeasure = 0;          // --remeasure: the tries a disturbed cell gets at the end (remeasure.hpp)
 };
 // For `args` on a machine of this topology: its --no-instructions, the profiling build's availability,
 // the topology's hardware threads, this machine's available memory.
@@ -50,6 +51,9 @@ struct PlannedCell {
   std::string source;     // "calibration", "an earlier run here", "not calibrated: …"
   double peak_bytes = 0;  // the worker's resident set: its base, plus the card's bytes a node × n
 };
+
+// The part of the estimate that measures disturbed cells again (PlanSettings::remeasure).
+inline constexpr const char* remeasure_part = "measuring disturbed cells again";
 
 struct Estimate {
   std::vector<PlannedCell> cells;  // in the matrix's order of tiers, integrands, sizes, threads

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <random>
 
 #include "context.hpp"
@@ -12,6 +13,7 @@
 #include "peers.hpp"
 #include "quote.hpp"
 #include "registry.hpp"
+#include "remeasure.hpp"
 
 namespace ladder {
 namespace {
@@ -36,6 +38,19 @@ ThreadsWanted parse_threads_word(const std::string& text) {
   if (text == "cores") return {Kind::cores, 0, text};
   if (text == "smt") return {Kind::smt, 0, text};
   return {Kind::count, parse_threads(text), text};
+}
+
+// --remeasure: a whole number from 0 to most_remeasure; empty: the default.
+int parse_remeasure(const std::string& text) {
+  if (text.empty()) return default_remeasure;
+  int times = -1;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), times);
+  if (error != std::errc() || end != text.data() + text.size() || times < 0 || times > most_remeasure)
+    throw InputError("--remeasure '" + quote_text(text) + "' is not a whole number from 0 to " +
+                     std::to_string(most_remeasure) +
+                     ": the times a disturbed cell is measured again at the end of the run (default " +
+                     std::to_string(default_remeasure) + "; 0 measures each cell once)");
+  return times;
 }
 
 std::optional<std::string> given(const std::string& text) {
@@ -142,6 +157,8 @@ RunRequest parse_request(const RunArguments& args) {
   // Ladder's probes by default: likwid-bench calibrates its clock for about a second at each start, which
   // would add half a minute to every run (scripts/bench-limits compares the two).
   if (!args.limits_tool.empty()) request.limits_tool = parse_limits_tool(args.limits_tool);
+  request.remeasure = parse_remeasure(args.remeasure);
+  request.test_disturbed = parse_test_disturbance(std::getenv("LADDER_TEST_DISTURB"));
   request.command_line = args.command_line;
   return request;
 }

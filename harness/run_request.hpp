@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,8 +41,14 @@ struct RunArguments {
   bool instructions = true;  // count each tier's instructions a node under callgrind before the cells
   bool limits = true;        // measure the machine's limits beside the cells (run_limits.hpp)
   std::string limits_tool;   // --limits-tool: "auto", "likwid-bench", "probe"; empty: the run's default
+  std::string remeasure;     // --remeasure: the times a disturbed cell is measured again; empty: the default
   std::string command_line;
 };
+
+// --remeasure (harness/remeasure.hpp): a disturbed cell is measured again once by default, and at most ten
+// times: a cell disturbed ten times running is measuring the machine's steady load, not a passing one, and
+// each try costs the cell's whole time again.
+constexpr int default_remeasure = 1, most_remeasure = 10;
 
 // --budget: the duration as typed (for messages and the record) and in seconds.
 struct Budget {
@@ -83,6 +90,10 @@ struct RunRequest {
   bool instructions = true;
   bool limits = true;
   LimitsTool limits_tool = LimitsTool::probe;  // Ladder's probes unless --limits-tool says otherwise
+  int remeasure = default_remeasure;           // 0 to most_remeasure; 0 measures each cell once
+  // LADDER_TEST_DISTURB, a switch for tests only (remeasure.hpp's TestDisturbance): cell name → the first
+  // measurements it reports disturbed.
+  std::map<std::string, int> test_disturbed;
   std::string command_line;
 };
 

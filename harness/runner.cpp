@@ -32,6 +32,7 @@
 #include "quote.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
+#include "remeasure.hpp"
 #include "results.hpp"
 #include "run_limits.hpp"
 #include "summary.hpp"
@@ -287,13 +288,14 @@ class MatrixRunner {
     write_results_files(paths, journal_, run_, resuming_);
   }
 
-  // Each cell not yet done, in the matrix's order, until the last or an interrupt.
+  // Each cell not yet done, in the matrix's order, until the last or an interrupt; then the disturbed again.
   void measure() {
     catch_interrupts();
     Progress progress(cells_.size(), done_.size(), estimated_.seconds - estimated_.parts.front().second);
     // The runner's own time between the cells (results rewritten, the journal), for the plan: the run's
     // time less its workers' and references'.
     const auto cells_started = Clock::now();
+    const RunFiles files{outcome_.paths, journal_, run_, resuming_};
     for (const auto& cell : cells_) {
       if (interrupted()) break;
       const std::string name = cell_name(cell);
@@ -301,14 +303,16 @@ class MatrixRunner {
       std::optional<CellResult> record = run_cell_in_worker(cell, progress);
       if (!record) break;  // interrupted while it ran
       record->finished = now_utc();
-      append_journal(outcome_.paths.journal, *record);
-      journal_.cells.push_back(*record);
+      disturb_for_test(*record, args_.test_disturbed, 0);
       done_.insert(name);
+      keep_cell(files, *record);
       progress.finished(*record, cell_estimates_[name]);
-      run_.cells_done = static_cast<std::int64_t>(done_.size());
-      run_.updated = now_utc();
-      write_results_files(outcome_.paths, journal_, run_, resuming_);
     }
+    // Complete: every cell measured, and each disturbed one measured again as --remeasure asks.
+    outcome_.complete =
+        done_.size() == cells_.size() &&
+        remeasure_disturbed(files, args_.remeasure, args_.test_disturbed,
+                            [&](const CellKey& cell) { return run_cell_in_worker(cell, progress); });
     progress.clear();
     if (workers_ >= 8)  // fewer say little about the runner's time a cell
       record_runner(executable_,
@@ -379,7 +383,6 @@ class MatrixRunner {
   void finish() {
     sample_limits_after_cells(args_, topology_, journal_, cells_.size());
     const double wall = std::chrono::duration<double>(Clock::now() - started_).count();
-    outcome_.complete = done_.size() == cells_.size();
     run_.status = outcome_.complete ? "complete" : "interrupted";
     run_.updated = now_utc();
     run_.finished = outcome_.complete ? std::optional<std::string>(now_utc()) : std::nullopt;

@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "build_info.hpp"
+#include "disturbance.hpp"
 #include "peers.hpp"
 #include "quote.hpp"
+#include "remeasure.hpp"
 #include "results.hpp"
 #include "text.hpp"
 
@@ -54,11 +56,8 @@ bool optimized_build(const BuildInfo& build) {
   return release && o_flag;
 }
 
-// The thresholds, each once: the messages quote them.
-constexpr double noisy_cv = 0.05;          // coefficient of variation of the repetitions
-constexpr double suspicious_spread = 1.5;  // slowest repetition over the fastest
-constexpr double busy_other_cores = 0.25;  // other processes' load, in cores
-constexpr double stolen_share = 0.02;      // of the machine's CPU time, to the hypervisor
+// The thresholds, each once: the messages quote them. A disturbed cell's (cv, spread, other load, steal)
+// are common/disturbance.hpp's, the rule the runner measures cells again by.
 constexpr double one_core_ratio = 1.2;     // CPU time over wall time of a parallel cell
 constexpr double busy_load_average = 0.5;  // the 1-minute load average before the run
 constexpr int few_repetitions = 9;
@@ -68,10 +67,15 @@ void run_warnings(Warnings& found, const Journal& journal, const RunRecord& run,
   const JournalHeader& header = journal.header.value();
   const int repetitions = header.matrix.repetitions;
   const std::string& host = header.context.host_name;
-  if (run.status == "interrupted")
+  if (run.status == "interrupted" && run.cells_done < run.cells_total)
     found.about_run("incomplete", "the run was interrupted: " + std::to_string(run.cells_done) + " of " +
                                       std::to_string(run.cells_total) +
                                       " cells finished; `ladder run --resume DIR` completes it");
+  else if (run.status == "interrupted")
+    found.about_run("incomplete",
+                    "the run was interrupted while it measured disturbed cells again: every "
+                    "cell has a measurement, but some disturbed ones were not measured again; "
+                    "`ladder run --resume DIR` completes it");
   if (repetitions < few_repetitions)
     found.about_run("few repetitions", std::to_string(repetitions) + " repetitions a cell: fewer than " +
                                            std::to_string(few_repetitions) + ", the spread is a rough guess");
@@ -98,13 +102,34 @@ void run_warnings(Warnings& found, const Journal& journal, const RunRecord& run,
 // The cells each warning about cells names, gathered in one pass over the journal.
 struct CellFindings {
   std::vector<std::string> noisy, spread, loaded, stolen, oversubscribed, failed, skipped, outside_bound,
-      one_core, not_identical, unpinned, nonfinite_result, slowed;
+      one_core, not_identical, unpinned, nonfinite_result, slowed, remeasured, still_disturbed,
+      test_disturbed;
   // Per integrand: what about its references cannot be trusted (the same notes for each of its cells).
   std::vector<std::pair<std::string, std::vector<std::string>>> reference_notes;
 
   void add(const CellResult& record, int cpus);
   void add_measured(const CellResult& record, const Measurement& measurement);
+  void add_remeasured(const CellResult& record);
 };
+
+// A cell measured again: what its first measurement said and why it was doubted, and what was kept
+// ("inlined/gauss/n:1e7/threads:1: 716 ms (1.01 cores of other load) → 455 ms"); and the cells whose kept
+// measurement is disturbed still, with why, and those the test switch disturbed.
+void CellFindings::add_remeasured(const CellResult& record) {
+  const std::vector<std::string> none;
+  const auto& first = record.remeasured ? record.remeasured->first_reasons : none;
+  const bool tested = std::find(first.begin(), first.end(), test_disturbance_reason) != first.end();
+  if (tested || record.measurement->extra.contains("test_disturbance")) test_disturbed.push_back(record.name);
+  if (!record.remeasured) return;
+  const Remeasured& again = *record.remeasured;
+  const int tries = again.attempts + 1;
+  remeasured.push_back(record.name + ": " + format_seconds(again.first_median_ns * 1e-9) + " (" +
+                       join(again.first_reasons) + ") → " + format_seconds(record.median()) + " (" +
+                       std::to_string(tries) + " measurements)");
+  if (again.still_disturbed)
+    still_disturbed.push_back(record.name + " (" + join(disturbance(record)) + ", the least slowed of " +
+                              std::to_string(tries) + " measurements)");
+}
 
 void CellFindings::add(const CellResult& record, int cpus) {
   const std::string& name = record.name;
@@ -121,15 +146,16 @@ void CellFindings::add_measured(const CellResult& record, const Measurement& mea
   const std::string& name = record.name;
   if (measurement.extra.contains("test_slowdown"))
     slowed.push_back(name + " (× " + quote_value(measurement.extra.at("test_slowdown")) + ")");
+  add_remeasured(record);
   const Aggregates& aggregates = measurement.aggregates;
-  if (aggregates.cv.real_time > noisy_cv)
+  if (aggregates.cv.real_time > disturbed_cv)
     noisy.push_back(name + " (cv " + percent(aggregates.cv.real_time, 1) + ")");
   const double low = aggregates.min.real_time, high = aggregates.max.real_time;
-  if (low > 0 && high > suspicious_spread * low)
+  if (low > 0 && high > disturbed_spread * low)
     spread.push_back(name + " (max/min " + fixed(high / low) + ")");
-  if (record.worker.other_load_cores > busy_other_cores)
+  if (record.worker.other_load_cores >= disturbed_other_cores)
     loaded.push_back(name + " (" + fixed(record.worker.other_load_cores) + " cores busy with other work)");
-  if (record.worker.steal_fraction > stolen_share)
+  if (record.worker.steal_fraction >= disturbed_steal)
     stolen.push_back(name + " (" + percent(record.worker.steal_fraction, 1) + " stolen)");
   // A cell without a finite result or midpoint sum has its own warning, not "a bug?".
   if (!measurement.within_rounding_bound && measurement.midpoint && std::isfinite(measurement.result))
@@ -167,22 +193,39 @@ std::vector<WarningRecord> warnings(const Journal& journal, const RunRecord& run
       "cells made slower on purpose by LADDER_TEST_SLOWDOWN, a switch for tests: each timed call "
       "made the kernel several times, so these times are not measurements of the tier",
       cells.slowed);
+  found.about_cells(
+      "test disturbance",
+      "cells reported disturbed on purpose by LADDER_TEST_DISTURB, a switch for tests: one core "
+      "of other load was added to what was measured, to make them measured again",
+      cells.test_disturbed);
+  found.about_cells("re-measured",
+                    "cells measured again at the end of the run because their measurement was disturbed (" +
+                        disturbance_rule() +
+                        "): the first median, why it was doubted, and the median kept (the first quiet "
+                        "measurement, else the least slowed)",
+                    cells.remeasured);
+  found.about_cells("still disturbed",
+                    "cells disturbed in every measurement (--remeasure): the least slowed is kept, and the "
+                    "report keeps it out of the answer",
+                    cells.still_disturbed);
   found.about_cells("failed cells", "cells that did not finish (each with its reason)", cells.failed);
   found.about_cells("skipped cells", "cells not attempted (each with its reason)", cells.skipped);
   found.about_cells(
       "noisy",
-      "cells whose repetitions vary by more than " + percent(noisy_cv, 0) + " (coefficient of variation)",
+      "cells whose repetitions vary by more than " + percent(disturbed_cv, 0) + " (coefficient of variation)",
       cells.noisy);
-  found.about_cells("suspicious spread",
-                    "cells whose slowest repetition took over " + format_number("%.1f", suspicious_spread) +
-                        "x the fastest",
-                    cells.spread);
-  found.about_cells("load during the run",
-                    "cells measured while other processes kept a quarter core or more busy", cells.loaded);
   found.about_cells(
-      "steal",
-      "cells that lost over " + percent(stolen_share, 0) + " of the machine's CPU time to the hypervisor",
-      cells.stolen);
+      "suspicious spread",
+      "cells whose slowest repetition took over " + format_number("%.1f", disturbed_spread) + "x the fastest",
+      cells.spread);
+  found.about_cells(
+      "load during the run",
+      "cells measured while other processes kept " + fixed(disturbed_other_cores) + " cores or more busy",
+      cells.loaded);
+  found.about_cells("steal",
+                    "cells that lost " + percent(disturbed_steal, 0) +
+                        " or more of the machine's CPU time to the hypervisor",
+                    cells.stolen);
   found.about_cells("threads over cores",
                     "oversubscribed cells: more threads (× ranks) than the machine's " +
                         std::to_string(cpus) + " hardware threads",

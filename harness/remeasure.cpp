@@ -1,0 +1,111 @@
+// Disturbed cells measured again (remeasure.hpp).
+#include "remeasure.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "clock.hpp"
+#include "disturbance.hpp"
+#include "errors.hpp"
+#include "quote.hpp"
+#include "results.hpp"
+#include "text.hpp"
+#include "worker_process.hpp"
+
+namespace ladder {
+
+TestDisturbance parse_test_disturbance(const char* value) {
+  const std::string text = value ? value : "";
+  TestDisturbance disturbance;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const std::size_t equals = item.rfind('=');
+    const std::string count = equals == std::string::npos ? "1" : item.substr(equals + 1);
+    const bool digits =
+        !count.empty() && count.size() <= 2 && count.find_first_not_of("0123456789") == std::string::npos;
+    if (item.empty() || equals == 0 || !digits || std::stoi(count) < 1)
+      throw InputError("LADDER_TEST_DISTURB '" + quote_text(text) + "'" +
+                       " is not CELL[=K] (a cell's name, K its first measurements from 1 to 99), "
+                       "comma-separated");
+    disturbance[item.substr(0, equals)] = std::stoi(count);
+    start = comma + 1;
+  }
+  return disturbance;
+}
+
+void disturb_for_test(CellResult& record, const TestDisturbance& disturbance, int measurement) {
+  const auto named = disturbance.find(record.name);
+  if (!record.ok() || named == disturbance.end() || measurement >= named->second) return;
+  record.worker.other_load_cores += 1;
+  record.measurement->extra["test_disturbance"] = "one core of other load added by LADDER_TEST_DISTURB";
+}
+
+void keep_cell(const RunFiles& files, const CellResult& record) {
+  append_journal(files.paths.journal, record);
+  std::vector<CellResult>& cells = files.journal.cells;
+  const auto earlier = std::find_if(cells.begin(), cells.end(),
+                                    [&](const CellResult& cell) { return cell.name == record.name; });
+  if (earlier != cells.end())
+    *earlier = record;
+  else
+    cells.push_back(record);
+  files.run.cells_done = static_cast<std::int64_t>(cells.size());  // each cell once, re-measured or not
+  files.run.updated = now_utc();
+  write_results_files(files.paths, files.journal, files.run, files.resumed);
+}
+
+namespace {
+
+// What a cell's first measurement said, before it was measured again.
+Remeasured first_measurement(const CellResult& first) {
+  Remeasured remeasured;
+  remeasured.first_median_ns = first.measurement->aggregates.median.real_time;
+  remeasured.first_reasons = disturbance(first);
+  if (first.measurement->extra.contains("test_disturbance"))
+    remeasured.first_reasons.push_back(test_disturbance_reason);
+  return remeasured;
+}
+
+// The record kept so far, its tries so far, and its reasons when it is disturbed.
+std::string described(const CellResult& record) {
+  const std::vector<std::string> reasons = disturbance(record);
+  return format_seconds(record.median()) + (reasons.empty() ? ", not disturbed" : " (" + join(reasons) + ")");
+}
+
+}  // namespace
+
+CellResult kept_after(const CellResult& kept, const CellResult& again, int tries) {
+  const bool better =
+      again.ok() && (!disturbed(again) || (disturbed(kept) && again.median() < kept.median()));
+  CellResult chosen = better ? again : kept;
+  chosen.remeasured = kept.remeasured ? *kept.remeasured : first_measurement(kept);
+  chosen.remeasured->attempts = tries;
+  chosen.remeasured->still_disturbed = disturbed(chosen);
+  return chosen;
+}
+
+bool remeasure_disturbed(const RunFiles& files, int times, const TestDisturbance& test,
+                         const MeasureCell& measure) {
+  const std::vector<CellResult> measured = files.journal.cells;  // keep_cell replaces records as it goes
+  for (const CellResult& record : measured) {
+    CellResult kept = record;
+    int tries = kept.remeasured ? kept.remeasured->attempts : 0;
+    while (kept.ok() && disturbed(kept) && tries < times) {
+      if (interrupted()) return false;
+      std::printf("measuring %s again (try %d of %d): %s\n", kept.name.c_str(), tries + 1, times,
+                  described(kept).c_str());
+      std::fflush(stdout);
+      std::optional<CellResult> again = measure(kept.key());
+      if (!again) return false;  // interrupted while it ran: the cell is as journaled, and a resume goes on
+      again->finished = now_utc();
+      disturb_for_test(*again, test, ++tries);
+      kept = kept_after(kept, *again, tries);
+      keep_cell(files, kept);
+      std::printf("  kept %s\n", described(kept).c_str());
+    }
+  }
+  return true;
+}
+
+}  // namespace ladder

@@ -1,0 +1,67 @@
+// Disturbed cells measured again (`ladder run --remeasure N`, default 1). Once every cell of the matrix has
+// run, each ok cell whose measurement was disturbed (common/disturbance.hpp: the one rule) is run again in
+// its worker, up to N times, stopping at the first measurement that is not disturbed; that one is kept. When
+// every try was disturbed, the least slowed one is kept (the fastest median): other load, steal and the
+// noise they make only ever add time to a kernel, so of several measurements of one cell the fastest is the
+// one the disturbance touched least; the record says it is still disturbed, and the report keeps it out of
+// the answer.
+//
+// Each try is journaled at once, as a cell line carrying `remeasured` (common/cell_result.hpp's Remeasured:
+// the tries so far, the first median and why it was doubted, whether the kept one is still disturbed) that
+// replaces the cell's earlier record when the journal is read (journal.hpp). A run interrupted while it
+// measures again is resumed where it stopped: a cell goes on while its kept measurement is disturbed and it
+// has had fewer than N tries.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cell_result.hpp"
+#include "journal.hpp"
+#include "output_directory.hpp"
+#include "results_file.hpp"
+
+namespace ladder {
+
+// LADDER_TEST_DISTURB="CELL[=K][,CELL[=K]…]", a switch for tests only: the named cells' first K measurements
+// (K from 1 to 99; 1 when not given) report one core more of other load than was measured, as a busy loop
+// beside them would, so a test can make a cell disturbed when it chooses. A measurement it touched says so
+// (extra "test_disturbance"), as does the re-measured record's first reasons, and the run warns of it.
+// Parsed once, by parse_request (run_request.hpp): the cell names, each with its K.
+using TestDisturbance = std::map<std::string, int>;
+// Throws InputError naming the value and the form it takes; null or empty: none.
+TestDisturbance parse_test_disturbance(const char* value);
+// The reason the switch adds to a re-measured cell's first reasons.
+inline constexpr const char* test_disturbance_reason = "reported by LADDER_TEST_DISTURB, a switch for tests";
+// Applies the switch to an ok cell's `measurement`-th measurement (0 the first, 1 its first try again, …).
+void disturb_for_test(CellResult& record, const TestDisturbance& disturbance, int measurement);
+
+// The run's files, as the runner keeps them: each record kept is appended to the journal, takes the place of
+// the cell's earlier record in the journal's cells (or joins them), the run record counts the cells done,
+// and the results files are rewritten.
+struct RunFiles {
+  const Paths& paths;
+  Journal& journal;
+  RunRecord& run;
+  bool resumed = false;
+};
+// Throws WriteError when a file cannot be written (the journal is whole as last written).
+void keep_cell(const RunFiles& files, const CellResult& record);
+
+// Runs one cell in its worker, as the run's first pass does; nullopt when the run was interrupted meanwhile.
+using MeasureCell = std::function<std::optional<CellResult>(const CellKey& cell)>;
+
+// The record to keep of a cell after one more try (`again`, its `tries`-th), given the record kept so far:
+// the try when it is not disturbed, else the faster of the two ok measurements; its `remeasured` says so.
+CellResult kept_after(const CellResult& kept, const CellResult& again, int tries);
+
+// Measures each disturbed cell of the journal again, up to `times` tries a cell in all (0: none), keeping
+// each try's outcome at once (keep_cell). Returns false when the run was interrupted before every disturbed
+// cell was done (a resume finishes them), true otherwise.
+bool remeasure_disturbed(const RunFiles& files, int times, const TestDisturbance& disturbance,
+                         const MeasureCell& measure);
+
+}  // namespace ladder
