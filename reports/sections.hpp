@@ -10,6 +10,7 @@
 #include "document.hpp"
 #include "economics.hpp"
 #include "report.hpp"
+#include "sections_python_profile.hpp"
 
 namespace ladder::report {
 

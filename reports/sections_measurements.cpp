@@ -272,6 +272,7 @@ void where_the_time_goes(Document& doc, const Analysis& analysis, bool several) 
     doc.push_back(paragraph("What the cards add:"));
     doc.push_back(list(notes));
   }
+  python_profiles(doc, run);  // the pure-Python rungs line by line, where a profile was saved beside the run
 }
 
 void all_cells(Document& doc, const std::vector<Run>& runs) {

@@ -34,6 +34,7 @@ packages=(
   chromium python3 libxml2-utils                            # the report's browser test; xmllint for its SVG
   python3-numpy python3-numexpr python3-numba               # the Python peers (ladder run --peers python)
   pybind11-dev python3-pybind11 python3-dev                 # ladder export --python; the cpp-extension peer
+  python3-line-profiler python3-memory-profiler             # ladder profile --peer: the Python rungs line by line
   pypy3 python3-pythran                                     # the pypy peers; the pythran peers' modules
   cython3                                                   # the Cython peers' modules and their yellow lines
 )
