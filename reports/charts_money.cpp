@@ -62,13 +62,13 @@ svg::Plot money_figures(const Decision& decision, const Run& run, std::size_t ma
       if (calls >= each.from) step = &each;
     const double cost = decision.tier(step->tier)->money.total(calls) / years;
     svg::Point point{calls, cost,
-                     "the cheapest at " + calls_text(calls) + " calls a day: " + step->tier + ", " +
-                         a_year(cost) + " a year"};
+                     "the cheapest at " + calls_text(calls) + " calls a day: " + step_tiers_text(*step) +
+                         ", " + a_year(cost) + " a year"};
     if (step->from > 0 && calls == step->from) {
-      point.tag = step->tier + " from " + calls_text(calls);
+      point.tag = step_tiers_text(*step) + " from " + calls_text(calls);
       point.emphasis = true;
     } else if (cheapest.points.empty()) {
-      point.tag = step->tier;  // the first step's tier, below the first break-even
+      point.tag = step_tiers_text(*step);  // the first step's tiers, below the first break-even
     }
     cheapest.points.push_back(std::move(point));
   }

@@ -6,6 +6,7 @@
 #include <limits>
 #include <utility>
 
+#include "disturbance.hpp"
 #include "errors.hpp"
 #include "optional_json.hpp"
 #include "text.hpp"
@@ -18,27 +19,133 @@ const TierChoice* Decision::tier(const std::string& id) const {
   return nullptr;
 }
 
+namespace {
+
+double core_seconds(const CellResult& cell) { return cell.threads * cell.ranks * cell.median(); }
+
+// The cell with the least `figure`; equal figures go to the fewer cores, then the name, so that the choice
+// never depends on the order a results file lists its cells in.
+template <class Figure>
+const CellResult* least(const std::vector<const CellResult*>& cells, Figure figure) {
+  const auto before = [&](const CellResult* x, const CellResult* y) {
+    if (figure(*x) != figure(*y)) return figure(*x) < figure(*y);
+    if (x->threads * x->ranks != y->threads * y->ranks) return x->threads * x->ranks < y->threads * y->ranks;
+    return x->name < y->name;
+  };
+  return *std::min_element(cells.begin(), cells.end(), before);
+}
+
+// A tier's thrifty and fastest cells at n: among its undisturbed cells, or, where every cell was disturbed,
+// among those, saying why. Empty when it has no measured cell there.
+std::optional<TierChoice> choose_cells(const Run& run, const Card& card, std::int64_t n,
+                                       const std::string& integrand, const CostFigures& figures) {
+  std::vector<const CellResult*> every, quiet;
+  for (const auto& cell : run.cells) {
+    if (cell.tier != card.id || cell.n != n || cell.integrand != integrand || !cell.ok()) continue;
+    every.push_back(&cell);
+    if (!disturbed(cell)) quiet.push_back(&cell);
+  }
+  if (every.empty()) return std::nullopt;
+  const std::vector<const CellResult*>& pool = quiet.empty() ? every : quiet;
+  TierChoice choice;
+  choice.card = &card;
+  choice.thrifty = least(pool, core_seconds);
+  choice.fastest = least(pool, [](const CellResult& cell) { return cell.median(); });
+  choice.thrifty_interval = cell_interval(run, *choice.thrifty);
+  choice.fastest_interval = cell_interval(run, *choice.fastest);
+  if (quiet.empty())
+    for (const CellResult* cell : {choice.fastest, choice.thrifty})
+      for (const auto& reason : disturbance(*cell))
+        if (std::find(choice.disturbed.begin(), choice.disturbed.end(), reason) == choice.disturbed.end())
+          choice.disturbed.push_back(reason);
+  const int cores = choice.thrifty->threads * choice.thrifty->ranks;
+  choice.money = tier_money(card, cores, choice.thrifty->median(), figures);
+  set_compute_range(choice.money, choice.thrifty_interval.low, choice.thrifty_interval.high, figures);
+  choice.days_over_horizon =
+      choice.money.days.adoption * figures.bus_factor + choice.money.days.upkeep * figures.horizon_years;
+  return choice;
+}
+
+// "; its cells were all disturbed (1.01 cores of other load)": what an answer naming such a tier adds.
+std::string disturbed_note(const TierChoice& choice) {
+  return choice.only_disturbed() ? "; its cells were all disturbed (" + join(choice.disturbed) +
+                                       "): its figure is theirs, measured again or not"
+                                 : "";
+}
+
+// Without a deadline: the fastest within the noise, a tie broken by the cost to keep.
+void fastest_for_latency(Decision& decision) {
+  std::vector<Contender> contenders;
+  for (const auto& each : decision.tiers) contenders.push_back({each.card, each.fastest_interval});
+  const TieOutcome outcome = fastest_within_noise(contenders);
+  const TierChoice& chosen = decision.tiers[outcome.chosen];
+  decision.latency_tier = chosen.card->id;
+  if (outcome.tied.size() < 2) {
+    decision.latency_why =
+        "the fastest tier (" + interval_text(chosen.fastest_interval) + " a call)" + disturbed_note(chosen);
+    return;
+  }
+  for (const std::size_t i : outcome.tied) decision.latency_tied.push_back(decision.tiers[i].card->id);
+  decision.latency_tie_break = outcome.why;
+  decision.latency_why = "the fastest tier within the noise (" + interval_text(chosen.fastest_interval) +
+                         " a call): " + outcome.why + disturbed_note(chosen);
+}
+
+// Under a deadline: of the tiers whose median meets it, the fewest engineer-days over the horizon (then
+// the faster, then the cheaper to keep). A tier whose interval holds the deadline meets it, or misses it,
+// within the noise, and the answer says so.
+void meet_deadline(Decision& decision, double deadline) {
+  const TierChoice* chosen = nullptr;
+  const auto preferred = [](const TierChoice& x, const TierChoice& y) {
+    if (x.days_over_horizon != y.days_over_horizon) return x.days_over_horizon < y.days_over_horizon;
+    if (x.fastest_interval.median != y.fastest_interval.median)
+      return x.fastest_interval.median < y.fastest_interval.median;
+    return cheaper_to_keep(*x.card, *y.card);
+  };
+  const auto within_noise = [&](const TierChoice& each) {
+    return each.fastest_interval.low <= deadline && deadline <= each.fastest_interval.high;
+  };
+  for (const auto& each : decision.tiers) {
+    if (within_noise(each)) decision.deadline_within_noise.push_back(each.card->id);
+    if (each.fastest_interval.median > deadline) continue;
+    if (!chosen || preferred(each, *chosen)) chosen = &each;
+  }
+  const std::string wall = format_seconds(deadline);
+  if (chosen) {
+    decision.latency_tier = chosen->card->id;
+    decision.latency_why =
+        "the tier that meets " + wall + " a call" + (within_noise(*chosen) ? " within the noise" : "") +
+        " (" + interval_text(chosen->fastest_interval) + ") at the fewest engineer-days (" +
+        format_amount(chosen->days_over_horizon, 1) + " over " +
+        format_number("%g", decision.figures.horizon_years) + " years)" + disturbed_note(*chosen);
+    return;
+  }
+  const auto fastest = std::min_element(decision.tiers.begin(), decision.tiers.end(),
+                                        [](const TierChoice& x, const TierChoice& y) {
+                                          if (x.fastest_interval.median != y.fastest_interval.median)
+                                            return x.fastest_interval.median < y.fastest_interval.median;
+                                          return cheaper_to_keep(*x.card, *y.card);
+                                        });
+  decision.latency_why = "no tier meets " + wall + " a call at n = " + std::to_string(decision.n) +
+                         ": the fastest, " + fastest->card->id + ", takes " +
+                         interval_text(fastest->fastest_interval) +
+                         (within_noise(*fastest) ? ", which holds " + wall + " within the noise" : "") +
+                         disturbed_note(*fastest);
+}
+
+}  // namespace
+
 Decision decide(const Run& run, std::int64_t n, const std::string& integrand, const CostFigures& figures,
                 const Usage& usage) {
   check_cost_figures(figures);
-  Decision decision{n, integrand, figures, usage, {}, "", {}, {}, {}, ""};
-  for (const Card* card : run.cards_by_rung()) {
-    if (card->peer) continue;
-    TierChoice choice;
-    choice.card = card;
-    for (const auto& cell : run.cells) {
-      if (cell.tier != card->id || cell.n != n || cell.integrand != integrand || !cell.ok()) continue;
-      const auto core_seconds = [](const CellResult* c) { return c->threads * c->ranks * c->median(); };
-      if (!choice.thrifty || core_seconds(&cell) < core_seconds(choice.thrifty)) choice.thrifty = &cell;
-      if (!choice.fastest || cell.median() < choice.fastest->median()) choice.fastest = &cell;
-    }
-    if (!choice.thrifty) continue;
-    choice.money =
-        tier_money(*card, choice.thrifty->threads * choice.thrifty->ranks, choice.thrifty->median(), figures);
-    choice.days_over_horizon =
-        choice.money.days.adoption * figures.bus_factor + choice.money.days.upkeep * figures.horizon_years;
-    decision.tiers.push_back(choice);
-  }
+  Decision decision;
+  decision.n = n;
+  decision.integrand = integrand;
+  decision.figures = figures;
+  decision.usage = usage;
+  for (const Card* card : run.cards_by_rung())
+    if (!card->peer)
+      if (auto choice = choose_cells(run, *card, n, integrand, figures)) decision.tiers.push_back(*choice);
   if (decision.tiers.empty()) return decision;
   // Break-even against the team's rung, else the report's current rung (current_rung_rule), else the
   // lowest rung measured.
@@ -58,9 +165,13 @@ Decision decide(const Run& run, std::int64_t n, const std::string& integrand, co
   std::vector<TierMoney> lines;
   for (auto& each : decision.tiers) {
     each.pays_from = break_even(each.money, current->money);
+    each.pays_from_range = break_even_range(each.money, current->money);
     lines.push_back(each.money);
   }
-  decision.usage_map = usage_map(lines);
+  // A step the noise decides goes to the tier cheaper to keep, as every tie does.
+  decision.usage_map = usage_map(lines, [&](const std::string& x, const std::string& y) {
+    return cheaper_to_keep(*decision.tier(x)->card, *decision.tier(y)->card);
+  });
   if (usage.core_hours_per_day && !usage.calls_per_day)
     decision.usage.calls_per_day = *usage.core_hours_per_day * 3600 / current->money.core_seconds();
   if (decision.usage.calls_per_day)
@@ -69,35 +180,10 @@ Decision decide(const Run& run, std::int64_t n, const std::string& integrand, co
         decision.money_tier = step.tier;
         break;
       }
-  // Latency: the fewest days among the tiers that meet the deadline (ties: the faster); without one, the
-  // fastest.
-  const auto preferred = [&](const TierChoice& x, const TierChoice& y) {
-    if (usage.deadline_seconds && x.days_over_horizon != y.days_over_horizon)
-      return x.days_over_horizon < y.days_over_horizon;
-    return x.fastest->median() < y.fastest->median();
-  };
-  const TierChoice* chosen = nullptr;
-  for (const auto& each : decision.tiers) {
-    if (usage.deadline_seconds && each.fastest->median() > *usage.deadline_seconds) continue;
-    if (!chosen || preferred(each, *chosen)) chosen = &each;
-  }
-  if (chosen) {
-    decision.latency_tier = chosen->card->id;
-    decision.latency_why =
-        usage.deadline_seconds
-            ? "the tier that meets " + format_seconds(*usage.deadline_seconds) + " a call (" +
-                  format_seconds(chosen->fastest->median()) + ") at the fewest engineer-days (" +
-                  format_amount(chosen->days_over_horizon, 1) + " over " +
-                  format_number("%g", figures.horizon_years) + " years)"
-            : "the fastest tier (" + format_seconds(chosen->fastest->median()) + " a call)";
-  } else {
-    const auto fastest = std::min_element(
-        decision.tiers.begin(), decision.tiers.end(),
-        [](const auto& x, const auto& y) { return x.fastest->median() < y.fastest->median(); });
-    decision.latency_why = "no tier meets " + format_seconds(*usage.deadline_seconds) +
-                           " a call at n = " + std::to_string(n) + ": the fastest, " + fastest->card->id +
-                           ", takes " + format_seconds(fastest->fastest->median());
-  }
+  if (usage.deadline_seconds)
+    meet_deadline(decision, *usage.deadline_seconds);
+  else
+    fastest_for_latency(decision);
   return decision;
 }
 
@@ -130,6 +216,96 @@ std::string calls_text(double calls) {
   return format_number("%.0f", calls);
 }
 
+std::string calls_range_text(const CallsRange& range) {
+  return calls_text(range.low) + "–" + calls_text(range.high);
+}
+
+std::string step_tiers_text(const UsageStep& step) {
+  return step.tiers.empty() ? step.tier : join(step.tiers, " ≈ ");
+}
+
+std::string interval_text(const CellInterval& interval) {
+  std::string low = format_seconds(interval.low);
+  const std::string high = format_seconds(interval.high);
+  // "11.9–12.8 ms", the unit once where both ends share it.
+  const auto unit = [](const std::string& text) {
+    const auto space = text.rfind(' ');
+    return space == std::string::npos ? std::string() : text.substr(space);
+  };
+  if (!unit(low).empty() && unit(low) == unit(high)) low.erase(low.size() - unit(low).size());
+  return format_seconds(interval.median) + " (" + low + "–" + high + ")";
+}
+
+namespace {
+
+// "  1.2 million to 3.4 million calls a day (from 1.1 million–1.4 million): openmp-tuned ≈ tbb-tuned"
+void print_step(const UsageStep& step) {
+  const std::string range =
+      step.from > 0 ? " (the break-even within the noise: " + calls_range_text(step.from_range) + ")" : "";
+  if (std::isfinite(step.to))
+    std::printf("  %s to %s calls a day%s: %s\n", calls_text(step.from).c_str(), calls_text(step.to).c_str(),
+                range.c_str(), step_tiers_text(step).c_str());
+  else
+    std::printf("  from %s calls a day%s: %s\n", calls_text(step.from).c_str(), range.c_str(),
+                step_tiers_text(step).c_str());
+  if (step.merged())
+    std::printf(
+        "    %s: their core-seconds a call are within this machine's noise; %s is the cheapest to "
+        "keep\n",
+        step_tiers_text(step).c_str(), step.tier.c_str());
+}
+
+// "never (…)", "the current rung", or "1.2 million calls a day (1.1 million–1.4 million)".
+std::string pays_text(const Decision& decision, const TierChoice& each) {
+  if (each.card->id == decision.current) return "(the current rung)";
+  if (!each.pays_from) return "never (it holds as many core-seconds a call or more)";
+  std::string text = calls_text(*each.pays_from) + " calls a day";
+  if (each.pays_from_range && *each.pays_from > 0)
+    text += " (" + calls_range_text(*each.pays_from_range) + ")";
+  return text;
+}
+
+nlohmann::json interval_json(const CellInterval& interval) {
+  return {{"median_seconds", interval.median},     {"low_seconds", interval.low},
+          {"high_seconds", interval.high},         {"noise_percent", interval.noise.percent},
+          {"noise_source", interval.noise.source}, {"noise_measured", interval.noise.measured}};
+}
+
+nlohmann::json range_json(const std::optional<CallsRange>& range) {
+  if (!range) return nullptr;
+  return {{"low", range->low}, {"high", std::isfinite(range->high) ? nlohmann::json(range->high) : nullptr}};
+}
+
+nlohmann::json tier_json(const Decision& decision, const TierChoice& each) {
+  const CostFigures& f = decision.figures;
+  const auto& money = each.money;
+  nlohmann::json entry = {{"tier", each.card->id},
+                          {"threads", each.thrifty->threads},
+                          {"ranks", each.thrifty->ranks},
+                          {"cores", money.cores},
+                          {"wall_seconds", money.wall_seconds},
+                          {"interval", interval_json(each.thrifty_interval)},
+                          {"core_seconds", money.core_seconds()},
+                          {"fastest_wall_seconds", each.fastest->median()},
+                          {"fastest_interval", interval_json(each.fastest_interval)},
+                          {"only_disturbed", each.only_disturbed()},
+                          {"disturbed", each.disturbed},
+                          {"engineer_days", money.days},
+                          {"adoption_dollars", money.days.adoption * f.bus_factor * f.engineer_day},
+                          {"upkeep_dollars_a_year", money.days.upkeep * f.engineer_day},
+                          {"compute_dollars_a_year_per_call_a_day", money.compute / f.horizon_years},
+                          {"people_dollars", money.people},
+                          {"compute_dollars_per_call_a_day", money.compute},
+                          {"compute_dollars_per_call_a_day_low", money.compute_low},
+                          {"compute_dollars_per_call_a_day_high", money.compute_high},
+                          {"pays_from_calls_a_day", optional_json(each.pays_from)},
+                          {"pays_from_range", range_json(each.pays_from_range)}};
+  if (decision.usage.calls_per_day) entry["total_dollars"] = money.total(*decision.usage.calls_per_day);
+  return entry;
+}
+
+}  // namespace
+
 void print_decision(const Decision& decision) {
   const CostFigures& f = decision.figures;
   std::printf(
@@ -142,13 +318,9 @@ void print_decision(const Decision& decision) {
     std::printf("  no C++ tier was measured at this n\n");
     return;
   }
-  std::printf("usage map (the cheapest tier over %g years, by calls a day):\n", f.horizon_years);
-  for (const auto& step : decision.usage_map)
-    if (std::isfinite(step.to))
-      std::printf("  %s to %s calls a day: %s\n", calls_text(step.from).c_str(), calls_text(step.to).c_str(),
-                  step.tier.c_str());
-    else
-      std::printf("  from %s calls a day: %s\n", calls_text(step.from).c_str(), step.tier.c_str());
+  std::printf("usage map (the cheapest tier over %g years, by calls a day; ≈: within the noise):\n",
+              f.horizon_years);
+  for (const auto& step : decision.usage_map) print_step(step);
   if (decision.money_tier)
     std::printf("for %s calls a day: %s, $%s over %g years\n",
                 calls_text(*decision.usage.calls_per_day).c_str(), decision.money_tier->c_str(),
@@ -158,45 +330,34 @@ void print_decision(const Decision& decision) {
   std::printf("latency: %s\n", decision.latency_tier
                                    ? (*decision.latency_tier + ", " + decision.latency_why).c_str()
                                    : decision.latency_why.c_str());
-  std::printf("  %-16s %9s %9s %11s %12s  %s\n", "tier", "adopt d", "upkeep d", "core-s/call", "$ people",
-              ("pays against " + decision.current + " from").c_str());
+  if (!decision.deadline_within_noise.empty())
+    std::printf("within the noise of the deadline: %s\n", join(decision.deadline_within_noise).c_str());
+  std::printf("  %-16s %24s %9s %9s %11s %12s  %s\n", "tier", "a call (interval)", "adopt d", "upkeep d",
+              "core-s/call", "$ people", ("pays against " + decision.current + " from").c_str());
   for (const auto& each : decision.tiers)
-    std::printf("  %-16s %9s %9s %11.3g %12s  %s\n", each.card->id.c_str(),
+    std::printf("  %-16s %24s %9s %9s %11.3g %12s  %s%s\n", each.card->id.c_str(),
+                interval_text(each.thrifty_interval).c_str(),
                 format_amount(each.money.days.adoption, 2).c_str(),
                 format_amount(each.money.days.upkeep, 2).c_str(), each.money.core_seconds(),
-                format_amount(each.money.people).c_str(),
-                each.card->id == decision.current ? "(the current rung)"
-                : each.pays_from                  ? (calls_text(*each.pays_from) + " calls a day").c_str()
-                                                  : "never (it holds as many core-seconds a call or more)");
+                format_amount(each.money.people).c_str(), pays_text(decision, each).c_str(),
+                each.only_disturbed() ? ("; disturbed: " + join(each.disturbed)).c_str() : "");
+  std::printf("intervals: each cell's repetitions, widened by this machine's noise (%s a cell, %s)\n",
+              band_text(decision.tiers.front().thrifty_interval.noise).c_str(),
+              decision.tiers.front().thrifty_interval.noise.source.c_str());
 }
 
 nlohmann::json decision_json(const Decision& decision) {
   const CostFigures& f = decision.figures;
   nlohmann::json tiers = nlohmann::json::array();
-  for (const auto& each : decision.tiers) {
-    const auto& money = each.money;
-    nlohmann::json entry = {{"tier", each.card->id},
-                            {"threads", each.thrifty->threads},
-                            {"ranks", each.thrifty->ranks},
-                            {"cores", money.cores},
-                            {"wall_seconds", money.wall_seconds},
-                            {"core_seconds", money.core_seconds()},
-                            {"fastest_wall_seconds", each.fastest->median()},
-                            {"engineer_days", money.days},
-                            {"adoption_dollars", money.days.adoption * f.bus_factor * f.engineer_day},
-                            {"upkeep_dollars_a_year", money.days.upkeep * f.engineer_day},
-                            {"compute_dollars_a_year_per_call_a_day", money.compute / f.horizon_years},
-                            {"people_dollars", money.people},
-                            {"compute_dollars_per_call_a_day", money.compute},
-                            {"pays_from_calls_a_day", optional_json(each.pays_from)}};
-    if (decision.usage.calls_per_day) entry["total_dollars"] = money.total(*decision.usage.calls_per_day);
-    tiers.push_back(std::move(entry));
-  }
+  for (const auto& each : decision.tiers) tiers.push_back(tier_json(decision, each));
   nlohmann::json steps = nlohmann::json::array();
   for (const auto& step : decision.usage_map)
     steps.push_back(
         {{"tier", step.tier},
+         {"tiers", step.tiers},
+         {"merged", step.merged()},
          {"from_calls_a_day", step.from},
+         {"from_range", step.from > 0 ? range_json(step.from_range) : nlohmann::json()},
          {"to_calls_a_day", std::isfinite(step.to) ? nlohmann::json(step.to) : nlohmann::json()}});
   return {{"n", decision.n},
           {"integrand", decision.integrand},
@@ -211,9 +372,15 @@ nlohmann::json decision_json(const Decision& decision) {
           {"deadline_seconds", optional_json(decision.usage.deadline_seconds)},
           {"current", decision.current},
           {"usage_map", steps},
+          {"usage_map_tie_break",
+           "a step of tiers within the noise of each other goes to the one cheapest to "
+           "keep (engineer-days over the horizon at the default figures, then libraries)"},
           {"money_tier", optional_json(decision.money_tier)},
           {"latency_tier", optional_json(decision.latency_tier)},
           {"latency_why", decision.latency_why},
+          {"latency_tied", decision.latency_tied},
+          {"latency_tie_break", decision.latency_tie_break},
+          {"deadline_within_noise", decision.deadline_within_noise},
           {"tiers", tiers}};
 }
 

@@ -155,27 +155,21 @@ void to_json(nlohmann::json& out, const EngineerDays& days) {
          {"upkeep_parts", parts(days.upkeep_parts)}};
 }
 
-TierMoney tier_money(const CardRecord& card, int cores, double wall_seconds, const CostFigures& figures) {
-  TierMoney money;
-  money.tier = card.id;
-  money.cores = cores;
-  money.wall_seconds = wall_seconds;
-  money.days = engineer_days(card, figures);
-  money.people = (money.days.adoption * figures.bus_factor + money.days.upkeep * figures.horizon_years) *
-                 figures.engineer_day;
-  money.compute = cores * wall_seconds / 3600 * figures.core_hour * 365 * figures.horizon_years;
-  return money;
+namespace {
+
+// Dollars over the horizon for each call a day of `seconds` a call on `cores`.
+double compute_dollars(int cores, double seconds, const CostFigures& figures) {
+  return cores * seconds / 3600 * figures.core_hour * 365 * figures.horizon_years;
 }
 
-std::optional<double> break_even(const TierMoney& candidate, const TierMoney& current) {
-  if (candidate.people <= current.people && candidate.compute <= current.compute) return 0.0;
-  if (candidate.compute >= current.compute) return std::nullopt;
-  return (candidate.people - current.people) / (current.compute - candidate.compute);
-}
+// One step of the lower envelope at the lines' medians: tiers[tier] from `from` calls a day to `to`.
+struct Segment {
+  std::size_t tier = 0;
+  double from = 0, to = std::numeric_limits<double>::infinity();
+};
 
-std::vector<UsageStep> usage_map(const std::vector<TierMoney>& tiers) {
-  std::vector<UsageStep> steps;
-  if (tiers.empty()) return steps;
+std::vector<Segment> lower_envelope(const std::vector<TierMoney>& tiers) {
+  std::vector<Segment> segments;
   // Lower at 0 calls a day: the fewest people; among equals the fewer core-seconds.
   const auto cheaper_at_zero = [](const TierMoney& x, const TierMoney& y) {
     return x.people != y.people ? x.people < y.people : x.compute < y.compute;
@@ -198,13 +192,131 @@ std::vector<UsageStep> usage_map(const std::vector<TierMoney>& tiers) {
       }
     }
     if (!next || !std::isfinite(at)) {
-      steps.push_back({tiers[current].tier, from, std::numeric_limits<double>::infinity()});
-      return steps;
+      segments.push_back({current, from, std::numeric_limits<double>::infinity()});
+      return segments;
     }
-    if (at > from) steps.push_back({tiers[current].tier, from, at});
+    if (at > from) segments.push_back({current, from, at});
     current = *next;
     from = at;
   }
+}
+
+// Whether `other` may cost less than `tier` somewhere below `to` calls a day within the noise: their slopes
+// overlap, and `other` at its least compute comes under `tier` at its most before `to`. Such a tier may be
+// the cheapest in this step in another run of the same code, so it belongs to the step.
+bool may_undercut(const TierMoney& other, const TierMoney& tier, double to) {
+  if (!compute_tied(other, tier)) return false;
+  if (other.people <= tier.people) return true;
+  if (!std::isfinite(to)) return other.compute_low < tier.compute_high;
+  return other.people + to * other.compute_low <= tier.people + to * tier.compute_high;
+}
+
+bool shares_a_tier(const std::vector<std::size_t>& x, const std::vector<std::size_t>& y) {
+  return std::any_of(x.begin(), x.end(),
+                     [&](std::size_t tier) { return std::find(y.begin(), y.end(), tier) != y.end(); });
+}
+
+// A step being built: its segments' span and every tier that belongs to one of them.
+struct Group {
+  double from = 0, to = 0;
+  CallsRange from_range;
+  std::vector<std::size_t> members;
+};
+
+}  // namespace
+
+TierMoney tier_money(const CardRecord& card, int cores, double wall_seconds, const CostFigures& figures) {
+  TierMoney money;
+  money.tier = card.id;
+  money.cores = cores;
+  money.wall_seconds = wall_seconds;
+  money.days = engineer_days(card, figures);
+  money.people = (money.days.adoption * figures.bus_factor + money.days.upkeep * figures.horizon_years) *
+                 figures.engineer_day;
+  money.compute = compute_dollars(cores, wall_seconds, figures);
+  money.compute_low = money.compute_high = money.compute;
+  return money;
+}
+
+void set_compute_range(TierMoney& money, double low_seconds, double high_seconds,
+                       const CostFigures& figures) {
+  money.compute_low = std::min(money.compute, compute_dollars(money.cores, low_seconds, figures));
+  money.compute_high = std::max(money.compute, compute_dollars(money.cores, high_seconds, figures));
+}
+
+bool compute_tied(const TierMoney& x, const TierMoney& y) {
+  return x.compute_low <= y.compute_high && y.compute_low <= x.compute_high;
+}
+
+std::optional<double> break_even(const TierMoney& candidate, const TierMoney& current) {
+  if (candidate.people <= current.people && candidate.compute <= current.compute) return 0.0;
+  if (candidate.compute >= current.compute) return std::nullopt;
+  return (candidate.people - current.people) / (current.compute - candidate.compute);
+}
+
+std::optional<CallsRange> break_even_range(const TierMoney& candidate, const TierMoney& current) {
+  const auto point = break_even(candidate, current);
+  if (!point) return std::nullopt;
+  if (*point == 0) return CallsRange{0, 0};
+  const double people = candidate.people - current.people;
+  const double widest = current.compute_high - candidate.compute_low,
+               narrowest = current.compute_low - candidate.compute_high;
+  return CallsRange{people / widest,
+                    narrowest > 0 ? people / narrowest : std::numeric_limits<double>::infinity()};
+}
+
+std::vector<UsageStep> usage_map(const std::vector<TierMoney>& tiers, const KeepOrder& cheaper_to_keep) {
+  std::vector<UsageStep> steps;
+  if (tiers.empty()) return steps;
+  const std::vector<Segment> segments = lower_envelope(tiers);
+  std::vector<Group> groups;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const Segment& segment = segments[i];
+    Group group{segment.from, segment.to, {0, 0}, {segment.tier}};
+    for (std::size_t other = 0; other < tiers.size(); ++other)
+      if (other != segment.tier && may_undercut(tiers[other], tiers[segment.tier], segment.to))
+        group.members.push_back(other);
+    // The break-even where this step begins, unless it cannot be resolved: then the step joins the one
+    // before it, and every step back to one that shares a tier with it (a tier within the noise of both).
+    std::size_t join = groups.size();
+    if (i > 0) {
+      const TierMoney &before = tiers[segments[i - 1].tier], &here = tiers[segment.tier];
+      if (compute_tied(before, here))
+        join = groups.size() - 1;
+      else
+        group.from_range = break_even_range(here, before).value_or(CallsRange{segment.from, segment.from});
+    }
+    for (std::size_t k = 0; k < groups.size(); ++k)
+      if (shares_a_tier(groups[k].members, group.members)) join = std::min(join, k);
+    if (join < groups.size()) {
+      Group merged = groups[join];
+      for (std::size_t k = join + 1; k < groups.size(); ++k)
+        merged.members.insert(merged.members.end(), groups[k].members.begin(), groups[k].members.end());
+      merged.members.insert(merged.members.end(), group.members.begin(), group.members.end());
+      merged.to = group.to;
+      groups.resize(join);
+      group = std::move(merged);
+    }
+    groups.push_back(std::move(group));
+  }
+  // Each step's tiers, the cheapest to keep first: an order the noise does not move.
+  const KeepOrder order =
+      cheaper_to_keep ? cheaper_to_keep : [&](const std::string& x, const std::string& y) {
+        const auto people = [&](const std::string& id) {
+          return std::find_if(tiers.begin(), tiers.end(), [&](const TierMoney& t) { return t.tier == id; })
+              ->people;
+        };
+        return people(x) != people(y) ? people(x) < people(y) : x < y;
+      };
+  for (Group& group : groups) {
+    std::sort(group.members.begin(), group.members.end());
+    group.members.erase(std::unique(group.members.begin(), group.members.end()), group.members.end());
+    std::vector<std::string> names;
+    for (const std::size_t member : group.members) names.push_back(tiers[member].tier);
+    std::sort(names.begin(), names.end(), order);
+    steps.push_back({names.front(), group.from, group.to, names, group.from_range});
+  }
+  return steps;
 }
 
 void check_cost_figures(const CostFigures& figures) {

@@ -10,6 +10,7 @@
 // A core held by a waiting thread costs what a computing one does: threads buy latency, not money.
 #pragma once
 
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -76,24 +77,54 @@ struct TierMoney {
   EngineerDays days;
   double people = 0;   // dollars over the horizon
   double compute = 0;  // dollars over the horizon for each call a day
+  // The compute within the noise: at the low and the high end of the cell's interval (reports/intervals.hpp).
+  // The people cost has no noise; the slope of the line does, so two lines whose slopes overlap here may
+  // cross anywhere, or not at all.
+  double compute_low = 0, compute_high = 0;
   double total(double calls_per_day) const { return people + calls_per_day * compute; }
   double core_seconds() const { return cores * wall_seconds; }
 };
+// The line at the median; its compute range is the median's alone until set_compute_range widens it.
 TierMoney tier_money(const CardRecord& card, int cores, double wall_seconds, const CostFigures& figures);
+// The compute range from the wall seconds a call at the low and the high end of the cell's interval.
+void set_compute_range(TierMoney& money, double low_seconds, double high_seconds, const CostFigures& figures);
+// Whether two lines' slopes are within the noise of each other: their compute ranges overlap.
+bool compute_tied(const TierMoney& x, const TierMoney& y);
 
 // The calls a day from which `candidate` costs less than `current` over the horizon: 0 when it costs
 // no more at any usage, nullopt ("never") when it holds as many core-seconds a call or more and costs
 // more people.
 std::optional<double> break_even(const TierMoney& candidate, const TierMoney& current);
 
+// Calls a day, from `low` to `high`: where a break-even lies within the noise.
+struct CallsRange {
+  double low = 0, high = 0;  // high infinite: at one end of the noise the lines never cross
+};
+// The range of break_even(candidate, current): the lines crossed at the ends of their compute ranges, the
+// candidate at its least compute against the current at its most (low), then the other way (high; infinite
+// when the ranges overlap: within the noise the candidate may never pay). Absent where break_even is; {0, 0}
+// where it is 0.
+std::optional<CallsRange> break_even_range(const TierMoney& candidate, const TierMoney& current);
+
 // The cheapest tier from `from` calls a day up to `to` (infinity for the last step).
 struct UsageStep {
   std::string tier;
   double from = 0, to = std::numeric_limits<double>::infinity();
+  // Every tier of the step, `tier` first then by cost to keep: more than one when their lines' slopes are
+  // within the noise of each other, so that which is the cheapest here is the noise's to say, not the
+  // lines' ("openmp-tuned ≈ tbb-tuned"); `tier` is then the one cheapest to keep.
+  std::vector<std::string> tiers;
+  CallsRange from_range;  // where the step begins within the noise: its break-even's range ({0, 0} first)
+  bool merged() const { return tiers.size() > 1; }
 };
+// Whether tier x is cheaper to keep than tier y: how a step of tiers within the noise is decided.
+using KeepOrder = std::function<bool(const std::string& x, const std::string& y)>;
 // The lower envelope of the tiers' lines over calls a day from 0 up: each step the tier whose total is the
-// lowest there (ties to the fewer core-seconds, then the lower people cost, then the order given).
-std::vector<UsageStep> usage_map(const std::vector<TierMoney>& tiers);
+// lowest there (ties to the fewer core-seconds, then the lower people cost, then the order given). A step
+// whose break-even cannot be resolved, its tier's compute within the noise of a neighbour's (or of a tier
+// that may undercut it there), is merged with that neighbour into one step of both; its tier is the first
+// by `cheaper_to_keep` (default: the fewer people dollars, then the name), whatever the medians say.
+std::vector<UsageStep> usage_map(const std::vector<TierMoney>& tiers, const KeepOrder& cheaper_to_keep = {});
 
 // What the team says of its use: calls a day at the report's n (absent: answer with the usage map), the
 // wall time one call must meet (absent: the fastest tier), and the rung it runs now (break-even is

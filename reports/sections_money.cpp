@@ -21,21 +21,57 @@ std::string dollars(double amount) {
   return "$" + digits;
 }
 
-// "below 3000 calls a day **inlined**; from 3000 to 2.1 million **autovec**; above 2.1 million **tuned-exp**"
+// A step's tiers: its own in bold, and those within the noise of it after "≈".
+std::string step_tiers(const UsageStep& step) {
+  std::string text = "**" + step.tier + "**";
+  for (const auto& other : step.tiers)
+    if (other != step.tier) text += " ≈ " + other;
+  return text;
+}
+
+// "below 3000 calls a day **inlined**; from 3000 to 2.1 million **autovec**; above 2.1 million
+// **openmp-tuned** ≈ tbb-tuned", then what the noise leaves of each break-even and why a step holds two.
 std::string usage_sentence(const Decision& decision) {
   const auto& map = decision.usage_map;
-  if (map.size() == 1) return "at any number of calls a day, **" + map.front().tier + "**";
-  std::vector<std::string> steps;
+  std::string text;
+  std::vector<std::string> steps, ranges, merged;
   for (const auto& step : map) {
-    const std::string tier = " **" + step.tier + "**";
-    if (step.from <= 0)
+    const std::string tier = " " + step_tiers(step);
+    if (map.size() == 1)
+      steps.push_back("at any number of calls a day," + tier);
+    else if (step.from <= 0)
       steps.push_back("below " + calls_text(step.to) + " calls a day" + tier);
     else if (std::isfinite(step.to))
       steps.push_back("from " + calls_text(step.from) + " to " + calls_text(step.to) + tier);
     else
       steps.push_back("above " + calls_text(step.from) + tier);
+    if (step.from > 0)
+      ranges.push_back(calls_text(step.from) + " (" + calls_range_text(step.from_range) + ")");
+    if (step.merged())
+      merged.push_back(
+          step_tiers_text(step) + ": their core-seconds a call are within this machine's noise, " +
+          "so the noise, not the lines, says which is cheaper; " + step.tier + " is the cheapest to keep");
   }
-  return join(steps, "; ");
+  text = join(steps, "; ");
+  if (!ranges.empty()) text += ". Each break-even within the noise: " + join(ranges, "; ");
+  if (!merged.empty()) text += ". ≈ " + join(merged, ". ≈ ");
+  return text;
+}
+
+// "; tbb-tuned costs as much within the noise, and openmp-tuned is the cheaper to keep" where the step at
+// `calls` holds several tiers; else nothing.
+std::string within_noise(const Decision& decision, double calls) {
+  for (const auto& step : decision.usage_map)
+    if (calls < step.to) {
+      if (!step.merged()) return "";
+      std::vector<std::string> others;
+      for (const auto& other : step.tiers)
+        if (other != step.tier) others.push_back(other);
+      return "; " + join(others) + (others.size() > 1 ? " cost" : " costs") +
+             " as much within the noise, and " + step.tier + " is the " +
+             (others.size() > 1 ? "cheapest" : "cheaper") + " to keep";
+    }
+  return "";
 }
 
 std::string throughput(const Decision& decision) {
@@ -56,7 +92,7 @@ std::string throughput(const Decision& decision) {
                      "**: " + dollars(chosen.money.total(calls)) + " over " +
                      format_number("%g", decision.figures.horizon_years) + " years (" +
                      dollars(chosen.money.people) + " of people, " + dollars(calls * chosen.money.compute) +
-                     " of compute)";
+                     " of compute)" + within_noise(decision, calls);
   if (chosen.card->id == decision.current) return text + "; it is the current rung.";
   const TierChoice& current = *decision.tier(decision.current);
   return text + "; " + decision.current + " costs " + dollars(current.money.total(calls)) + " there.";
@@ -105,7 +141,11 @@ std::string figures_line(const Decision& decision) {
          "; break-even against **" + decision.current + "** (" +
          (decision.usage.current.empty() ? "the current rung" : "--current") +
          "), at n = " + format_count(static_cast<double>(decision.n)) +
-         ". The defaults and their sources: docs/reading-the-report.md; ladder pick --json gives every "
+         ". Each time carries its interval: its repetitions, widened by this machine's noise (" +
+         band_text(decision.tiers.front().thrifty_interval.noise) + " a cell, " +
+         decision.tiers.front().thrifty_interval.noise.source +
+         "); ≈ joins tiers within it, and a tie goes to the tier cheapest to keep. The defaults and their "
+         "sources: docs/reading-the-report.md; ladder pick --json gives every "
          "figure.";
 }
 
@@ -118,12 +158,17 @@ Block every_tier(const Decision& decision, const std::string& machine) {
              {}};
   for (const auto& each : decision.tiers) {
     const TierMoney& money = each.money;
-    rows.rows.push_back({each.card->id, std::to_string(money.cores), format_seconds(money.wall_seconds),
+    std::string pays = each.card->id == decision.current ? "(the current rung)"
+                       : each.pays_from                  ? calls_text(*each.pays_from) + " calls a day"
+                                                         : "never (as many core-seconds a call or more)";
+    if (each.pays_from && *each.pays_from > 0 && each.pays_from_range)
+      pays += " (" + calls_range_text(*each.pays_from_range) + ")";
+    // A tier measured only in disturbed cells says so beside its time, the figure the disturbance touched.
+    const std::string time = interval_text(each.thrifty_interval) +
+                             (each.only_disturbed() ? ", every cell disturbed: " + join(each.disturbed) : "");
+    rows.rows.push_back({each.card->id, std::to_string(money.cores), time,
                          format_amount(money.days.adoption, 2), format_amount(money.days.upkeep, 2),
-                         dollars(money.people), dollars(1e6 * money.compute),
-                         each.card->id == decision.current ? "(the current rung)"
-                         : each.pays_from                  ? calls_text(*each.pays_from) + " calls a day"
-                                                           : "never (as many core-seconds a call or more)"});
+                         dollars(money.people), dollars(1e6 * money.compute), pays});
   }
   rows.fold = false;
   return details(3, "Every tier in days and dollars" + machine, {table(rows)});

@@ -1,7 +1,8 @@
 // One decision, in one place (issue 27): the report's answer and its "Money and latency" section say what
 // `ladder pick --json` says on every results fixture, with the default figures and with the team's inputs:
-// the usage map step by step (or the one tier at the team's calls a day), the latency tier, the rung
-// break-even is against, and each tier's people cost in the folded table, which is the documented formula's.
+// the usage map step by step, its steps of tiers within the noise ("≈") and its break-evens' ranges (issue
+// 38), or the one tier at the team's calls a day, the latency tier, the rung break-even is against, and
+// each tier's people cost in the folded table, which is the documented formula's.
 // Bad inputs to `ladder report` and `ladder run` are refused by name before anything is written or run.
 #include <gtest/gtest.h>
 
@@ -44,6 +45,39 @@ std::string dollars(double amount) {
   return "$" + digits;
 }
 
+// Every step of the usage map pick --json gives, in order, in the section's words: a step of tiers within
+// the noise with its tier in bold and the others after "≈"; then each break-even with its range.
+void expect_usage_map(const std::string& section, const nlohmann::json& decision) {
+  std::size_t at = 0;
+  for (const auto& step : decision.at("usage_map")) {
+    // A step of tiers within the noise: its tier in bold, the others after "≈".
+    std::string words = "**" + step.at("tier").get<std::string>() + "**";
+    for (const auto& other : step.at("tiers"))
+      if (other != step.at("tier")) words += " ≈ " + other.get<std::string>();
+    if (!step.at("to_calls_a_day").is_null())
+      words = calls_text(step.at("to_calls_a_day").get<double>()) + (at == 0 ? " calls a day " : " ") + words;
+    else if (decision.at("usage_map").size() > 1)
+      words = "above " + calls_text(step.at("from_calls_a_day").get<double>()) + " " + words;
+    const auto found = section.find(words, at);
+    ASSERT_NE(found, std::string::npos) << "the usage map's step '" << words << "' is not in\n" << section;
+    at = found;
+  }
+  // Each break-even with its range within the noise, as pick --json gives it.
+  for (const auto& step : decision.at("usage_map")) {
+    if (step.at("from_range").is_null()) continue;
+    const nlohmann::json& range = step.at("from_range");
+    const CallsRange calls{range.at("low").get<double>(), range.at("high").is_null()
+                                                              ? std::numeric_limits<double>::infinity()
+                                                              : range.at("high").get<double>()};
+    EXPECT_LE(calls.low, step.at("from_calls_a_day").get<double>());
+    EXPECT_GE(calls.high, step.at("from_calls_a_day").get<double>());
+    const std::string words =
+        calls_text(step.at("from_calls_a_day").get<double>()) + " (" + calls_range_text(calls) + ")";
+    EXPECT_NE(section.find(words), std::string::npos) << "the break-even '" << words << "' is not in\n"
+                                                      << section;
+  }
+}
+
 TEST(ReportMoney, TheReportSaysWhatPickSaysOnEveryFixture) {
   for (const auto& fixture : fixtures) {
     TempDir dir;
@@ -76,19 +110,7 @@ TEST(ReportMoney, TheReportSaysWhatPickSaysOnEveryFixture) {
               EXPECT_NEAR(decision.at("calls_per_day").get<double>(), calls, 1e-12 * calls);
             }
       } else {
-        std::size_t at = 0;
-        for (const auto& step : decision.at("usage_map")) {
-          std::string words = "**" + step.at("tier").get<std::string>() + "**";
-          if (!step.at("to_calls_a_day").is_null())
-            words = calls_text(step.at("to_calls_a_day").get<double>()) + (at == 0 ? " calls a day " : " ") +
-                    words;
-          else if (decision.at("usage_map").size() > 1)
-            words = "above " + calls_text(step.at("from_calls_a_day").get<double>()) + " " + words;
-          const auto found = section.find(words, at);
-          ASSERT_NE(found, std::string::npos) << "the usage map's step '" << words << "' is not in\n"
-                                              << section;
-          at = found;
-        }
+        expect_usage_map(section, decision);
       }
       // The answer on the first screen names the latency tier for the integrand pick answers for (a run of
       // several: its row), or says to stay, which only a latency tier within 10 % of the current rung allows.
