@@ -64,23 +64,20 @@ void to_json(json& out, const ResumeRecord& record) {
 
 namespace {
 
-// A cell's line joins the journal's cells; one that measured a cell again (it carries `remeasured`, with more
-// tries than the cell's record so far) takes the place of that record instead. Any other line about a cell
-// already there is added as it is: the runner refuses a cell that comes twice.
-void add_cell(std::vector<CellResult>& cells, CellResult record, const JsonReader& line) {
-  if (!record.remeasured) {
+// A cell's line joins the journal's cells, but one that measured a cell again (it carries `remeasured`)
+// takes the place of the cell's record before it, when that record is whole (it describes the cell it names)
+// and has had fewer tries. Any other line is added as it is, for the runner to judge: a cell that comes
+// twice, or a record that names another cell than it describes, is refused there, naming the cell.
+void add_cell(std::vector<CellResult>& cells, CellResult record) {
+  const auto earlier = std::find_if(cells.rbegin(), cells.rend(), [&](const CellResult& cell) {
+    return cell.name == record.name && cell_name(cell) == cell.name;
+  });
+  const int tries = record.remeasured ? record.remeasured->attempts : 0;
+  if (tries > 0 && earlier != cells.rend() &&
+      tries > (earlier->remeasured ? earlier->remeasured->attempts : 0))
+    *earlier = std::move(record);
+  else
     cells.push_back(std::move(record));
-    return;
-  }
-  const auto earlier = std::find_if(cells.rbegin(), cells.rend(),
-                                    [&](const CellResult& cell) { return cell.name == record.name; });
-  if (earlier == cells.rend()) line.at("remeasured").fail("measures again a cell no line before it measured");
-  const int before = earlier->remeasured ? earlier->remeasured->attempts : 0;
-  if (record.remeasured->attempts <= before)
-    line.at("remeasured")
-        .at("attempts")
-        .fail("is not more than the " + std::to_string(before) + " tries of the cell's line before it");
-  *earlier = std::move(record);
 }
 
 }  // namespace
@@ -121,7 +118,7 @@ Journal read_journal(const std::string& path, bool repair) {
       }
       const std::string kind = reader.at("kind").string();
       if (kind == "cell")
-        add_cell(journal.cells, read_cell_result(reader), reader);
+        add_cell(journal.cells, read_cell_result(reader));
       else if (kind == "resume")
         journal.resumptions.push_back(
             {reader.at("at").string(), reader.at("host_name").string(), reader.at("command_line").string()});

@@ -53,8 +53,8 @@ struct Journal {
 };
 
 // Reads a journal; a last line cut short by a kill is dropped (and cut from the file when `repair`). A cell
-// line with `remeasured` replaces the cell's record before it; one with no record before it, or no more tries
-// than that record, is damage.
+// line with `remeasured` replaces the cell's record before it when that one has fewer tries; otherwise it is
+// added, like any other cell line, for the runner to refuse a cell that comes twice.
 // Throws InputError when the file is missing, is not a Ladder journal, has another schema version, or a
 // line is damaged (naming the line and the field). A journal of schema 1 is read through its migration.
 Journal read_journal(const std::string& path, bool repair);
