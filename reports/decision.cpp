@@ -287,6 +287,8 @@ nlohmann::json tier_json(const Decision& decision, const TierChoice& each) {
                           {"interval", interval_json(each.thrifty_interval)},
                           {"core_seconds", money.core_seconds()},
                           {"fastest_wall_seconds", each.fastest->median()},
+                          {"fastest_threads", each.fastest->threads},
+                          {"fastest_ranks", each.fastest->ranks},
                           {"fastest_interval", interval_json(each.fastest_interval)},
                           {"only_disturbed", each.only_disturbed()},
                           {"disturbed", each.disturbed},
