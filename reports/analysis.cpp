@@ -6,12 +6,12 @@
 #include <limits>
 #include <map>
 
+#include "disturbance.hpp"
 #include "errors.hpp"
 #include "report.hpp"
 #include "text.hpp"
 
 namespace ladder::report {
-namespace {}  // namespace
 
 // The cost score. Each part is capped so no single one dominates; the report prints every part.
 std::string cost_formula() {
@@ -72,15 +72,22 @@ std::vector<std::string> cost_in_words(const Card& card, std::size_t count) {
   return words;
 }
 
+bool better_cell(const CellResult& x, const CellResult& y) {
+  const bool x_quiet = !disturbed(x), y_quiet = !disturbed(y);
+  if (x_quiet != y_quiet) return x_quiet;
+  return x.median() < y.median();
+}
+
 namespace {
 
-// The fastest measured cell of a tier at n (over threads and ranks), at most `width` threads × ranks.
+// The best measured cell of a tier at n (over threads and ranks: better_cell), at most `width` threads ×
+// ranks.
 const CellResult* best_cell(const Run& run, const std::string& tier, std::int64_t n,
                             int width = std::numeric_limits<int>::max()) {
   const CellResult* best = nullptr;
   for (const auto& cell : run.cells)
     if (cell.tier == tier && cell.n == n && cell.ok() && cell.threads * cell.ranks <= width &&
-        (!best || cell.median() < best->median()))
+        (!best || better_cell(cell, *best)))
       best = &cell;
   return best;
 }
@@ -174,7 +181,12 @@ double measured_rows(const Run& run, Analysis& analysis) {
     row.cell = cell;
     row.card = card;
     row.cost = maintenance_cost(*card);
-    if (naive) row.speedup = naive->median() / cell->median();
+    row.interval = cell_interval(run, *cell);
+    row.disturbed = disturbance(*cell);
+    if (naive) {
+      row.speedup = naive->median() / cell->median();
+      row.speedup_range = ratio_range(cell_interval(run, *naive), row.interval);
+    }
     analysis.rows.push_back(row);
     fastest = fastest == 0 ? cell->median() : std::min(fastest, cell->median());
   }
@@ -196,7 +208,10 @@ void compare_rows(Analysis& analysis, double fastest) {
   for (auto& row : analysis.rows) {
     row.fraction_of_fastest = fastest / row.cell->median();
     const Row*& previous = row.card->peer ? below_peer : below;  // each staircase on its own
-    if (previous) row.speedup_below = previous->cell->median() / row.cell->median();
+    if (previous) {
+      row.speedup_below = previous->cell->median() / row.cell->median();
+      row.below_range = ratio_range(previous->interval, row.interval);
+    }
     previous = &row;
     if (py_list) row.over_py_list = py_list->cell->median() / row.cell->median();
     if (analysis.best_peer) row.over_best_peer = analysis.best_peer->cell->median() / row.cell->median();
@@ -210,25 +225,49 @@ void compare_rows(Analysis& analysis, double fastest) {
   }
 }
 
-// The fastest row that costs less to keep than the recommended one.
+// The fastest row that costs less to keep than the recommended one (none that was kept out as disturbed).
 void cheaper_runner_up(Analysis& analysis, bool include_peers) {
   analysis.cheaper = nullptr;
+  const auto& kept_out = analysis.decided.kept_out;
   for (const auto& row : analysis.rows)
     if ((!row.card->peer || include_peers) && row.cost.score < analysis.recommended->cost.score &&
+        std::find(kept_out.begin(), kept_out.end(), &row) == kept_out.end() &&
         (!analysis.cheaper || row.cell->median() < analysis.cheaper->cell->median()))
       analysis.cheaper = &row;
 }
 
-// The tier for one call that must be fast: the fastest that may be recommended (decide()'s latency rule
-// without a deadline, the one `ladder pick` follows), and the fastest runner-up that costs less to keep.
-// False (with the reason in `why`) when nothing may be recommended.
+// choose_within_noise over some rows, as rows.
+Decided choose_row(const std::vector<const Row*>& rows) {
+  std::vector<Contender> contenders;
+  for (const Row* row : rows) contenders.push_back({row->card, row->interval, row->disturbed});
+  const Choice choice = choose_within_noise(contenders);
+  Decided decided;
+  decided.undecided = choice.undecided;
+  decided.note = choice.note;
+  for (const std::size_t i : choice.kept_out) decided.kept_out.push_back(rows[i]);
+  if (choice.chosen >= rows.size()) return decided;
+  decided.row = rows[choice.chosen];
+  for (const std::size_t i : choice.tie.tied) decided.tied.push_back(rows[i]);
+  decided.tie_why = choice.tie.why;
+  return decided;
+}
+
+// The tier for one call that must be fast: the fastest within the noise that may be recommended, a tie to
+// the cheapest to keep (decide()'s latency rule without a deadline, the one `ladder pick` follows), and the
+// fastest runner-up that costs less to keep. False (with the reason in `why`) when nothing may be
+// recommended or it could not be decided.
 bool recommend(Analysis& analysis, bool include_peers) {
+  std::vector<const Row*> eligible;
   for (const auto& row : analysis.rows)
-    if ((!row.card->peer || include_peers) &&
-        (!analysis.recommended || row.cell->median() < analysis.recommended->cell->median()))
-      analysis.recommended = &row;
-  if (!analysis.recommended) {
+    if (!row.card->peer || include_peers) eligible.push_back(&row);
+  if (eligible.empty()) {
     analysis.why = "only peers were measured at n = " + std::to_string(analysis.n);
+    return false;
+  }
+  analysis.decided = choose_row(eligible);
+  analysis.recommended = analysis.decided.row;
+  if (!analysis.recommended) {
+    analysis.why = analysis.decided.undecided;
     return false;
   }
   cheaper_runner_up(analysis, include_peers);
@@ -256,10 +295,20 @@ std::string why_picked(const Analysis& analysis) {
   for (const auto& row : analysis.rows)
     if (row.cell->median() < pick.cell->median() && (!faster || row.cell->median() < faster->cell->median()))
       faster = &row;
-  if (faster)
-    why += "; " + faster->card->id + " is " +
-           format_number("%.2f×", pick.cell->median() / faster->cell->median()) + " faster but costs " +
+  const Decided& decided = analysis.decided;
+  const bool decided_pick = decided.row == &pick;
+  // A faster tier within the noise is no faster: the tie says so, and how it was broken.
+  if (faster && decided_pick &&
+      std::find(decided.tied.begin(), decided.tied.end(), faster) != decided.tied.end())
+    why += "; " + decided.tie_why;
+  else if (faster && tied(faster->interval, pick.interval))
+    why += "; " + faster->card->id + " is within the noise of it (" +
+           ratio_text(ratio_range(pick.interval, faster->interval)) + ") and costs " +
            format_number("%.1f", faster->cost.score);
+  else if (faster)
+    why += "; " + faster->card->id + " is " + ratio_text(ratio_range(pick.interval, faster->interval)) +
+           " faster but costs " + format_number("%.1f", faster->cost.score);
+  if (decided_pick && !decided.note.empty()) why += "; " + decided.note;
   return why + ".";
 }
 
@@ -292,29 +341,48 @@ void prefer(Analysis& analysis, const std::string& tier) {
     }
 }
 
-const Row* current_rung(const Analysis& analysis, const std::string& tier) {
-  const Row* found = nullptr;
+Decided current_rung_choice(const Analysis& analysis, const std::string& tier) {
+  std::vector<const Row*> plain;
   for (const auto& row : analysis.rows) {
     const Card& card = *row.card;
     if (!tier.empty()) {
-      if (card.id == tier) return &row;
-      continue;
+      if (card.id != tier) continue;
+      Decided given;
+      given.row = &row;
+      given.tied = {&row};
+      return given;
     }
-    const bool plain =
-        !card.peer && !card.parallel && !card.distributed && card.libraries.empty() && !card.max_ulp_error;
-    if (plain && (!found || row.cell->median() < found->cell->median())) found = &row;
+    if (!card.peer && !card.parallel && !card.distributed && card.libraries.empty() && !card.max_ulp_error)
+      plain.push_back(&row);
   }
-  return found;
+  return plain.empty() ? Decided{} : choose_row(plain);
+}
+
+const Row* current_rung(const Analysis& analysis, const std::string& tier) {
+  return current_rung_choice(analysis, tier).row;
 }
 
 std::string current_rung_rule() {
-  return "the fastest plain single-threaded C++ rung, with no library and no hand-written maths: the step a "
+  return "the fastest plain single-threaded C++ rung, with no library and no hand-written maths, within this "
+         "machine's noise (a tie goes to the rung cheapest to keep; a disturbed cell is kept out): the step "
+         "a "
          "team reaches before it adds dependencies";
 }
 
+std::vector<const Row*> answer_rows(const Analysis& analysis) {
+  std::vector<const Row*> quiet, all;
+  for (const auto& row : analysis.rows) {
+    if (row.card->peer) continue;
+    all.push_back(&row);
+    if (row.disturbed.empty()) quiet.push_back(&row);
+  }
+  return quiet.empty() ? all : quiet;
+}
+
 bool ladder_pays(const Analysis& analysis, const Row& current) {
-  return std::any_of(analysis.rows.begin(), analysis.rows.end(), [&](const Row& row) {
-    return !row.card->peer && row.cell->median() < 0.9 * current.cell->median();
+  const auto rows = answer_rows(analysis);
+  return std::any_of(rows.begin(), rows.end(), [&](const Row* row) {
+    return row->cell->median() < 0.9 * current.cell->median() && !tied(row->interval, current.interval);
   });
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,12 @@ struct PickConstraints {
 // report's answer for each integrand shares, unless --integrand names one; a name the file does not hold
 // is an InputError naming it and the integrands it holds.
 int pick(const std::string& results, const PickConstraints& constraints);
+
+// The report's answer as `ladder pick --json` carries it (its "answer"): the size, the tier recommended and
+// why; how the fastest within the noise and the likely current rung (`current`, when the team named it) were
+// decided (the tie, its break, the disturbed rows kept out, or why it could not be decided); and each row's
+// interval (median, low and high in seconds a call, the noise it was widened by and where that came from).
+nlohmann::json answer_json(const Analysis& analysis, const std::string& current = "");
 
 // The geometric mean of the ratios new/old (1 when there are none): a cell twice as fast and one twice as
 // slow average to no change.

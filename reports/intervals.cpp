@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "economics.hpp"
+#include "report.hpp"
 #include "text.hpp"
 
 namespace ladder::report {
@@ -60,13 +61,21 @@ RatioRange ratio_range(const CellInterval& x, const CellInterval& y) {
   return {x.median / y.median, x.low / y.high, x.high / y.low};
 }
 
+namespace {
+
+// As the report writes a ratio (document.hpp's times): whole from 10 up, else two decimals.
+std::string ratio_number(double value) { return format_number(value >= 10 ? "%.0f" : "%.2f", value); }
+
+}  // namespace
+
+std::string range_text(const RatioRange& range) {
+  return ratio_number(range.low) + "–" + ratio_number(range.high) + "×";
+}
+
 std::string ratio_text(const RatioRange& range) {
-  const auto number = [](double value) {
-    return format_number(value >= 10 ? "%.0f" : value >= 1 ? "%.2g" : "%.2f", value);
-  };
-  const std::string spread = " (" + number(range.low) + "–" + number(range.high) + "×)";
+  const std::string spread = " (" + range_text(range) + ")";
   if (range.about_one()) return "≈ 1" + spread;
-  return number(range.ratio) + "×" + spread;
+  return ratio_number(range.ratio) + "×" + spread;
 }
 
 double days_to_keep(const Card& card) {
@@ -95,6 +104,11 @@ TieOutcome fastest_within_noise(const std::vector<Contender>& contenders) {
   const CellInterval& fastest = contenders[outcome.fastest].interval;
   for (std::size_t i = 0; i < contenders.size(); ++i)
     if (i == outcome.fastest || tied(contenders[i].interval, fastest)) outcome.tied.push_back(i);
+  // In rung order, whatever order the contenders came in: the sentence is the same from every caller.
+  std::sort(outcome.tied.begin(), outcome.tied.end(), [&](std::size_t x, std::size_t y) {
+    const Card &a = *contenders[x].card, &b = *contenders[y].card;
+    return a.rung != b.rung ? a.rung < b.rung : a.id < b.id;
+  });
   outcome.chosen = outcome.fastest;
   for (const std::size_t i : outcome.tied)
     if (cheaper_to_keep(*contenders[i].card, *contenders[outcome.chosen].card)) outcome.chosen = i;
@@ -115,6 +129,71 @@ TieOutcome fastest_within_noise(const std::vector<Contender>& contenders) {
                 format_number("%.1f engineer-days", days_to_keep(chosen)) + " over " +
                 format_number("%g years", CostFigures{}.horizon_years) + ")";
   return outcome;
+}
+
+namespace {
+
+constexpr std::size_t none = static_cast<std::size_t>(-1);
+
+// fastest_within_noise over some of the contenders (`competing`, indices into them), its indices mapped
+// back to the contenders'.
+TieOutcome fastest_among(const std::vector<Contender>& contenders,
+                         const std::vector<std::size_t>& competing) {
+  std::vector<Contender> those;
+  for (const std::size_t i : competing) those.push_back(contenders[i]);
+  TieOutcome outcome = fastest_within_noise(those);
+  if (outcome.chosen == none) return outcome;
+  outcome.chosen = competing[outcome.chosen];
+  outcome.fastest = competing[outcome.fastest];
+  for (auto& i : outcome.tied) i = competing[i];
+  return outcome;
+}
+
+// "openmp-tuned (1.01 cores of other load)"
+std::string disturbed_text(const Contender& contender) {
+  return contender.card->id + " (" + join(contender.disturbed) + ")";
+}
+
+}  // namespace
+
+Choice choose_within_noise(const std::vector<Contender>& contenders) {
+  Choice choice;
+  std::vector<std::size_t> quiet;
+  for (std::size_t i = 0; i < contenders.size(); ++i)
+    (contenders[i].disturbed.empty() ? quiet : choice.kept_out).push_back(i);
+  if (quiet.empty()) {  // every contender was disturbed: they compete, and the answer says so
+    std::swap(quiet, choice.kept_out);
+    choice.tie = fastest_among(contenders, quiet);
+    choice.chosen = choice.tie.chosen;
+    if (choice.chosen != none)
+      choice.note = contenders[choice.chosen].card->id +
+                    "'s only measurement was disturbed: " + join(contenders[choice.chosen].disturbed);
+    return choice;
+  }
+  choice.tie = fastest_among(contenders, quiet);
+  const Contender& fastest = contenders[choice.tie.fastest];
+  std::vector<std::string> could_be_faster, slower;
+  for (const std::size_t i : choice.kept_out) {
+    const Contender& kept = contenders[i];
+    // Slower beyond the noise as measured: had it been quiet, it would not have changed the choice.
+    if (kept.interval.low > fastest.interval.high)
+      slower.push_back(disturbed_text(kept));
+    else
+      could_be_faster.push_back(disturbed_text(kept) + ", " + format_seconds(kept.interval.median) +
+                                " a call against " + fastest.card->id + "'s " +
+                                format_seconds(fastest.interval.median));
+  }
+  if (!could_be_faster.empty()) {
+    choice.undecided = "could not decide: the only measurement of " + join(could_be_faster, "; ") +
+                       " was disturbed, and not slower than the fastest undisturbed tier beyond the noise " +
+                       "(measure again on a quiet machine)";
+    return choice;
+  }
+  choice.chosen = choice.tie.chosen;
+  if (!slower.empty())
+    choice.note = "kept out of the answer, its only measurement disturbed: " + join(slower) +
+                  "; as measured, slower than " + fastest.card->id + " beyond the noise";
+  return choice;
 }
 
 }  // namespace ladder::report

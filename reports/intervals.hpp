@@ -9,9 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "report.hpp"
+#include "cell_result.hpp"
+#include "noise.hpp"
 
 namespace ladder::report {
+
+// report.hpp includes this header (a Row carries its cell's interval), so these two are only named here.
+struct Card;
+struct Run;
 
 // A cell's median and the interval around it, in seconds a call: the hull of
 // - its repetitions' interval on the median (the sign test's rank interval at 95 % where there are 6 or
@@ -34,8 +39,9 @@ struct RatioRange {
   bool about_one() const { return low <= 1 && 1 <= high; }  // within the noise of 1: "≈ 1"
 };
 RatioRange ratio_range(const CellInterval& x, const CellInterval& y);
-// "179× (170–188×)", or "≈ 1 (0.97–1.04×)" when the range holds 1.
+// "179× (170–188×)", or "≈ 1 (0.97–1.04×)" when the range holds 1 (a ratio within the noise of 1).
 std::string ratio_text(const RatioRange& range);
+std::string range_text(const RatioRange& range);  // its range alone: "170–188×"
 
 // The cost to keep a tier, as a tie is broken: the engineer-days one person spends on it over the
 // horizon at the money model's default figures (adoption + upkeep a year × years), then its libraries;
@@ -43,10 +49,12 @@ std::string ratio_text(const RatioRange& range);
 bool cheaper_to_keep(const Card& x, const Card& y);
 double days_to_keep(const Card& card);
 
-// One contender for a place: a tier and its interval.
+// One contender for a place: a tier and its interval, and why its cell's measurement was disturbed
+// (common/disturbance.hpp; empty when it was not).
 struct Contender {
   const Card* card = nullptr;
   CellInterval interval;
+  std::vector<std::string> disturbed{};
 };
 // The fastest of the contenders within the noise: the fastest by median, and every contender whose
 // interval overlaps its; among those the one cheapest to keep is chosen. `why` says so when more than
@@ -59,6 +67,21 @@ struct TieOutcome {
   std::string why;                                     // empty when no other was tied
 };
 TieOutcome fastest_within_noise(const std::vector<Contender>& contenders);
+
+// The choice of one place (the answer, the current rung, `ladder pick`) among contenders, disturbed ones
+// kept out: fastest_within_noise over the undisturbed contenders, or over every contender when all were
+// disturbed (then `note` says the choice rests on a disturbed measurement). A disturbed contender kept out
+// that is not slower than the chosen one beyond the noise could be the fastest: the place is then not
+// decided (chosen = npos, `undecided` says why), since a disturbed figure never decides silently. One
+// kept out and slower beyond the noise is named in `note`.
+struct Choice {
+  std::size_t chosen = static_cast<std::size_t>(-1);
+  TieOutcome tie;                     // over the contenders that competed, as indices into the contenders
+  std::vector<std::size_t> kept_out;  // disturbed contenders that did not compete
+  std::string undecided;              // "could not decide: …"; empty when decided
+  std::string note;                   // what the disturbed contenders did to the choice; empty when nothing
+};
+Choice choose_within_noise(const std::vector<Contender>& contenders);
 
 // "±2.5 %": the half of the noise band a cell's interval has (h of cell_interval, in per cent).
 std::string band_text(const Threshold& noise);

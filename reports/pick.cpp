@@ -7,6 +7,7 @@
 
 #include "choose.hpp"
 #include "decision.hpp"
+#include "disturbance.hpp"
 #include "errors.hpp"
 #include "quote.hpp"
 #include "report.hpp"
@@ -23,10 +24,33 @@ std::string lower(std::string text) {
 
 struct Candidate {
   const Card* card;
-  const CellResult* cell;  // the fastest cell that meets the constraints
+  const CellResult* cell;  // the best cell that meets the constraints (better_cell: undisturbed, fastest)
   Cost cost;
   std::string ruled_out;  // why not, when it is
 };
+
+// How the pick was chosen among the candidates that meet the constraints: the report's rule
+// (choose_within_noise), by tier.
+struct Chosen {
+  std::string tier;               // empty: none meets them, or it could not be decided
+  std::vector<std::string> tied;  // the tiers tied with the fastest, the chosen one among them
+  std::string tie_why, undecided, note;
+};
+
+Chosen choose_candidate(const Run& run, const std::vector<Candidate>& candidates) {
+  std::vector<Contender> contenders;
+  for (const auto& candidate : candidates)
+    if (candidate.ruled_out.empty())
+      contenders.push_back(
+          {candidate.card, cell_interval(run, *candidate.cell), disturbance(*candidate.cell)});
+  const Choice choice = choose_within_noise(contenders);
+  Chosen chosen{"", {}, "", choice.undecided, choice.note};
+  if (choice.chosen >= contenders.size()) return chosen;
+  chosen.tier = contenders[choice.chosen].card->id;
+  for (const std::size_t i : choice.tie.tied) chosen.tied.push_back(contenders[i].card->id);
+  chosen.tie_why = choice.tie.why;
+  return chosen;
+}
 
 std::string describe(const Candidate& candidate) {
   const CellResult& cell = *candidate.cell;
@@ -40,10 +64,11 @@ std::string describe(const Candidate& candidate) {
          format_number("%.1f", candidate.cost.score);
 }
 
-// Every tier with its fastest cell at n that meets the constraints, or why it is ruled out: those that
-// meet them first, the fastest first (under a deadline, decide()'s tier first), the others in rung order.
+// Every tier with its best cell at n that meets the constraints, or why it is ruled out: those that meet
+// them first, the fastest within the noise first (under a deadline, decide()'s tier first), the others by
+// median, then those ruled out in rung order.
 std::vector<Candidate> candidates_at(const Run& run, const PickConstraints& constraints, std::int64_t n,
-                                     const std::string& integrand) {
+                                     const std::string& integrand, Chosen& chosen) {
   std::vector<Candidate> candidates;
   for (const auto& card : run.cards) {
     if (card.peer && !constraints.include_peers) continue;
@@ -77,7 +102,7 @@ std::vector<Candidate> candidates_at(const Run& run, const PickConstraints& cons
                   format_number(" (--max-error %g)", *constraints.max_error);
         continue;
       }
-      if (!candidate.cell || cell.median() < candidate.cell->median()) candidate.cell = &cell;
+      if (!candidate.cell || better_cell(cell, *candidate.cell)) candidate.cell = &cell;
     }
     if (candidate.ruled_out.empty() && !candidate.cell) candidate.ruled_out = why_not;
     // A deadline is a constraint like the others: a tier whose fastest cell misses it is no pick.
@@ -92,6 +117,9 @@ std::vector<Candidate> candidates_at(const Run& run, const PickConstraints& cons
     if (!x.ruled_out.empty()) return x.card->rung < y.card->rung;
     return x.cell->median() < y.cell->median();
   });
+  chosen = choose_candidate(run, candidates);
+  std::stable_partition(candidates.begin(), candidates.end(),
+                        [&](const Candidate& candidate) { return candidate.card->id == chosen.tier; });
 
   // Under a deadline the pick is decide()'s: the tier that meets it at the fewest engineer-days.
   if (constraints.money && constraints.money->usage.deadline_seconds && !run.integrand_names().empty()) {
@@ -103,6 +131,40 @@ std::vector<Candidate> candidates_at(const Run& run, const PickConstraints& cons
       });
   }
   return candidates;
+}
+
+// Why the pick, against the runner-up: the rule, the tie and its break or the ratio beyond the noise, and
+// what a disturbed cell did to the choice.
+void print_why(const Run& run, const std::vector<Candidate>& candidates, const Chosen& chosen,
+               bool deadline) {
+  const Candidate& best = candidates[0];
+  if (best.card->id == chosen.tier && chosen.tied.size() > 1)
+    std::printf("tie:  %s\n", chosen.tie_why.c_str());
+  if (best.card->id == chosen.tier && !chosen.note.empty())
+    std::printf("disturbed: %s\n", chosen.note.c_str());
+  if (candidates.size() < 2 || !candidates[1].ruled_out.empty()) {
+    std::printf("why:  the only tier that meets the constraints\n");
+    return;
+  }
+  const Candidate& second = candidates[1];
+  const CellInterval best_interval = cell_interval(run, *best.cell),
+                     second_interval = cell_interval(run, *second.cell);
+  const RatioRange range = ratio_range(second_interval, best_interval);
+  const std::string against =
+      range.about_one()  ? "within the noise of the runner-up (" + ratio_text(range) + ")"
+      : range.ratio >= 1 ? ratio_text(range) + " faster than the runner-up"
+                         : "the runner-up is " + ratio_text(ratio_range(best_interval, second_interval)) +
+                               " faster, and costs more days";
+  std::printf(
+      "why:  %s; %s%s\n",
+      deadline ? "of the tiers that meet the constraints and the deadline, the one that costs the "
+                 "fewest engineer-days"
+               : "the fastest tier within the noise that meets the constraints",
+      against.c_str(),
+      second.cost.score < best.cost.score
+          ? format_number(", which costs %.1f less to keep", best.cost.score - second.cost.score).c_str()
+          : "");
+  std::printf("runner-up: %s\n", describe(second).c_str());
 }
 
 // One integrand's answer (run: its cells only); n: the size asked for, or the one the report answers at.
@@ -119,7 +181,8 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
                      "; measured: " + join(measured));
   }
 
-  const std::vector<Candidate> candidates = candidates_at(run, constraints, n, integrand);
+  Chosen chosen;
+  const std::vector<Candidate> candidates = candidates_at(run, constraints, n, integrand, chosen);
   std::printf("results: %s (%s, %s), n = %lld\n", run.path.c_str(), run.machine.c_str(), run.cpu.c_str(),
               static_cast<long long>(n));
   if (!integrand.empty()) {
@@ -136,30 +199,18 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
     return 1;
   }
   const Candidate& best = candidates[0];
+  if (best.card->id != chosen.tier && !chosen.undecided.empty()) {  // and no deadline chose another
+    std::printf("\npick: none: %s\n", chosen.undecided.c_str());
+    for (const auto& candidate : candidates)
+      if (candidate.ruled_out.empty()) std::printf("  %s\n", describe(candidate).c_str());
+    return 1;
+  }
   std::printf("\npick: %s\n", describe(best).c_str());
   for (const auto& note : best.cell->reference_notes()) std::printf("reference note: %s\n", note.c_str());
   if (const int used = best.cell->threads * best.cell->ranks; best.card->parallel && used < at_width.width)
     std::printf("note: %s is fastest on %d threads, fewer than the %d this answer is for\n",
                 best.card->id.c_str(), used, at_width.width);
-  if (candidates.size() > 1 && candidates[1].ruled_out.empty()) {
-    const Candidate& second = candidates[1];
-    const bool deadline = constraints.money && constraints.money->usage.deadline_seconds;
-    const double ratio = second.cell->median() / best.cell->median();
-    std::printf(
-        "why:  %s; %s%s\n",
-        deadline ? "of the tiers that meet the constraints and the deadline, the one that costs the "
-                   "fewest engineer-days"
-                 : "the fastest tier that meets the constraints",
-        (ratio >= 1 ? format_number("%.2f× faster than the runner-up", ratio)
-                    : format_number("the runner-up is %.2f× faster, and costs more days", 1 / ratio))
-            .c_str(),
-        second.cost.score < best.cost.score
-            ? format_number(", which costs %.1f less to keep", best.cost.score - second.cost.score).c_str()
-            : "");
-    std::printf("runner-up: %s\n", describe(second).c_str());
-  } else {
-    std::printf("why:  the only tier that meets the constraints\n");
-  }
+  print_why(run, candidates, chosen, constraints.money && constraints.money->usage.deadline_seconds);
   std::vector<const Candidate*> out;
   for (const auto& candidate : candidates)
     if (!candidate.ruled_out.empty()) out.push_back(&candidate);
@@ -179,14 +230,59 @@ int money_answer(const Run& run, const PickConstraints& constraints, std::option
   const std::int64_t n = size.value_or(analyse(run).n);
   const std::string name = integrand.empty() ? run.integrand_names().front() : integrand;
   const Decision decision = decide(run, n, name, money.figures, money.usage);
-  if (money.json)
-    std::printf("%s\n", dump_json(decision_json(decision), 2).c_str());
-  else
+  if (money.json) {
+    nlohmann::json document = decision_json(decision);
+    // The report's answer at the same n: under a deadline, decide()'s tier, as the report says it.
+    Analysis analysis = analyse(run, n, constraints.include_peers, constraints.threads);
+    if (money.usage.deadline_seconds && decision.latency_tier) prefer(analysis, *decision.latency_tier);
+    document["answer"] = answer_json(analysis, money.usage.current);
+    std::printf("%s\n", dump_json(document, 2).c_str());
+  } else
     print_decision(decision);
   return money.usage.deadline_seconds && !decision.latency_tier ? 1 : 0;
 }
 
+nlohmann::json optional_text(const std::string& text) {
+  return text.empty() ? nlohmann::json() : nlohmann::json(text);
+}
+
+nlohmann::json decided_json(const Decided& decided) {
+  std::vector<std::string> tied, kept_out;
+  for (const Row* row : decided.tied) tied.push_back(row->card->id);
+  for (const Row* row : decided.kept_out) kept_out.push_back(row->card->id);
+  if (tied.size() < 2) tied.clear();
+  return {{"tier", decided.row ? nlohmann::json(decided.row->card->id) : nlohmann::json()},
+          {"tied", tied},
+          {"tie_break", optional_text(decided.tie_why)},
+          {"kept_out", kept_out},
+          {"undecided", optional_text(decided.undecided)},
+          {"disturbed_note", optional_text(decided.note)}};
+}
+
 }  // namespace
+
+nlohmann::json answer_json(const Analysis& analysis, const std::string& current) {
+  nlohmann::json answer = {
+      {"n", analysis.n},
+      {"recommended",
+       analysis.recommended ? nlohmann::json(analysis.recommended->card->id) : nlohmann::json()},
+      {"why", analysis.why},
+      {"fastest_within_noise", decided_json(analysis.decided)},
+      {"current_rung", decided_json(current_rung_choice(analysis, current))}};
+  nlohmann::json& intervals = answer["intervals"] = nlohmann::json::array();
+  for (const auto& row : analysis.rows)
+    intervals.push_back({{"tier", row.card->id},
+                         {"threads", row.cell->threads},
+                         {"ranks", row.cell->ranks},
+                         {"median_seconds", row.interval.median},
+                         {"low_seconds", row.interval.low},
+                         {"high_seconds", row.interval.high},
+                         {"noise_percent", row.interval.noise.percent},
+                         {"noise_source", row.interval.noise.source},
+                         {"noise_measured", row.interval.noise.measured},
+                         {"disturbed", row.disturbed}});
+  return answer;
+}
 
 int pick(const std::string& results, const PickConstraints& constraints) {
   const Run run = load_run_with_noise(results, constraints.history);

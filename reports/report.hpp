@@ -12,6 +12,7 @@
 
 #include "cell_result.hpp"
 #include "economics.hpp"
+#include "intervals.hpp"
 #include "noise.hpp"
 #include "results_file.hpp"
 
@@ -137,17 +138,35 @@ std::string cost_formula();  // the formula in words, for the report
 // "days to learn"); parts worth nothing are left out.
 std::vector<std::string> cost_in_words(const Card& card, std::size_t count = 2);
 
-// A tier's best configuration (the fastest threads × ranks) at one n on one run.
+// Of two cells of one tier, the one that is its best: an undisturbed one (common/disturbance.hpp) before a
+// disturbed one, then the faster.
+bool better_cell(const CellResult& x, const CellResult& y);
+
+// A tier's best configuration (the fastest threads × ranks, its undisturbed cells first) at one n on one run.
 struct Row {
   const CellResult* cell = nullptr;
   const Card* card = nullptr;
   Cost cost;
-  std::optional<double> speedup;         // against naive at the same n (1 thread)
-  std::optional<double> speedup_below;   // against the rung below (on the same staircase: C++ or peers)
+  CellInterval interval;                // its cell's, widened by the machine's noise (intervals.hpp)
+  std::vector<std::string> disturbed;   // why its cell's measurement was disturbed; empty when it was not
+  std::optional<double> speedup;        // against naive at the same n (1 thread)
+  std::optional<double> speedup_below;  // against the rung below (on the same staircase: C++ or peers)
+  // The two speedups with the range their cells' intervals allow ("179× (170–188×)", "≈ 1 (…)").
+  std::optional<RatioRange> speedup_range, below_range;
   std::optional<double> over_py_list;    // against the py-list peer, when peers ran
   std::optional<double> over_best_peer;  // against the fastest peer, when peers ran
   double fraction_of_fastest = 0;
   bool pareto = false;  // no other tier is both faster and no more costly
+};
+
+// One place decided within the noise (choose_within_noise): the recommendation, or the likely current rung.
+struct Decided {
+  const Row* row = nullptr;      // null when nothing could be chosen, or it was not decided
+  std::vector<const Row*> tied;  // the rows tied with the fastest, the chosen one among them; one: no tie
+  std::string tie_why;           // the tie and its break in words ("a or b: 1.6 % apart, …"); empty: none
+  std::vector<const Row*> kept_out;  // disturbed rows that did not compete
+  std::string undecided;             // "could not decide: …"; empty when decided
+  std::string note;                  // what the disturbed rows did to the choice; empty when nothing
 };
 
 struct Analysis {
@@ -160,9 +179,13 @@ struct Analysis {
   std::vector<const CellResult*> unmeasured;  // cells at n that did not run, with their reasons
   const Row* best_peer = nullptr;             // the fastest peer, when peers ran
   const Row* first_beating_peers = nullptr;   // the lowest C++ rung faster than every peer
+  // The fastest tier within the noise that may be recommended, a tie going to the cheapest to keep; prefer()
+  // may set `recommended` to another (a deadline's), `decided` stays the fastest's.
+  Decided decided;
   const Row* recommended = nullptr;
-  const Row* cheaper = nullptr;  // the runner-up that costs less
-  std::string why;               // one sentence
+  const Row* cheaper =
+      nullptr;      // the runner-up that costs less (undisturbed, unless every row was disturbed)
+  std::string why;  // one sentence; "could not decide: …" when `decided` was not
 };
 
 // The answer for one call is `tier` (decide()'s latency tier under a deadline), with its cheaper
@@ -170,13 +193,18 @@ struct Analysis {
 void prefer(Analysis& analysis, const std::string& tier);
 
 // The team's likely current rung: `tier` when given (null when it was not measured at the analysis' n), else
-// by current_rung_rule: the fastest plain single-threaded C++ rung, with no library and no hand-written
-// maths — the step a team reaches before it adds dependencies.
+// by current_rung_rule: the fastest plain single-threaded C++ rung within the noise, with no library and no
+// hand-written maths — the step a team reaches before it adds dependencies; a tie goes to the cheapest to
+// keep, and disturbed cells are kept out as in the recommendation (Decided says how it was chosen).
 const Row* current_rung(const Analysis& analysis, const std::string& tier = "");
+Decided current_rung_choice(const Analysis& analysis, const std::string& tier = "");
 std::string current_rung_rule();
-// The ladder pays over `current` when some C++ tier is faster by more than the 10 % the recommendation
-// allows (its time under 0.9 × the current rung's); else the answer is to stay where you are.
+// The ladder pays over `current` when some C++ tier that may be recommended is faster beyond the noise
+// (their intervals apart) and by more than the 10 % the recommendation allows (its time under 0.9 × the
+// current rung's); else the answer is to stay where you are.
 bool ladder_pays(const Analysis& analysis, const Row& current);
+// The C++ rows the answer reads: the undisturbed ones, or every one when all were disturbed.
+std::vector<const Row*> answer_rows(const Analysis& analysis);
 // Throws InputError when `tier` is not a tier of every run, naming it and the tiers the run has.
 void check_tier(const std::vector<Run>& runs, const std::string& tier, const std::string& option);
 // Throws InputError when `tier` has no row in the analysis (no cell measured at its n): why, from its cells

@@ -23,10 +23,33 @@ std::string with_configuration(const Row& row) {
   return "**" + row.card->id + "**" + (configured.empty() ? "" : " (" + configured + ")");
 }
 
-// "2.00× slower (+100 %)"
-std::string slower(const Row& slow, const Row& fast) {
-  const double ratio = slow.cell->median() / fast.cell->median();
-  return times(ratio) + " slower (" + format_number("%+.0f %%", 100 * (ratio - 1)) + ")";
+// "2.00× slower (+100 %)", or "within the noise of it (≈ 1 (0.97–1.04×))": never a ratio the noise allows
+// either way round.
+std::string slower(const Row& slow, const Row& fast, bool with_percent = true) {
+  const RatioRange range = ratio_range(slow.interval, fast.interval);
+  if (range.about_one()) return "within the noise of it (" + ratio_text(range) + ")";
+  return times(range.ratio) + " slower" +
+         (with_percent ? " (" + format_number("%+.0f %%", 100 * (range.ratio - 1)) + ")" : "");
+}
+
+// "1.25× (1.19–1.31×) faster", or "within the noise of it (≈ 1 (…))".
+std::string faster(const Row& fast, const Row& slow) {
+  const RatioRange range = ratio_range(slow.interval, fast.interval);
+  return range.about_one() ? "within the noise of it (" + ratio_text(range) + ")"
+                           : ratio_text(range) + " faster";
+}
+
+// "**20×** naive (19–21×)", with `also` in the brackets ("…; the likely current rung"); "**≈ 1×**" within
+// the noise of 1.
+std::string speedup_text(const RatioRange& range, const std::string& over, const std::string& also = "") {
+  return "**" + (range.about_one() ? std::string("≈ 1×") : times(range.ratio)) + "** " + over + " (" +
+         range_text(range) + (also.empty() ? "" : "; " + also) + ")";
+}
+
+// How a place was decided, where the reader should know: a tie and its break, disturbed cells kept out.
+void decided_notes(std::vector<std::string>& items, const Decided& decided, const std::string& what) {
+  if (decided.tied.size() > 1) items.push_back(what + " within the noise: " + decided.tie_why + ".");
+  if (!decided.note.empty()) items.push_back(what + ", disturbed cells: " + decided.note + ".");
 }
 
 // "7.4 of 10 — 80 lines of code to keep; days to learn" ("7.4 — …" in a table, whose header says cost;
@@ -71,38 +94,43 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
     return;
   }
   const Row& pick = *analysis.recommended;
-  const Row* current = current_rung(analysis, current_tier);
+  const Decided rung = current_rung_choice(analysis, current_tier);
+  const Row* current = rung.row;
+  const std::string whose = current_tier.empty() ? "the likely current rung" : "your current rung";
   std::vector<std::string> items;
   if (current && !ladder_pays(analysis, *current)) {
     const Row* fastest = current;
-    for (const auto& row : analysis.rows)
-      if (!row.card->peer && row.cell->median() < fastest->cell->median()) fastest = &row;
-    blocks.push_back(
-        paragraph(at + ": **stay where you are** — " + current->card->id +
-                  (current_tier.empty() ? ", the likely current rung," : ", your current rung,") + " takes " +
-                  format_seconds(current->cell->median()) + " a call."));
-    items.push_back("No tier beats it by more than 10 %" +
-                    (fastest != current ? ": the fastest, **" + fastest->card->id + "**, is " +
-                                              times(current->cell->median() / fastest->cell->median()) +
-                                              " faster and costs " + cost_text(*fastest) + "."
-                                        : std::string(": it is the fastest measured.")));
+    for (const Row* row : answer_rows(analysis))
+      if (row->cell->median() < fastest->cell->median()) fastest = row;
+    blocks.push_back(paragraph(at + ": **stay where you are** — " + current->card->id + ", " + whose +
+                               ", takes " + format_seconds(current->cell->median()) + " a call."));
+    items.push_back("No tier beats it beyond the noise and by more than 10 %" +
+                    (fastest != current
+                         ? ": the fastest, **" + fastest->card->id + "**, is " + faster(*fastest, *current) +
+                               " and costs " + cost_text(*fastest) + "."
+                         : std::string(": it is the fastest measured.")));
     items.push_back("Its error: " + scientific(current->cell->rel_error()) +
                     " relative to the exact integral.");
+    decided_notes(items, rung, "The likely current rung");
     blocks.push_back(list(items));
     return;
   }
   blocks.push_back(paragraph(at + ": use " + with_configuration(pick) + "."));
-  std::string buys = "Buys: " + (pick.speedup ? "**" + times(*pick.speedup) + "** naive" : "– naive");
-  const std::string whose = current_tier.empty() ? "the likely current rung" : "your current rung";
-  if (current && current->card->id == "naive")
-    buys += " (naive is " + whose + ")";
-  else if (current && current != &pick)
-    buys += ", **" + times(current->cell->median() / pick.cell->median()) + "** " + current->card->id + " (" +
-            whose + ")";
+  const std::string naive_is = current && current->card->id == "naive" ? "naive is " + whose : "";
+  std::string buys =
+      "Buys: " + (pick.speedup_range ? speedup_text(*pick.speedup_range, "naive", naive_is)
+                                     : "– naive" + (naive_is.empty() ? "" : " (" + naive_is + ")"));
+  if (current && current->card->id != "naive" && current != &pick)
+    buys += ", " + speedup_text(ratio_range(current->interval, pick.interval), current->card->id, whose);
   else if (!current)
-    buys += " (no plain single-threaded rung was measured at n = " +
-            format_count(static_cast<double>(analysis.n)) + " to compare with)";
+    buys += " (" +
+            (rung.undecided.empty() ? "no plain single-threaded rung was measured at n = " +
+                                          format_count(static_cast<double>(analysis.n)) + " to compare with"
+                                    : "the likely current rung: " + rung.undecided) +
+            ")";
   items.push_back(buys + "; " + format_seconds(pick.cell->median()) + " a call.");
+  if (analysis.decided.row == &pick) decided_notes(items, analysis.decided, "The pick");
+  if (current_tier.empty()) decided_notes(items, rung, "The likely current rung");
   const EngineerDays days = engineer_days(*pick.card, figures);
   items.push_back("Costs: **" + format_amount(days.adoption, 1) +
                   "** engineer-days to adopt for each person who must know it, **" +
@@ -118,6 +146,16 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
   if (std::string trust = trust_line(*analysis.run, pick, analysis.cheaper); !trust.empty())
     items.push_back(std::move(trust));
   blocks.push_back(list(items));
+}
+
+// " (tied with tbb-tuned within the noise: the cheaper to keep)" after a pick that was tied; else "".
+std::string tie_note(const Analysis& analysis) {
+  const Decided& decided = analysis.decided;
+  if (decided.row != analysis.recommended || decided.tied.size() < 2) return "";
+  std::vector<std::string> others;
+  for (const Row* row : decided.tied)
+    if (row != decided.row) others.push_back(row->card->id);
+  return " (tied with " + join(others) + " within the noise: the cheapest to keep)";
 }
 
 // One row an integrand (of one run, or of each run with its machine first: `machine` not empty): integrand,
@@ -141,11 +179,11 @@ void integrand_rows(Table& rows, const std::vector<const Analysis*>& analyses, b
     const Row* current = current_rung(analysis, current_tier);
     const std::string size = same_n ? "" : " at n = " + format_count(static_cast<double>(analysis.n));
     if (current && !ladder_pays(analysis, *current)) {
-      for (auto& cell :
-           {"stay: **" + current->card->id + "**", current->speedup ? times(*current->speedup) : "–",
-            std::string("1×"), format_seconds(current->cell->median()) + size,
-            cost_text(*current, false, short_cost), scientific(current->cell->rel_error()),
-            std::string("– (nothing beats it by 10 %)")})
+      for (auto& cell : {"stay: **" + current->card->id + "**",
+                         current->speedup_range ? ratio_text(*current->speedup_range) : "–",
+                         std::string("1×"), format_seconds(current->cell->median()) + size,
+                         cost_text(*current, false, short_cost), scientific(current->cell->rel_error()),
+                         std::string("– (nothing beats it beyond the noise by 10 %)")})
         row.push_back(cell);
       rows.rows.push_back(row);
       continue;
@@ -153,14 +191,15 @@ void integrand_rows(Table& rows, const std::vector<const Analysis*>& analyses, b
     const std::string versus =
         !current                       ? "– (no plain rung)"
         : current->card->id == "naive" ? "– (naive)"
-        : current == pick              ? "1×"
-                          : times(current->cell->median() / pick->cell->median()) + " " + current->card->id;
+        : current == pick
+            ? "1×"
+            : ratio_text(ratio_range(current->interval, pick->interval)) + " " + current->card->id;
     for (auto& cell :
-         {with_configuration(*pick), pick->speedup ? times(*pick->speedup) : "–", versus,
+         {with_configuration(*pick) + tie_note(analysis),
+          pick->speedup_range ? ratio_text(*pick->speedup_range) : "–", versus,
           format_seconds(pick->cell->median()) + size, cost_text(*pick, false, short_cost),
           scientific(pick->cell->rel_error()),
-          analysis.cheaper ? analysis.cheaper->card->id + ", " +
-                                 times(analysis.cheaper->cell->median() / pick->cell->median()) + " slower"
+          analysis.cheaper ? analysis.cheaper->card->id + ", " + slower(*analysis.cheaper, *pick, false)
                            : std::string("–")})
       row.push_back(cell);
     rows.rows.push_back(row);
@@ -344,7 +383,9 @@ std::string rule_line(const std::vector<Run>& all_runs, const std::vector<Analys
          (current_tier.empty()
               ? "The likely current rung: " + current_rung_rule() + " (--current TIER sets it)"
               : "Your current rung: " + current_tier + " (--current)") +
-         ". The answer is \"stay where you are\" when no tier beats that rung by more than 10 %.";
+         ". The answer is \"stay where you are\" when no tier beats that rung beyond the noise and by more "
+         "than "
+         "10 %.";
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "disturbance.hpp"
 #include "scaling.hpp"
 #include "sections.hpp"
 
@@ -17,6 +18,12 @@ std::string configuration(const Row& row) {
   if (row.card->distributed) result += " × " + counted(row.cell->ranks, "rank", "ranks");
   if (row.cell->oversubscribed) result += " (oversubscribed)";
   return result;
+}
+
+// A speedup in the ladder table: "179× (170–188×)", "≈ 1 (0.97–1.04×)" within the noise of 1; "1×" for the
+// row it is against (naive against itself), "–" when there is none.
+std::string speedup_text(const std::optional<RatioRange>& range, bool itself = false) {
+  return itself ? "1×" : range ? ratio_text(*range) : "–";
 }
 
 std::string instructions_text(const Card& card) {
@@ -113,6 +120,38 @@ void crossing_rows(const Run& run, const Card& peer, std::int64_t largest, Table
     }
 }
 
+// The noise the rows' intervals were widened by: "±2.5 % a cell (the documented default …)" when the same
+// for every row, else each row's band.
+std::string noise_text(const Analysis& analysis) {
+  std::vector<std::string> bands;
+  for (const auto& row : analysis.rows) {
+    std::string said = band_text(row.interval.noise) + " a cell (" + row.interval.noise.source + ")";
+    if (std::find(bands.begin(), bands.end(), said) == bands.end()) bands.push_back(said);
+  }
+  if (bands.size() < 2) return bands.empty() ? "none measured" : bands.front();
+  std::vector<std::string> each;
+  for (const auto& row : analysis.rows) each.push_back(row.card->id + " " + band_text(row.interval.noise));
+  return join(each) + ", each from its history";
+}
+
+// The rows whose cell was disturbed (common/disturbance.hpp), each with why and what the answer did with it.
+void disturbed_rows(Document& doc, const Analysis& analysis) {
+  std::vector<std::string> items;
+  for (const auto& row : analysis.rows) {
+    if (row.disturbed.empty()) continue;
+    const auto& kept_out = analysis.decided.kept_out;
+    const bool out = std::find(kept_out.begin(), kept_out.end(), &row) != kept_out.end();
+    items.push_back(row.card->id + ": " + join(row.disturbed) +
+                    (out ? " — kept out of the answer"
+                     : row.card->peer
+                         ? ""
+                         : " — in the answer, as every C++ tier's measurement here was disturbed"));
+  }
+  if (items.empty()) return;
+  doc.push_back(paragraph("Disturbed measurements (" + disturbance_rule() + "):"));
+  doc.push_back(list(items));
+}
+
 }  // namespace
 
 void crossing(Document& doc, const std::vector<Run>& runs) {
@@ -193,8 +232,8 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
       rows.rows.push_back(
           {row.card->peer ? "py " + std::to_string(row.card->rung - 100) : std::to_string(row.card->rung),
            (row.pareto ? "**" + name + "**" : name), configuration(row), format_seconds(cell.median()),
-           row.speedup ? times(*row.speedup) : "–", row.speedup_below ? times(*row.speedup_below) : "–",
-           scientific(cell.rel_error()), format_bytes(cell.peak_rss()),
+           speedup_text(row.speedup_range, row.card->id == "naive" && cell.threads == 1 && cell.ranks == 1),
+           speedup_text(row.below_range), scientific(cell.rel_error()), format_bytes(cell.peak_rss()),
            format_number("%.1f", row.cost.score)});
       more.rows.push_back(
           {name, format_seconds(cell.min()) + " – " + format_seconds(cell.max()), percent(cell.cv(), 0),
@@ -209,10 +248,14 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
                                  row.over_best_peer ? times(*row.over_best_peer) : "–"});
     }
     doc.push_back(table(rows));
-    doc.push_back(
-        paragraph("Bold tiers are Pareto-optimal (no other tier is both faster and no more costly). "
-                  "Each tier at its fastest threads × ranks; times are the median of the repetitions, errors "
-                  "relative to the exact integral, peak memory the process's resident set."));
+    doc.push_back(paragraph(
+        "Bold tiers are Pareto-optimal (no other tier is both faster and no more costly). "
+        "Each tier at its fastest threads × ranks; times are the median of the repetitions, errors "
+        "relative to the exact integral, peak memory the process's resident set. A speedup's range in "
+        "brackets is what the two cells' intervals allow (each cell's repetitions, widened by this "
+        "machine's noise: " +
+        noise_text(analysis) + "); ≈ 1: the two are within each other's noise, neither faster."));
+    disturbed_rows(doc, analysis);
     tier_details(doc, more);
     if (!analysis.unmeasured.empty()) {
       std::vector<std::string> items;

@@ -87,7 +87,10 @@ TEST(Answer, SaysThePickWhatItBuysCostsItsErrorAndTheCheaperRunnerUp) {
   const std::string text = answer_text(doc);
   for (const std::string expected :
        {"At n = 1e6: use **tbb** (2 threads).",
-        "Buys: **20×** naive, **10×** inlined (the likely current rung); 50 ms a call.",
+        // Each speedup with its range: each cell's interval is its fastest to slowest repetition (0.99 to
+        // 1.02 × its median) widened to the default noise band, median × or ÷ √1.05: naive 0.9759–1.0247 s,
+        // inlined 0.4880–0.5123 s, tbb 48.80–51.23 ms; 0.9759 / 0.05123 = 19, 1.0247 / 0.04880 = 21.
+        "Buys: **20×** naive (19–21×), **10×** inlined (9.52–11×; the likely current rung); 50 ms a call.",
         // tbb's days by the README's figures: adoption 3 (days to learn) + 0.25 (1 concept) + 2 × 0.5 (2
         // libraries) + 0.8 × 0.25 (80 lines) = 4.45; upkeep 2 × 0.5 + 0.8 × 0.25 = 1.2 a year.
         "Costs: **4.5** engineer-days to adopt for each person who must know it, **1.2** a year to keep "
@@ -95,8 +98,10 @@ TEST(Answer, SaysThePickWhatItBuysCostsItsErrorAndTheCheaperRunnerUp) {
         "6.6 of 10) — 2 libraries (xsimd 8.1, oneTBB); days to learn.",
         "Error: 1.0e-14 relative to the exact integral.",
         "Runner-up that costs less: **xsimd** (cost 5.1), 2.00× slower (+100 %).",
-        "The pick: for one call, the fastest tier (--deadline gives the cheapest that meets a wall time), "
-        "answered for 2 threads, all this machine has.",
+        "The pick: for one call, the fastest tier within this machine's noise, a tie going to the tier "
+        "cheapest to keep (--deadline gives the cheapest that meets a wall time), answered for 2 threads, "
+        "all "
+        "this machine has.",
         "The likely current rung: the fastest plain single-threaded C++ rung, with no library and no "
         "hand-written maths"})
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
@@ -110,7 +115,8 @@ TEST(Answer, SaysThePickWhatItBuysCostsItsErrorAndTheCheaperRunnerUp) {
 
 TEST(Answer, StayWhereYouAreWhenNoTierBeatsTheCurrentRungByTenPercent) {
   TempDir dir;
-  // inlined 0.105 s; the fastest, tbb on 2 threads, 0.1 s: 1.05× faster, inside the 10 %.
+  // inlined 0.105 s; the fastest, xsimd and tbb on 2 threads, 0.1 s: 1.05× faster, inside the 10 % and
+  // within the default noise (5 %: the two intervals, 0.1025–0.1076 s and 0.0976–0.1025 s, touch).
   const Document doc = build({load_run(write(dir / "run", ladder_run(0.105, 0.1)).string())});
   const std::string text = answer_text(doc);
   EXPECT_NE(
@@ -118,10 +124,19 @@ TEST(Answer, StayWhereYouAreWhenNoTierBeatsTheCurrentRungByTenPercent) {
           "At n = 1e6: **stay where you are** — inlined, the likely current rung, takes 105 ms a call."),
       std::string::npos)
       << text;
-  EXPECT_NE(text.find("No tier beats it by more than 10 %: the fastest, **xsimd**, is 1.05× faster"),
+  EXPECT_NE(text.find("No tier beats it beyond the noise and by more than 10 %: the fastest, **xsimd**, is "
+                      "within the noise of it (≈ 1 (1.00–1.10×))"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.find(": use **"), std::string::npos) << text;
+  // inlined 0.108 s: xsimd is faster beyond the noise (0.1054–0.1107 s against 0.0976–0.1025 s), but by
+  // less than 10 %: still stay, and the ratio is printed with its range.
+  const std::string beyond =
+      answer_text(build({load_run(write(dir / "beyond", ladder_run(0.108, 0.1)).string())}));
+  EXPECT_NE(beyond.find("**stay where you are** — inlined"), std::string::npos) << beyond;
+  EXPECT_NE(beyond.find("the fastest, **xsimd**, is 1.08× (1.03–1.13×) faster and costs 5.1"),
+            std::string::npos)
+      << beyond;
 }
 
 // Three integrands: "tuned" (hand-written maths) runs gauss only and is its pick; rational's and log-atan's
@@ -159,11 +174,14 @@ TEST(Answer, SaysWhenThePickHelpsOnlyOneIntegrand) {
       << text;
   // One row an integrand: the pick, × naive, × the current rung, and its cost in words.
   // tuned's cost: 1 + 0.7 × (3 days to learn + 0.25 + 1 library × 2 + 0.6 × 1 for its 60 lines) = 5.1.
-  EXPECT_NE(text.find("gauss | **tuned** | 25× | 12× inlined | 40 ms | 5.1 — hand-written maths (1.3 ulp) "
-                      "your team must own; days to learn; 1 library (xsimd 8.1)"),
+  // Each speedup with the range the cells' intervals allow.
+  EXPECT_NE(text.find("gauss | **tuned** | 25× (24–26×) | 12× (12–13×) inlined | 40 ms | 5.1 — hand-written "
+                      "maths (1.3 ulp) your team must own; days to learn; 1 library (xsimd 8.1)"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("rational | **xsimd** | 10× | 5.00× inlined | 100 ms"), std::string::npos) << text;
+  EXPECT_NE(text.find("rational | **xsimd** | 10× (9.52–11×) | 5.00× (4.76–5.25×) inlined | 100 ms"),
+            std::string::npos)
+      << text;
   // Where the answers differ: the same refusal on two integrands is one sentence.
   const report::Run run = load_run(path.string());
   const auto sentences = integrand_differences(run, answer_each_integrand(run));
@@ -216,13 +234,14 @@ TEST(Answer, SeveralMachinesOfSeveralIntegrandsShareOneTableToldApartByLabel) {
   ASSERT_EQ(rows.rows.size(), 6u);
   // The cost is its score and largest part; the machines told apart by their labels.
   EXPECT_EQ(rows.rows.front(),
-            (std::vector<std::string>{"vm (first)", "gauss", "**tuned**", "25×", "12× inlined", "40 ms",
-                                      "5.1 — hand-written maths (1.3 ulp) your team must own", "1.0e-15",
-                                      "inlined, 12× slower"}));
+            (std::vector<std::string>{
+                "vm (first)", "gauss", "**tuned**", "25× (24–26×)", "12× (12–13×) inlined", "40 ms",
+                "5.1 — hand-written maths (1.3 ulp) your team must own", "1.0e-15", "inlined, 12× slower"}));
   EXPECT_EQ(rows.rows[3][0], "vm (second)");
   const std::string text = answer_text(doc);
   // The rule once, for both machines; the integrand a pick helps only once, not once a machine.
-  EXPECT_EQ(text.find("the fastest tier ("), text.rfind("the fastest tier (")) << text;
+  EXPECT_NE(text.find("the fastest tier within"), std::string::npos) << text;
+  EXPECT_EQ(text.find("the fastest tier within"), text.rfind("the fastest tier within")) << text;
   EXPECT_NE(text.find("answered for 1 thread, the widest measured, for each integrand."), std::string::npos)
       << text;
   EXPECT_EQ(text.find("helps only gauss"), text.rfind("helps only gauss")) << text;
@@ -265,7 +284,8 @@ TEST(Answer, BuysSaysNaiveOnceAndWhenNoPlainRungWasMeasured) {
   TempDir dir;
   const fs::path path = write(dir / "run", ladder_run());
   const std::string naive = answer_text(build({load_run(path.string())}, "", "naive"));
-  EXPECT_NE(naive.find("Buys: **20×** naive (naive is your current rung); 50 ms a call."), std::string::npos)
+  EXPECT_NE(naive.find("Buys: **20×** naive (19–21×; naive is your current rung); 50 ms a call."),
+            std::string::npos)
       << naive;
   // No plain single-threaded rung: only libraries and threads.
   json benchmarks = json::array();
@@ -288,7 +308,7 @@ TEST(Answer, CurrentSetsTheRungAndABadTierIsRefusedNamingTheAcceptedOnes) {
       LADDER_BINARY, "report " + run.string() + " --current eigen --out " + (dir / "good").string());
   ASSERT_EQ(good.exit_code, 0) << good.output;
   const std::string html = testing::read_text(dir / "good/report.html");
-  EXPECT_NE(html.find("<strong>4.00×</strong> eigen (your current rung)"), std::string::npos)
+  EXPECT_NE(html.find("<strong>4.00×</strong> eigen (3.81–4.20×; your current rung)"), std::string::npos)
       << html.substr(0, 4000);
   const auto bad = testing::run_command(
       LADDER_BINARY, "report " + run.string() + " --current nope --out " + (dir / "bad").string());
@@ -347,8 +367,11 @@ TEST(LadderTable, ShowsWhatDecidesAndEachTierHasTheRestInItsDetails) {
             (std::vector<std::string>{"rung", "tier", "configuration", "time", "× naive", "× rung below",
                                       "error", "peak memory", "cost"}));
   ASSERT_EQ(ladder->table.rows.size(), 5u);
-  EXPECT_EQ(ladder->table.rows.back(), (std::vector<std::string>{"9", "**tbb**", "2 threads", "50 ms", "20×",
-                                                                 "2.00×", "1.0e-14", "6.0 MiB", "6.6"}));
+  // Speedups with their ranges; tbb's rung below is xsimd (0.0976–0.1025 s): 0.0976 / 0.05123 = 1.90.
+  EXPECT_EQ(ladder->table.rows.back(),
+            (std::vector<std::string>{"9", "**tbb**", "2 threads", "50 ms", "20× (19–21×)",
+                                      "2.00× (1.90–2.10×)", "1.0e-14", "6.0 MiB", "6.6"}));
+  EXPECT_EQ(ladder->table.rows.front()[4], "1×") << "naive against itself";
   EXPECT_EQ(ladder->table.rows.front()[2], "1 thread");
   const Table* details = details_table(doc);
   ASSERT_NE(details, nullptr);
