@@ -236,9 +236,26 @@ std::string interval_text(const CellInterval& interval) {
   return format_seconds(interval.median) + " (" + low + "–" + high + ")";
 }
 
+std::string noise_text(const Decision& decision) {
+  std::vector<const Threshold*> noises;
+  for (const auto& each : decision.tiers)
+    for (const CellInterval* interval : {&each.thrifty_interval, &each.fastest_interval})
+      noises.push_back(&interval->noise);
+  if (noises.empty()) return "";
+  const auto [least, most] =
+      std::minmax_element(noises.begin(), noises.end(),
+                          [](const Threshold* x, const Threshold* y) { return x->percent < y->percent; });
+  const bool one = std::all_of(noises.begin(), noises.end(), [&](const Threshold* noise) {
+    return noise->percent == noises.front()->percent && noise->source == noises.front()->source;
+  });
+  if (one) return band_text(*noises.front()) + " a cell, " + noises.front()->source;
+  return band_text(**least) + " to " + band_text(**most) + " a cell, by cell: pick --json gives each";
+}
+
 namespace {
 
-// "  1.2 million to 3.4 million calls a day (from 1.1 million–1.4 million): openmp-tuned ≈ tbb-tuned"
+// "  from 1.2 million calls a day (the break-even within the noise: 1.1 million–1.4 million): openmp-tuned ≈
+// tbb-tuned", and why a step holds several tiers.
 void print_step(const UsageStep& step) {
   const std::string range =
       step.from > 0 ? " (the break-even within the noise: " + calls_range_text(step.from_range) + ")" : "";
@@ -343,9 +360,8 @@ void print_decision(const Decision& decision) {
                 format_amount(each.money.days.upkeep, 2).c_str(), each.money.core_seconds(),
                 format_amount(each.money.people).c_str(), pays_text(decision, each).c_str(),
                 each.only_disturbed() ? ("; disturbed: " + join(each.disturbed)).c_str() : "");
-  std::printf("intervals: each cell's repetitions, widened by this machine's noise (%s a cell, %s)\n",
-              band_text(decision.tiers.front().thrifty_interval.noise).c_str(),
-              decision.tiers.front().thrifty_interval.noise.source.c_str());
+  std::printf("intervals: each cell's repetitions, widened by this machine's noise (%s)\n",
+              noise_text(decision).c_str());
 }
 
 nlohmann::json decision_json(const Decision& decision) {

@@ -67,6 +67,9 @@ std::string calls_range_text(const CallsRange& range);
 std::string step_tiers_text(const UsageStep& step);
 // A cell's median and interval: "12.3 ms (11.9–12.8 ms)".
 std::string interval_text(const CellInterval& interval);
+// The noise the decision's intervals were widened by: "±2.5 % a cell, the documented default 5 %, …", or
+// its range where the cells' differ ("±0.5 % to ±2.5 % a cell, by cell: pick --json gives each").
+std::string noise_text(const Decision& decision);
 
 // The decision in words (the figures it used first) and as JSON (every tier's compute, upkeep, adoption,
 // total and break-even; `ladder pick --json`).

@@ -142,8 +142,7 @@ std::string figures_line(const Decision& decision) {
          (decision.usage.current.empty() ? "the current rung" : "--current") +
          "), at n = " + format_count(static_cast<double>(decision.n)) +
          ". Each time carries its interval: its repetitions, widened by this machine's noise (" +
-         band_text(decision.tiers.front().thrifty_interval.noise) + " a cell, " +
-         decision.tiers.front().thrifty_interval.noise.source +
+         noise_text(decision) +
          "); ≈ joins tiers within it, and a tie goes to the tier cheapest to keep. The defaults and their "
          "sources: docs/reading-the-report.md; ladder pick --json gives every "
          "figure.";

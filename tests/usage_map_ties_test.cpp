@@ -211,6 +211,31 @@ TEST(LatencyWithinTheNoise, WithoutADeadlineATieGoesToTheCheaperToKeepAndIsNamed
   EXPECT_FALSE(interval.at("noise_source").get<std::string>().empty());
 }
 
+// The same two tiers 1.5 % apart, on a machine whose measured noise floor is 1 % (its history's, as
+// reports/run_noise.hpp fills it): apart beyond the noise, each keeps its own step and the faster is the
+// latency answer, untied; the intervals and the answer's words name the measured floor.
+TEST(UsageMapTies, AMeasuredNoiseFloorUnderTheirDistanceKeepsTwoTiersApart) {
+  ladder::testing::TempDir dir;
+  CraftedCell a = cell("simd-a", 2, 1e-3), b = cell("simd-b", 3, 0.985e-3);
+  a.seconds = {0.999e-3, 1e-3, 1.001e-3};  // repetitions tighter than the noise floor
+  b.seconds = {0.984e-3, 0.985e-3, 0.986e-3};
+  report::Run run = crafted_run(dir, {cell("loop", 1, 10e-3), a, b});
+  const Threshold measured{1, "this machine's noise floor (A/A, 12 pairs)", true};
+  for (const auto& each : run.cells) run.noise.by_cell[each.name] = measured;
+  const Decision decision = decided(run);
+  ASSERT_EQ(decision.usage_map.size(), 3u) << decision_json(decision).dump(1);
+  EXPECT_EQ(decision.usage_map[1].tiers, std::vector<std::string>{"simd-a"});
+  EXPECT_EQ(decision.usage_map[2].tiers, std::vector<std::string>{"simd-b"});
+  EXPECT_EQ(decision.latency_tier, "simd-b");
+  EXPECT_TRUE(decision.latency_tied.empty());
+  const double band = std::sqrt(1.01) - 1;
+  EXPECT_NEAR(decision.tier("simd-b")->fastest_interval.high, 0.985e-3 * (1 + band), 1e-15);
+  EXPECT_EQ(noise_text(decision), "±0.5 % a cell, this machine's noise floor (A/A, 12 pairs)");
+  // One cell of another floor: the words give the range and send to pick --json for each.
+  run.noise.by_cell[run.cells.front().name] = Threshold{5, "the documented default 5 %", false};
+  EXPECT_EQ(noise_text(decided(run)), "±0.5 % to ±2.5 % a cell, by cell: pick --json gives each");
+}
+
 TEST(DisturbedCells, AQuietCellIsPreferredAndATierOfDisturbedCellsOnlyIsSaidToBe) {
   ladder::testing::TempDir dir;
   // threads' one-thread cell ran quietly, its two-thread cell beside other load (and looked faster);
