@@ -73,22 +73,29 @@ std::string disturbed_note(const TierChoice& choice) {
                                  : "";
 }
 
-// Without a deadline: the fastest within the noise, a tie broken by the cost to keep.
+// Without a deadline: the fastest within the noise, a tie broken by the cost to keep, tiers measured only
+// while disturbed kept out as the report's answer keeps them (choose_within_noise): not decided when one
+// of them might be the fastest.
 void fastest_for_latency(Decision& decision) {
   std::vector<Contender> contenders;
-  for (const auto& each : decision.tiers) contenders.push_back({each.card, each.fastest_interval});
-  const TieOutcome outcome = fastest_within_noise(contenders);
-  const TierChoice& chosen = decision.tiers[outcome.chosen];
-  decision.latency_tier = chosen.card->id;
-  if (outcome.tied.size() < 2) {
-    decision.latency_why =
-        "the fastest tier (" + interval_text(chosen.fastest_interval) + " a call)" + disturbed_note(chosen);
+  for (const auto& each : decision.tiers)
+    contenders.push_back({each.card, each.fastest_interval, each.disturbed});
+  const Choice choice = choose_within_noise(contenders);
+  if (!choice.undecided.empty()) {
+    decision.latency_why = choice.undecided;
     return;
   }
-  for (const std::size_t i : outcome.tied) decision.latency_tied.push_back(decision.tiers[i].card->id);
-  decision.latency_tie_break = outcome.why;
+  const TierChoice& chosen = decision.tiers[choice.chosen];
+  decision.latency_tier = chosen.card->id;
+  const std::string note = choice.note.empty() ? "" : "; " + choice.note;
+  if (choice.tie.tied.size() < 2) {
+    decision.latency_why = "the fastest tier (" + interval_text(chosen.fastest_interval) + " a call)" + note;
+    return;
+  }
+  for (const std::size_t i : choice.tie.tied) decision.latency_tied.push_back(decision.tiers[i].card->id);
+  decision.latency_tie_break = choice.tie.why;
   decision.latency_why = "the fastest tier within the noise (" + interval_text(chosen.fastest_interval) +
-                         " a call): " + outcome.why + disturbed_note(chosen);
+                         " a call): " + choice.tie.why + note;
 }
 
 // Under a deadline: of the tiers whose median meets it, the fewest engineer-days over the horizon (then
