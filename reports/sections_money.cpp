@@ -33,7 +33,6 @@ std::string step_tiers(const UsageStep& step) {
 // **openmp-tuned** ≈ tbb-tuned", then what the noise leaves of each break-even and why a step holds two.
 std::string usage_sentence(const Decision& decision) {
   const auto& map = decision.usage_map;
-  std::string text;
   std::vector<std::string> steps, ranges, merged;
   for (const auto& step : map) {
     const std::string tier = " " + step_tiers(step);
@@ -52,9 +51,16 @@ std::string usage_sentence(const Decision& decision) {
           step_tiers_text(step) + ": their core-seconds a call are within this machine's noise, " +
           "so the noise, not the lines, says which is cheaper; " + step.tier + " is the cheapest to keep");
   }
-  text = join(steps, "; ");
+  std::string text = join(steps, "; ");
   if (!ranges.empty()) text += ". Each break-even within the noise: " + join(ranges, "; ");
   if (!merged.empty()) text += ". ≈ " + join(merged, ". ≈ ");
+  // A tier the map names on disturbed figures alone says so: its line is as sure as they are.
+  std::vector<std::string> disturbed;
+  for (const auto& step : map)
+    for (const auto& id : step.tiers)
+      if (const TierChoice* each = decision.tier(id); each && each->only_disturbed())
+        disturbed.push_back(id + " (" + join(each->disturbed) + ")");
+  if (!disturbed.empty()) text += ". Measured only while disturbed: " + join(disturbed, "; ");
   return text;
 }
 
