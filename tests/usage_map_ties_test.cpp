@@ -66,6 +66,12 @@ CraftedCell cell(const std::string& tier, int rung, double seconds, int threads 
   return made;
 }
 
+// loop 10 ms, simd-a 1 ms, and threads 0.2 ms on 2 threads (0.4 ms of core time): each tier five times
+// the next or more, far beyond the noise.
+report::Run apart_run(const ladder::testing::TempDir& dir) {
+  return crafted_run(dir, {cell("loop", 1, 10e-3), cell("simd-a", 2, 1e-3), cell("threads", 4, 0.2e-3, 2)});
+}
+
 Decision decided(const report::Run& run, Usage usage = {}) {
   usage.current = "loop";
   return decide(run, 1000000, "gauss", CostFigures{}, usage);
@@ -120,9 +126,7 @@ TEST(UsageMapTies, TwoTiersWithinTheNoiseMakeOneStepForTheCheaperToKeep) {
 
 TEST(UsageMapTies, TiersApartBeyondTheNoiseKeepTheirStepsAndBreakEvenRanges) {
   ladder::testing::TempDir dir;
-  // 10 ms, 1 ms, and 0.2 ms on 2 threads (0.4 ms of core time): each five times the next or more.
-  const report::Run run =
-      crafted_run(dir, {cell("loop", 1, 10e-3), cell("simd-a", 2, 1e-3), cell("threads", 4, 0.2e-3, 2)});
+  const report::Run run = apart_run(dir);
   const Decision decision = decided(run);
   ASSERT_EQ(decision.usage_map.size(), 3u) << decision_json(decision).dump(1);
   const std::vector<std::string> order = {"loop", "simd-a", "threads"};
@@ -163,8 +167,7 @@ TEST(UsageMapTies, TiersApartBeyondTheNoiseKeepTheirStepsAndBreakEvenRanges) {
 
 TEST(LatencyWithinTheNoise, ADeadlineInsideATiersIntervalIsMetOrMissedWithinTheNoise) {
   ladder::testing::TempDir dir;
-  const report::Run run =
-      crafted_run(dir, {cell("loop", 1, 10e-3), cell("simd-a", 2, 1e-3), cell("threads", 4, 0.2e-3, 2)});
+  const report::Run run = apart_run(dir);
   Usage usage;
   // 1.01 ms: simd-a's median (1 ms) meets it, its band (0.976–1.025 ms) holds it; it costs fewer days than
   // threads, so it is the answer, said to meet it within the noise.
