@@ -123,11 +123,19 @@ TieOutcome fastest_within_noise(const std::vector<Contender>& contenders) {
   for (std::size_t i = 0; i < names.size(); ++i)
     listed += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
   const Card& chosen = *contenders[outcome.chosen].card;
-  outcome.why = listed + ": " + format_number("%.1f %% apart", 100 * (slowest / fastest.median - 1)) +
-                ", closer than this machine's noise (" + band_text(fastest.noise) + " a cell, " +
-                fastest.noise.source + "); " + chosen.id + " is the cheapest to keep (" +
-                format_number("%.1f engineer-days", days_to_keep(chosen)) + " over " +
-                format_number("%g years", CostFigures{}.horizon_years) + ")";
+  // Within the noise band the noise is why; past it, a tier's own repetitions spread wide enough to reach
+  // the fastest's interval (the sentence must not call 100 % apart "closer than the noise").
+  const double apart = slowest / fastest.median - 1;
+  const std::string because =
+      apart <= fastest.noise.percent / 100
+          ? ", closer than this machine's noise (" + band_text(fastest.noise) + " a cell, " +
+                fastest.noise.source + ")"
+          : ", yet within each other's intervals: the repetitions of the slower spread into the faster's "
+            "(past this machine's noise, " +
+                band_text(fastest.noise) + " a cell)";
+  outcome.why = listed + ": " + format_number("%.1f %% apart", 100 * apart) + because + "; " + chosen.id +
+                " is the cheapest to keep (" + format_number("%.1f engineer-days", days_to_keep(chosen)) +
+                " over " + format_number("%g years", CostFigures{}.horizon_years) + ")";
   return outcome;
 }
 

@@ -19,6 +19,7 @@
 #include "atomic_file.hpp"
 #include "errors.hpp"
 #include "json_reader.hpp"
+#include "python_profile.hpp"
 #include "quote.hpp"
 #include "renderers.hpp"
 #include "report.hpp"
@@ -59,7 +60,8 @@ std::string refusal(const fs::path& dir, const std::string& entry) {
 }
 
 // Whether an existing DIR may take the report: each entry is the marker, a file an earlier report listed, a
-// run's file (results.json, results.csv, journal.jsonl), or a staging directory a report left. A run's
+// run's file (results.json, results.csv, journal.jsonl, a `ladder profile --peer --save` profile the report
+// reads), or a staging directory a report left. A run's
 // directory (it holds journal.jsonl) is Ladder's: report.md, report.html and charts/ there are taken for an
 // earlier report's even without a marker, and other files there are left as they are. Throws InputError
 // naming the first other file.
@@ -70,6 +72,7 @@ void admit_directory(const fs::path& dir, const std::set<std::string>& earlier) 
   for (const auto& entry : fs::directory_iterator(dir, error)) {
     const std::string name = entry.path().filename().string();
     if (run_files.count(name) || name.rfind(".ladder-report-", 0) == 0) continue;
+    if (name.rfind(python_profile_prefix, 0) == 0 && entry.path().extension() == ".json") continue;
     if (name == "charts" && !entry.is_directory(error)) throw InputError(refusal(dir, name));
     if (run_directory) continue;
     if (name == "charts") {
