@@ -363,10 +363,8 @@ const Row* current_rung(const Analysis& analysis, const std::string& tier) {
 }
 
 std::string current_rung_rule() {
-  return "the fastest plain single-threaded C++ rung, with no library and no hand-written maths, within this "
-         "machine's noise (a tie goes to the rung cheapest to keep; a disturbed cell is kept out): the step "
-         "a "
-         "team reaches before it adds dependencies";
+  return "the fastest plain single-threaded C++ rung (no library, no hand-written maths) within the noise, "
+         "a tie going to the cheapest to keep: the step a team reaches before it adds dependencies";
 }
 
 std::vector<const Row*> answer_rows(const Analysis& analysis) {

@@ -14,12 +14,18 @@ namespace {
 double half_band(const Threshold& noise) { return std::sqrt(1 + noise.percent / 100) - 1; }
 
 // The sign test's 95 % interval on the median of the sorted repetitions: the k-th smallest to the k-th
-// largest, k the largest with P(Binomial(n, ½) < k) ≤ 2.5 % (common/noise.hpp's paired_interval's rule);
-// under 6 repetitions, all of them.
+// largest, k the largest with P(Binomial(n, ½) < k) ≤ 2.5 % (common/noise.hpp's paired_interval's rule).
+// Under 6 repetitions there is no 95 % interval to give: nothing (the median alone), and the noise band
+// stands. Their fastest to slowest would let one slow repetition of three tie a tier with one 2.4× slower
+// (seen on a busy 2-vCPU run: 4.07, 4.29 and 12.25 ms against 10.5 ms); a spread that wide is a disturbed
+// cell's (common/disturbance.hpp), measured again and kept out of the answer instead.
 std::pair<double, double> repetition_interval(std::vector<double> times) {
   std::sort(times.begin(), times.end());
   const int n = static_cast<int>(times.size());
-  if (n < 6) return {times.front(), times.back()};
+  if (n < 6) {
+    const double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+    return {median, median};
+  }
   // P(X ≤ j) for X ~ Binomial(n, ½), summed until it passes 2.5 %.
   double below = 0, term = std::pow(0.5, n);
   int k = 0;

@@ -20,7 +20,7 @@ struct Run;
 
 // A cell's median and the interval around it, in seconds a call: the hull of
 // - its repetitions' interval on the median (the sign test's rank interval at 95 % where there are 6 or
-//   more, else the fastest to the slowest repetition): the spread inside the run;
+//   more; none under 6, where no 95 % interval exists): the spread inside the run;
 // - the noise band: median / (1 + h) to median × (1 + h), h = √(1 + F) − 1 for the machine's noise floor
 //   F (two cells' bands then overlap exactly when their ratio is within 1 + F, the floor of a ratio).
 struct CellInterval {

@@ -114,8 +114,8 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
       inputs.usage.deadline_seconds
           ? "for one call, the tier that meets " + format_seconds(*inputs.usage.deadline_seconds) +
                 " at the fewest engineer-days (--deadline)"
-          : "for one call, the fastest tier within this machine's noise, a tie going to the tier cheapest to "
-            "keep (--deadline gives the cheapest that meets a wall time)";
+          : "for one call, the fastest tier within this machine's noise, a tie going to the cheapest to keep "
+            "(--deadline: the cheapest that meets a wall time)";
   answer(doc, all_runs, analyses, answers, current, rule, inputs.figures);
   build_answers(doc.back().blocks, analyses, focus, with_current);
   std::vector<const Run*> decided;

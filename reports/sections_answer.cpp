@@ -53,10 +53,12 @@ void decided_notes(std::vector<std::string>& items, const Decided& decided, cons
 }
 
 // "7.4 of 10 — 80 lines of code to keep; days to learn" ("7.4 — …" in a table, whose header says cost;
-// "7.4 — 80 lines of code to keep" when short: the largest part only).
+// "7.4 — 80 lines of code to keep" when short: the largest part only, without its parenthesis).
 std::string cost_text(const Row& row, bool of_ten = true, bool short_form = false) {
   auto words = cost_in_words(*row.card);
   if (short_form && words.size() > 1) words.resize(1);
+  // In the table of several machines the part without its parenthesis: "2 libraries", "hand-written maths".
+  if (short_form && !words.empty()) words.front() = words.front().substr(0, words.front().find(" ("));
   return format_number("%.1f", row.cost.score) + (of_ten ? " of 10 — " : " — ") + join(words, "; ");
 }
 
@@ -149,13 +151,26 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
 }
 
 // " (tied with tbb-tuned within the noise: the cheaper to keep)" after a pick that was tied; else "".
-std::string tie_note(const Analysis& analysis) {
+// short_form: for the table of several machines, "(≈ mpi, cheaper to keep)".
+std::string tie_note(const Analysis& analysis, bool short_form = false) {
   const Decided& decided = analysis.decided;
   if (decided.row != analysis.recommended || decided.tied.size() < 2) return "";
   std::vector<std::string> others;
   for (const Row* row : decided.tied)
     if (row != decided.row) others.push_back(row->card->id);
+  if (short_form) return " (≈ " + join(others) + ", cheaper to keep)";
   return " (tied with " + join(others) + " within the noise: the cheapest to keep)";
+}
+
+// A speedup and its range; in the table of several machines (short_form) the range as the farther of its
+// ends from the ratio, in per cent, "28× ±9 %", and the bare ratio where that is the run's noise band of two
+// cells (`band_percent`, said once above the table). ≈ 1 stays as it is: it is the verdict.
+std::string speedup_text(const RatioRange& range, bool short_form, double band_percent = 0) {
+  if (!short_form || range.about_one()) return ratio_text(range);
+  const double spread = 100 * (std::max(range.ratio / range.low, range.high / range.ratio) - 1);
+  const std::string ratio = format_number(range.ratio >= 10 ? "%.0f×" : "%.3g×", range.ratio);
+  if (std::abs(spread - band_percent) < 0.5) return ratio;
+  return ratio + format_number(" ±%.0f %%", spread);
 }
 
 // One row an integrand (of one run, or of each run with its machine first: `machine` not empty): integrand,
@@ -177,13 +192,15 @@ void integrand_rows(Table& rows, const std::vector<const Analysis*>& analyses, b
       continue;
     }
     const Row* current = current_rung(analysis, current_tier);
+    const double band = analysis.run->noise.fallback.percent;
     const std::string size = same_n ? "" : " at n = " + format_count(static_cast<double>(analysis.n));
     if (current && !ladder_pays(analysis, *current)) {
-      for (auto& cell : {"stay: **" + current->card->id + "**",
-                         current->speedup_range ? ratio_text(*current->speedup_range) : "–",
-                         std::string("1×"), format_seconds(current->cell->median()) + size,
-                         cost_text(*current, false, short_cost), scientific(current->cell->rel_error()),
-                         std::string("– (nothing beats it beyond the noise by 10 %)")})
+      for (auto& cell :
+           {"stay: **" + current->card->id + "**",
+            current->speedup_range ? speedup_text(*current->speedup_range, short_cost, band) : "–",
+            std::string("1×"), format_seconds(current->cell->median()) + size,
+            cost_text(*current, false, short_cost), scientific(current->cell->rel_error()),
+            std::string("– (nothing beats it beyond the noise by 10 %)")})
         row.push_back(cell);
       rows.rows.push_back(row);
       continue;
@@ -191,12 +208,12 @@ void integrand_rows(Table& rows, const std::vector<const Analysis*>& analyses, b
     const std::string versus =
         !current                       ? "– (no plain rung)"
         : current->card->id == "naive" ? "– (naive)"
-        : current == pick
-            ? "1×"
-            : ratio_text(ratio_range(current->interval, pick->interval)) + " " + current->card->id;
+        : current == pick              ? "1×"
+                          : speedup_text(ratio_range(current->interval, pick->interval), short_cost, band) +
+                                " " + current->card->id;
     for (auto& cell :
-         {with_configuration(*pick) + tie_note(analysis),
-          pick->speedup_range ? ratio_text(*pick->speedup_range) : "–", versus,
+         {with_configuration(*pick) + tie_note(analysis, short_cost),
+          pick->speedup_range ? speedup_text(*pick->speedup_range, short_cost, band) : "–", versus,
           format_seconds(pick->cell->median()) + size, cost_text(*pick, false, short_cost),
           scientific(pick->cell->rel_error()),
           analysis.cheaper ? analysis.cheaper->card->id + ", " + slower(*analysis.cheaper, *pick, false)
@@ -288,7 +305,9 @@ void machines_table(Document& blocks, const std::vector<Run>& all_runs, const st
     integrand_rows(rows, rows_of(analyses[i], answers[i], true), n.has_value(), current_tier, names[i]);
   blocks.push_back(
       paragraph((n ? "At n = " + format_count(static_cast<double>(*n)) + ", one" : std::string("One")) +
-                " row for each integrand of each machine:"));
+                " row for each integrand of each machine (a ratio without ± is within ±" +
+                format_number("%g", all_runs.front().noise.fallback.percent) +
+                " %, two cells' noise: How sure is the answer):"));
   blocks.push_back(table(rows));
   std::vector<std::string> given_up;
   for (std::size_t i = 0; i < analyses.size(); ++i)
@@ -378,14 +397,11 @@ std::string rule_line(const std::vector<Run>& all_runs, const std::vector<Analys
   if (same_width && several)  // said once for every machine
     if (const auto at = answered.find("all this machine has"); at != std::string::npos)
       answered.replace(at, 20, "all each machine has");
-  return "The pick: " + rule + ", answered " + answered +
-         ". For a throughput job: Money and latency, below. " +
+  return "The pick: " + rule + ", answered " + answered + ". " +
          (current_tier.empty()
               ? "The likely current rung: " + current_rung_rule() + " (--current TIER sets it)"
               : "Your current rung: " + current_tier + " (--current)") +
-         ". The answer is \"stay where you are\" when no tier beats that rung beyond the noise and by more "
-         "than "
-         "10 %.";
+         ". \"Stay where you are\" when no tier beats it beyond the noise and by more than 10 %.";
 }
 
 }  // namespace
