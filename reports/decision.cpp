@@ -159,8 +159,12 @@ Decision decide(const Run& run, std::int64_t n, const std::string& integrand, co
   decision.current = usage.current;
   if (decision.current.empty()) {
     const Analysis analysis = analyse(run, n);
-    const Row* rung = current_rung(analysis);
-    decision.current = rung ? rung->card->id : decision.tiers.front().card->id;
+    const Decided rung = current_rung_choice(analysis);
+    decision.current = rung.row ? rung.row->card->id : decision.tiers.front().card->id;
+    if (!rung.row)  // never silently: the break-evens are then against another rung than the rule's
+      decision.current_why = "the likely current rung: " +
+                             (rung.undecided.empty() ? std::string("was not measured") : rung.undecided) +
+                             "; break-evens are against the lowest rung measured, " + decision.current;
   }
   const TierChoice* current = decision.tier(decision.current);
   if (!current) {
@@ -344,6 +348,7 @@ void print_decision(const Decision& decision) {
     std::printf("  no C++ tier was measured at this n\n");
     return;
   }
+  if (!decision.current_why.empty()) std::printf("%s\n", decision.current_why.c_str());
   std::printf("usage map (the cheapest tier over %g years, by calls a day; ≈: within the noise):\n",
               f.horizon_years);
   for (const auto& step : decision.usage_map) print_step(step);
@@ -396,6 +401,7 @@ nlohmann::json decision_json(const Decision& decision) {
           {"core_hours_per_day", optional_json(decision.usage.core_hours_per_day)},
           {"deadline_seconds", optional_json(decision.usage.deadline_seconds)},
           {"current", decision.current},
+          {"current_why", decision.current_why},
           {"usage_map", steps},
           {"usage_map_tie_break",
            "a step of tiers within the noise of each other goes to the one cheapest to "

@@ -41,6 +41,9 @@ struct Decision {
   Usage usage;
   std::vector<TierChoice> tiers;  // rung order, the C++ tiers with a measured cell at n
   std::string current;            // the rung break-even is against
+  // Why `current` is the lowest rung measured: the likely current rung could not be decided (its
+  // "could not decide: …"); empty when it was decided or given.
+  std::string current_why;
   std::vector<UsageStep> usage_map;
   std::optional<std::string> money_tier;    // with calls a day: the lowest total there
   std::optional<std::string> latency_tier;  // meets the deadline at the fewest days (or the fastest)

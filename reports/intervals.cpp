@@ -108,8 +108,17 @@ TieOutcome fastest_within_noise(const std::vector<Contender>& contenders) {
       outcome.fastest = i;
   if (outcome.fastest == static_cast<std::size_t>(-1)) return outcome;
   const CellInterval& fastest = contenders[outcome.fastest].interval;
+  // Tied: every contender that no other beats beyond the noise (whose interval lies wholly below its own).
+  // Not "every one that overlaps the fastest": which tier is fastest moves from run to run, and a tie set
+  // anchored on it moved with it (a wide-banded fastest took in a tier that a tight-banded one beats).
+  // The fastest by median is never beaten, so it is always in.
+  const auto beaten = [&](std::size_t i) {
+    return std::any_of(contenders.begin(), contenders.end(), [&](const Contender& other) {
+      return other.interval.high < contenders[i].interval.low;
+    });
+  };
   for (std::size_t i = 0; i < contenders.size(); ++i)
-    if (i == outcome.fastest || tied(contenders[i].interval, fastest)) outcome.tied.push_back(i);
+    if (i == outcome.fastest || !beaten(i)) outcome.tied.push_back(i);
   // In rung order, whatever order the contenders came in: the sentence is the same from every caller.
   std::sort(outcome.tied.begin(), outcome.tied.end(), [&](std::size_t x, std::size_t y) {
     const Card &a = *contenders[x].card, &b = *contenders[y].card;

@@ -56,8 +56,9 @@ struct Contender {
   CellInterval interval;
   std::vector<std::string> disturbed{};
 };
-// The fastest of the contenders within the noise: the fastest by median, and every contender whose
-// interval overlaps its; among those the one cheapest to keep is chosen. `why` says so when more than
+// The fastest of the contenders within the noise: every contender that no other beats beyond the noise
+// (no other's interval lies wholly below its own), the fastest by median always among them (each of them
+// overlaps it); among those the one cheapest to keep is chosen. `why` says so when more than
 // one was tied: "openmp-tuned or tbb-tuned: 1.6 % apart, closer than this machine's noise (±3 %, …);
 // openmp-tuned is the cheaper to keep (4.2 engineer-days against 5.0)". Empty contenders: chosen = npos.
 struct TieOutcome {

@@ -145,7 +145,9 @@ std::string figures_line(const Decision& decision) {
          (f.team_knows.empty() ? std::string("none of the tiers' concepts (--team-knows)")
                                : join(f.team_knows)) +
          "; break-even against **" + decision.current + "** (" +
-         (decision.usage.current.empty() ? "the current rung" : "--current") +
+         (!decision.current_why.empty()    ? decision.current_why
+          : decision.usage.current.empty() ? "the current rung"
+                                           : "--current") +
          "), at n = " + format_count(static_cast<double>(decision.n)) +
          ". Each time carries its interval: its repetitions, widened by this machine's noise (" +
          noise_text(decision) +

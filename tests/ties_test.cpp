@@ -15,6 +15,7 @@
 #include "choose.hpp"
 #include "command.hpp"
 #include "crafted_results.hpp"
+#include "decision.hpp"
 #include "document_text.hpp"
 #include "intervals.hpp"
 #include "report.hpp"
@@ -170,6 +171,31 @@ TEST(Ties, TwoTiersOnePointSixPercentApartTieAndTheCheaperToKeepWins) {
   }
 }
 
+// The tie is every tier no other beats beyond the noise, not every tier that overlaps the fastest: a fast
+// tier with a wide band (a noisy parallel cell) must not take in a tier that a tight-banded one beats, or the
+// answer moves with whichever is fastest in a run. Cards alike but for their rungs: the lowest rung is the
+// cheapest to keep, so the anchored rule would choose `beaten`.
+TEST(Ties, ATierBeatenBeyondTheNoiseIsNoTieEvenWhereItOverlapsAWideFastest) {
+  Card wide, tight, beaten;
+  wide.id = "wide", wide.rung = 2;
+  tight.id = "tight", tight.rung = 1;
+  beaten.id = "beaten", beaten.rung = 0;
+  const auto interval = [](double median, double low, double high) {
+    CellInterval out;
+    out.median = median, out.low = low, out.high = high;
+    return out;
+  };
+  const std::vector<Contender> contenders = {{&wide, interval(1.0, 0.6, 1.4)},
+                                             {&tight, interval(1.05, 1.02, 1.08)},
+                                             {&beaten, interval(1.3, 1.2, 1.4)}};
+  ASSERT_TRUE(tied(contenders[0].interval, contenders[2].interval));  // the old rule's tie
+  const TieOutcome outcome = fastest_within_noise(contenders);
+  EXPECT_EQ(outcome.fastest, 0u);
+  EXPECT_EQ(outcome.tied, (std::vector<std::size_t>{1, 0}));  // rung order: tight, wide
+  EXPECT_EQ(outcome.chosen, 1u) << outcome.why;
+  EXPECT_EQ(outcome.why.find("beaten"), std::string::npos) << outcome.why;
+}
+
 TEST(Ties, TwentyPercentApartIsNoTie) {
   TempDir dir;
   // openmp-tuned 60 ms against tbb-tuned's 50 ms: their intervals (58.6–61.5 ms, 48.8–51.2 ms) are apart.
@@ -266,6 +292,23 @@ TEST(Disturbed, AFasterDisturbedTierLeavesTheAnswerUndecidedAndPickSaysWhy) {
   const json answer = json::parse(as_json.output).at("answer");
   EXPECT_TRUE(answer.at("recommended").is_null());
   EXPECT_EQ(answer.at("fastest_within_noise").at("undecided"), analysis.why);
+}
+
+// The money answer's break-evens fall back to the lowest rung measured when the likely current rung could
+// not be decided (inlined, disturbed, faster than every quiet plain rung): never silently.
+TEST(Disturbed, AnUndecidedCurrentRungIsSaidWhereTheBreakEvensFallBackToTheLowestRung) {
+  TempDir dir;
+  json document = ladder_run(0.4, 0.06);
+  document["cells"][2] = loaded({"inlined", 2, 1000000, 1, around(0.3)}, 1.01);
+  const report::Run run = load_run(write(dir / "run", document).string());
+  ASSERT_EQ(current_rung_choice(analyse(run)).row, nullptr);
+  const Decision decision = decide(run, 1000000, run.integrand_names().front(), CostFigures{}, Usage{});
+  EXPECT_EQ(decision.current, "naive");
+  EXPECT_EQ(decision.current_why.rfind("the likely current rung: could not decide: ", 0), 0u)
+      << decision.current_why;
+  EXPECT_NE(decision.current_why.find("against the lowest rung measured, naive"), std::string::npos)
+      << decision.current_why;
+  EXPECT_EQ(decision_json(decision).at("current_why"), decision.current_why);
 }
 
 TEST(Disturbed, ASlowerDisturbedTierIsKeptOutAndAQuietCellOfATierIsItsBest) {
