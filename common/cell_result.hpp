@@ -242,6 +242,11 @@ struct CellResult : CellKey {
   std::string instruction_set() const { return ok() ? measurement->instruction_set : std::string(); }
   // One call's memory; a figure a peer cannot count (Python has no malloc count) is 0 here.
   double peak_heap() const { return memory_figure(&Memory::peak_heap_bytes); }
+  // The peak heap as counted, or nothing where it could not be (PyPy has no tracemalloc): what a reader
+  // prints, "not counted" then, never 0 B.
+  std::optional<double> counted_peak_heap() const {
+    return ok() ? measurement->memory.peak_heap_bytes : std::nullopt;
+  }
   double peak_rss() const { return memory_figure(&Memory::peak_rss_bytes); }
   double allocations() const { return memory_figure(&Memory::allocations); }
   double minor_faults() const { return memory_figure(&Memory::minor_faults); }

@@ -38,9 +38,11 @@ void Progress::finished(const CellResult& record, double estimated_seconds) {
     const double median = record.measurement->aggregates.median.real_time * 1e-9;
     const double n = static_cast<double>(record.n);
     char figures[160];
-    std::snprintf(figures, sizeof figures, ", median %s (%.3g ns a node), heap %s",
-                  format_seconds(median).c_str(), median * 1e9 / n,
-                  format_bytes(record.measurement->memory.peak_heap_bytes.value_or(0)).c_str());
+    std::snprintf(
+        figures, sizeof figures, ", median %s (%.3g ns a node), heap %s", format_seconds(median).c_str(),
+        median * 1e9 / n,
+        (record.counted_peak_heap() ? format_bytes(*record.counted_peak_heap()) : std::string("not counted"))
+            .c_str());
     line += figures;
   } else {
     line += " — " + record.reason;

@@ -232,7 +232,10 @@ svg::Plot memory_figures(const Run& run, std::size_t machine, const Slots& slots
                   {}};
   chart.series = per_tier(
       run, slots,
-      [](const CellResult& cell) { return std::optional<double>(std::max(1.0, cell.peak_heap())); },
+      [](const CellResult& cell) {
+        const auto heap = cell.counted_peak_heap();  // none where it could not be counted: no point, not 0
+        return heap ? std::optional<double>(std::max(1.0, *heap)) : std::nullopt;
+      },
       [](double bytes) { return "peak heap " + format_bytes(bytes); });
   chart.notes.push_back("O(n) tiers climb with n; streaming tiers stay flat.");
   return chart;

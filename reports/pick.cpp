@@ -60,8 +60,9 @@ std::string describe(const Candidate& candidate) {
   return candidate.card->id + " (" + where + "): median " + format_seconds(cell.median()) + ", " +
          format_number("%.3g nodes/s", static_cast<double>(cell.n) / cell.median()) + ", relative error " +
          (cell.rel_error() ? format_number("%.1e", std::fabs(*cell.rel_error())) : "undefined") +
-         ", peak heap " + format_bytes(cell.peak_heap()) + ", cost " +
-         format_number("%.1f", candidate.cost.score);
+         ", peak heap " +
+         (cell.counted_peak_heap() ? format_bytes(*cell.counted_peak_heap()) : std::string("not counted")) +
+         ", cost " + format_number("%.1f", candidate.cost.score);
 }
 
 // Every tier with its best cell at n that meets the constraints, or why it is ruled out: those that meet

@@ -238,7 +238,8 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
       more.rows.push_back(
           {name, format_seconds(cell.min()) + " – " + format_seconds(cell.max()), percent(cell.cv(), 0),
            format_number("%.3g", static_cast<double>(cell.n) / cell.median()),
-           percent(row.fraction_of_fastest, 0), format_bytes(cell.peak_heap()),
+           percent(row.fraction_of_fastest, 0),
+           (cell.counted_peak_heap() ? format_bytes(*cell.counted_peak_heap()) : std::string("not counted")),
            format_number("%.0f", cell.minor_faults()), instructions_text(*row.card),
            report_vector_text(*row.card, "linked"), counters_text(cell), scientific(cell.rounding_error()),
            cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–"});
@@ -337,7 +338,9 @@ void all_cells(Document& doc, const std::vector<Run>& runs) {
            cell.ok() ? format_seconds(cell.median()) : "–",
            cell.ok() ? format_number("%.3g", cell.median() * 1e9 / static_cast<double>(cell.n)) : "–",
            cell.ok() ? percent(cell.efficiency(), 0) : "–", cell.ok() ? scientific(cell.rel_error()) : "–",
-           cell.ok() ? format_bytes(cell.peak_heap()) : "–",
+           cell.ok() ? (cell.counted_peak_heap() ? format_bytes(*cell.counted_peak_heap())
+                                                 : std::string("not counted"))
+                     : "–",
            cell.ok() || cell.placement ? placement_text(cell.placement) : "–", note});
       if (integrands) rows.rows.back().insert(rows.rows.back().begin() + 2, cell.integrand);
     }
