@@ -195,19 +195,24 @@ Choice choose_within_noise(const std::vector<Contender>& contenders) {
   }
   choice.tie = fastest_among(contenders, quiet);
   const Contender& fastest = contenders[choice.tie.fastest];
-  std::vector<std::string> could_be_faster, slower;
+  std::vector<std::string> could_be_faster, slower, also_faster;  // also_faster: ids past the third
   for (const std::size_t i : choice.kept_out) {
     const Contender& kept = contenders[i];
     // Slower beyond the noise as measured: had it been quiet, it would not have changed the choice.
     if (kept.interval.low > fastest.interval.high)
       slower.push_back(disturbed_text(kept));
+    else if (could_be_faster.size() == 3)  // a busy run disturbs every tier: three say why, the rest by name
+      also_faster.push_back(kept.card->id);
     else
       could_be_faster.push_back(disturbed_text(kept) + ", " + format_seconds(kept.interval.median) +
                                 " a call against " + fastest.card->id + "'s " +
                                 format_seconds(fastest.interval.median));
   }
   if (!could_be_faster.empty()) {
-    choice.undecided = "could not decide: the only measurement of " + join(could_be_faster, "; ") +
+    const std::string more = also_faster.empty() ? ""
+                                                 : "; and " + std::to_string(also_faster.size()) + " more (" +
+                                                       join(also_faster) + ")";
+    choice.undecided = "could not decide: the only measurement of " + join(could_be_faster, "; ") + more +
                        " was disturbed, and not slower than the fastest undisturbed tier beyond the noise " +
                        "(measure again on a quiet machine)";
     return choice;
