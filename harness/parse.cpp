@@ -1,9 +1,11 @@
 #include "parse.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string>
 
+#include "errors.hpp"
 #include "quote.hpp"
 #include "registry.hpp"
 
@@ -98,6 +100,29 @@ double parse_real(std::string_view name, std::string_view text) {
     throw InputError(std::string(name) + " = '" + quote_text(text) +
                      "' is not a finite number; give a real number such as 0, -1.5 or 1e-3");
   return value;
+}
+
+std::map<std::string, int> parse_name_counts(std::string_view variable, const char* value,
+                                             std::string_view form, int max_count, int fallback) {
+  const std::string text = value ? value : "";
+  const std::size_t max_digits = std::to_string(max_count).size();
+  std::map<std::string, int> counts;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const std::size_t equals = item.rfind('=');
+    const std::string count = equals != std::string::npos ? item.substr(equals + 1)
+                              : fallback > 0              ? std::to_string(fallback)
+                                                          : "";
+    const bool digits = !count.empty() && count.size() <= max_digits &&
+                        count.find_first_not_of("0123456789") == std::string::npos;
+    if (item.empty() || equals == 0 || !digits || std::stoi(count) < 1 || std::stoi(count) > max_count)
+      throw InputError(std::string(variable) + " '" + quote_text(text) + "' is not " + std::string(form) +
+                       ", comma-separated");
+    counts[item.substr(0, equals)] = std::stoi(count);
+    start = comma + 1;
+  }
+  return counts;
 }
 
 }  // namespace ladder

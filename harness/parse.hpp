@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <string_view>
 
 namespace ladder {
@@ -19,6 +21,12 @@ int parse_count(std::string_view name, std::string_view text);
 // A duration: "90s", "15m", "2h", "1.5h" (a positive number with its unit: s, m or h). Returns seconds;
 // throws InputError naming the text and the accepted forms.
 double parse_duration(std::string_view text);
+
+// A test switch's value, "NAME=COUNT,NAME=COUNT…" (LADDER_TEST_SLOWDOWN, LADDER_TEST_DISTURB): each name
+// and its count, a whole number from 1 to max_count; `fallback` for a name without "=COUNT" (0: the count
+// is required). Unset or empty: none. Throws InputError naming the variable, its value and `form`.
+std::map<std::string, int> parse_name_counts(std::string_view variable, const char* value,
+                                             std::string_view form, int max_count, int fallback = 0);
 
 // A finite real number such as "0", "-1.5" or "1e-3".
 double parse_real(std::string_view name, std::string_view text);

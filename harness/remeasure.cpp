@@ -7,7 +7,7 @@
 #include "clock.hpp"
 #include "disturbance.hpp"
 #include "errors.hpp"
-#include "quote.hpp"
+#include "parse.hpp"
 #include "results.hpp"
 #include "text.hpp"
 #include "worker_process.hpp"
@@ -15,23 +15,8 @@
 namespace ladder {
 
 TestDisturbance parse_test_disturbance(const char* value) {
-  const std::string text = value ? value : "";
-  TestDisturbance disturbance;
-  for (std::size_t start = 0; start < text.size();) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, comma - start);
-    const std::size_t equals = item.rfind('=');
-    const std::string count = equals == std::string::npos ? "1" : item.substr(equals + 1);
-    const bool digits =
-        !count.empty() && count.size() <= 2 && count.find_first_not_of("0123456789") == std::string::npos;
-    if (item.empty() || equals == 0 || !digits || std::stoi(count) < 1)
-      throw InputError("LADDER_TEST_DISTURB '" + quote_text(text) + "'" +
-                       " is not CELL[=K] (a cell's name, K its first measurements from 1 to 99), "
-                       "comma-separated");
-    disturbance[item.substr(0, equals)] = std::stoi(count);
-    start = comma + 1;
-  }
-  return disturbance;
+  return parse_name_counts("LADDER_TEST_DISTURB", value,
+                           "CELL[=K] (a cell's name, K its first measurements from 1 to 99)", 99, 1);
 }
 
 void disturb_for_test(CellResult& record, const TestDisturbance& disturbance, int measurement) {

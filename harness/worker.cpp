@@ -24,6 +24,7 @@
 #include "errors.hpp"
 #include "heap_counter.hpp"
 #include "json_reader.hpp"
+#include "parse.hpp"
 #include "process_stats.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
@@ -73,22 +74,10 @@ bool tbbmalloc_loaded() {
 // `ladder history check`): the tier's timed call makes the kernel FACTOR times, so its time and its work
 // grow alike; the cell records it (extra "test_slowdown") and the run warns of it. Unset or empty: 1.
 int test_slowdown(const std::string& tier) {
-  const char* value = std::getenv("LADDER_TEST_SLOWDOWN");
-  const std::string text = value ? value : "";
-  for (std::size_t start = 0; start < text.size();) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, comma - start);
-    const std::size_t equals = item.find('=');
-    const std::string factor = equals == std::string::npos ? "" : item.substr(equals + 1);
-    const bool digits =
-        !factor.empty() && factor.size() <= 3 && factor.find_first_not_of("0123456789") == std::string::npos;
-    if (equals == 0 || !digits || std::stoi(factor) < 1)
-      throw InputError("LADDER_TEST_SLOWDOWN '" + text +
-                       "' is not TIER=FACTOR (a factor from 1 to 999), comma-separated");
-    if (item.substr(0, equals) == tier) return std::stoi(factor);
-    start = comma + 1;
-  }
-  return 1;
+  const auto factors = parse_name_counts("LADDER_TEST_SLOWDOWN", std::getenv("LADDER_TEST_SLOWDOWN"),
+                                         "TIER=FACTOR (a factor from 1 to 999)", 999);
+  const auto named = factors.find(tier);
+  return named == factors.end() ? 1 : named->second;
 }
 
 Memory memory_of_one_call(const std::function<double(std::int64_t)>& call, std::int64_t n) {

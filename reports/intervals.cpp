@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "economics.hpp"
+#include "noise.hpp"
 #include "report.hpp"
 #include "text.hpp"
 
@@ -13,30 +14,16 @@ namespace {
 // The noise band's half, as a fraction: (1 + h)² = 1 + F.
 double half_band(const Threshold& noise) { return std::sqrt(1 + noise.percent / 100) - 1; }
 
-// The sign test's 95 % interval on the median of the sorted repetitions: the k-th smallest to the k-th
-// largest, k the largest with P(Binomial(n, ½) < k) ≤ 2.5 % (common/noise.hpp's paired_interval's rule).
-// Under 6 repetitions there is no 95 % interval to give: nothing (the median alone), and the noise band
-// stands. Their fastest to slowest would let one slow repetition of three tie a tier with one 2.4× slower
-// (seen on a busy 2-vCPU run: 4.07, 4.29 and 12.25 ms against 10.5 ms); a spread that wide is a disturbed
-// cell's (common/disturbance.hpp), measured again and kept out of the answer instead.
-std::pair<double, double> repetition_interval(std::vector<double> times) {
-  std::sort(times.begin(), times.end());
-  const int n = static_cast<int>(times.size());
-  if (n < 6) {
-    const double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-    return {median, median};
-  }
-  // P(X ≤ j) for X ~ Binomial(n, ½), summed until it passes 2.5 %.
-  double below = 0, term = std::pow(0.5, n);
-  int k = 0;
-  for (int j = 0; j < n; ++j) {
-    if (below + term > 0.025) break;
-    below += term;
-    k = j + 1;
-    term *= static_cast<double>(n - j) / (j + 1);
-  }
-  k = std::max(k, 1);
-  return {times[k - 1], times[n - k]};
+// The repetitions' 95 % interval on their median: the sign test's rank interval, common/noise.hpp's
+// paired_interval over the log times (the k-th fastest to the k-th slowest). Under interval_min_pairs (6)
+// repetitions there is none, and the noise band stands alone. Their fastest to slowest would let one slow
+// repetition of three tie a tier with one 2.4× slower (seen on a busy 2-vCPU run: 4.07, 4.29 and 12.25 ms
+// against 10.5 ms); a spread that wide is a disturbed cell's (common/disturbance.hpp), measured again and
+// kept out of the answer instead.
+RatioInterval repetition_interval(const std::vector<double>& times) {
+  std::vector<double> logs;
+  for (const double time : times) logs.push_back(std::log(time));
+  return paired_interval(logs);
 }
 
 }  // namespace
@@ -48,11 +35,9 @@ CellInterval cell_interval(const CellResult& cell, const Threshold& noise) {
   const double h = half_band(noise);
   interval.low = interval.median / (1 + h);
   interval.high = interval.median * (1 + h);
-  const std::vector<double> repetitions = cell.repetition_seconds();
-  if (!repetitions.empty()) {
-    const auto [low, high] = repetition_interval(repetitions);
-    interval.low = std::min(interval.low, low);
-    interval.high = std::max(interval.high, high);
+  if (const RatioInterval repetitions = repetition_interval(cell.repetition_seconds()); repetitions.known()) {
+    interval.low = std::min(interval.low, repetitions.low);
+    interval.high = std::max(interval.high, repetitions.high);
   }
   return interval;
 }
