@@ -1,8 +1,25 @@
 #!/usr/bin/env bash
 # Installs what Ladder needs from Debian 12 packages, and nothing else. Idempotent: packages already
 # present are left alone, and apt is not touched at all when nothing is missing.
-#   usage (as root):  scripts/install-deps.sh
+#   usage (as root):  scripts/install-deps.sh [--tests] [--cross arm64]
+#     --tests        also what only the tests need (scripts/test passes it; scripts/main does not)
+#     --cross arm64  also the aarch64 cross toolchain and the :arm64 libraries (scripts/build-aarch64)
 set -euo pipefail
+
+with_tests=0
+cross=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --tests) with_tests=1 ;;
+    --cross)
+      [ $# -ge 2 ] || { echo "install-deps: --cross needs an architecture; accepted: arm64" >&2; exit 2; }
+      [ "$2" = arm64 ] || { echo "install-deps: --cross '$2' is not supported; accepted: arm64" >&2; exit 2; }
+      cross=$2
+      shift ;;
+    *) echo "install-deps: unknown option '$1'; accepted: --tests, --cross arm64" >&2; exit 2 ;;
+  esac
+  shift
+done
 
 packages=(
   g++ cmake make ninja-build pkg-config git ca-certificates  # toolchain
@@ -38,6 +55,16 @@ packages=(
   pypy3 python3-pythran                                     # the pypy peers; the pythran peers' modules
   cython3                                                   # the Cython peers' modules and their yellow lines
 )
+
+# What only the tests need.
+test_packages=(
+)
+[ "$with_tests" -eq 0 ] || packages+=("${test_packages[@]}")
+
+# The aarch64 cross build (scripts/build-aarch64): filled in by cross_packages below.
+cross_packages=(
+)
+[ -z "$cross" ] || packages+=("${cross_packages[@]}")
 
 missing=()
 for package in "${packages[@]}"; do
