@@ -126,6 +126,31 @@ std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key
   return figure;
 }
 
+std::vector<double> same_build_medians(const Store& store, const NoiseKey& key, const std::string& cell_build,
+                                       const std::string& build, const std::string& commit,
+                                       const std::string& started) {
+  std::vector<double> medians;
+  if (commit.empty()) return medians;
+  for (const auto& series_key : store.series_keys(key.tier)) {
+    if (series_key.machine != key.machine || series_key.integrand != key.integrand || series_key.n != key.n ||
+        series_key.threads != key.threads || series_key.ranks != key.ranks || series_key.build != build ||
+        series_key.cell_build != cell_build)
+      continue;
+    for (const auto& point : store.series(series_key)) {
+      const CellRun run = run_of(point);
+      if (run.commit == commit && !run.dirty && point.started != started && run.median > 0 &&
+          std::isfinite(run.median))
+        medians.push_back(run.median * 1e-9);  // the store keeps nanoseconds
+    }
+  }
+  return medians;
+}
+
+std::string build_fingerprint(const ContextRecord& context) {
+  return sha256_hex("compiler=" + context.compiler + "\nbuild_type=" + context.build_type +
+                    "\nflags=" + context.common_flags);
+}
+
 std::optional<NoiseFigure> ab_noise_floor(const Store& store, const NoiseKey& key) {
   if (auto recorded = recorded_noise(store, key)) return recorded;
   return history_noise(store, key);

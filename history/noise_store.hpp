@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "history_store.hpp"
 #include "run_context.hpp"
@@ -53,6 +54,19 @@ std::optional<NoiseFigure> recorded_noise(const Store& store, const NoiseKey& ke
 // build apart, never mixed), the one whose clean commit has the most runs (same_commit_noise); nullopt
 // under 6 runs of one commit.
 std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key);
+
+// The cell's medians in the history's runs of the same code, built the same way, on that machine: runs of
+// the clean commit `commit` whose build fingerprint is `build` (build_fingerprint), in the series of the
+// cell's build `cell_build` (empty in a run of one build), started at another time than `started` (the run
+// asking, which the history may already hold), in seconds. Oldest first; empty when `commit` is empty or none
+// is held. These are process-level replicates of one cell: pooled with the run's own median they decide as no
+// run alone can (reports/run_noise.hpp).
+std::vector<double> same_build_medians(const Store& store, const NoiseKey& key, const std::string& cell_build,
+                                       const std::string& build, const std::string& commit,
+                                       const std::string& started);
+
+// The build's fingerprint as the store keys series by: SHA-256 (hex) of the compiler, build type and flags.
+std::string build_fingerprint(const ContextRecord& context);
 
 // `ladder ab`'s floor for the cell on that machine: the recorded A/A figure (adjacent processes, as ab's
 // pairs are), else the history's (runs apart jump more: a larger, safe figure); nullopt: unknown. compare

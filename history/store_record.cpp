@@ -36,11 +36,6 @@ std::string read_text(const std::string& file) {
   return text.str();
 }
 
-std::string build_fingerprint(const ContextRecord& context) {
-  return sha256_hex("compiler=" + context.compiler + "\nbuild_type=" + context.build_type +
-                    "\nflags=" + context.common_flags);
-}
-
 // The run's row, as `runs` holds it: where and when it was recorded, and what it was built from and ran on.
 RecordedRun run_of(const ResultsFile& file, const std::string& run_id) {
   const ContextRecord& context = file.context;

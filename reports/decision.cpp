@@ -35,15 +35,16 @@ const CellResult* least(const std::vector<const CellResult*>& cells, Figure figu
   return *std::min_element(cells.begin(), cells.end(), before);
 }
 
-// A tier's thrifty and fastest cells at n: among its undisturbed cells, or, where every cell was disturbed,
-// among those, saying why. Empty when it has no measured cell there.
+// A tier's thrifty and fastest cells at n: among its undisturbed cells (or pooled over several runs), or,
+// where every cell was disturbed, among those, saying why. Empty when it has no measured cell there.
 std::optional<TierChoice> choose_cells(const Run& run, const Card& card, std::int64_t n,
                                        const std::string& integrand, const CostFigures& figures) {
   std::vector<const CellResult*> every, quiet;
   for (const auto& cell : run.cells) {
     if (cell.tier != card.id || cell.n != n || cell.integrand != integrand || !cell.ok()) continue;
     every.push_back(&cell);
-    if (!disturbed(cell)) quiet.push_back(&cell);
+    // A cell pooled with other runs of this build here is decided by them all, not by one disturbed run.
+    if (!disturbed(cell) || cell_interval(run, cell).runs > 1) quiet.push_back(&cell);
   }
   if (every.empty()) return std::nullopt;
   const std::vector<const CellResult*>& pool = quiet.empty() ? every : quiet;
@@ -59,7 +60,8 @@ std::optional<TierChoice> choose_cells(const Run& run, const Card& card, std::in
         if (std::find(choice.disturbed.begin(), choice.disturbed.end(), reason) == choice.disturbed.end())
           choice.disturbed.push_back(reason);
   const int cores = choice.thrifty->threads * choice.thrifty->ranks;
-  choice.money = tier_money(card, cores, choice.thrifty->median(), figures);
+  // The interval's median: the run's own, or the median over the runs it pools.
+  choice.money = tier_money(card, cores, choice.thrifty_interval.median, figures);
   set_compute_range(choice.money, choice.thrifty_interval.low, choice.thrifty_interval.high, figures);
   choice.days_over_horizon =
       choice.money.days.adoption * figures.bus_factor + choice.money.days.upkeep * figures.horizon_years;

@@ -43,7 +43,23 @@ CellInterval cell_interval(const CellResult& cell, const Threshold& noise) {
 }
 
 CellInterval cell_interval(const Run& run, const CellResult& cell) {
-  return cell_interval(cell, run.noise.of(cell));
+  const auto others = run.noise.other_runs.find(cell.name);
+  if (others == run.noise.other_runs.end() || others->second.size() < pooled_min_other_runs ||
+      !(cell.median() > 0))
+    return cell_interval(cell, run.noise.of(cell));
+  std::vector<double> medians = others->second;
+  medians.push_back(cell.median());
+  const RatioInterval runs = repetition_interval(medians);
+  CellInterval interval;
+  interval.noise = run.noise.of(cell);
+  interval.noise.source += "; decided on the median of " + std::to_string(medians.size()) +
+                           " runs of this build here (this one and " + std::to_string(others->second.size()) +
+                           " in the history)";
+  interval.runs = static_cast<int>(medians.size());
+  interval.median = runs.ratio;  // the median of the runs' medians (the geometric mean of the middle two)
+  interval.low = runs.low;
+  interval.high = runs.high;
+  return interval;
 }
 
 bool tied(const CellInterval& a, const CellInterval& b) { return a.low <= b.high && b.low <= a.high; }
@@ -168,7 +184,8 @@ Choice choose_within_noise(const std::vector<Contender>& contenders) {
   Choice choice;
   std::vector<std::size_t> quiet;
   for (std::size_t i = 0; i < contenders.size(); ++i)
-    (contenders[i].disturbed.empty() ? quiet : choice.kept_out).push_back(i);
+    (contenders[i].disturbed.empty() || contenders[i].interval.runs > 1 ? quiet : choice.kept_out)
+        .push_back(i);
   if (quiet.empty()) {  // every contender was disturbed: they compete, and the answer says so
     std::swap(quiet, choice.kept_out);
     choice.tie = fastest_among(contenders, quiet);

@@ -26,9 +26,17 @@ struct Run;
 struct CellInterval {
   double median = 0, low = 0, high = 0;
   Threshold noise;  // F and where it came from
+  int runs = 1;     // the runs it pools (cell_interval(run, cell)): 1, this run alone
 };
 CellInterval cell_interval(const CellResult& cell, const Threshold& noise);
-CellInterval cell_interval(const Run& run, const CellResult& cell);  // with run.noise.of(cell)
+// With run.noise.of(cell); or, where the history holds pooled_min_other_runs or more other runs of this same
+// code and build here (run.noise.other_runs), the runs' interval: the median of their medians and this
+// cell's, and the sign test's 95 % rank interval over them. Runs measured apart are the independent samples
+// a run's repetitions are not (pyperf's worker processes; research/user-needs.md §1): what moves between runs
+// is in them, so no noise band is added, and a tier 12 % behind another on a machine whose runs move 20 %
+// is no longer tied in one run and apart in the next.
+inline constexpr std::size_t pooled_min_other_runs = 5;
+CellInterval cell_interval(const Run& run, const CellResult& cell);
 
 // Whether two intervals overlap: neither tier is faster beyond the noise.
 bool tied(const CellInterval& a, const CellInterval& b);
@@ -70,11 +78,12 @@ struct TieOutcome {
 TieOutcome fastest_within_noise(const std::vector<Contender>& contenders);
 
 // The choice of one place (the answer, the current rung, `ladder pick`) among contenders, disturbed ones
-// kept out: fastest_within_noise over the undisturbed contenders, or over every contender when all were
-// disturbed (then `note` says the choice rests on a disturbed measurement). A disturbed contender kept out
-// that is not slower than the chosen one beyond the noise could be the fastest: the place is then not
-// decided (chosen = npos, `undecided` says why), since a disturbed figure never decides silently. One
-// kept out and slower beyond the noise is named in `note`.
+// kept out (but for one whose interval pools several runs: one disturbed run of them does not decide it):
+// fastest_within_noise over the undisturbed contenders, or over every contender when all were disturbed (then
+// `note` says the choice rests on a disturbed measurement). A disturbed contender kept out that is not slower
+// than the chosen one beyond the noise could be the fastest: the place is then not decided (chosen = npos,
+// `undecided` says why), since a disturbed figure never decides silently. One kept out and slower beyond the
+// noise is named in `note`.
 struct Choice {
   std::size_t chosen = static_cast<std::size_t>(-1);
   TieOutcome tie;                     // over the contenders that competed, as indices into the contenders

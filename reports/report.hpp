@@ -50,6 +50,10 @@ struct Integrand {
 // every answer says where its figure came from.
 struct RunNoise {
   std::map<std::string, Threshold> by_cell;  // by CellResult::name
+  // The cell's medians in the history's other runs of this same code and build on this machine
+  // (history::same_build_medians), by CellResult::name: with enough of them, a cell's interval is theirs
+  // and its own pooled (intervals.hpp), runs measured apart rather than one run's repetitions.
+  std::map<std::string, std::vector<double>> other_runs;
   Threshold fallback = default_threshold();
   const Threshold& of(const CellResult& cell) const {
     const auto found = by_cell.find(cell.name);

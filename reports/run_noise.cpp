@@ -53,13 +53,21 @@ std::optional<Threshold> cell_noise(const history::Store& store, const history::
 void fill_noise(Run& run, const std::string& history_path) {
   const std::optional<history::Store> store = open_history(history_path);
   if (!store) return;
-  const std::string machine = history::machine_fingerprint(read_results_file(run.path).context);
+  const ContextRecord context = read_results_file(run.path).context;
+  const std::string machine = history::machine_fingerprint(context);
+  // The same code: a clean commit (a dirty checkout's code is not the commit's), the same build.
+  const std::string commit = context.source.git_dirty == "no" ? context.source.git_commit : "";
+  const std::string build = history::build_fingerprint(context);
   // Cells of two builds share a name and a figure: a noise floor holds for any build of a cell.
   std::set<std::string> asked;
   for (const CellResult& cell : every_build_cells(run)) {
     if (!asked.insert(cell.name).second) continue;
     const history::NoiseKey key{machine, cell.tier, cell.integrand, cell.n, cell.threads, cell.ranks};
     if (const auto figure = cell_noise(*store, key)) run.noise.by_cell[cell.name] = *figure;
+    if (auto others =
+            history::same_build_medians(*store, key, cell.build, build, commit, context.run.started);
+        !others.empty())
+      run.noise.other_runs[cell.name] = std::move(others);
   }
 }
 
