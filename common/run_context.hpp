@@ -118,9 +118,10 @@ struct MachineContext {
   // The build at hand's compiler and common flags, meaning what build.hpp's Build's do; not a Build, as the
   // file's context has never said the target apart from the flags (-march=… is in common_flags).
   std::string compiler, build_type, common_flags;
-  std::map<std::string, std::string> flags_per_tier;        // tier id -> its full flags
-  std::map<std::string, std::string> libraries;             // library -> version
-  std::map<std::string, std::string> parallel_environment;  // the OMP_, GOMP_, KMP_ and TBB_ variables
+  std::map<std::string, std::string> flags_per_tier;  // tier id -> its full flags
+  std::map<std::string, std::string> libraries;       // library -> version
+  // The OMP_, GOMP_, KMP_ and TBB_ variables, and a Slurm job's allocation (SLURM_JOB_ID, its nodes and CPUs)
+  std::map<std::string, std::string> parallel_environment;
   std::string ladder_version;
   // The checkout the binary was built from: "unknown" where it was not a git repository.
   struct Source {

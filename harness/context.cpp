@@ -158,6 +158,11 @@ std::map<std::string, std::string> parallel_environment() {
         variables[text.substr(0, equals)] = text.substr(equals + 1);
       }
   }
+  // Inside a Slurm job, the allocation the run had (scripts/slurm-matrix.sbatch): these few, not every
+  // SLURM_ variable, which would record each step's bookkeeping too.
+  for (const char* name : {"SLURM_JOB_ID", "SLURM_JOB_NODELIST", "SLURM_JOB_NUM_NODES", "SLURM_CPUS_PER_TASK",
+                           "SLURM_JOB_CPUS_PER_NODE", "SLURM_JOB_END_TIME"})
+    if (const char* value = std::getenv(name)) variables[name] = value;
   return variables;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,20 @@ constexpr double one_core_ratio = 1.2;     // CPU time over wall time of a paral
 constexpr double busy_load_average = 0.5;  // the 1-minute load average before the run
 constexpr int few_repetitions = 9;
 
+// The Slurm job this process runs in, when it has reached its time limit: Slurm stops a job at its end time
+// with SIGTERM, which interrupts the run as any other would, so the end time says which it was. Its job
+// id; empty outside a job, or before its end. SLURM_JOB_END_TIME is seconds since the epoch
+// (scripts/slurm-matrix.sbatch exports it where Slurm does not).
+std::string slurm_job_past_its_time_limit() {
+  const char* job = std::getenv("SLURM_JOB_ID");
+  const char* end = std::getenv("SLURM_JOB_END_TIME");
+  if (!job || !end) return {};
+  char* rest = nullptr;
+  const long long end_seconds = std::strtoll(end, &rest, 10);
+  if (rest == end || *rest != '\0' || std::time(nullptr) < end_seconds) return {};
+  return job;
+}
+
 // What is said of the whole run: interrupted, few repetitions, the build, the machine, its load.
 void run_warnings(Warnings& found, const Journal& journal, const RunRecord& run, const BuildInfo& build) {
   const JournalHeader& header = journal.header.value();
@@ -76,6 +91,12 @@ void run_warnings(Warnings& found, const Journal& journal, const RunRecord& run,
                     "the run was interrupted while it measured disturbed cells again: every "
                     "cell has a measurement, but some disturbed ones were not measured again; "
                     "`ladder run --resume DIR` completes it");
+  if (run.status == "interrupted")
+    if (const std::string job = slurm_job_past_its_time_limit(); !job.empty())
+      found.about_run("time limit",
+                      "Slurm job " + job +
+                          " reached its time limit before the run finished; `ladder run --resume "
+                          "DIR` completes it in a new allocation (sbatch --time longer)");
   if (repetitions < few_repetitions)
     found.about_run("few repetitions", std::to_string(repetitions) + " repetitions a cell: fewer than " +
                                            std::to_string(few_repetitions) + ", the spread is a rough guess");

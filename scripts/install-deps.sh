@@ -58,6 +58,7 @@ packages=(
 
 # What only the tests need.
 test_packages=(
+  slurm-wlm munge                                           # a real one-machine Slurm (tests/slurm_cluster_test.sh)
 )
 [ "$with_tests" -eq 0 ] || packages+=("${test_packages[@]}")
 

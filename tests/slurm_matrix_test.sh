@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/slurm-matrix.sbatch without a cluster: its syntax (bash -n), then dry runs in a faked allocation
-# (SLURM_* variables, and fake scontrol, srun and ladder on PATH that record how they were called).
+# (SLURM_* variables, and fake scontrol, squeue, srun and ladder on PATH that record how they were called),
+# and its refusal outside an allocation. tests/slurm_cluster_test.sh runs it on a real Slurm.
 #   usage: tests/slurm_matrix_test.sh SCRIPT
 set -uo pipefail
 script=$(realpath "$1")
@@ -20,6 +21,11 @@ last=${last%\]}
 [ "$3" = "node[1-$last]" ] || exit 2
 seq -f 'node%g' 1 "$last"
 FAKE
+cat >"$scratch/bin/squeue" <<'FAKE'
+#!/bin/sh
+[ "$*" = "--noheader --jobs=$SLURM_JOB_ID --format=%e" ] || exit 2
+echo 2030-01-02T03:04:05
+FAKE
 cat >"$scratch/bin/srun" <<'FAKE'
 #!/bin/sh
 { printf 'srun'; for argument; do printf '|%s' "$argument"; done; echo; } >>"$CALLS"
@@ -29,13 +35,15 @@ FAKE
 cat >"$scratch/bin/ladder" <<'FAKE'
 #!/bin/sh
 { printf 'ladder'; for argument; do printf '|%s' "$argument"; done; echo; } >>"$CALLS"
+echo "end=$SLURM_JOB_END_TIME ras=${OMPI_MCA_ras:-} plm=${OMPI_MCA_plm:-}" >>"$CALLS.environment"
 FAKE
 chmod +x "$scratch/bin"/*
 
-dry_run() {  # NODES: runs the script in a fresh submit directory, with `--reps 2` passed through
+dry_run() {  # NODES [VARIABLE=VALUE]: runs the script in a fresh submit directory, with `--reps 2` passed through
   local nodes=$1
   mkdir "$scratch/$nodes"
   (cd /  # the script must go to SLURM_SUBMIT_DIR itself
+   [ -z "${2:-}" ] || export "$2"
    CALLS=$scratch/$nodes/calls PATH=$scratch/bin:$PATH LADDER=$scratch/bin/ladder SLURM_SUBMIT_DIR=$scratch/$nodes \
      SLURM_JOB_NUM_NODES=$nodes SLURM_CPUS_PER_TASK=8 SLURM_JOB_ID=42$nodes SLURM_JOB_NODELIST="node[1-$nodes]" \
      bash "$script" --reps 2) >"$scratch/$nodes.log" 2>&1 || fail "dry run on $nodes nodes: $(cat "$scratch/$nodes.log")"
@@ -57,6 +65,15 @@ expect_calls 3 "ladder|run|--tiers|mpi|--ranks|1,2,3|--threads|8|--n|1e8,1e9|--h
 srun|--nodes=1|--ntasks=1|--cpus-per-task=8|$scratch/bin/ladder|run|--label|slurm job 423: every tier on one node|--out|$out/node|--reps|2
 ladder|run|--label|slurm job 423: every tier on one node|--out|$out/node|--reps|2"
 grep -q "results: $out/mpi and $out/node" "$scratch/3.log" || fail "no results line: $(cat "$scratch/3.log")"
+# Both runs know the job's end time (squeue's, in seconds); only the one-node run keeps Open MPI off the
+# allocation.
+end=$(date -d 2030-01-02T03:04:05 +%s)
+[ "$(cat "$scratch/3/calls.environment")" = "end=$end ras= plm=
+end=$end ras=^slurm plm=isolated" ] || fail "the runs' environment: $(cat "$scratch/3/calls.environment")"
+
+dry_run 2 LADDER_SLURM_SIZES=1e5,1e6  # the sizes of both runs
+grep -q "^ladder|run|--tiers|mpi|--ranks|1,2|--threads|8|--n|1e5,1e6|" "$scratch/2/calls" &&
+  grep -q "^ladder|run|--n|1e5,1e6|--label|" "$scratch/2/calls" || fail "LADDER_SLURM_SIZES: $(cat "$scratch/2/calls")"
 
 for case in 4:1,2,4 8:1,2,4,8; do  # powers of two up to the allocation, which is not listed twice
   nodes=${case%%:*} ranks=${case#*:}
@@ -64,4 +81,11 @@ for case in 4:1,2,4 8:1,2,4,8; do  # powers of two up to the allocation, which i
   grep -q "^ladder|run|--tiers|mpi|--ranks|$ranks|" "$scratch/$nodes/calls" ||
     fail "ranks on $nodes nodes, expected $ranks: $(cat "$scratch/$nodes/calls")"
 done
-echo "slurm-matrix.sbatch: syntax, and dry runs on 3, 4 and 8 nodes, as expected"
+# Outside an allocation it stops before anything, naming what is missing and how to submit it.
+mkdir "$scratch/outside"
+said=$(cd "$scratch/outside" && env -u SLURM_JOB_ID PATH="$scratch/bin:$PATH" CALLS=$scratch/outside/calls bash "$script" 2>&1)
+status=$?
+[ "$status" -eq 2 ] && [[ $said == *"SLURM_JOB_ID is not set"*"submit it with sbatch"* ]] ||
+  fail "outside an allocation: exit $status, '$said'"
+[ -z "$(ls -A "$scratch/outside")" ] || fail "outside an allocation it wrote: $(ls -A "$scratch/outside")"
+echo "slurm-matrix.sbatch: syntax, dry runs on 2, 3, 4 and 8 nodes, and outside an allocation, as expected"
