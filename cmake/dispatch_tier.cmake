@@ -14,6 +14,12 @@ ladder_tier_wanted(variants/dispatch.cpp wanted)  # a worker-only build of other
 if(NOT wanted)
   return()
 endif()
+# On aarch64 the tier is built without paths and refuses to run, saying why on its card (dispatch.cpp): its
+# kernel is xsimd's, and xsimd 8.1 has NEON alone, so there is no second path to choose at run time.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+  ladder_add_tier(variants/dispatch.cpp KERNEL variants/kernels/dispatch.hpp)
+  return()
+endif()
 set(LADDER_DISPATCH_PATHS
     variants/dispatch_sse2.cpp -march=x86-64
     variants/dispatch_avx2.cpp -march=x86-64-v3

@@ -93,9 +93,12 @@ macro(ladder_probe probe header name capability)
     # Compiled and run for the build's target, and for the profiling build's where it has one (the SIMD types
     # only: the target changes what a batch is).
     set(steps "")
+    # A cross build runs each probe under its emulator (cmake/toolchain-aarch64.cmake).
+    list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " emulator)
     foreach(target IN LISTS probe_${capability}_targets)
-      string(APPEND steps "${compile_line} '-march=${target}' ${probe}.cpp -o ${probe} ${probe_${capability}_libraries} >> ${probe}.log 2>&1 && "
-                          "./${probe} >> ${probe}.log 2>&1 && ")
+      ladder_arch_flag(${target} target_flag)
+      string(APPEND steps "${compile_line} '${target_flag}' ${probe}.cpp -o ${probe} ${probe_${capability}_libraries} >> ${probe}.log 2>&1 && "
+                          "${emulator} ./${probe} >> ${probe}.log 2>&1 && ")
     endforeach()
     file(WRITE ${probes}/${probe}.probe "${steps}true\necho $? > ${probe}.rc\n")
     set(script TRUE)
@@ -160,12 +163,13 @@ function(ladder_user_integrands output)
       list(APPEND include_flags -isystem ${dir})
     endif()
   endforeach()
-  set(compile ${CMAKE_CXX_COMPILER} -std=c++20 -march=${LADDER_ARCH} -O1 ${LADDER_WARNINGS} ${include_flags}
+  set(compile ${CMAKE_CXX_COMPILER} -std=c++20 ${LADDER_ARCH_FLAG} -O1 ${LADDER_WARNINGS} ${include_flags}
               -I${PROJECT_SOURCE_DIR}/cmake)
-  # For the shell: each argument in single quotes (a path may hold spaces), without the -march the probes set.
+  # For the shell: each argument in single quotes (a path may hold spaces), without the -march (or -mcpu)
+  # the probes set.
   set(quoted)
   foreach(argument IN LISTS compile)
-    if(NOT argument MATCHES "^-march=")
+    if(NOT argument MATCHES "^-m(arch|cpu)=")
       string(REPLACE "'" "'\\''" argument "${argument}")
       list(APPEND quoted "'${argument}'")
     endif()

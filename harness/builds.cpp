@@ -59,6 +59,9 @@ std::string compiler_executable(const Compiler& compiler) {
 
 // What the CPU lacks to run code built for `target` (each level adds to the one below), or empty.
 std::string cpu_lacks(const std::string& target) {
+#if !defined(__x86_64__)
+  return target == "native" ? "" : "an x86-64 CPU";  // the levels are x86-64's; this is another CPU
+#else
   __builtin_cpu_init();
   const auto level =
       std::find(build_targets().rbegin(), build_targets().rend(), target) - build_targets().rbegin();
@@ -73,6 +76,7 @@ std::string cpu_lacks(const std::string& target) {
       need(3, __builtin_cpu_supports("avx512dq"), "avx512dq");
   need(3, __builtin_cpu_supports("avx512vl"), "avx512vl");
   return join(missing);
+#endif
 }
 
 std::string family_of(const std::string& compiler_id) {

@@ -62,15 +62,34 @@ test_packages=(
 )
 [ "$with_tests" -eq 0 ] || packages+=("${test_packages[@]}")
 
-# The aarch64 cross build (scripts/build-aarch64): filled in by cross_packages below.
+# The aarch64 cross build (scripts/build-aarch64): Debian's cross compiler, qemu-user to run what it builds,
+# and the libraries the tiers link as :arm64 multiarch packages beside the native ones (the header-only
+# Eigen, CLI11 and nlohmann-json are architecture-independent: the list above has them). No Open MPI: the mpi
+# tier is left out of the cross build (scripts/build-aarch64 says why).
 cross_packages=(
+  crossbuild-essential-arm64 qemu-user-static
+  libbenchmark-dev:arm64 libgtest-dev:arm64 libxsimd-dev:arm64 libsleef-dev:arm64 libhwy-dev:arm64
+  libtbb-dev:arm64 libhwloc-dev:arm64 libboost-dev:arm64 libboost-math-dev:arm64 libsqlite3-dev:arm64
+  libssl-dev:arm64 libtomlplusplus-dev:arm64
 )
+if [ -n "$cross" ] && [ "$(dpkg --print-architecture)" = "$cross" ]; then
+  # On an ARM Debian the list above is already the arm64 one: build natively, with no toolchain file.
+  echo "install-deps: --cross $cross is not needed on an $cross machine; installing the native packages"
+  cross=""
+fi
 [ -z "$cross" ] || packages+=("${cross_packages[@]}")
 
+# NAME:ARCH is that architecture's package; a bare NAME the machine's own or an architecture-independent
+# one. A multiarch library installed for two architectures has a status line for each.
+native=$(dpkg --print-architecture)
+installed() {
+  local name=${1%%:*} arch=$native
+  [ "$name" = "$1" ] || arch=${1#*:}
+  dpkg-query -W -f='${db:Status-Status} ${Architecture}\n' "$name" 2>/dev/null | grep -qxE "installed ($arch|all)"
+}
 missing=()
 for package in "${packages[@]}"; do
-  status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
-  [ "$status" = installed ] || missing+=("$package")
+  installed "$package" || missing+=("$package")
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
@@ -86,6 +105,10 @@ fi
 
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# The :arm64 packages come from the arm64 lists, which apt reads only once dpkg knows the architecture.
+if [ -n "$cross" ] && ! dpkg --print-foreign-architectures | grep -qx "$cross"; then
+  dpkg --add-architecture "$cross"
+fi
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "install-deps: done"

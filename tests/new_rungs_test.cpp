@@ -29,6 +29,14 @@ constexpr std::int64_t xsimd_width = xsimd::batch<double>::size;
 
 TEST(NewRungs, EveryVectorIsAsWideAsTheBuildsXsimdBatch) {
   EXPECT_EQ(stdsimd::width, xsimd_width);
+#if defined(__aarch64__)
+  // xsimd 8.1 and GCC 12's std-simd have NEON alone: 2 doubles, under any -march; so has the highway tier,
+  // whose Vector cannot hold Highway's sizeless SVE vectors (highway_vector.hpp).
+  EXPECT_EQ(xsimd_width, 2);
+  EXPECT_EQ(std::string(hwy::TargetName(HWY_TARGET)), "NEON");
+  EXPECT_EQ(static_cast<std::int64_t>(hn::Lanes(highway_simd::Tag())), highway_simd::width);
+  EXPECT_EQ(highway_simd::width, xsimd_width);
+#else
 #if defined(__SSSE3__)
   EXPECT_EQ(highway_simd::width, xsimd_width);
 #else  // Highway 1.0.3 has no target for SSE2 alone: EMU128 (2 lanes) or HWY_SCALAR (1), the card says
@@ -44,6 +52,7 @@ TEST(NewRungs, EveryVectorIsAsWideAsTheBuildsXsimdBatch) {
   } else {
     EXPECT_TRUE(target == "SSE4" || target == "SSSE3" || target == "EMU128" || target == "SCALAR") << target;
   }
+#endif
 }
 
 // The distance between two doubles of the same sign in units in the last place (adjacent doubles: 1).

@@ -96,12 +96,16 @@ inline double cuda_grid(std::int64_t n, int) {
 // a register with x86-64-v4's AVX-512 (F, BW, DQ, CD, VL), 4 with AVX2 and FMA, else SSE2's 2. Its lanes
 // are then as simd_lanes's, at that width.
 inline std::int64_t dispatched_width() {
+#if !defined(__x86_64__)
+  return 2;  // aarch64: the NEON path's 2 doubles (xsimd 8.1, which the kernel is written in, has no SVE)
+#else
   __builtin_cpu_init();
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd") &&
                       __builtin_cpu_supports("avx512vl");
   return avx512 ? 8 : avx2 ? 4 : 2;
+#endif
 }
 inline double dispatched_lanes(std::int64_t n, int) {
   const std::int64_t lanes = simd::accumulators * dispatched_width();

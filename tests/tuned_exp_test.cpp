@@ -27,6 +27,11 @@
 #define TUNED_EXP_PATH TunedExpAvx512Path
 #define TUNED_TIERS_PATH TunedTiersAvx512Path
 constexpr const char* exp_path = "AVX-512 (a table of 16, vscalefpd)";
+#elif XSIMD_WITH_NEON64
+// aarch64: the same split Horner and exponent bits, on NEON's float64x2_t (xsimd 8.1 has no SVE).
+#define TUNED_EXP_PATH TunedExpNeonPath
+#define TUNED_TIERS_PATH TunedTiersNeonPath
+constexpr const char* exp_path = "NEON (split Horner, exponent bits)";
 #else
 #define TUNED_EXP_PATH TunedExpAvx2Path
 #define TUNED_TIERS_PATH TunedTiersAvx2Path
@@ -237,7 +242,7 @@ TEST_F(TUNED_TIERS_PATH, IntegrandsWithoutExpGiveTheXsimdTiersBits) {
   }
 }
 
-#if !XSIMD_WITH_AVX512F && !defined(LADDER_TUNED_EXP_SECOND_BUILD)
+#if !XSIMD_WITH_AVX512F && !defined(LADDER_TUNED_EXP_SECOND_BUILD) && defined(__x86_64__)
 // The build's own target has no AVX-512F, so the AVX-512 path above was not compiled into any test binary.
 TEST(TunedExpAvx512Path, IsTestedWhereTheBuildTargetsAvx512) {
   GTEST_SKIP() << "the AVX-512 path of tuned_exp_math.hpp is not compiled in this build (xsimd arch "

@@ -16,6 +16,10 @@
 #include "registry.hpp"
 #include "vectorization_classify.hpp"
 
+#ifndef LADDER_NM
+#define LADDER_NM "nm"  // the target's nm: a cross build's is its binutils' (aarch64-linux-gnu-nm)
+#endif
+
 namespace {
 
 using ladder::vectorization::classify;
@@ -29,7 +33,8 @@ std::string fixture(const std::string& name) {
   return text.str();
 }
 
-// The widest vector registers the build's -march allows, as the compiler sees them.
+// The widest vector registers the build's -march allows, as the compiler sees them. On aarch64 NEON's 128
+// bits: no tier uses SVE's (designed_loops()).
 constexpr int widest_register_bits() {
 #if defined(__AVX512F__)
   return 512;
@@ -37,6 +42,14 @@ constexpr int widest_register_bits() {
   return 256;
 #else
   return 128;
+#endif
+}
+// How the classifier names those registers in its evidence.
+std::string widest_register_name(int bits) {
+#if defined(__aarch64__)
+  return bits == 128 ? " NEON" : " unknown";
+#else
+  return bits == 512 ? " zmm" : bits == 256 ? " ymm" : " xmm";
 #endif
 }
 
@@ -66,6 +79,38 @@ TEST(VectorizationClassifier, LoopCallingLibmvecAvx2ExpIsVectorizedAt256BitsAnd4
   EXPECT_EQ(verdict.register_bits, 256);
   EXPECT_EQ(verdict.lanes, 4);
   EXPECT_NE(verdict.evidence.find("_ZGVdN4v_exp 1× (libmvec AVX2, 4 lanes)"), std::string::npos)
+      << verdict.evidence;
+}
+
+// aarch64's disassembly (objdump's own syntax, registers without %), from the aarch64 build's objects: the
+// sleef tier's NEON loop (v registers, .2d: 2 doubles) calling SLEEF's AdvSIMD exp, autovec's loop calling
+// the scalar exp (bl exp), and an SVE loop (z registers: as many doubles as the CPU's vector length).
+TEST(VectorizationClassifier, Aarch64NeonLoopIsVectorizedAt128BitsAnd2Lanes) {
+  const auto verdict = classify(fixture("vectorization_neon_sleef.txt"));
+  EXPECT_EQ(verdict.status, "vectorized") << verdict.evidence;
+  EXPECT_EQ(verdict.register_bits, 128);
+  EXPECT_EQ(verdict.lanes, 2);
+  EXPECT_NE(verdict.evidence.find("packed-double NEON instructions"), std::string::npos) << verdict.evidence;
+  EXPECT_NE(verdict.evidence.find("calls Sleef_expd2_u10advsimd 4× (SLEEF advsimd, 2 lanes)"),
+            std::string::npos)
+      << verdict.evidence;
+}
+
+TEST(VectorizationClassifier, Aarch64LoopCallingScalarExpIsScalar) {
+  const auto verdict = classify(fixture("vectorization_aarch64_scalar_exp.txt"));
+  EXPECT_EQ(verdict.status, "scalar") << verdict.evidence;
+  EXPECT_EQ(verdict.lanes, 1);
+  EXPECT_NE(verdict.evidence.find("autovec<ladder::Gauss>+0x78"), std::string::npos) << verdict.evidence;
+  EXPECT_NE(verdict.evidence.find("calls exp 1× (scalar libm)"), std::string::npos) << verdict.evidence;
+}
+
+TEST(VectorizationClassifier, SveLoopIsVectorizedAndMarkedScalable) {
+  const auto verdict = classify(fixture("vectorization_sve.txt"));
+  EXPECT_EQ(verdict.status, "vectorized") << verdict.evidence;
+  EXPECT_EQ(verdict.lanes, 2);  // the least: SVE's vectors are 128 bits or more, as the CPU has them
+  EXPECT_NE(
+      verdict.evidence.find("kernel+0x30: 6 packed-double SVE (scalable z) instructions, 0 scalar-double"),
+      std::string::npos)
       << verdict.evidence;
 }
 
@@ -106,6 +151,9 @@ TEST(FlopCount, ALoopCallingExpHasNoCountANodeAndSaysWhy) {
 // This build's own table: the tiers that compute exp inline have a count, more than an exp's ten FLOPs a
 // node, and those calling libm say so.
 TEST(FlopsOfThisBuild, InlineExpTiersAreCountedAndLibmCallersSayWhyNot) {
+#if defined(__aarch64__)
+  GTEST_SKIP() << "the opcode table (common/flop_table.hpp) is x86's: an aarch64 hot loop has no FLOP count";
+#endif
   for (const char* file : {"xsimd.cpp", "tuned_exp.cpp", "compensated.cpp"}) {
     const auto& entry = linked_entry(file);
     ASSERT_TRUE(entry.flops_per_node) << file << ": " << entry.flops_evidence;
@@ -161,6 +209,10 @@ TEST(VectorizationOfThisBuild, NaiveIsScalar) {
 }
 
 TEST(VectorizationOfThisBuild, AutovecIsVectorized) {
+#if defined(__aarch64__)
+  GTEST_SKIP() << "aarch64: autovec is scalar by design here (no vector exp in glibc 2.36), as "
+                  "AutovecVerdictMatchesTheLibmvecCallsOfItsObject and the designed loops assert";
+#endif
   const auto& autovec = linked_entry("autovec.cpp");
   EXPECT_EQ(autovec.status, "vectorized") << autovec.evidence;
   EXPECT_GE(autovec.lanes, 2);
@@ -178,19 +230,31 @@ TEST(VectorizationOfThisBuild, AutovecIsVectorized) {
 // build (tests/dispatch_test.cpp checks each path). std-simd's arithmetic is packed at the widest registers,
 // but GCC 12's libstdc++ computes exp(simd) as a call of the scalar exp per lane, 4 accumulators × width of
 // them in the hot loop, which outweigh the rest: scalar, by those calls (scalar_exp).
-enum class Loop { scalar, vectorized, widest, dispatched, scalar_exp };
+// On aarch64 (the tests run under qemu-user, tests/aarch64_tiers_test.sh) two entries differ, as the cards
+// say: autovec is scalar, since glibc 2.36 has no vector exp for aarch64 (libmvec's came with 2.38) and GCC
+// 12 leaves the loop calling the scalar one; the dispatch tier's paths are x86's, so on aarch64 it is
+// refused, and its card says why. The widest is NEON's, in an SVE build too: xsimd 8.1 and GCC 12's std-simd
+// have no SVE, and the highway tier's Vector cannot hold Highway's sizeless SVE vectors (highway_vector.hpp).
+enum class Loop { scalar, vectorized, widest, dispatched, scalar_exp, refused };
 const std::map<std::string, Loop>& designed_loops() {
-  static const std::map<std::string, Loop> loops = {
-      {"naive.cpp", Loop::scalar},        {"streaming.cpp", Loop::scalar},
-      {"inlined.cpp", Loop::scalar},      {"std_algorithms.cpp", Loop::scalar},
-      {"stdpar.cpp", Loop::scalar},       {"eigen.cpp", Loop::vectorized},
-      {"autovec.cpp", Loop::vectorized},  {"xsimd.cpp", Loop::widest},
-      {"compensated.cpp", Loop::widest},  {"openmp.cpp", Loop::widest},
-      {"tbb.cpp", Loop::widest},          {"tuned_exp.cpp", Loop::widest},
-      {"openmp_tuned.cpp", Loop::widest}, {"tbb_tuned.cpp", Loop::widest},
-      {"mpi.cpp", Loop::widest},          {"dispatch.cpp", Loop::dispatched},
-      {"sleef.cpp", Loop::widest},        {"highway.cpp", Loop::widest},
-      {"std_simd.cpp", Loop::scalar_exp}};
+  static const std::map<std::string, Loop> loops = [] {
+    std::map<std::string, Loop> designed = {
+        {"naive.cpp", Loop::scalar},        {"streaming.cpp", Loop::scalar},
+        {"inlined.cpp", Loop::scalar},      {"std_algorithms.cpp", Loop::scalar},
+        {"stdpar.cpp", Loop::scalar},       {"eigen.cpp", Loop::vectorized},
+        {"autovec.cpp", Loop::vectorized},  {"xsimd.cpp", Loop::widest},
+        {"compensated.cpp", Loop::widest},  {"openmp.cpp", Loop::widest},
+        {"tbb.cpp", Loop::widest},          {"tuned_exp.cpp", Loop::widest},
+        {"openmp_tuned.cpp", Loop::widest}, {"tbb_tuned.cpp", Loop::widest},
+        {"mpi.cpp", Loop::widest},          {"dispatch.cpp", Loop::dispatched},
+        {"sleef.cpp", Loop::widest},        {"highway.cpp", Loop::widest},
+        {"std_simd.cpp", Loop::scalar_exp}};
+#if defined(__aarch64__)
+    designed["autovec.cpp"] = Loop::scalar;
+    designed["dispatch.cpp"] = Loop::refused;
+#endif
+    return designed;
+  }();
   return loops;
 }
 
@@ -203,7 +267,7 @@ void expect_designed_loop(const ladder::Vectorization& entry, Loop loop, int wid
     return;
   }
   if (loop == Loop::scalar_exp) {
-    const std::string widest = widest_bits == 512 ? " zmm" : widest_bits == 256 ? " ymm" : " xmm";
+    const std::string widest = widest_register_name(widest_bits);
     EXPECT_EQ(entry.status, "scalar") << where;
     EXPECT_NE(entry.evidence.find("packed-double" + widest), std::string::npos) << where;
     EXPECT_NE(entry.evidence.find("calls exp " + std::to_string(4 * widest_bits / 64) + "× (scalar libm)"),
@@ -219,6 +283,10 @@ void expect_designed_loop(const ladder::Vectorization& entry, Loop loop, int wid
   } else if (loop == Loop::widest) {
     EXPECT_EQ(entry.register_bits, widest_bits) << where;
     EXPECT_EQ(entry.lanes, widest_bits / 64) << where;
+#if defined(__aarch64__)
+    EXPECT_NE(entry.evidence.find("packed-double" + widest_register_name(widest_bits)), std::string::npos)
+        << where;
+#endif
   } else {
     EXPECT_GE(entry.lanes, 2) << where;
     EXPECT_LE(entry.register_bits, widest_bits) << where;
@@ -234,6 +302,11 @@ TEST(VectorizationOfThisBuild, EveryTierOnTheCpuIsVectorizedOrScalarAsDesigned) 
     const auto designed = designed_loops().find(tier.card.source_file);
     ASSERT_NE(designed, designed_loops().end())
         << tier.card.id << ": a new tier; say in designed_loops() whether its loop must be vectorized";
+    if (designed->second == Loop::refused) {
+      EXPECT_NE(ladder::unavailable_reason(tier), "")
+          << tier.card.id << " runs here, but is designed refused";
+      continue;
+    }
     expect_designed_loop(*entry, designed->second, widest_register_bits());
   }
 }
@@ -263,14 +336,14 @@ struct Libmvec {
 };
 
 Libmvec vector_exp_calls(const std::string& object) {
-  FILE* pipe = popen(("nm -u '" + object + "'").c_str(), "r");
+  FILE* pipe = popen((std::string(LADDER_NM) + " -u '" + object + "'").c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run nm on " + object);
   std::string symbols;
   char buffer[4096];
   for (std::size_t read; (read = fread(buffer, 1, sizeof buffer, pipe)) > 0;) symbols.append(buffer, read);
-  if (pclose(pipe) != 0) throw std::runtime_error("nm -u " + object + " failed");
+  if (pclose(pipe) != 0) throw std::runtime_error(std::string(LADDER_NM) + " -u " + object + " failed");
   std::smatch match;
-  if (!std::regex_search(symbols, match, std::regex(R"(_ZGV[bcde]N(\d+)v_exp\b)"))) return {};
+  if (!std::regex_search(symbols, match, std::regex(R"(_ZGV[bcden]N(\d+)v_exp\b)"))) return {};
   return {true, std::stoi(match[1].str())};
 }
 
@@ -279,9 +352,15 @@ Libmvec vector_exp_calls(const std::string& object) {
 void expect_autovec_verdict_matches_its_symbols(const std::string& object, const std::string& build) {
   const auto* entry = ladder::find_vectorization("autovec.cpp", build);
   ASSERT_NE(entry, nullptr) << "no autovec entry for the " << build << " build";
-  EXPECT_EQ(entry->status, "vectorized") << build << ": " << entry->evidence;
+#if defined(__aarch64__)
+  constexpr bool designed = false;  // glibc 2.36 has no aarch64 vector exp (designed_loops())
+#else
+  constexpr bool designed = true;
+#endif
+  EXPECT_EQ(entry->status, designed ? "vectorized" : "scalar") << build << ": " << entry->evidence;
   const auto libmvec = vector_exp_calls(object);
-  EXPECT_TRUE(libmvec.calls_vector_exp) << build << ": nm -u " << object << " shows no vector exp";
+  EXPECT_EQ(libmvec.calls_vector_exp, designed)
+      << build << ": nm -u " << object << (designed ? " shows no vector exp" : " shows a vector exp");
   EXPECT_EQ(entry->status == "vectorized", libmvec.calls_vector_exp)
       << build << ": " << entry->status << " (" << entry->evidence << "), but nm -u " << object
       << (libmvec.calls_vector_exp ? " shows a vector exp" : " shows no vector exp");

@@ -33,14 +33,21 @@ std::string resolved_callee(const std::string& operands) {
 
 std::string base_symbol(const std::string& symbol) { return symbol.substr(0, symbol.find('@')); }
 
+// x86's jumps (jne, jmp, loop) and aarch64's branches (b, b.ne, cbz, cbnz, tbz, tbnz), whose target comes
+// after a register and a bit number: "cbnz x1, 40 <f+0x40>".
 bool is_jump(const std::string& mnemonic) {
-  return (mnemonic.size() >= 2 && mnemonic[0] == 'j') || mnemonic.rfind("loop", 0) == 0;
+  static const std::set<std::string> aarch64 = {"b", "cbz", "cbnz", "tbz", "tbnz"};
+  return (mnemonic.size() >= 2 && mnemonic[0] == 'j') || mnemonic.rfind("loop", 0) == 0 ||
+         mnemonic.rfind("b.", 0) == 0 || aarch64.count(mnemonic) != 0;
 }
 
-bool is_call(const std::string& mnemonic) { return mnemonic.rfind("call", 0) == 0; }
+// x86's call; aarch64's branch with link, bl (direct) and blr (through a register).
+bool is_call(const std::string& mnemonic) {
+  return mnemonic.rfind("call", 0) == 0 || mnemonic == "bl" || mnemonic == "blr";
+}
 
 std::optional<std::uint64_t> branch_target(const std::string& operands) {
-  static const std::regex target(R"(^([0-9a-f]+) <)");
+  static const std::regex target(R"((?:^|, )([0-9a-f]+) <)");
   std::smatch match;
   if (!std::regex_search(operands, match, target)) return std::nullopt;
   return std::stoull(match[1].str(), nullptr, 16);
@@ -72,8 +79,8 @@ std::vector<Function> parse_objdump(std::string_view text) {
       while (!instruction.operands.empty() && instruction.operands.back() == ' ')
         instruction.operands.pop_back();
       if (is_call(instruction.mnemonic)) {
-        instruction.callee =
-            instruction.operands.rfind('*', 0) == 0 ? "*" : resolved_callee(instruction.operands);
+        const bool indirect = instruction.operands.rfind('*', 0) == 0 || instruction.mnemonic == "blr";
+        instruction.callee = indirect ? "*" : resolved_callee(instruction.operands);
       } else if (is_jump(instruction.mnemonic)) {
         instruction.callee = resolved_callee(instruction.operands);
       }

@@ -29,7 +29,7 @@ struct VectorCall {
 // c = AVX, d = AVX2, e = AVX-512), or SLEEF's, Sleef_<function>d<lanes>_u<ulps><isa> for doubles
 // (Sleef_expd8_u10avx512f).
 std::optional<VectorCall> libmvec(const std::string& symbol) {
-  static const std::regex glibc(R"(_ZGV([bcde])N(\d+)v+_\w+)");
+  static const std::regex glibc(R"(_ZGV([bcden])N(\d+)v+_\w+)");  // n: aarch64's AdvSIMD (glibc 2.38)
   static const std::regex sleef(R"(Sleef_[a-z0-9]+?d(\d+)_u\d+([a-z0-9]+))");
   std::smatch match;
   if (std::regex_search(symbol, match, sleef)) {
@@ -38,8 +38,12 @@ std::optional<VectorCall> libmvec(const std::string& symbol) {
   }
   if (!std::regex_search(symbol, match, glibc)) return std::nullopt;
   const char isa = match[1].str()[0];
-  const int bits = isa == 'b' ? 128 : isa == 'e' ? 512 : 256;
-  const std::string isa_name = isa == 'b' ? "SSE" : isa == 'c' ? "AVX" : isa == 'd' ? "AVX2" : "AVX-512";
+  const int bits = isa == 'b' || isa == 'n' ? 128 : isa == 'e' ? 512 : 256;
+  const std::string isa_name = isa == 'b'   ? "SSE"
+                               : isa == 'c' ? "AVX"
+                               : isa == 'd' ? "AVX2"
+                               : isa == 'n' ? "AdvSIMD"
+                                            : "AVX-512";
   return VectorCall{bits, std::stoi(match[2].str()), isa_name, "libmvec"};
 }
 
@@ -66,6 +70,32 @@ bool ends_with(const std::string& text, std::string_view suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// aarch64, in objdump's own syntax (registers without %): NEON "fmla v0.2d, v1.2d, v2.2d", SVE
+// "fmla z0.d, p0/m, z1.d, z2.d" (a scalable register: as many doubles as the CPU's vector length holds),
+// scalar "fmadd d0, d1, d2, d3". Arithmetic only, as above: fmov, fneg, fabs and the bitwise ops are not.
+bool aarch64(const Instruction& instruction) {
+  return !instruction.operands.empty() && instruction.operands.find('%') == std::string::npos;
+}
+bool aarch64_arithmetic(const std::string& mnemonic) {
+  static const std::vector<std::string> operations = {"fadd",  "fsub",   "fmul",  "fdiv",  "fml",    "fma",
+                                                      "fms",   "fnm",    "fsqrt", "fmin",  "fmax",   "frint",
+                                                      "fcvt",  "scvtf",  "ucvtf", "fcm",   "fscale", "fexpa",
+                                                      "ftmad", "ftsmul", "fabd",  "frecp", "frsqrt"};
+  return std::any_of(operations.begin(), operations.end(),
+                     [&](const std::string& operation) { return mnemonic.rfind(operation, 0) == 0; });
+}
+bool sve_register(const std::string& operands) {
+  static const std::regex z_doubles(R"(\bz\d+\.d\b)");
+  return std::regex_search(operands, z_doubles);
+}
+Work classify_aarch64(const Instruction& instruction) {
+  if (!aarch64_arithmetic(instruction.mnemonic)) return Work::none;
+  static const std::regex neon_doubles(R"(\bv\d+\.2d\b)"), scalar_double(R"(^d\d+\b)");
+  if (sve_register(instruction.operands) || std::regex_search(instruction.operands, neon_doubles))
+    return Work::packed_double;
+  return std::regex_search(instruction.operands, scalar_double) ? Work::scalar_double : Work::none;
+}
+
 Work classify_instruction(const Instruction& instruction) {
   const auto& mnemonic = instruction.mnemonic;
   if (is_call(mnemonic)) {
@@ -74,6 +104,7 @@ Work classify_instruction(const Instruction& instruction) {
     if (scalar_math(instruction.callee)) return Work::scalar_call;
     return Work::other_call;
   }
+  if (aarch64(instruction)) return classify_aarch64(instruction);
   if (!arithmetic(mnemonic)) return Work::none;
   // cvtdq2pd / cvtsi2sd: the destination says the width; pd2dq and sd2si convert the other way.
   if (ends_with(mnemonic, "pd") || mnemonic.find("pd2") != std::string::npos) return Work::packed_double;
@@ -81,10 +112,14 @@ Work classify_instruction(const Instruction& instruction) {
   return Work::none;
 }
 
+// An SVE register counts as 128 bits, the least any SVE CPU has; the loop is marked scalable beside it.
 int register_bits(const std::string& operands) {
   if (operands.find("%zmm") != std::string::npos) return 512;
   if (operands.find("%ymm") != std::string::npos) return 256;
   if (operands.find("%xmm") != std::string::npos) return 128;
+  if (operands.find('%') == std::string::npos &&
+      (operands.find(".2d") != std::string::npos || sve_register(operands)))
+    return 128;
   return 0;
 }
 
@@ -104,7 +139,8 @@ struct Loop {
 
 struct LoopWork {
   int packed = 0, scalar = 0, widest_packed_bits = 0;
-  std::map<std::string, int> calls;  // callee (or "*" for indirect) → count, FP-relevant calls only
+  bool arm = false, scalable = false;  // aarch64 code; packed work in SVE's scalable registers
+  std::map<std::string, int> calls;    // callee (or "*" for indirect) → count, FP-relevant calls only
   int vector_calls = 0, scalar_calls = 0, indirect_calls = 0;
   int vector_call_bits = 0;  // the widest vector call's register
 
@@ -121,6 +157,8 @@ LoopWork measure(const Loop& loop) {
       case Work::packed_double:
         ++work.packed;
         work.widest_packed_bits = std::max(work.widest_packed_bits, register_bits(instruction.operands));
+        work.arm = work.arm || aarch64(instruction);
+        work.scalable = work.scalable || sve_register(instruction.operands);
         break;
       case Work::scalar_double:
         ++work.scalar;
@@ -351,7 +389,11 @@ Verdict classify(std::string_view objdump_text, const std::string& integrand,
   if (status == "scalar") bits = 64, lanes = 1;
 
   const std::string location = short_name(hot->function->name) + "+" + hex(hot->first - hot->function->start);
-  const std::string width = hot_work.widest_packed_bits == 512   ? " zmm"
+  // On aarch64: " NEON" (v registers, 2 doubles) or " SVE" (z registers: 2 doubles per 128 bits of the
+  // CPU's vector length, which the code reads at run time; lanes says the least, 2).
+  const std::string width = hot_work.scalable                    ? " SVE (scalable z)"
+                            : hot_work.arm                       ? " NEON"
+                            : hot_work.widest_packed_bits == 512 ? " zmm"
                             : hot_work.widest_packed_bits == 256 ? " ymm"
                             : hot_work.widest_packed_bits == 128 ? " xmm"
                                                                  : "";

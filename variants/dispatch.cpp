@@ -11,6 +11,7 @@
 
 namespace {
 
+#if defined(__x86_64__)
 using ladder::dispatched::best_path;
 using ladder::dispatched::Path;
 
@@ -42,6 +43,28 @@ double dispatched_lanes_depth(std::int64_t n, int) {
 }
 
 std::string runtime_path() { return architecture(best_path()); }
+constexpr std::string (*refused_here)() = nullptr;
+
+template <class F>
+double dispatched(F f, ladder::Interval ab, std::int64_t n) {
+  return ladder::dispatch(f, ab.a, ab.b, n);
+}
+#else
+// On aarch64 the tier has no paths: its kernel is xsimd's, and xsimd 8.1 has NEON alone (its SVE came with
+// xsimd 10), so NEON is the only path there is to pick, and the xsimd tier already is that path.
+std::string refused_reason() {
+  return "the dispatch tier is for x86-64: on aarch64 its kernel, xsimd's, has NEON only (xsimd 8.1 has no "
+         "SVE), so there is no second path to choose at run time; the xsimd tier is that NEON path";
+}
+constexpr std::string (*refused_here)() = refused_reason;
+double dispatched_lanes_depth(std::int64_t n, int) { return static_cast<double>(n / 8 + 8); }
+std::string runtime_path() { return xsimd::neon64::name(); }
+
+template <class F>
+double dispatched(F f, ladder::Interval ab, std::int64_t n) {  // not called: the tier is refused
+  return ladder::dispatched::midpoint<xsimd::neon64>(f, ab.a, ab.b, n);
+}
+#endif
 
 const ladder::Registration registration{
     {.id = "dispatch",
@@ -57,6 +80,7 @@ const ladder::Registration registration{
          "4 × width SIMD lanes of the path it runs (width 8 with AVX-512, 4 with AVX2, 2 with SSE2), "
          "then a horizontal add",
      .summation_depth = dispatched_lanes_depth,
+     .unavailable = refused_here,
      .runtime_path = runtime_path,
      .note =
          "One binary for every x86-64 CPU, as a distribution or a product ships: dispatch.cpp is compiled "
@@ -66,7 +90,7 @@ const ladder::Registration registration{
          "each clone xsimd 8.1 still picks its batch width from the file's preprocessor macros (2 lanes "
          "in every clone), and clang refuses target_clones on function templates."},
     [](ladder::SimdIntegrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
-      return ladder::dispatch(f, ab.a, ab.b, n);
+      return dispatched(f, ab, n);
     }};
 
 }  // namespace

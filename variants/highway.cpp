@@ -38,7 +38,11 @@ const ladder::Registration registration{
          "CPU from one binary, but exports only plain functions: one wrapper per integrand. exp, sin, "
          "log1p, atan and the rest are Highway's; it has no erfc, so normal-cdf is not run. Below SSSE3 (the "
          "x86-64 baseline) Highway 1.0.3 has no x86 target: GCC 12 gets HWY_SCALAR, 1 lane, and clang "
-         "its portable 2-lane emulation (EMU128)."},
+         "its portable 2-lane emulation (EMU128). On aarch64: NEON, 2 lanes, under an -march with SVE too: "
+         "Highway's SVE vectors are sizeless types, which the Vector the integrands compute on cannot hold "
+         "as a member, so SVE is disabled (HWY_DISABLED_TARGETS); Highway's NEON functions lose their "
+         "run-time-dispatch target(\"+crypto\") mark (TOOLCHAIN_MISS_SYS_AUXV_H), which -march=armv8-a "
+         "cannot inline."},
     [](HighwayIntegrand auto f, ladder::Interval ab, std::int64_t n, const ladder::RunOptions&) {
       return ladder::highway(f, ab.a, ab.b, n);
     }};

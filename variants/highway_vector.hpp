@@ -20,6 +20,18 @@
 #ifndef HWY_DISABLE_PCLMUL_AES
 #define HWY_DISABLE_PCLMUL_AES 1
 #endif
+// On aarch64 Highway 1.0.3 marks every NEON function target("+crypto"), for the run-time dispatch this tier
+// does not use; under -march=armv8-a (no crypto) GCC then refuses to inline them. Its switch for a toolchain
+// without run-time dispatch on Arm drops the mark: the functions compile for the -march as given.
+#if (defined(__aarch64__) || defined(__arm__)) && !defined(TOOLCHAIN_MISS_SYS_AUXV_H)
+#define TOOLCHAIN_MISS_SYS_AUXV_H 1
+#endif
+// Under an -march with SVE, NEON all the same: Highway 1.0.3's SVE vectors are sizeless types (svfloat64_t,
+// as long as the CPU's vectors), which no struct may hold ("member variables cannot have SVE type"), and the
+// Vector below must hold one to give the integrands their operators.
+#if defined(__ARM_FEATURE_SVE) && !defined(HWY_DISABLED_TARGETS)
+#define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128)
+#endif
 
 #include <hwy/highway.h>
 
@@ -46,6 +58,8 @@ static_assert(width == 8, "Highway chose a target narrower than AVX-512: is HWY_
 static_assert(width == 4, "Highway chose a target narrower than AVX2: is HWY_DISABLE_PCLMUL_AES set?");
 #elif defined(__SSSE3__)
 static_assert(width == 2, "Highway's vector of doubles is not one SSE register");
+#elif defined(__ARM_NEON)
+static_assert(HWY_TARGET == HWY_NEON && width == 2, "Highway's vector of doubles is not one NEON register");
 #endif
 
 // A Highway vector with the operators and function names the integrands use. Highway's own vectors have

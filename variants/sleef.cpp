@@ -28,7 +28,9 @@ const ladder::Registration registration{
      .summation_depth = ladder::lanes_depth<ladder::simd::accumulators * ladder::simd::width>,
      .note = "Only exp is SLEEF's, chosen for the batch width the build compiles: Sleef_expd8_u10avx512f "
              "(AVX-512), Sleef_expd4_u10avx2 (AVX2), Sleef_expd2_u10sse4 or Sleef_expd2_u10sse2 (2 "
-             "lanes); Debian ships SLEEF as a shared library only, so each batch's exp is a call into it. "
+             "lanes), Sleef_expd2_u10advsimd on aarch64 (NEON; SLEEF's SVE exp, Sleef_expdx_u10sve, takes a "
+             "sizeless SVE register, which no xsimd 8.1 batch is); Debian ships SLEEF as a shared library "
+             "only, so each batch's exp is a call into it. "
              "gauss gets it; pi, sin and poly call no exp and run as on the xsimd tier. SleefBatch has "
              "arithmetic, comparisons, select, exp and sin only: an integrand calling another function "
              "(log1p, erfc, …) is not run, with the compiler's reason."},

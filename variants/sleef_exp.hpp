@@ -3,9 +3,9 @@
 // SLEEF names each function after its precision and instruction set: Sleef_expd8_u10avx512f is exp on 8
 // doubles, within 1.0 ulp, for AVX-512F. Debian's SLEEF 3.5.1 ships a shared library (no inline headers),
 // so each call is an out-of-line call, and its declarations appear only under the instruction set's macro
-// (__AVX512F__, __AVX2__, …). The function is chosen here for the width of the build's xsimd batch, so
-// the batch's register passes straight through: an xsimd batch converts to __m512d (or __m256d, __m128d)
-// and back.
+// (__AVX512F__, __AVX2__, …; __ARM_NEON on aarch64). The function is chosen here for the width of the
+// build's xsimd batch, so the batch's register passes straight through: an xsimd batch converts to __m512d
+// (or __m256d, __m128d, float64x2_t) and back.
 #pragma once
 
 #include <sleef.h>
@@ -29,6 +29,10 @@ inline Batch exp(Batch x) {
   return Batch(Sleef_expd4_u10avx(x));
 #elif XSIMD_WITH_SSE4_1
   return Batch(Sleef_expd2_u10sse4(x));
+#elif XSIMD_WITH_NEON64
+  // aarch64: xsimd 8.1 has no SVE, so the batch is a NEON register (float64x2_t) under any -march; SLEEF's
+  // SVE exp (Sleef_expdx_u10sve) takes a scalable register no xsimd batch holds.
+  return Batch(Sleef_expd2_u10advsimd(x));
 #else
   return Batch(Sleef_expd2_u10sse2(x));
 #endif

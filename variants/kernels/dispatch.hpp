@@ -59,6 +59,11 @@ double midpoint(F f, double a, double b, std::int64_t n) {
 template <class Arch, class F>
 double compiled(F f, double a, double b, std::int64_t n);
 
+}  // namespace ladder::dispatched
+
+#if defined(__x86_64__)  // the paths are x86-64's: on aarch64 the tier is refused (dispatch.cpp says why)
+namespace ladder::dispatched {
+
 // The paths, widest first.
 enum class Path { avx512, avx2, sse2 };
 
@@ -95,3 +100,4 @@ double dispatch(F f, double a, double b, std::int64_t n) {
 }
 
 }  // namespace ladder
+#endif  // __x86_64__
