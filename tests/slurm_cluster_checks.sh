@@ -14,11 +14,14 @@ if [ "${LADDER_SLURM_TEST_PLANT:-}" = wrong-hostfile ]; then
   cmp -s "$script" "$submitted" && fail "the planted fault did not change the script"
   echo "planted: the hostfile is the machine's host name, not the allocation's nodes"
 elif [ -n "${LADDER_SLURM_TEST_PLANT:-}" ]; then
-  fail "LADDER_SLURM_TEST_PLANT='$LADDER_SLURM_TEST_PLANT' is not a fault this test plants; accepted: wrong-hostfile"
+  fail "LADDER_SLURM_TEST_PLANT='$LADDER_SLURM_TEST_PLANT' is not a fault this test plants;" \
+    "accepted: wrong-hostfile"
 fi
 
 # The job's line in the completion log that jobcomp/filetxt keeps (sacct reads it with --completion).
-job_state() { sacct --completion --noheader --jobs="$1" --format=State 2>/dev/null | awk 'NF { print $1; exit }'; }
+job_state() {
+  sacct --completion --noheader --jobs="$1" --format=State 2>/dev/null | awk 'NF { print $1; exit }'
+}
 
 # Waits until JOB has left the queue (at most SECONDS).
 wait_for_end() {
@@ -45,7 +48,8 @@ check_outside_an_allocation() {
 check_the_matrix() {
   local job out said
   said=$(cd "$submit_dir" && LADDER_SLURM_SIZES=1e5 marked sbatch --wait --parsable --nodes="$node_count" \
-    --cpus-per-task="$cpus_per_node" --time=20 --output="$submit_dir/matrix-%j.log" "$submitted" $(tiny 3 0.01) 2>&1)
+    --cpus-per-task="$cpus_per_node" --time=20 --output="$submit_dir/matrix-%j.log" "$submitted" \
+    $(tiny 3 0.01) 2>&1)
   job=${said%%;*}
   job=${job##*$'\n'}
   [[ $job =~ ^[0-9]+$ ]] || fail "sbatch did not submit the job: $said"
@@ -61,12 +65,12 @@ check_the_matrix() {
     grep -q "launch task StepId=$job\.[0-9]" "$scratch/log/slurmd-node$node.log" ||
       fail "Open MPI started no task on node$node in job $job (its slurmd log has no step of the job)"
   done
-  grep -q "^results: ladder-out/slurm-$job/mpi and ladder-out/slurm-$job/node" "$submit_dir/matrix-$job.log" ||
+  grep -q "^results: ladder-out/slurm-$job/mpi and" "$submit_dir/matrix-$job.log" ||
     fail "job $job did not finish the script (sbatch: $said)"
   [ "$(job_state "$job")" = COMPLETED ] || fail "job $job is $(job_state "$job"), not COMPLETED"
   local tiers
   tiers=$("$ladder" list | awk '$1 ~ /^[0-9]+$/ { print $2 }' | paste -sd, -)
-  python3 "$results_check" ladder "$out/node" "$job" "$tiers" || fail "job $job's whole-ladder run"
+  python3 "$results_check" ladder "$out/node" "$job" "$tiers" "$(nproc)" || fail "job $job's whole-ladder run"
 
   said=$("$ladder" report "$out/mpi" "$out/node" --out "$scratch/report" 2>&1) ||
     fail "ladder report over job $job's runs: $said"
@@ -103,7 +107,8 @@ check_cancel_and_resume_and_time_limit() {
   [ "$(job_state "$cancelled")" = CANCELLED ] || fail "job $cancelled is $(job_state "$cancelled")"
   local first
   first=$(grep -m1 '"kind":"cell"' "$journal")
-  python3 "$results_check" interrupted "$(dirname "$journal")" "$cancelled" cancelled || fail "job $cancelled's results"
+  python3 "$results_check" interrupted "$(dirname "$journal")" "$cancelled" cancelled ||
+    fail "job $cancelled's results"
   said=$(cd "$submit_dir" && marked sbatch --wait --nodes=1 --cpus-per-task="$cpus_per_node" --time=20 \
     --output="$submit_dir/resumed-%j.log" --wrap "$ladder run --resume $(dirname "$journal")" 2>&1) ||
     fail "the resumed run failed: $said; $(cat "$submit_dir"/resumed-*.log)"

@@ -21,11 +21,14 @@ skip() {
 
 [ "$(id -u)" -eq 0 ] || skip "needs root, to run slurmd (as CI does); running as uid $(id -u)"
 missing=()
-for command in munged mungekey slurmctld slurmd sbatch srun scontrol squeue scancel sacct sinfo mpirun python3; do
+for command in munged mungekey slurmctld slurmd sbatch srun scontrol squeue scancel sacct sinfo mpirun \
+  python3; do
   command -v "$command" >/dev/null || missing+=("$command")
 done
-[ ${#missing[@]} -eq 0 ] || skip "not installed: ${missing[*]} (scripts/install-deps.sh --tests installs them)"
-"$ladder" list | awk '$2 == "mpi" { found = 1 } END { exit !found }' || skip "this build of Ladder has no mpi tier (MPI not found by CMake)"
+[ ${#missing[@]} -eq 0 ] ||
+  skip "not installed: ${missing[*]} (scripts/install-deps.sh --tests installs them)"
+"$ladder" list | awk '$2 == "mpi" { found = 1 } END { exit !found }' ||
+  skip "this build of Ladder has no mpi tier (MPI not found by CMake)"
 
 # Slurm's variables of an allocation this test might itself run in would mislead every command below.
 unset $(compgen -v SLURM_) 2>/dev/null
@@ -71,7 +74,7 @@ stop_cluster() {
   done
   if [ -n "$left" ]; then
     echo "FAIL: still running after the cluster was stopped (now killed):"
-    for pid in $left; do ps -o pid=,args= -p "$pid"; done
+    for pid in $left; do echo "  $pid $(tr '\0' ' ' 2>/dev/null </proc/"$pid"/cmdline)"; done
     kill -KILL $left 2>/dev/null
     status=1
   fi
@@ -145,8 +148,9 @@ SlurmdParameters=config_overrides
 KillWait=20
 NodeName=node1 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$node1_port CPUs=$cpus_per_node State=UNKNOWN
 CONF
-  [ "$node_count" -eq 1 ] || echo "NodeName=node2 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$node2_port" \
-    "CPUs=$cpus_per_node State=UNKNOWN" >>"$SLURM_CONF"
+  [ "$node_count" -eq 1 ] ||
+    echo "NodeName=node2 NodeHostname=localhost NodeAddr=127.0.0.1 Port=$node2_port CPUs=$cpus_per_node" \
+      "State=UNKNOWN" >>"$SLURM_CONF"
   echo "PartitionName=test Nodes=node[1-$node_count] Default=YES MaxTime=INFINITE State=UP" >>"$SLURM_CONF"
 }
 
@@ -157,7 +161,9 @@ start_cluster() {
     --seed-file="$scratch/munge/munged.seed" || fail "munged did not start: $(cat "$scratch/log/munged.log")"
   write_config
   marked slurmctld -i || fail "slurmctld did not start"
-  for node in $(seq 1 "$node_count"); do marked slurmd -N "node$node" || fail "slurmd -N node$node did not start"; done
+  for node in $(seq 1 "$node_count"); do
+    marked slurmd -N "node$node" || fail "slurmd -N node$node did not start"
+  done
   for _ in $(seq 60); do
     [ "$(sinfo --noheader --states=idle --format=%D 2>/dev/null)" = "$node_count" ] && return
     sleep 1
