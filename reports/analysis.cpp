@@ -212,7 +212,7 @@ void compare_rows(Analysis& analysis, double fastest) {
       row.speedup_below = previous->cell->median() / row.cell->median();
       row.below_range = ratio_range(previous->interval, row.interval);
     }
-    previous = &row;
+    if (!row.card->pypy()) previous = &row;  // a PyPy twin is measured against, never as, a CPython rung
     if (py_list) row.over_py_list = py_list->cell->median() / row.cell->median();
     if (analysis.best_peer) row.over_best_peer = analysis.best_peer->cell->median() / row.cell->median();
     if (analysis.best_peer && !row.card->peer && !analysis.first_beating_peers &&

@@ -26,6 +26,9 @@ struct Card : CardRecord {
   std::optional<double> instructions_per_node{};
   std::string instructions_unavailable{};
   std::string accuracy{};  // a tier's own accuracy claim, e.g. a hand-written exp's measured ulp error
+  // A peer run by PyPy (its language: "Python 3.9.16 (PyPy 7.3.11)"): the CPython peer before it, unchanged
+  // under another interpreter, so measured against that twin and no rung of CPython's own staircase.
+  bool pypy() const { return peer && language.find("PyPy") != std::string::npos; }
   // Its work a node, counted (roofline.hpp): from the hot loop of the build that ran (its vectorization
   // record) where that could be counted, else under callgrind on the profiling build; null when neither.
   std::optional<double> flops_per_node{}, fp_instructions_per_node{};

@@ -124,7 +124,7 @@ void which(Document& doc, const std::vector<Analysis>& analyses) {
                      : "; not faster at any size measured here";
         items.push_back(step);
       }
-      previous = &row;
+      if (!row.card->pypy()) previous = &row;  // a PyPy twin is measured against, never as, a CPython rung
       if (row.card->peer) std::swap(previous, previous_peer);
     }
     doc.push_back(list(items));
