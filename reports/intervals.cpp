@@ -43,7 +43,7 @@ CellInterval cell_interval(const CellResult& cell, const Threshold& noise) {
 }
 
 CellInterval cell_interval(const Run& run, const CellResult& cell) {
-  const auto others = run.noise.other_runs.find(cell.name);
+  const auto others = run.noise.other_runs.find(RunNoise::pooled_key(cell));
   if (others == run.noise.other_runs.end() || others->second.size() < pooled_min_other_runs ||
       !(cell.median() > 0))
     return cell_interval(cell, run.noise.of(cell));

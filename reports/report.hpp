@@ -54,9 +54,12 @@ struct Integrand {
 struct RunNoise {
   std::map<std::string, Threshold> by_cell;  // by CellResult::name
   // The cell's medians in the history's other runs of this same code and build on this machine
-  // (history::same_build_medians), by CellResult::name: with enough of them, a cell's interval is theirs
-  // and its own pooled (intervals.hpp), runs measured apart rather than one run's repetitions.
+  // (history::same_build_medians), by pooled_key: with enough of them, a cell's interval is theirs and its
+  // own pooled (intervals.hpp), runs measured apart rather than one run's repetitions.
   std::map<std::string, std::vector<double>> other_runs;
+  // A cell's key in other_runs: its build and name ("clang-x86-64-v2 xsimd/gauss/n:…"), so that the cells of
+  // two builds, which share a name, are pooled each with its own build's runs.
+  static std::string pooled_key(const CellResult& cell) { return cell.build + " " + cell.name; }
   Threshold fallback = default_threshold();
   const Threshold& of(const CellResult& cell) const {
     const auto found = by_cell.find(cell.name);

@@ -61,13 +61,14 @@ void fill_noise(Run& run, const std::string& history_path) {
   // Cells of two builds share a name and a figure: a noise floor holds for any build of a cell.
   std::set<std::string> asked;
   for (const CellResult& cell : every_build_cells(run)) {
-    if (!asked.insert(cell.name).second) continue;
     const history::NoiseKey key{machine, cell.tier, cell.integrand, cell.n, cell.threads, cell.ranks};
-    if (const auto figure = cell_noise(*store, key)) run.noise.by_cell[cell.name] = *figure;
+    // Runs of the same code are pooled build by build: each build's cell is its own series.
     if (auto others =
             history::same_build_medians(*store, key, cell.build, build, commit, context.run.started);
         !others.empty())
-      run.noise.other_runs[cell.name] = std::move(others);
+      run.noise.other_runs[RunNoise::pooled_key(cell)] = std::move(others);
+    if (!asked.insert(cell.name).second) continue;
+    if (const auto figure = cell_noise(*store, key)) run.noise.by_cell[cell.name] = *figure;
   }
 }
 

@@ -29,6 +29,9 @@ using testing::TempDir;
 const std::string naive_1e6 = "naive/gauss/n:1000000/threads:1";
 const std::string commit = "3f2a1b0c9d" + std::string(30, '0');  // record_one_commit's
 
+// A cell's key in RunNoise::other_runs in a run of one build (its build id empty).
+std::string pooled(const std::string& name) { return " " + name; }
+
 // naive and xsimd at n = 1e6, each `factor` times its time, on the test CPU.
 fs::path crafted(const fs::path& dir, double factor) {
   json cells = json::array();
@@ -69,8 +72,8 @@ TEST(PooledRuns, TheHistorysRunsOfThisBuildArePooledWithTheRunsOwnRecomputedByHa
   const double a = std::log1p(0.04) / (1.96 * 1.4826);  // record_one_commit's step for a 4 % floor
   report::Run run = load_run(asking(dir / "run", commit, "no", "2026-12-02T00:00:00Z").string());
   fill_noise(run, database);
-  ASSERT_EQ(run.noise.other_runs.count(naive_1e6), 1u);
-  EXPECT_EQ(run.noise.other_runs.at(naive_1e6).size(), 7u);
+  ASSERT_EQ(run.noise.other_runs.count(pooled(naive_1e6)), 1u);
+  EXPECT_EQ(run.noise.other_runs.at(pooled(naive_1e6)).size(), 7u);
   // Eight medians: five of 1 ms (four runs and this one), three of e^a ms. For 8 the sign test's 95 %
   // interval is the smallest to the largest: P(Binomial(8, ½) = 0) = 1/256 = 0.4 % ≤ 2.5 % < P(≤ 1) =
   // 9/256 = 3.5 %. The median is the 4th and 5th, both 1 ms.
@@ -107,15 +110,15 @@ TEST(PooledRuns, OnlyOtherRunsOfTheSameCleanCommitCount) {
   // The history's own run 3 (started 03:00) asking: it is not pooled with itself, the other six are.
   report::Run itself = load_run(asking(dir / "itself", commit, "no", "2026-12-01T03:00:00Z").string());
   fill_noise(itself, database);
-  ASSERT_EQ(itself.noise.other_runs.count(naive_1e6), 1u);
-  EXPECT_EQ(itself.noise.other_runs.at(naive_1e6).size(), 6u);
+  ASSERT_EQ(itself.noise.other_runs.count(pooled(naive_1e6)), 1u);
+  EXPECT_EQ(itself.noise.other_runs.at(pooled(naive_1e6)).size(), 6u);
 }
 
 TEST(PooledRuns, UnderFiveOtherRunsTheRunDecidesWithItsNoiseBand) {
   TempDir dir;
   report::Run run = load_run(crafted(dir / "run", 1).string());
   const CellResult& naive = cell_named(run, naive_1e6);
-  run.noise.other_runs[naive_1e6] = {0.9e-3, 1.1e-3, 1.2e-3, 0.8e-3};
+  run.noise.other_runs[pooled(naive_1e6)] = {0.9e-3, 1.1e-3, 1.2e-3, 0.8e-3};
   const CellInterval interval = cell_interval(run, naive);
   const CellInterval band = cell_interval(naive, run.noise.of(naive));
   EXPECT_DOUBLE_EQ(interval.median, band.median);
@@ -150,9 +153,9 @@ TEST(PooledRuns, TenRunsSettleACurrentRungOneRunsNoiseLeavesTied) {
   // Each other run moves the three tiers together, by up to ±3 %.
   const std::vector<double> moves = {0.97, 0.98, 0.99, 1.0, 1.01, 1.02, 1.03, 0.985, 1.015, 1.0};
   for (const double move : moves) {
-    run.noise.other_runs["streaming/gauss/n:1000000/threads:1"].push_back(0.5 * move);
-    run.noise.other_runs["inlined/gauss/n:1000000/threads:1"].push_back(0.44 * move);
-    run.noise.other_runs["naive/gauss/n:1000000/threads:1"].push_back(1.0 * move);
+    run.noise.other_runs[pooled("streaming/gauss/n:1000000/threads:1")].push_back(0.5 * move);
+    run.noise.other_runs[pooled("inlined/gauss/n:1000000/threads:1")].push_back(0.44 * move);
+    run.noise.other_runs[pooled("naive/gauss/n:1000000/threads:1")].push_back(1.0 * move);
   }
   // Eleven medians: for 11 the sign test's 95 % interval is the 2nd smallest to the 2nd largest
   // (P(≤ 1) = 12/2048 = 0.6 % ≤ 2.5 % < P(≤ 2) = 67/2048 = 3.3 %): streaming 0.49–0.51 s, inlined
