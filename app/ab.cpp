@@ -16,6 +16,7 @@
 #include "clock.hpp"
 #include "commands.hpp"
 #include "context.hpp"
+#include "emulation_check.hpp"
 #include "errors.hpp"
 #include "history_store.hpp"
 #include "machine_topology.hpp"
@@ -160,6 +161,7 @@ void record_noise_floors(const std::vector<AbCell>& cells, const std::string& da
 
 int run_ab_command(AbOptions& options) {
   check_options(options);
+  refuse_under_emulation("ladder ab");
   if (!options.interval.integrand.empty()) options.matrix.integrand = options.interval.integrand;
   if (!options.matrix.repetitions) options.matrix.repetitions = 3;
   if (!options.matrix.min_time) options.matrix.min_time = 0.05;

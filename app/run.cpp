@@ -27,7 +27,13 @@ int record_history(const std::string& database, const RunOutcome& outcome) {
     return exit_ok;
   }
   try {  // like the report: a results file that cannot be read back is said, not a failure of the run
-    (void)read_results_file(outcome.paths.json);
+    // An emulated run's times are the emulator's: in the history they would become this machine's series
+    // and its noise.
+    if (const auto emulation = read_results_file(outcome.paths.json).context.emulation;
+        emulation && emulation->is_emulated()) {
+      std::printf("history: not recorded: %s\n", emulation->text().c_str());
+      return exit_ok;
+    }
   } catch (const InputError& failure) {
     std::printf("history: not recorded: %s\n", failure.what());
     return exit_ok;

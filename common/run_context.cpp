@@ -184,6 +184,7 @@ void to_json(json& out, const MachineContext& machine) {
            {"git_dirty", source.git_dirty},
            {"tier_sources", source.tier_sources}}},
          {"integrands", machine.integrands}};
+  if (machine.emulation) out["emulation"] = *machine.emulation;
 }
 
 MachineContext read_machine_context(const JsonReader& in) {
@@ -204,6 +205,8 @@ MachineContext read_machine_context(const JsonReader& in) {
   machine.memory_available_bytes = in.optional_number("memory_available_bytes");
   machine.kernel = in.at("kernel").string();
   machine.glibc = in.at("glibc").string();
+  if (const auto emulation = in.find("emulation"); emulation && !emulation->is_null())
+    machine.emulation = read_emulation(*emulation);
   const JsonReader hypervisor = in.at("hypervisor");
   machine.hypervisor = {hypervisor.at("present").boolean(), hypervisor.optional_string("vendor"),
                         hypervisor.optional_string("product")};

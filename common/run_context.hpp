@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "build.hpp"
+#include "emulation.hpp"
 #include "json_reader.hpp"
 #include "machine_limits.hpp"
 #include "topology.hpp"
@@ -107,6 +108,9 @@ struct MachineContext {
   } simd;
   std::optional<double> memory_total_bytes, memory_available_bytes;
   std::string kernel, glibc;
+  // Whether the machine's processor ran the code or an emulator did (qemu-user): an emulated run's times
+  // rank nothing. Null in a file written before Ladder looked: not recorded, never taken for native.
+  std::optional<Emulation> emulation;
   struct Hypervisor {
     bool present = false;
     std::optional<std::string> vendor, product;  // where /sys/class/dmi says them

@@ -20,6 +20,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include "build_info.hpp"
+#include "emulation_check.hpp"
 #include "matrix.hpp"
 #include "process_stats.hpp"
 #include "registry.hpp"
@@ -229,6 +230,7 @@ MachineContext machine_context(const Topology& topology) {
   machine.memory_available_bytes = process::available_memory();
   machine.kernel = std::string(system.sysname) + " " + system.release + " " + system.machine;
   machine.glibc = gnu_get_libc_version();
+  machine.emulation = detect_emulation();
   machine.hypervisor = hypervisor();
   machine.frequency_scaling = frequency_scaling();
   machine.clocksource =

@@ -82,6 +82,9 @@ void run_warnings(Warnings& found, const Journal& journal, const RunRecord& run,
   const JournalHeader& header = journal.header.value();
   const int repetitions = header.matrix.repetitions;
   const std::string& host = header.context.host_name;
+  // The context's own line, first among the run's warnings: every time in the file is the emulator's.
+  if (const auto& emulation = header.context.emulation; emulation && emulation->is_emulated())
+    found.about_run("emulated", emulation->text() + ": " + emulation->evidence);
   if (run.status == "interrupted" && run.cells_done < run.cells_total)
     found.about_run("incomplete", "the run was interrupted: " + std::to_string(run.cells_done) + " of " +
                                       std::to_string(run.cells_total) +

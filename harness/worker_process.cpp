@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "distributed.hpp"
+#include "emulation_check.hpp"
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "peers.hpp"
@@ -158,12 +159,16 @@ std::vector<std::string> worker_command(const std::string& executable, const Cel
   std::vector<std::string> command;
   if (card.distributed)
     command = distributed::launch_command(cell.ranks, cell.threads, matrix.cpus, hostfile, binding.cores);
+  launcher_words = command.size();
   if (const PeerCard* peer = find_peer(cell.tier)) {
     command = {"/usr/bin/env", python_interpreter(), peer->runner};
   } else {
+    // Under qemu-user, through the same emulator and its options: the machine may not know how to run an
+    // aarch64 program by itself (binfmt_misc).
+    const std::vector<std::string> emulator = emulator_words();
+    command.insert(command.end(), emulator.begin(), emulator.end());
     command.insert(command.end(), {executable, "worker"});
   }
-  launcher_words = card.distributed ? command.size() - 2 : 0;
   command.insert(command.end(), {"--spec", spec, "--result", result_file});
   return command;
 }

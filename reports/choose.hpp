@@ -37,6 +37,9 @@ struct PickConstraints {
 // report's answer for each integrand shares, unless --integrand names one; a name the file does not hold
 // is an InputError naming it and the integrands it holds.
 int pick(const std::string& results, const PickConstraints& constraints);
+// `ladder pick` of an emulated run (emulated.cpp): no pick, the sentence why, each cell's error against the
+// references and each tier's vectorization, in words or (json) as JSON with a null answer. Returns 1.
+int pick_emulated(const Run& run, bool json);
 
 // The report's answer as `ladder pick --json` carries it (its "answer"): the size, the tier recommended and
 // why; how the fastest within the noise and the likely current rung (`current`, when the team named it) were

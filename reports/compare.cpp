@@ -157,6 +157,10 @@ int compare(const std::string& old_results, const std::string& new_results, cons
   };
   const Run before = every_cell(load_run(old_results));
   const Run after = every_cell(load_run(new_results));
+  if (const auto why = emulated_runs({before, after}); !why.empty())
+    throw InputError(join(why, "; ") +
+                     ": `ladder compare` compares times, so it compares none here (`ladder "
+                     "report` shows an emulated run's errors and vectorization)");
   if ((before.machine != after.machine || before.cpu != after.cpu) && !options.across_machines)
     throw InputError("'" + before.path + "' was measured on " + before.machine + " (" + before.cpu +
                      ") and '" + after.path + "' on " + after.machine + " (" + after.cpu +

@@ -212,6 +212,7 @@ Run load_run(const std::string& where) {
   run.repetitions = file.context.matrix.repetitions;
   run.memory_total_bytes = file.context.memory_total_bytes.value_or(0);
   run.hypervisor = file.context.hypervisor.present;
+  run.emulation = file.context.emulation;
   run.build = file.context.compiler + " " + file.context.common_flags;
   run.topology = file.context.topology;
   for (const auto& warning : file.context.warnings) run.warnings.push_back(warning_text(warning));

@@ -287,6 +287,7 @@ nlohmann::json answer_json(const Analysis& analysis, const std::string& current)
 
 int pick(const std::string& results, const PickConstraints& constraints) {
   const Run run = load_run_with_noise(results, constraints.history);
+  if (run.emulated()) return pick_emulated(run, constraints.money && constraints.money->json);
   const auto names = run.integrand_names();
   if (!constraints.integrand.empty()) check_integrand(run, constraints.integrand, "--integrand");
   if (constraints.money) {

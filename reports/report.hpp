@@ -76,6 +76,10 @@ struct Run {
   int cpus = 1, repetitions = 0;
   double memory_total_bytes = 0;  // 0: not known
   bool hypervisor = false;
+  // Native, emulated (qemu-user) or unknown (common/emulation.hpp); absent in files written before Ladder
+  // looked. An emulated run's times rank nothing: the report, pick and compare refuse to (emulated_runs).
+  std::optional<Emulation> emulation;
+  bool emulated() const { return emulation && emulation->is_emulated(); }
   std::string build;  // the compiler and the common flags
   // The machine's shape as hwloc saw it; absent in files written before Ladder read it.
   std::optional<Topology> topology;
@@ -121,6 +125,11 @@ struct Run {
 // Reads DIR/results.json, or the file itself; throws InputError naming the file and what is wrong with it
 // (missing, not JSON, cut short, another schema version, a field missing).
 Run load_run(const std::string& where);
+
+// Why an emulated run's times are not ranked, one sentence a run that ran under emulation; empty when none
+// did. The report then shows errors and vectorization only (emulated.cpp), pick the same in words,
+// and compare refuses.
+std::vector<std::string> emulated_runs(const std::vector<Run>& runs);
 
 // Which build's cells a run of several is analysed from, in words (the rule load_run follows).
 std::string main_build_rule();

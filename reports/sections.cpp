@@ -68,6 +68,7 @@ std::vector<Decision> decide_each(std::vector<Analysis>& analyses, std::vector<I
 Document build(const std::vector<Run>& given_runs, const std::string& integrand, const std::string& current,
                const MoneyInputs& inputs) {
   const std::vector<Run> all_runs = told_apart(given_runs);
+  if (!emulated_runs(all_runs).empty()) return emulated_report(all_runs);
   if (!current.empty()) check_tier(all_runs, current, "--current");
   check_cost_figures(inputs.figures);
   std::vector<CardRecord> cards;

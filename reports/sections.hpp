@@ -21,6 +21,10 @@ namespace ladder::report {
 Document build(const std::vector<Run>& runs, const std::string& integrand = "",
                const std::string& current = "", const MoneyInputs& money = {});
 
+// The report of runs one of which was emulated (emulated.cpp): why it ranks nothing, then each
+// cell's error against the references and each tier's vectorization; no answer, usage map or speedup.
+Document emulated_report(const std::vector<Run>& runs);
+
 // The answer for each integrand of each run that holds several, and where the answers differ; answers: each
 // run's answer_each_integrand (empty for a run of one integrand); focus: the integrand the later sections
 // are about, one a run.

@@ -205,6 +205,11 @@ void trust(Document& doc, const std::vector<Run>& runs) {
     if (run.budget)
       doc.push_back(
           paragraph("The run on **" + run.machine + "** was budgeted: " + budget_text(*run.budget)));
+  for (const auto& run : runs)  // never taken for native: the reader is told the check could not be made
+    if (run.emulation && run.emulation->emulated == "unknown")
+      doc.push_back(paragraph("Whether the run on **" + run.machine + "** ran on its machine's own " +
+                              "processor could not be told (" + run.emulation->evidence +
+                              "): under an emulator its times would be the emulator's."));
   for (const auto& run : runs) {
     if (run.warnings.empty()) continue;
     doc.push_back(paragraph("Warnings from the run on **" + run.machine + "** (" + run.path + "):"));

@@ -1,0 +1,59 @@
+// Whether this process runs on the machine's own processor or under user-mode emulation (qemu-user), told
+// from inside the process, and how its workers must then be started. The record (common/emulation.hpp) goes
+// into the run's context; an emulated run's times rank nothing.
+//
+// How it is told, most direct first:
+// 1. The program the kernel runs for this thread, /proc/thread-self/exe. qemu-user rewrites what a process
+//    reads of /proc/self (its exe, cmdline, maps) to show the emulated program, but not /proc/thread-self,
+//    which still names the emulator (/usr/bin/qemu-aarch64-static). When it is another program than
+//    /proc/self/exe, or its ELF architecture differs from the one this code was compiled for, an emulator
+//    runs this code; when it is this program, the processor runs it itself.
+// 2. Where that link cannot be read, the machine's own programs: its init (/proc/1/exe, often unreadable in
+//    a container) or else /bin/sh. Of another architecture than this code: emulated. This is the weaker
+//    check (qemu's -L prefix can stand in a guest /bin/sh), so it comes second.
+// 3. Neither readable: "unknown", never "native".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "emulation.hpp"
+
+namespace ladder {
+
+// The files the check reads; an empty path is one that could not be read.
+struct EmulationProbe {
+  std::string runner;                         // /proc/thread-self/exe: the program the kernel runs
+  std::string self;                           // /proc/self/exe: the program this process believes it is
+  std::vector<std::string> machine_programs;  // /proc/1/exe, then /bin/sh: the first readable one counts
+  std::string note;                           // said in the evidence (the test switch)
+};
+
+// The architecture of the ELF file at `path` ("x86_64", "aarch64"), or empty when it cannot be read or is
+// not an ELF file.
+std::string elf_architecture(const std::string& path);
+
+// The architecture this code was compiled for.
+std::string compiled_architecture();
+
+// The check on the given files (its rules above).
+Emulation detect_emulation(const EmulationProbe& probe);
+
+// This process's own check. LADDER_TEST_EMULATION="runner=PATH,machine=PATH", a switch for tests only,
+// puts other files in place of /proc/thread-self/exe and of the machine's programs ("none": unreadable),
+// so that a test on one architecture can take the emulated path; the evidence says the switch was used.
+// A malformed value is an InputError naming it and the accepted form.
+Emulation detect_emulation();
+
+// Throws Unavailable when this process runs under emulation: `command` ("ladder ab") gives a verdict from
+// times, which the emulator's are not.
+void refuse_under_emulation(const std::string& command);
+
+// The words a worker's command line starts with so that this program runs under the same emulator with the
+// same options (qemu's -L, -cpu): empty when this process is not emulated. Read from the emulator's own
+// command line (/proc/thread-self/cmdline), whose tail is this program's (/proc/self/cmdline): without
+// them, starting an aarch64 worker on an x86-64 machine needs qemu registered with binfmt_misc, which a
+// container often cannot do. Empty too when the two cannot be matched; the worker is then started as it is.
+std::vector<std::string> emulator_words();
+
+}  // namespace ladder
