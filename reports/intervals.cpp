@@ -52,9 +52,9 @@ CellInterval cell_interval(const Run& run, const CellResult& cell) {
   const RatioInterval runs = repetition_interval(medians);
   CellInterval interval;
   interval.noise = run.noise.of(cell);
-  interval.noise.source += "; decided on the median of " + std::to_string(medians.size()) +
-                           " runs of this build here (this one and " + std::to_string(others->second.size()) +
-                           " in the history)";
+  interval.noise.source = "the median of " + std::to_string(medians.size()) +
+                          " runs of this build here, this one and " + std::to_string(others->second.size()) +
+                          " in the history, and their 95 % interval";
   interval.runs = static_cast<int>(medians.size());
   interval.median = runs.ratio;  // the median of the runs' medians (the geometric mean of the middle two)
   interval.low = runs.low;
@@ -142,8 +142,11 @@ TieOutcome fastest_within_noise(const std::vector<Contender>& contenders) {
   // Within the noise band the noise is why; past it, a tier's own repetitions spread wide enough to reach
   // the fastest's interval (the sentence must not call 100 % apart "closer than the noise").
   const double apart = slowest / fastest.median - 1;
+  // Pooled over runs, an interval is the runs' own spread: no band, and the source says whose runs.
   const std::string because =
-      apart <= fastest.noise.percent / 100
+      fastest.runs > 1
+          ? ", within each other's intervals over the runs of this build here (" + fastest.noise.source + ")"
+      : apart <= fastest.noise.percent / 100
           ? ", closer than this machine's noise (" + band_text(fastest.noise) + " a cell, " +
                 fastest.noise.source + ")"
           : ", yet within each other's intervals: the repetitions of the slower spread into the faster's "

@@ -77,18 +77,18 @@ TEST(PooledRuns, TheHistorysRunsOfThisBuildArePooledWithTheRunsOwnRecomputedByHa
   // Eight medians: five of 1 ms (four runs and this one), three of e^a ms. For 8 the sign test's 95 %
   // interval is the smallest to the largest: P(Binomial(8, ½) = 0) = 1/256 = 0.4 % ≤ 2.5 % < P(≤ 1) =
   // 9/256 = 3.5 %. The median is the 4th and 5th, both 1 ms.
-  const CellInterval pooled = cell_interval(run, cell_named(run, naive_1e6));
-  EXPECT_NEAR(pooled.median, 1e-3, 1e-15);
-  EXPECT_NEAR(pooled.low, 1e-3, 1e-15);
-  EXPECT_NEAR(pooled.high, 1e-3 * std::exp(a), 1e-15);
-  EXPECT_NE(pooled.noise.source.find("decided on the median of 8 runs of this build here (this one and 7 in "
-                                     "the history)"),
-            std::string::npos)
-      << pooled.noise.source;
+  const CellInterval together = cell_interval(run, cell_named(run, naive_1e6));
+  EXPECT_NEAR(together.median, 1e-3, 1e-15);
+  EXPECT_NEAR(together.low, 1e-3, 1e-15);
+  EXPECT_NEAR(together.high, 1e-3 * std::exp(a), 1e-15);
+  EXPECT_EQ(
+      together.noise.source,
+      "the median of 8 runs of this build here, this one and 7 in the history, and their 95 % interval");
+  EXPECT_EQ(together.runs, 8);
   // Without the pooling the band of the 4 % floor stands: wider than the runs' own spread.
   const CellInterval alone =
       cell_interval(cell_named(run, naive_1e6), run.noise.of(cell_named(run, naive_1e6)));
-  EXPECT_LT(alone.low, pooled.low);
+  EXPECT_LT(alone.low, together.low);
 }
 
 TEST(PooledRuns, OnlyOtherRunsOfTheSameCleanCommitCount) {
@@ -160,9 +160,9 @@ TEST(PooledRuns, TenRunsSettleACurrentRungOneRunsNoiseLeavesTied) {
   // Eleven medians: for 11 the sign test's 95 % interval is the 2nd smallest to the 2nd largest
   // (P(≤ 1) = 12/2048 = 0.6 % ≤ 2.5 % < P(≤ 2) = 67/2048 = 3.3 %): streaming 0.49–0.51 s, inlined
   // 0.4312–0.4488 s. Apart: inlined is the current rung.
-  const Analysis pooled = analyse(run);
+  const Analysis settled = analyse(run);
   const auto interval_of = [&](const std::string& tier) {
-    for (const auto& row : pooled.rows)
+    for (const auto& row : settled.rows)
       if (row.card->id == tier) return row.interval;
     throw std::logic_error("no row " + tier);
   };
@@ -171,10 +171,29 @@ TEST(PooledRuns, TenRunsSettleACurrentRungOneRunsNoiseLeavesTied) {
   EXPECT_NEAR(interval_of("inlined").low, 0.4312, 1e-12);
   EXPECT_NEAR(interval_of("inlined").high, 0.4488, 1e-12);
   EXPECT_EQ(interval_of("inlined").runs, 11);
-  const Decided decided = current_rung_choice(pooled);
+  const Decided decided = current_rung_choice(settled);
   ASSERT_NE(decided.row, nullptr) << decided.undecided;
   EXPECT_EQ(decided.row->card->id, "inlined");
   EXPECT_EQ(decided.tied.size(), 1u);
+
+  // Runs that move ±15 % leave them within each other's intervals over the runs (streaming 0.45–0.55 s,
+  // inlined 0.396–0.484 s): a tie, and its sentence names the runs, not one run's noise band.
+  const std::vector<double> wide = {0.85, 0.9, 0.95, 1.0, 1.05, 1.1, 1.15, 0.92, 1.08, 1.0};
+  run.noise.other_runs.clear();
+  for (const double move : wide) {
+    run.noise.other_runs[pooled("streaming/gauss/n:1000000/threads:1")].push_back(0.5 * move);
+    run.noise.other_runs[pooled("inlined/gauss/n:1000000/threads:1")].push_back(0.44 * move);
+    run.noise.other_runs[pooled("naive/gauss/n:1000000/threads:1")].push_back(1.0 * move);
+  }
+  const Analysis spread = analyse(run);
+  const Decided tie = current_rung_choice(spread);
+  ASSERT_NE(tie.row, nullptr) << tie.undecided;
+  EXPECT_EQ(tie.row->card->id, "streaming") << "the tie's cheapest to keep";
+  EXPECT_NE(
+      tie.tie_why.find("within each other's intervals over the runs of this build here (the median of 11 "
+                       "runs of this build here"),
+      std::string::npos)
+      << tie.tie_why;
 }
 
 }  // namespace
