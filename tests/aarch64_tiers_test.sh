@@ -10,16 +10,23 @@
 # oracle of their own. Emulation proves what the code computes and on which registers, not how fast.
 # The edge case of a million nodes is left out unless asked for (--million-nodes runs it alone): its
 # references are sums in 128-bit long double, software arithmetic on aarch64, about 10 minutes a CPU under
-# emulation. BUILD_ROOT keeps both builds, so the next run is incremental. Skipped (77) where the cross
-# toolchain is not installed and this user cannot install it (scripts/install-deps.sh --cross arm64 needs root).
-#   usage: aarch64_tiers_test.sh SOURCE_DIR BUILD_ROOT [--million-nodes] [CPU …]   (default: neon sve256 sve512)
+# emulation. --exports LADDER runs, instead, `LADDER export` of the xsimd and highway tiers as a team would
+# take them to an ARM machine: each project cross-built with the toolchain file (-march=armv8-a) and its own
+# tests run by ctest under qemu (about 4 minutes each). BUILD_ROOT keeps the builds, so the next run is
+# incremental. Skipped (77) where the cross toolchain is not installed and this user cannot install it
+# (scripts/install-deps.sh --cross arm64 needs root).
+#   usage: aarch64_tiers_test.sh SOURCE_DIR BUILD_ROOT [--million-nodes | --exports LADDER] [CPU …]
+#          (CPUs: neon, sve256, sve512; default all three)
 set -uo pipefail
 source_dir=$1 build_root=$2
 shift 2
-filter=-*TiersAtAMillionNodes* suffix=""
+filter=-*TiersAtAMillionNodes* suffix="" ladder=""
 if [ "${1:-}" = --million-nodes ]; then
   filter=*TiersAtAMillionNodes* suffix=-million-nodes
   shift
+elif [ "${1:-}" = --exports ]; then
+  ladder=$2
+  shift 2
 fi
 cpus=("$@")
 [ ${#cpus[@]} -gt 0 ] || cpus=(neon sve256 sve512)
@@ -44,7 +51,29 @@ build() {
   echo "built the tier tests for $arch in $(($(date +%s) - start)) s ($build_root/$name.build.log)"
 }
 
+# `ladder export TIER`, cross-built and its own tests run under qemu on a NEON CPU.
+export_and_test() {
+  local tier=$1 out=$build_root/export/$1 start
+  start=$(date +%s)
+  rm -rf "$out"
+  "$ladder" export "$tier" --integrand gauss --out "$out" >"$out.log" 2>&1 || fail "ladder export $tier: $(cat "$out.log")"
+  cmake -S "$out" -B "$out/build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$source_dir/cmake/toolchain-aarch64.cmake" \
+    -Dmidpoint_ARCH=armv8-a >>"$out.log" 2>&1 && cmake --build "$out/build" >>"$out.log" 2>&1 ||
+    { tail -30 "$out.log"; fail "the exported $tier project does not cross-build for aarch64 ($out.log)"; }
+  QEMU_CPU=cortex-a72 ctest --test-dir "$out/build" --output-on-failure >>"$out.log" 2>&1 ||
+    { tail -30 "$out.log"; fail "the exported $tier project's tests fail under qemu ($out.log)"; }
+  grep -qE '^100% tests passed, 0 tests failed out of [1-9]' "$out.log" || fail "the exported $tier project ran no test"
+  echo "ladder export $tier: cross-built, its tests pass under qemu (cortex-a72), $(($(date +%s) - start)) s"
+}
+
 mkdir -p "$build_root"
+if [ -n "$ladder" ]; then
+  "$source_dir/scripts/install-deps.sh" --cross arm64 >/dev/null || fail "cannot install the cross toolchain"
+  mkdir -p "$build_root/export"
+  for tier in xsimd highway; do export_and_test "$tier"; done
+  echo "PASS: the xsimd and highway exports on aarch64"
+  exit 0
+fi
 status=0
 built=""
 for cpu in "${cpus[@]}"; do
@@ -61,7 +90,9 @@ for cpu in "${cpus[@]}"; do
   QEMU_CPU=$qemu_cpu LADDER_EXPECTED_SVE_BITS=$bits qemu-aarch64-static \
     "$build_root/$build_name/tests/aarch64_tier_tests" --gtest_filter="$filter" >"$log" 2>&1
   result=$?
-  grep -E '^\[  (FAILED|SKIPPED) \] [A-Z]' "$log" | sort -u | head -60
+  grep -E '^\[  FAILED  \] [A-Z]' "$log" | sed -E 's/ \([0-9]+ ms\)$//' | sort -u | head -40
+  # Each skip's reason, once, with how many tests gave it.
+  grep -A1 -E ': Skipped$' "$log" | grep -vE -- '^--$|: Skipped$' | sort | uniq -c | sed 's/^ */  skipped /'
   ran=$(sed -nE 's/^\[==========\] ([0-9]+) tests? from .* ran\..*/\1/p' "$log")
   skipped=$(sed -nE 's/^\[  SKIPPED \] ([0-9]+) tests?, .*/\1/p' "$log")
   echo "$cpu ($arch on qemu -cpu $qemu_cpu): ${ran:-0} tests, ${skipped:-0} skipped, exit $result, $(($(date +%s) - start)) s ($log)"

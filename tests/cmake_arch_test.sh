@@ -20,4 +20,15 @@ tr -s ' \n' ' ' <"$scratch/bad.log" |
 status=$?
 grep -q "is not a target" "$scratch/good.log" && fail "LADDER_ARCH=x86-64-v2 was refused: $(cat "$scratch/good.log")"
 [ $status -eq 0 ] || fail "LADDER_ARCH=x86-64-v2 did not configure: $(tail -20 "$scratch/good.log")"
+
+# A cross build for aarch64 (cmake/toolchain-aarch64.cmake) accepts the ARM targets, and refuses an x86 one
+# with them; only where the cross compiler is installed (scripts/install-deps.sh --cross arm64).
+if command -v aarch64-linux-gnu-g++ >/dev/null; then
+  "$cmake" -S "$source_dir" -B "$scratch/arm" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$source_dir/cmake/toolchain-aarch64.cmake" \
+    -DLADDER_ARCH=x86-64-v3 >"$scratch/arm.log" 2>&1 && fail "an aarch64 build configured for LADDER_ARCH=x86-64-v3"
+  tr -s ' \n' ' ' <"$scratch/arm.log" |
+    grep -q 'LADDER_ARCH="x86-64-v3" is not a target Ladder builds for; accepted: armv8-a, armv8.2-a+sve, neoverse-v1, native' ||
+    fail "the aarch64 build's refusal does not name x86-64-v3 and the ARM targets: $(tail -20 "$scratch/arm.log")"
+  echo "aarch64: x86-64-v3 refused with the ARM targets"
+fi
 echo "LADDER_ARCH: x86-64-v9 refused with its name and the accepted targets; x86-64-v2 configures"

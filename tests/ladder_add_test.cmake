@@ -14,6 +14,7 @@
 #   build     it configures or builds a CMake project
 #   valgrind  it counts instructions or profiles under callgrind (`ladder instructions`, `ladder profile`)
 #   fuzz      thousands of bad inputs through every command that reads them (tests/fuzz/, a few minutes)
+#   aarch64   it cross-builds for aarch64 and runs what it built under qemu-user (tests/aarch64_tiers_test.sh)
 # LABEL is every test's label but those matched by a SPLIT's gtest filter ("Suite.*:Other.Test"), which get
 # that SPLIT's label: the binary's tests are then discovered in parts, by TEST_FILTER, one part a label,
 # and the LABEL part is whatever no SPLIT matches, so every test is in exactly one part. NO_DISCOVERY leaves
