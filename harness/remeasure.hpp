@@ -59,8 +59,8 @@ using MeasureCell = std::function<std::optional<CellResult>(const CellKey& cell)
 CellResult kept_after(const CellResult& kept, const CellResult& again, int tries);
 
 // Measures each disturbed cell of the journal again, up to `times` tries a cell in all (0: none), keeping
-// each try's outcome at once (keep_cell). Returns false when the run was interrupted before every disturbed
-// cell was done (a resume finishes them), true otherwise.
+// each try's outcome at once (keep_cell); none in a run whose context says it was emulated. Returns false
+// when the run was interrupted before every disturbed cell was done (a resume finishes them), true otherwise.
 bool remeasure_disturbed(const RunFiles& files, int times, const TestDisturbance& disturbance,
                          const MeasureCell& measure);
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "choose.hpp"
@@ -24,8 +25,15 @@ Table error_table(const std::vector<Run>& runs) {
               "rounding error", "rounding bound", "within bound", "bit-reproducible", "note"},
              {},
              "errors"};
-  for (const auto& run : runs)
-    for (const auto& cell : every_build_cells(run)) {
+  for (const auto& run : runs) {
+    // In rung order, then by integrand, n and width, as a reader looks a cell up (the file's is finishing
+    // order).
+    std::vector<CellResult> cells = every_build_cells(run);
+    std::stable_sort(cells.begin(), cells.end(), [](const CellResult& x, const CellResult& y) {
+      return std::tie(x.rung, x.tier, x.integrand, x.n, x.threads, x.ranks) <
+             std::tie(y.rung, y.tier, y.integrand, y.n, y.threads, y.ranks);
+    });
+    for (const auto& cell : cells) {
       std::string note = cell.ok() ? "" : cell.reason;
       for (const auto& reference : cell.reference_notes()) note += (note.empty() ? "" : "; ") + reference;
       rows.rows.push_back({run.machine, cell.tier, cell.integrand, format_count(static_cast<double>(cell.n)),
@@ -35,6 +43,7 @@ Table error_table(const std::vector<Run>& runs) {
                            cell.ok() ? (cell.measurement->within_rounding_bound ? "yes" : "**no**") : "–",
                            cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–", note});
     }
+  }
   return rows;
 }
 

@@ -179,14 +179,16 @@ TEST(EmulationCheck, AbRefusesUnderEmulation) {
   EXPECT_NE(refused.output.find("emulated (qemu-user)"), std::string::npos) << refused.output;
 }
 
-// `ladder run` under the switch: the context's record, its warning, the report that ranks nothing, and no
-// history record (its times would become this machine's series and noise).
+// `ladder run` under the switch: the context's record, its warning, the report that ranks nothing, no
+// history record (its times would become this machine's series and noise), and a disturbed cell (made so by
+// LADDER_TEST_DISTURB) not measured again.
 TEST(EmulatedRun, RecordsTheEmulationWarnsReportsWithoutRankingAndStaysOutOfTheHistory) {
   TempDir dir;
   const std::string qemu = elf_file(dir / "qemu-guest-static", other_machine);
   const fs::path out = dir / "run", history = dir / "history.sqlite";
   const auto ran = testing::run_command(
-      "LADDER_TEST_EMULATION=runner=" + qemu + ",machine=none " LADDER_BINARY,
+      "LADDER_TEST_DISTURB=naive/gauss/n:100000/threads:1 LADDER_TEST_EMULATION=runner=" + qemu +
+          ",machine=none " LADDER_BINARY,
       "run --tiers naive,xsimd --n 1e5 --reps 3 --min-time 0.01 --no-instructions --no-limits --out " +
           out.string() + " --history " + history.string());
   ASSERT_EQ(ran.exit_code, 0) << ran.output;
@@ -201,6 +203,12 @@ TEST(EmulatedRun, RecordsTheEmulationWarnsReportsWithoutRankingAndStaysOutOfTheH
                                                       "emulated (qemu-user): times are not this machine's"));
   EXPECT_TRUE(warned) << context.at("warnings").dump(1);
   EXPECT_NE(ran.output.find("history: not recorded: emulated (qemu-user)"), std::string::npos) << ran.output;
+  // A disturbed cell is not measured again: a quieter emulated time is still the emulator's.
+  EXPECT_NE(ran.output.find("disturbed cells are not measured again: emulated (qemu-user)"),
+            std::string::npos)
+      << ran.output;
+  EXPECT_EQ(ran.output.find("measuring naive/gauss/n:100000/threads:1 again"), std::string::npos)
+      << ran.output;
   EXPECT_FALSE(fs::exists(history));
   const std::string report = testing::read_text(out / "report.md");
   EXPECT_NE(report.find("No answer: an emulated run's times rank nothing"), std::string::npos) << report;
