@@ -150,6 +150,10 @@ Recorded Store::record(const std::string& results) {
   if (file.context.run.status == "interrupted" || file.context.run.status == "running")
     throw InputError("results file '" + file.path + "' holds a run that did not finish (status " +
                      file.context.run.status + "): finish it with `ladder run --resume` first");
+  if (file.context.emulation && file.context.emulation->is_emulated())  // common/emulation.hpp
+    throw InputError("results file '" + file.path + "' holds an emulated run (" +
+                     file.context.emulation->text() +
+                     "): the history keeps this machine's times and noise, and an emulator's are neither");
   const std::string run_id = sha256_hex(read_text(file.path));
   const sqlite::Database& db = *impl_->db;
   const std::vector<StoredCell> cells = cells_of(file);

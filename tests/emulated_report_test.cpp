@@ -163,6 +163,22 @@ TEST(EmulatedCompare, RefusesNamingTheEmulatedRun) {
   EXPECT_EQ(compared.exit_code, 0) << compared.output;
 }
 
+TEST(EmulatedHistory, AnEmulatedRunIsNotImported) {
+  TempDir dir;
+  const fs::path path = testing::write_results(dir / "emulated", emulated(crafted_run()));
+  const std::string database = (dir / "history.sqlite").string();
+  const auto refused =
+      testing::run_command(LADDER_BINARY, "history import " + path.string() + " --history " + database);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("holds an emulated run (emulated (qemu-user): times are not this machine's)"),
+            std::string::npos)
+      << refused.output;
+  const fs::path native = testing::write_results(dir / "native", crafted_run());
+  const auto imported =
+      testing::run_command(LADDER_BINARY, "history import " + native.string() + " --history " + database);
+  EXPECT_EQ(imported.exit_code, 0) << imported.output;
+}
+
 // A results file this project wrote before Ladder looked (a fixture) reads, with no record, and is answered.
 TEST(EmulatedReport, AnOlderResultsFileReadsAsNotRecordedAndIsRanked) {
   TempDir dir;
