@@ -15,6 +15,8 @@
 #   valgrind  it counts instructions or profiles under callgrind (`ladder instructions`, `ladder profile`)
 #   fuzz      thousands of bad inputs through every command that reads them (tests/fuzz/, a few minutes)
 #   aarch64   it cross-builds for aarch64 and runs what it built under qemu-user (tests/aarch64_tiers_test.sh)
+#   slurm     it starts a real one-machine Slurm cluster and runs the cluster script through it
+#             (tests/slurm_cluster_test.sh, an add_test of its own: root and slurm-wlm + munge, else a skip)
 # LABEL is every test's label but those matched by a SPLIT's gtest filter ("Suite.*:Other.Test"), which get
 # that SPLIT's label: the binary's tests are then discovered in parts, by TEST_FILTER, one part a label,
 # and the LABEL part is whatever no SPLIT matches, so every test is in exactly one part. NO_DISCOVERY leaves
