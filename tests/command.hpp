@@ -4,9 +4,11 @@
 
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -30,8 +32,30 @@ inline void use_the_tests_cache() {
   setenv("LADDER_CACHE_DIR", cache.c_str(), 0);
 }
 
+// The history database (LADDER_HISTORY) of the runs a test makes: one a test process (ctest runs each test
+// in its own), in the temporary directory, removed when the process exits. One history shared by every test
+// let one test's runs decide another's report: five recorded runs of a build are pooled into each cell's
+// interval (reports/run_noise.hpp), so a test's figures depended on the tests before it. A test that names
+// a history (`LADDER_HISTORY=… ladder …`, or --history) still gets it.
+inline const std::filesystem::path& the_tests_history_dir() {
+  static const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ladder-test-history-" + std::to_string(getpid()));
+  return dir;
+}
+inline void use_a_history_of_its_own() {
+  static const bool once = [] {
+    std::atexit([] {
+      std::error_code ignored;
+      std::filesystem::remove_all(the_tests_history_dir(), ignored);
+    });
+    return setenv("LADDER_HISTORY", (the_tests_history_dir() / "history.sqlite").c_str(), 1) == 0;
+  }();
+  (void)once;
+}
+
 inline Outcome run_command(const std::string& program, const std::string& arguments) {
   use_the_tests_cache();
+  use_a_history_of_its_own();
   const std::string command = program + " " + arguments + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return {-1, "popen failed"};
