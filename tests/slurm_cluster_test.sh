@@ -20,6 +20,27 @@ skip() {
 }
 
 [ "$(id -u)" -eq 0 ] || skip "needs root, to run slurmd (as CI does); running as uid $(id -u)"
+# Slurm 22.05's slurmd sets up its cgroup plugin even with none configured, and fails where no cgroup
+# filesystem is mounted ("No filesystem mounted on /sys/fs/cgroup": a bare Debian root in a chroot). There
+# the test runs itself again in a mount namespace of its own, with a cgroup hierarchy mounted on
+# /sys/fs/cgroup inside it alone (tmpfs, with the freezer controller and the named systemd hierarchy that
+# slurmd's cgroup/v1 looks for, as this kernel's cgroup v1; else cgroup2): nothing outside the namespace
+# changes, and it goes when the test ends.
+if ! grep -qs ' /sys/fs/cgroup[ /]' /proc/self/mounts; then
+  [ -z "${LADDER_SLURM_TEST_CGROUP:-}" ] ||
+    skip "no cgroup filesystem at /sys/fs/cgroup, which slurmd 22.05 needs, and none could be mounted"
+  command -v unshare >/dev/null ||
+    skip "no cgroup filesystem at /sys/fs/cgroup, which slurmd 22.05 needs, and no unshare to mount one"
+  exec unshare --mount --propagation private env LADDER_SLURM_TEST_CGROUP=mounted bash -c '
+    if grep -qw freezer /proc/cgroups; then
+      mount -t tmpfs cgroups /sys/fs/cgroup && mkdir /sys/fs/cgroup/freezer /sys/fs/cgroup/systemd &&
+        mount -t cgroup -o freezer cgroup /sys/fs/cgroup/freezer &&
+        mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd
+    else
+      mount -t cgroup2 cgroup2 /sys/fs/cgroup
+    fi || { echo "skipped: no cgroup filesystem at /sys/fs/cgroup, and mounting one failed"; exit 77; }
+    exec "$0" "$@"' "$0" "$@"
+fi
 missing=()
 for command in munged mungekey slurmctld slurmd sbatch srun scontrol squeue scancel sacct sinfo mpirun \
   python3; do
