@@ -130,15 +130,20 @@ void refuse_under_emulation(const std::string& command) {
 }
 
 std::vector<std::string> emulator_words() {
-  const std::string runner = link_target("/proc/thread-self/exe");
-  if (runner.empty() || runner == link_target("/proc/self/exe")) return {};
-  std::vector<std::string> words = command_line("/proc/thread-self/cmdline");
-  const std::vector<std::string> program = command_line("/proc/self/cmdline");
-  if (program.empty() || words.size() <= program.size() ||
-      !std::equal(program.begin(), program.end(), words.end() - static_cast<std::ptrdiff_t>(program.size())))
-    return {};
-  words.resize(words.size() - program.size());
-  words.front() = runner;  // the emulator by its path: its argv[0] may be a bare name, or not on PATH
+  // Read once: a process's emulator does not change while it runs, and every worker started asks.
+  static const std::vector<std::string> words = [] {
+    const std::string runner = link_target("/proc/thread-self/exe");
+    if (runner.empty() || runner == link_target("/proc/self/exe")) return std::vector<std::string>{};
+    std::vector<std::string> given = command_line("/proc/thread-self/cmdline");
+    const std::vector<std::string> program = command_line("/proc/self/cmdline");
+    if (program.empty() || given.size() <= program.size() ||
+        !std::equal(program.begin(), program.end(),
+                    given.end() - static_cast<std::ptrdiff_t>(program.size())))
+      return std::vector<std::string>{};
+    given.resize(given.size() - program.size());
+    given.front() = runner;  // the emulator by its path: its argv[0] may be a bare name, or not on PATH
+    return given;
+  }();
   return words;
 }
 

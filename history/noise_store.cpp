@@ -49,6 +49,12 @@ CellRun run_of(const SeriesPoint& point) {
   return run;
 }
 
+// Whether a series is of the cell on its machine (of any build).
+bool same_cell(const SeriesKey& series, const NoiseKey& key) {
+  return series.machine == key.machine && series.integrand == key.integrand && series.n == key.n &&
+         series.threads == key.threads && series.ranks == key.ranks;
+}
+
 }  // namespace
 
 void record_noise(Store& store, const NoiseKey& key, const NoiseFigure& figure) {
@@ -108,9 +114,7 @@ std::optional<NoiseFigure> recorded_noise(const Store& store, const NoiseKey& ke
 std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key) {
   std::optional<SameCommitNoise> best;
   for (const auto& series_key : store.series_keys(key.tier)) {
-    if (series_key.machine != key.machine || series_key.integrand != key.integrand || series_key.n != key.n ||
-        series_key.threads != key.threads || series_key.ranks != key.ranks)
-      continue;
+    if (!same_cell(series_key, key)) continue;
     HistorySeries series;
     for (const auto& point : store.series(series_key)) series.runs.push_back(run_of(point));
     const auto noise = same_commit_noise(series);
@@ -132,9 +136,7 @@ std::vector<double> same_build_medians(const Store& store, const NoiseKey& key, 
   std::vector<double> medians;
   if (commit.empty()) return medians;
   for (const auto& series_key : store.series_keys(key.tier)) {
-    if (series_key.machine != key.machine || series_key.integrand != key.integrand || series_key.n != key.n ||
-        series_key.threads != key.threads || series_key.ranks != key.ranks || series_key.build != build ||
-        series_key.cell_build != cell_build)
+    if (!same_cell(series_key, key) || series_key.build != build || series_key.cell_build != cell_build)
       continue;
     for (const auto& point : store.series(series_key)) {
       const CellRun run = run_of(point);
