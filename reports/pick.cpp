@@ -168,6 +168,18 @@ void print_why(const Run& run, const std::vector<Candidate>& candidates, const C
   std::printf("runner-up: %s\n", describe(second).c_str());
 }
 
+// The tiers the constraints left out (skipped, failed, too slow, too costly …), each with its reason: said
+// whether or not a tier was picked, so an undecided answer still names what was not attempted.
+void print_ruled_out(const std::vector<Candidate>& candidates) {
+  std::vector<const Candidate*> out;
+  for (const auto& candidate : candidates)
+    if (!candidate.ruled_out.empty()) out.push_back(&candidate);
+  if (out.empty()) return;
+  std::printf("\nruled out:\n");
+  for (const Candidate* candidate : out)
+    std::printf("  %-16s %s\n", candidate->card->id.c_str(), candidate->ruled_out.c_str());
+}
+
 // One integrand's answer (run: its cells only); n: the size asked for, or the one the report answers at.
 int pick_one(const Run& run, const PickConstraints& constraints, std::optional<std::int64_t> size,
              const std::string& integrand) {
@@ -204,6 +216,7 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
     std::printf("\npick: none: %s\n", chosen.undecided.c_str());
     for (const auto& candidate : candidates)
       if (candidate.ruled_out.empty()) std::printf("  %s\n", describe(candidate).c_str());
+    print_ruled_out(candidates);
     return 1;
   }
   std::printf("\npick: %s\n", describe(best).c_str());
@@ -212,14 +225,7 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
     std::printf("note: %s is fastest on %d threads, fewer than the %d this answer is for\n",
                 best.card->id.c_str(), used, at_width.width);
   print_why(run, candidates, chosen, constraints.money && constraints.money->usage.deadline_seconds);
-  std::vector<const Candidate*> out;
-  for (const auto& candidate : candidates)
-    if (!candidate.ruled_out.empty()) out.push_back(&candidate);
-  if (!out.empty()) {
-    std::printf("\nruled out:\n");
-    for (const Candidate* candidate : out)
-      std::printf("  %-16s %s\n", candidate->card->id.c_str(), candidate->ruled_out.c_str());
-  }
+  print_ruled_out(candidates);
   return 0;
 }
 

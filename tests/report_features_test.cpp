@@ -270,6 +270,8 @@ TEST(RunCommandOptions, PythonLimitAndNoInstructions) {
   EXPECT_EQ(results.at("instructions").at("reason"), "not counted: --no-instructions");
   const std::string report = testing::read_text(dir / "out/report.md");
   EXPECT_NE(report.find("Instructions a node: not counted: --no-instructions."), std::string::npos) << report;
+  // Whether pick decides or not (a cell disturbed by the other tests' load leaves it undecided), it names
+  // py-list as not attempted.
   const auto picked = pick(dir / "out", "--include-peers --n 20000");
   EXPECT_NE(picked.output.find("py-list          skipped at n = 20000: not attempted"), std::string::npos)
       << picked.output;
