@@ -12,20 +12,26 @@
 # references are sums in 128-bit long double, software arithmetic on aarch64, about 10 minutes a CPU under
 # emulation. --exports LADDER runs, instead, `LADDER export` of the xsimd and highway tiers as a team would
 # take them to an ARM machine: each project cross-built with the toolchain file (-march=armv8-a) and its own
-# tests run by ctest under qemu (about 4 minutes each). BUILD_ROOT keeps the builds, so the next run is
-# incremental. Skipped (77) where the cross toolchain is not installed and this user cannot install it
+# tests run by ctest under qemu (about 4 minutes each). --emulated-run TESTS cross-builds `ladder` itself
+# (armv8-a, in BUILD_ROOT/neon) and runs TESTS (the x86-64 ladder_emulation_tests) filtered to
+# EmulatedAarch64.*: `ladder run --preset quick` under qemu says it is emulated and its report ranks nothing
+# (about 3 minutes to build, 3 to run). BUILD_ROOT keeps the builds, so the next run is incremental. Skipped (77) where the cross toolchain is not installed and this user cannot install it
 # (scripts/install-deps.sh --cross arm64 needs root).
-#   usage: aarch64_tiers_test.sh SOURCE_DIR BUILD_ROOT [--million-nodes | --exports LADDER] [CPU …]
+#   usage: aarch64_tiers_test.sh SOURCE_DIR BUILD_ROOT [--million-nodes | --exports LADDER |
+#                                                      --emulated-run TESTS] [CPU …]
 #          (CPUs: neon, sve256, sve512; default all three)
 set -uo pipefail
 source_dir=$1 build_root=$2
 shift 2
-filter=-*TiersAtAMillionNodes* suffix="" ladder=""
+filter=-*TiersAtAMillionNodes* suffix="" ladder="" emulation_tests=""
 if [ "${1:-}" = --million-nodes ]; then
   filter=*TiersAtAMillionNodes* suffix=-million-nodes
   shift
 elif [ "${1:-}" = --exports ]; then
   ladder=$2
+  shift 2
+elif [ "${1:-}" = --emulated-run ]; then
+  emulation_tests=$2
   shift 2
 fi
 cpus=("$@")
@@ -45,14 +51,14 @@ if ! command -v qemu-aarch64-static >/dev/null || ! command -v aarch64-linux-gnu
   fi
 fi
 
-# Builds the tests for one -march into BUILD_ROOT/NAME, once for every CPU that runs them.
+# Builds the tests (or TARGET) for one -march into BUILD_ROOT/NAME, once for every CPU that runs them.
 build() {
-  local name=$1 arch=$2 start
+  local name=$1 arch=$2 target=${3:-aarch64_tier_tests} start
   start=$(date +%s)
-  "$source_dir/scripts/build-aarch64" --arch "$arch" --dir "$build_root/$name" aarch64_tier_tests \
+  "$source_dir/scripts/build-aarch64" --arch "$arch" --dir "$build_root/$name" "$target" \
     >"$build_root/$name.build.log" 2>&1 ||
     { grep -E 'error|FAILED|install-deps' "$build_root/$name.build.log" | head -40; fail "building $arch failed"; }
-  echo "built the tier tests for $arch in $(($(date +%s) - start)) s ($build_root/$name.build.log)"
+  echo "built $target for $arch in $(($(date +%s) - start)) s ($build_root/$name.build.log)"
 }
 
 # `ladder export TIER`, cross-built and its own tests run under qemu on a NEON CPU.
@@ -76,6 +82,18 @@ if [ -n "$ladder" ]; then
   mkdir -p "$build_root/export"
   for tier in xsimd highway; do export_and_test "$tier"; done
   echo "PASS: the xsimd and highway exports on aarch64"
+  exit 0
+fi
+if [ -n "$emulation_tests" ]; then
+  build neon armv8-a ladder
+  log=$build_root/emulated-run.log
+  start=$(date +%s)
+  LADDER_AARCH64_LADDER=$build_root/neon/ladder "$emulation_tests" --gtest_filter='EmulatedAarch64.*' \
+    >"$log" 2>&1
+  result=$?
+  grep -q '^\[  PASSED  \] 1 test' "$log" && [ $result -eq 0 ] ||
+    { tail -40 "$log"; fail "the emulated aarch64 quick run did not pass ($log)"; }
+  echo "PASS: ladder run --preset quick of the aarch64 build under qemu, $(($(date +%s) - start)) s ($log)"
   exit 0
 fi
 status=0
