@@ -25,13 +25,17 @@ skip() {
 # the test runs itself again in a mount namespace of its own, with a cgroup hierarchy mounted on
 # /sys/fs/cgroup inside it alone (tmpfs, with the freezer controller and the named systemd hierarchy that
 # slurmd's cgroup/v1 looks for, as this kernel's cgroup v1; else cgroup2): nothing outside the namespace
-# changes, and it goes when the test ends.
+# changes, and it goes when the test ends. The mount under /sys/fs/cgroup is made private in the namespace
+# first, so the new mounts cannot propagate out (unshare's own --propagation private changes /, which is no
+# mount point in a chroot: "cannot change root filesystem propagation").
 if ! grep -qs ' /sys/fs/cgroup[ /]' /proc/self/mounts; then
   [ -z "${LADDER_SLURM_TEST_CGROUP:-}" ] ||
     skip "no cgroup filesystem at /sys/fs/cgroup, which slurmd 22.05 needs, and none could be mounted"
   command -v unshare >/dev/null ||
     skip "no cgroup filesystem at /sys/fs/cgroup, which slurmd 22.05 needs, and no unshare to mount one"
-  exec unshare --mount --propagation private env LADDER_SLURM_TEST_CGROUP=mounted bash -c '
+  exec unshare --mount --propagation unchanged env LADDER_SLURM_TEST_CGROUP=mounted bash -c '
+    holder=$(findmnt -n -o TARGET -T /sys/fs/cgroup) && mount --make-rprivate "$holder" ||
+      { echo "skipped: no cgroup filesystem at /sys/fs/cgroup, and its mount could not be made private"; exit 77; }
     if grep -qw freezer /proc/cgroups; then
       mount -t tmpfs cgroups /sys/fs/cgroup && mkdir /sys/fs/cgroup/freezer /sys/fs/cgroup/systemd &&
         mount -t cgroup -o freezer cgroup /sys/fs/cgroup/freezer &&
