@@ -54,6 +54,9 @@ void add_run_options(CLI::App* command, RunCommandOptions& options) {
                    "MPI hostfile for distributed tiers: one rank per node (docs/mpi-and-clusters.md)")
       ->check(CLI::ExistingFile);
   command->add_option("--reps", args.repetitions, "repetitions a cell (default: the preset's, 10 standard)");
+  command->add_option("--rounds", args.rounds,
+                      "worker processes a cell, spread over the run in shuffled orders; the repetitions are "
+                      "shared among them and their spread is the run's own noise (default 3; 1 to 20)");
   command->add_option("--min-time", args.min_time,
                       "seconds a repetition runs at least (default: the preset's)");
   command->add_option("--budget", args.budget,
@@ -80,8 +83,8 @@ void add_run_options(CLI::App* command, RunCommandOptions& options) {
           "where installed)")
       ->check(CLI::IsMember(limits_tool_names()));
   command->add_option("--remeasure", args.remeasure,
-                      "measure each disturbed cell again at the end of the run, up to this many times, "
-                      "keeping the first quiet measurement (default 1; 0 to 10; docs/running-the-matrix.md)");
+                      "rounds a cell may run again at the end of the run in place of its disturbed ones "
+                      "(default 2; 0 to 10; docs/running-the-matrix.md)");
   command->add_option("--cell-timeout", args.cell_timeout,
                       "seconds a cell may take before it is stopped (600)");
 }

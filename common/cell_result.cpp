@@ -216,13 +216,27 @@ json memory_json(const Memory& memory) {
 
 }  // namespace
 
+json repetitions_json(const std::vector<Repetition>& repetitions) {
+  json out = json::array();
+  for (const auto& repetition : repetitions)
+    out.push_back({{"repetition_index", repetition.repetition_index},
+                   {"iterations", repetition.iterations},
+                   {"real_time", repetition.real_time},
+                   {"cpu_time", repetition.cpu_time}});
+  return out;
+}
+
+std::vector<Repetition> read_repetitions(const JsonReader& in) {
+  std::vector<Repetition> repetitions;
+  for (const auto& repetition : in.elements())
+    repetitions.push_back({repetition.at("repetition_index").small_integer(),
+                           repetition.at("iterations").integer(), repetition.at("real_time").number(),
+                           repetition.at("cpu_time").number()});
+  return repetitions;
+}
+
 void to_json(json& out, const Measurement& measurement) {
-  json repetitions = json::array();
-  for (const auto& repetition : measurement.repetitions)
-    repetitions.push_back({{"repetition_index", repetition.repetition_index},
-                           {"iterations", repetition.iterations},
-                           {"real_time", repetition.real_time},
-                           {"cpu_time", repetition.cpu_time}});
+  const json repetitions = repetitions_json(measurement.repetitions);
   const auto& aggregates = measurement.aggregates;
   out = measurement.extra;
   out.update({{"repetitions", repetitions},
@@ -261,10 +275,7 @@ void read_reference_fields(const JsonReader& in, std::string& exact_method,
 
 Measurement read_measurement(const JsonReader& in) {
   Measurement measurement;
-  for (const auto& repetition : in.at("repetitions").elements())
-    measurement.repetitions.push_back(
-        {repetition.at("repetition_index").small_integer(), repetition.at("iterations").integer(),
-         repetition.at("real_time").number(), repetition.at("cpu_time").number()});
+  measurement.repetitions = read_repetitions(in.at("repetitions"));
   if (measurement.repetitions.empty()) in.at("repetitions").fail("an ok cell has at least one repetition");
   const JsonReader aggregates = in.at("aggregates");
   measurement.aggregates = {read_timing(aggregates.at("mean")),   read_timing(aggregates.at("median")),
@@ -368,6 +379,7 @@ void to_json(json& out, const CellResult& record) {
   if (record.build_record) out["build"] = *record.build_record;
   if (record.reproducible) out["reproducible"] = *record.reproducible;
   if (record.remeasured) out["remeasured"] = *record.remeasured;
+  if (!record.rounds.empty()) out["rounds"] = record.rounds;
 }
 
 void to_json(json& out, const Remeasured& again) {
@@ -440,6 +452,8 @@ CellResult read_cell_result(const JsonReader& in) {
     record.reproducible = reproducible->boolean();
   if (const auto remeasured = in.find("remeasured"); remeasured && !remeasured->is_null())
     record.remeasured = read_remeasured(*remeasured);
+  if (const auto rounds = in.find("rounds"))
+    for (const auto& round : rounds->elements()) record.rounds.push_back(read_round(round));
   return record;
 }
 

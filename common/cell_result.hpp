@@ -21,9 +21,11 @@
 
 namespace ladder {
 
-// 2: results.json carries its cells as CellResult records (`cells`); 1: only as Google Benchmark entries,
-// read through the one migration (schema_v1.hpp).
-constexpr int results_schema_version = 2;
+// 3: a cell is measured in rounds (its `rounds`, the matrix's `rounds`), and its measurement's repetitions
+// are its clean rounds' together; 2: results.json carries its cells as CellResult records (`cells`), each
+// measured in one worker; 1: only as Google Benchmark entries. Older files are read through one migration a
+// version (schema_v1.hpp, schema_v2.hpp: a version-2 matrix ran one round a cell).
+constexpr int results_schema_version = 3;
 
 // How a cell ended. Only `ok` has a measurement; skipped and unavailable cells were never attempted.
 enum class CellStatus { ok, skipped, unavailable, failed, crashed, killed, timeout, out_of_memory };
@@ -63,6 +65,10 @@ struct Repetition {
 struct Aggregates {
   Timing mean, median, stddev, cv, min, max;
 };
+// Repetitions as a measurement and a round write them, and read back (each field checked).
+nlohmann::json repetitions_json(const std::vector<Repetition>& repetitions);
+std::vector<Repetition> read_repetitions(const JsonReader& in);
+
 // The aggregates of the repetitions, as Google Benchmark computes its statistics (the sample standard
 // deviation, cv = stddev / mean); one repetition is all of them, with no spread. The one place they are
 // computed. Throws std::invalid_argument for no repetitions.
@@ -146,10 +152,12 @@ Measurement read_measurement(const JsonReader& in);
 // The worker process as the runner saw it.
 struct WorkerReport {
   std::optional<double> wall_seconds, cpu_seconds;
-  double other_load_cores = 0;  // the machine's other work during the cell, in cores
-  double steal_fraction = 0;    // of the machine's CPU time, taken by the hypervisor
-  std::string ended;            // "exit code 0", "signal SIGSEGV (…)"; empty when it never ran
-  std::string launcher;         // the MPI launcher's words, for a distributed tier
+  // The machine's other work during the cell, in cores: its CPU time less the worker's and the runner's,
+  // less the resolution of /proc/stat's counters (a tick a CPU), so the least other work they show.
+  double other_load_cores = 0;
+  double steal_fraction = 0;  // of the machine's CPU time, taken by the hypervisor
+  std::string ended;          // "exit code 0", "signal SIGSEGV (…)"; empty when it never ran
+  std::string launcher;       // the MPI launcher's words, for a distributed tier
   nlohmann::json environment = nlohmann::json::object();  // what the worker's environment was given
 };
 void to_json(nlohmann::json& out, const WorkerReport& worker);
@@ -196,6 +204,24 @@ struct Remeasured {
 void to_json(nlohmann::json& out, const Remeasured& remeasured);
 Remeasured read_remeasured(const JsonReader& in);
 
+// One round of a cell (harness/rounds.hpp): one worker process that warmed up and timed its share of the
+// repetitions, at its place in the run's schedule. The first round also measured memory, counters and the
+// error; later rounds time only, with the first round's iterations a repetition.
+struct Round {
+  int index = 1;  // 1 … R the run's rounds; above R a round measured again in place of a disturbed one
+  std::vector<Repetition> repetitions;
+  double median_ns = 0;                             // of its repetitions, nanoseconds a call
+  double other_load_cores = 0, steal_fraction = 0;  // as WorkerReport's, over this process
+  std::optional<double> wall_seconds;
+  long pid = 0;          // the worker process
+  std::string finished;  // ISO 8601
+  // Why it was dropped (common/disturbance.hpp's round rule): empty for a clean round.
+  std::vector<std::string> disturbed{};
+  bool clean() const { return disturbed.empty(); }
+};
+void to_json(nlohmann::json& out, const Round& round);
+Round read_round(const JsonReader& in);
+
 // One measured cell: a journal line, an entry of results.json's `cells`, and what every reader reads. It is
 // its key (the coordinates, written as its "cell") and what was measured there.
 struct CellResult : CellKey {
@@ -215,6 +241,10 @@ struct CellResult : CellKey {
   // and where the group has one measured thread count or none.
   std::optional<bool> reproducible;
   std::optional<Remeasured> remeasured;  // when it was measured again; the measurement is the kept one
+  // Its rounds, in the order they ran (schema 3; empty in older files and in a cell that did not run): the
+  // measurement's repetitions are the clean rounds' together.
+  std::vector<Round> rounds{};
+  int clean_rounds() const;
 
   // What the readers ask of it. Times are seconds a call (the record keeps nanoseconds); all are 0, null or
   // empty for a cell that is not ok.

@@ -4,18 +4,45 @@
 
 namespace ladder {
 
-std::vector<std::string> disturbance(const CellResult& cell) {
+std::vector<std::string> outside_disturbance(double other_load_cores, double steal_fraction) {
   std::vector<std::string> reasons;
-  if (!cell.ok()) return reasons;
-  if (cell.worker.other_load_cores >= disturbed_other_cores)
-    reasons.push_back(format_number("%.2f cores of other load", cell.worker.other_load_cores));
-  if (cell.worker.steal_fraction >= disturbed_steal)
-    reasons.push_back(format_number("%.1f %% of the CPU time stolen", 100 * cell.worker.steal_fraction));
-  const Aggregates& aggregates = cell.measurement->aggregates;
+  if (other_load_cores >= disturbed_other_cores)
+    reasons.push_back(format_number("%.2f cores of other load", other_load_cores));
+  if (steal_fraction >= disturbed_steal)
+    reasons.push_back(format_number("%.1f %% of the CPU time stolen", 100 * steal_fraction));
+  return reasons;
+}
+
+std::vector<std::string> repetition_disturbance(const Aggregates& aggregates) {
+  std::vector<std::string> reasons;
   const double low = aggregates.min.real_time, high = aggregates.max.real_time;
   if (low > 0 && high > disturbed_spread * low) reasons.push_back(format_number("max/min %.2f", high / low));
   if (aggregates.cv.real_time > disturbed_cv)
     reasons.push_back(format_number("cv %.1f %%", 100 * aggregates.cv.real_time));
+  return reasons;
+}
+
+std::string slow_round(const Round& round, double others_ns, double band_percent) {
+  if (others_ns <= 0 || round.median_ns <= others_ns * (1 + band_percent / 100)) return "";
+  return format_number("median %.1f %% above its other rounds'", 100 * (round.median_ns / others_ns - 1)) +
+         format_number(" (the run's noise at this size: %.1f %%)", band_percent);
+}
+
+std::vector<std::string> disturbance(const CellResult& cell) {
+  if (!cell.ok()) return {};
+  if (cell.rounds.size() >= 2) {  // measured in rounds: disturbed when fewer than two are clean
+    if (cell.clean_rounds() >= 2) return {};
+    std::vector<std::string> reasons = {std::to_string(cell.clean_rounds()) + " of " +
+                                        std::to_string(cell.rounds.size()) + " rounds clean"};
+    for (const Round& round : cell.rounds)
+      for (const auto& reason : round.disturbed)
+        reasons.push_back("round " + std::to_string(round.index) + ": " + reason);
+    return reasons;
+  }
+  std::vector<std::string> reasons =
+      outside_disturbance(cell.worker.other_load_cores, cell.worker.steal_fraction);
+  for (auto& reason : repetition_disturbance(cell.measurement->aggregates))
+    reasons.push_back(std::move(reason));
   return reasons;
 }
 

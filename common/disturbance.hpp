@@ -1,10 +1,18 @@
-// Whether a cell's measurement was disturbed: the one rule the runner (which measures a disturbed cell
+// Whether a cell's measurement was disturbed: the one rule the runner (which measures a disturbed round
 // again, harness/remeasure.hpp), the run's warnings and the report's answer (which never lets a disturbed
-// figure decide silently) share. A cell is disturbed when, while it ran,
+// figure decide silently) share.
+//
+// A cell measured in rounds (schema 3, harness/rounds.hpp) is disturbed when fewer than two of its rounds
+// are clean. A round is dropped (its `disturbed` reasons, set by the runner) when, while its process ran,
 // - other processes kept a quarter of a core or more busy (the worker's other_load_cores);
 // - the hypervisor stole 2 % or more of the machine's CPU time;
-// - its slowest repetition took over 1.5 × its fastest;
-// - its repetitions' coefficient of variation was over 5 %.
+// - or its median was slower than the median of the cell's other rounds by more than the run's own
+//   measured noise floor for cells of that size (round_noise.hpp): disturbance only ever adds time.
+// Its repetitions' spread is not a disturbance: it is the process's noise, and the rounds measure it.
+//
+// A cell measured once (a run of --rounds 1, and every cell of a file written before rounds) has no other
+// process to be judged against; it is disturbed when, while it ran, there was such load or steal, its slowest
+// repetition took over 1.5 × its fastest, or its repetitions' coefficient of variation was over 5 %.
 // Each threshold is named once, here; the messages quote them.
 #pragma once
 
@@ -25,7 +33,16 @@ inline constexpr double disturbed_cv = 0.05;           // the repetitions' coeff
 std::vector<std::string> disturbance(const CellResult& cell);
 inline bool disturbed(const CellResult& cell) { return !disturbance(cell).empty(); }
 
-// The rule in words, for the docs and the report: "other load ≥ 0.25 cores, steal ≥ 2 %, …".
+// The outside part of the rule: load and steal over one process ("0.41 cores of other load").
+std::vector<std::string> outside_disturbance(double other_load_cores, double steal_fraction);
+// The within-process part, for a cell measured once: its repetitions' max/min and cv.
+std::vector<std::string> repetition_disturbance(const Aggregates& aggregates);
+// A round slower than the median of its cell's other rounds (`others_ns`, nanoseconds) by more than
+// `band_percent`: "median 14 % above its other rounds' (the run's noise ±6.2 % at this size)"; empty else.
+std::string slow_round(const Round& round, double others_ns, double band_percent);
+
+// The rule in words, for the docs and the report: "other load ≥ 0.25 cores, steal ≥ 2 %, …" (a cell
+// measured once).
 std::string disturbance_rule();
 
 }  // namespace ladder

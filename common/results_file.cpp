@@ -165,6 +165,7 @@ ResultsFile read_results_file(const std::string& where) {
   try {
     if (version.get<std::int64_t>() == 1) document = migrate_results_v1(document);
     complete_results_v2(document);
+    if (version.get<std::int64_t>() < 3) migrate_to_v3(document);
     const JsonReader root(document);
     ResultsFile file;
     file.path = path;

@@ -35,6 +35,7 @@ json MatrixRecord::to_json() const {
               {"cpus", cpus},
               {"reproducible", reproducible},
               {"repetitions", repetitions},
+              {"rounds", rounds},
               {"min_time", min_time},
               {"min_warmup_time", min_warmup_time},
               {"seed", seed},
@@ -62,6 +63,9 @@ MatrixRecord MatrixRecord::from_json(const JsonReader& in) {
   matrix.cpus = in.at("cpus").small_integer();
   matrix.reproducible = in.at("reproducible").boolean();
   matrix.repetitions = in.at("repetitions").small_integer();
+  matrix.rounds = in.at("rounds").small_integer();
+  if (matrix.rounds < 1 || matrix.rounds > max_rounds)
+    in.at("rounds").fail("expected a whole number from 1 to " + std::to_string(max_rounds));
   matrix.min_time = in.at("min_time").number();
   matrix.min_warmup_time = in.at("min_warmup_time").number();
   const auto seed = in.at("seed");

@@ -23,6 +23,9 @@ namespace ladder {
 
 // What a run measures and how hard: tiers × integrands × sizes × threads (× ranks) on one interval. The
 // harness's Matrix (harness/matrix.hpp) adds the cells it expands into.
+// The most rounds a cell may run in (`--rounds`).
+inline constexpr int max_rounds = 20;
+
 struct MatrixRecord {
   std::vector<std::string> tiers;
   std::vector<std::string> integrands;  // in the order given
@@ -36,6 +39,9 @@ struct MatrixRecord {
   int cpus = 1;  // the machine's logical CPUs when the run started
   bool reproducible = false;
   int repetitions = 10;
+  // Each cell's rounds: fresh worker processes spread over the run (harness/rounds.hpp), the repetitions
+  // shared among them. 1 in files written before rounds (schema_v2.hpp's migration).
+  int rounds = 1;
   double min_time = 0.1;          // seconds a repetition runs at least (Google Benchmark's min_time)
   double min_warmup_time = 0.05;  // seconds of warm-up before the first repetition
   std::uint64_t seed = 0;         // the order the cells run in

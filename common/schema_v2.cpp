@@ -73,4 +73,15 @@ void complete_journal_line_v2(json& line) {
   if (kind == "cell") complete_cell(line);
 }
 
+void migrate_to_v3(json& document) {
+  if (!document.is_object()) return;
+  json* matrix = nullptr;
+  if (document.contains("matrix"))
+    matrix = &document.at("matrix");
+  else if (document.contains("context") && document.at("context").is_object() &&
+           document.at("context").contains("matrix"))
+    matrix = &document.at("context").at("matrix");
+  if (matrix && matrix->is_object() && !matrix->contains("rounds")) (*matrix)["rounds"] = 1;
+}
+
 }  // namespace ladder

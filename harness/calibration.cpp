@@ -37,14 +37,17 @@ constexpr std::size_t kept_cells = 4096;
 }  // namespace
 
 CellParts cell_parts(double call_seconds, int repetitions, double min_time, double min_warmup_time,
-                     double worker_seconds) {
+                     double worker_seconds, int rounds) {
   CellParts parts;
-  parts.start = worker_seconds;
-  parts.warmup = std::max(min_warmup_time, call_seconds) + (call_seconds < min_time ? 0.5 * min_time : 0.0);
+  rounds = std::max(1, rounds);
+  parts.start = rounds * worker_seconds;
+  // Round 1 warms up and sizes its iterations; a later round warms up only.
+  parts.warmup =
+      rounds * std::max(min_warmup_time, call_seconds) + (call_seconds < min_time ? 0.5 * min_time : 0.0);
   // Google Benchmark aims a repetition at 1.4 × the minimum time, in whole calls; one call when it is longer.
   const double calls =
       call_seconds >= min_time ? 1.0 : std::ceil(1.4 * min_time / std::max(call_seconds, 1e-9));
-  parts.timed = repetitions * calls * call_seconds;
+  parts.timed = rounds * ((repetitions + rounds - 1) / rounds) * calls * call_seconds;
   parts.passes = 2 * call_seconds;
   return parts;
 }
@@ -96,6 +99,7 @@ std::string tier_key(const std::string& tier, const std::string& integrand) { re
 
 std::string cell_key(const CellKey& cell, const Matrix& matrix) {
   return cell_name(cell) + " reps:" + std::to_string(matrix.repetitions) +
+         (matrix.rounds > 1 ? " rounds:" + std::to_string(matrix.rounds) : std::string()) +
          " min_time:" + format_number("%g", matrix.min_time) +
          " warmup:" + format_number("%g", matrix.min_warmup_time);
 }

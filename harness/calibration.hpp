@@ -54,8 +54,9 @@ struct CellParts {
   double passes = 0;  // the memory pass and the counters' call
   double total() const { return start + warmup + timed + passes; }
 };
+// rounds: the worker processes a cell (rounds.hpp), each started and warmed up, the repetitions shared.
 CellParts cell_parts(double call_seconds, int repetitions, double min_time, double min_warmup_time,
-                     double worker_seconds);
+                     double worker_seconds, int rounds = 1);
 
 // The calibration's size and settings: one repetition of at least 10 ms.
 constexpr std::int64_t calibration_n = 100'000;

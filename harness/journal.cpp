@@ -64,17 +64,22 @@ void to_json(json& out, const ResumeRecord& record) {
 
 namespace {
 
-// A cell's line joins the journal's cells, but one that measured a cell again (it carries `remeasured`)
-// takes the place of the cell's record before it, when that record is whole (it describes the cell it names)
-// and has had fewer tries. Any other line is added as it is, for the runner to judge: a cell that comes
-// twice, or a record that names another cell than it describes, is refused there, naming the cell.
+// A cell's line joins the journal's cells, but one that measured a cell again (it carries `remeasured`) or
+// adds a round to it (it carries more than one round) takes the place of the cell's record before it, when
+// that record is whole (it describes the cell it names) and has had fewer rounds, or as many and fewer tries.
+// Any other line is added as it is, for the runner to judge: a cell that comes twice, or a record that names
+// another cell than it describes, is refused there, naming the cell.
 void add_cell(std::vector<CellResult>& cells, CellResult record) {
   const auto earlier = std::find_if(cells.rbegin(), cells.rend(), [&](const CellResult& cell) {
     return cell.name == record.name && cell_name(cell) == cell.name;
   });
-  const int tries = record.remeasured ? record.remeasured->attempts : 0;
-  if (tries > 0 && earlier != cells.rend() &&
-      tries > (earlier->remeasured ? earlier->remeasured->attempts : 0))
+  // A later round of a cell, or a re-measurement, carries more rounds or more tries than the record before
+  // it.
+  const auto progress = [](const CellResult& cell) {
+    return std::make_pair(cell.rounds.size(), cell.remeasured ? cell.remeasured->attempts : 0);
+  };
+  if (earlier != cells.rend() && progress(record) > progress(*earlier) &&
+      (record.rounds.size() > 1 || record.remeasured))
     *earlier = std::move(record);
   else
     cells.push_back(std::move(record));
@@ -113,6 +118,7 @@ Journal read_journal(const std::string& path, bool repair) {
         schema = version.integer();
         if (schema == 1) migrate_journal_line_v1(parsed);
         complete_journal_line_v2(parsed);
+        if (schema < 3) migrate_to_v3(parsed);
         journal.header = read_journal_header(JsonReader(parsed, where));
         continue;
       }

@@ -119,8 +119,8 @@ PlannedCell plan_cell(const CellKey& cell, const Matrix& matrix, const Calibrati
       found != calibration.tiers.end() ? found->second : fallback_cost(calibration);
   const int width = card.parallel ? cell.threads * cell.ranks : 1;
   const double call = cost.seconds_per_node * static_cast<double>(cell.n) / width;
-  planned.parts =
-      cell_parts(call, matrix.repetitions, matrix.min_time, matrix.min_warmup_time, cost.worker_seconds);
+  planned.parts = cell_parts(call, matrix.repetitions, matrix.min_time, matrix.min_warmup_time,
+                             cost.worker_seconds, matrix.rounds);
   planned.peak_bytes =
       cell.ranks * cost.peak_rss_bytes + card.heap_bytes_per_node * static_cast<double>(cell.n);
   if (const auto measured =
@@ -137,7 +137,8 @@ PlannedCell plan_cell(const CellKey& cell, const Matrix& matrix, const Calibrati
     totals.timed += planned.parts.timed;
     totals.passes += planned.parts.passes;
   }
-  totals.runner += calibration.runner_seconds_per_cell.value_or(guessed_runner_seconds_per_cell);
+  totals.runner += std::max(1, matrix.rounds) *  // a worker's share of the runner's time, each round
+                   calibration.runner_seconds_per_cell.value_or(guessed_runner_seconds_per_cell);
   if (totals.referenced.insert({cell.integrand, cell.a, cell.b, cell.n}).second &&
       cell.n <= reference_sum_limit)
     totals.references += reference_cost(calibration, cell.integrand) * static_cast<double>(cell.n);

@@ -9,6 +9,7 @@
 #include "errors.hpp"
 #include "parse.hpp"
 #include "results.hpp"
+#include "rounds.hpp"
 #include "text.hpp"
 #include "worker_process.hpp"
 
@@ -26,15 +27,29 @@ void disturb_for_test(CellResult& record, const TestDisturbance& disturbance, in
   record.measurement->extra["test_disturbance"] = "one core of other load added by LADDER_TEST_DISTURB";
 }
 
+void disturb_round_for_test(CellResult& record, Round& round, const TestDisturbance& disturbance) {
+  const auto named = disturbance.find(record.name);
+  if (!record.ok() || named == disturbance.end() || round.index > named->second) return;
+  round.other_load_cores += 1;
+  record.measurement->extra["test_disturbance"] = "one core of other load added by LADDER_TEST_DISTURB";
+}
+
+namespace {
+
+int run_rounds(const Journal& journal) { return journal.header ? journal.header->matrix.rounds : 1; }
+
+}  // namespace
+
 void keep_cell(const RunFiles& files, const CellResult& record) {
-  append_journal(files.paths.journal, record);
   std::vector<CellResult>& cells = files.journal.cells;
-  const auto earlier = std::find_if(cells.begin(), cells.end(),
-                                    [&](const CellResult& cell) { return cell.name == record.name; });
+  auto earlier = std::find_if(cells.begin(), cells.end(),
+                              [&](const CellResult& cell) { return cell.name == record.name; });
   if (earlier != cells.end())
     *earlier = record;
   else
-    cells.push_back(record);
+    earlier = cells.insert(cells.end(), record);
+  if (!record.rounds.empty()) judge_rounds(cells, run_rounds(files.journal));
+  append_journal(files.paths.journal, *earlier);
   files.run.cells_done = static_cast<std::int64_t>(cells.size());  // each cell once, re-measured or not
   files.run.updated = now_utc();
   write_results_files(files.paths, files.journal, files.run, files.resumed);
@@ -70,6 +85,61 @@ CellResult kept_after(const CellResult& kept, const CellResult& again, int tries
   return chosen;
 }
 
+namespace {
+
+// What a cell's scheduled rounds said before any was measured again.
+Remeasured first_rounds(const CellResult& cell, int rounds) {
+  CellResult first = cell;
+  first.rounds.erase(std::remove_if(first.rounds.begin(), first.rounds.end(),
+                                    [&](const Round& round) { return round.index > rounds; }),
+                     first.rounds.end());
+  rebuild_measurement(first);
+  Remeasured remeasured;
+  remeasured.first_median_ns = first.measurement->aggregates.median.real_time;
+  for (const Round& round : first.rounds)
+    for (const auto& reason : round.disturbed)
+      remeasured.first_reasons.push_back("round " + std::to_string(round.index) + ": " + reason);
+  return remeasured;
+}
+
+// The round path of remeasure_disturbed: a round in place of each dropped one, as remeasure.hpp says.
+bool remeasure_rounds(const RunFiles& files, int rounds, int times, const TestDisturbance& test,
+                      const MeasureCell& measure) {
+  std::vector<std::string> names;
+  for (const CellResult& record : files.journal.cells) names.push_back(record.name);
+  for (const std::string& name : names) {
+    const auto current = [&]() -> CellResult& {
+      return *std::find_if(files.journal.cells.begin(), files.journal.cells.end(),
+                           [&](const CellResult& cell) { return cell.name == name; });
+    };
+    while (current().ok() && current().clean_rounds() < rounds && extra_rounds(current(), rounds) < times) {
+      if (interrupted()) return false;
+      CellResult kept = current();
+      const int index = static_cast<int>(kept.rounds.size()) + 1;
+      std::printf("measuring %s again (round %d, %d of %d extra): %d of %zu rounds clean\n",
+                  kept.name.c_str(), index, extra_rounds(kept, rounds) + 1, times, kept.clean_rounds(),
+                  kept.rounds.size());
+      std::fflush(stdout);
+      const Remeasured first = kept.remeasured ? *kept.remeasured : first_rounds(kept, rounds);
+      std::optional<CellResult> again = measure(kept.key());
+      if (!again) return false;  // interrupted while it ran: the cell is as journaled, and a resume goes on
+      again->finished = now_utc();
+      Round round = again->rounds.empty() ? round_of(*again, index, 0) : again->rounds.front();
+      round.index = index;
+      round.finished = again->finished;
+      add_round(kept, std::move(round));
+      disturb_round_for_test(kept, kept.rounds.back(), test);
+      kept.remeasured = first;
+      kept.remeasured->attempts = extra_rounds(kept, rounds);
+      keep_cell(files, kept);  // judged with the new round among the run's
+      std::printf("  %s\n", described(current()).c_str());
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 bool remeasure_disturbed(const RunFiles& files, int times, const TestDisturbance& test,
                          const MeasureCell& measure) {
   // Under an emulator a quieter measurement is still the emulator's time: nothing to gain from another.
@@ -79,6 +149,8 @@ bool remeasure_disturbed(const RunFiles& files, int times, const TestDisturbance
       std::printf("disturbed cells are not measured again: %s\n", header->context.emulation->text().c_str());
     return true;
   }
+  if (const int rounds = run_rounds(files.journal); rounds > 1)
+    return remeasure_rounds(files, rounds, times, test, measure);
   const std::vector<CellResult> measured = files.journal.cells;  // keep_cell replaces records as it goes
   for (const CellResult& record : measured) {
     CellResult kept = record;

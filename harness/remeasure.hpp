@@ -1,5 +1,12 @@
-// Disturbed cells measured again (`ladder run --remeasure N`, default 1). Once every cell of the matrix has
-// run, each ok cell whose measurement was disturbed (common/disturbance.hpp: the one rule) is run again in
+// Disturbed rounds measured again (`ladder run --remeasure N`, default 2). In a run of rounds (rounds.hpp),
+// once every round of every cell has run, each ok cell with fewer clean rounds than the run's R gets another
+// round (timing only) in place of a dropped one, up to N extra rounds a cell, stopping once it has R clean
+// ones; each is judged by common/disturbance.hpp's round rule as it is kept (keep_cell), and the record keeps
+// every round, the dropped ones with why. Its `remeasured` says what the cell's first rounds gave and why
+// they were dropped, as below.
+//
+// In a run of one round a cell (--rounds 1, the measurement of files written before rounds), each ok cell
+// whose measurement was disturbed (common/disturbance.hpp: the one rule) is run again in
 // its worker, up to N times, stopping at the first measurement that is not disturbed; that one is kept. When
 // every try was disturbed, the least slowed one is kept (the fastest median): other load, steal and the
 // noise they make only ever add time to a kernel, so of several measurements of one cell the fastest is the
@@ -38,10 +45,13 @@ TestDisturbance parse_test_disturbance(const char* value);
 inline constexpr const char* test_disturbance_reason = "reported by LADDER_TEST_DISTURB, a switch for tests";
 // Applies the switch to an ok cell's `measurement`-th measurement (0 the first, 1 its first try again, …).
 void disturb_for_test(CellResult& record, const TestDisturbance& disturbance, int measurement);
+// In a run of rounds: to the record's round (its index-th measurement, counting from 1), added to it last.
+void disturb_round_for_test(CellResult& record, Round& round, const TestDisturbance& disturbance);
 
-// The run's files, as the runner keeps them: each record kept is appended to the journal, takes the place of
-// the cell's earlier record in the journal's cells (or joins them), the run record counts the cells done,
-// and the results files are rewritten.
+// The run's files, as the runner keeps them: each record kept takes the place of the cell's earlier record in
+// the journal's cells (or joins them), the rounds of every cell are judged again (rounds.hpp: the run's
+// noise has one more round in it), the record is appended to the journal, the run record counts the cells
+// done, and the results files are rewritten.
 struct RunFiles {
   const Paths& paths;
   Journal& journal;

@@ -46,10 +46,11 @@ int parse_remeasure(const std::string& text) {
   int times = -1;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), times);
   if (error != std::errc() || end != text.data() + text.size() || times < 0 || times > most_remeasure)
-    throw InputError("--remeasure '" + quote_text(text) + "' is not a whole number from 0 to " +
-                     std::to_string(most_remeasure) +
-                     ": the times a disturbed cell is measured again at the end of the run (default " +
-                     std::to_string(default_remeasure) + "; 0 measures each cell once)");
+    throw InputError(
+        "--remeasure '" + quote_text(text) + "' is not a whole number from 0 to " +
+        std::to_string(most_remeasure) +
+        ": the rounds a cell may run again at the end of the run in place of disturbed ones (default " +
+        std::to_string(default_remeasure) + "; 0 measures no round again)");
   return times;
 }
 
@@ -70,6 +71,11 @@ void parse_matrix_options(const RunArguments& args, RunRequest& request) {
     throw InputError("--reps " + std::to_string(*args.repetitions) +
                      " is out of range; repetitions are a whole number from 1 to 1000");
   request.repetitions = args.repetitions;
+  if (args.rounds && (*args.rounds < 1 || *args.rounds > max_rounds))
+    throw InputError("--rounds " + std::to_string(*args.rounds) +
+                     " is out of range; rounds are a whole number of worker processes a cell from 1 to " +
+                     std::to_string(max_rounds) + " (default " + std::to_string(default_rounds) + ")");
+  request.rounds = args.rounds;
   if (args.min_time && !(*args.min_time > 0 && *args.min_time <= 100))
     throw InputError(
         "--min-time " + std::to_string(*args.min_time) +
@@ -128,6 +134,7 @@ Matrix base_matrix(const RunRequest& request, const Matrix* resumed, const Topol
   matrix.sizes = preset.sizes;
   for (const auto& step : thread_ladder(topology)) matrix.threads.push_back(step.threads);
   matrix.repetitions = preset.repetitions;
+  matrix.rounds = default_rounds;
   matrix.min_time = preset.min_time;
   matrix.min_warmup_time = preset.min_warmup_time;
   matrix.seed = resumed ? resumed->seed : std::random_device{}();
@@ -187,6 +194,7 @@ Matrix requested_matrix(const RunRequest& request, const Matrix* resumed, const 
   if (!request.sizes.empty()) matrix.sizes = request.sizes;
   if (!request.threads.empty()) matrix.threads = thread_counts(request, topology);
   if (request.repetitions) matrix.repetitions = *request.repetitions;
+  if (request.rounds) matrix.rounds = *request.rounds;
   if (request.min_time) {
     matrix.min_time = *request.min_time;
     matrix.min_warmup_time = std::min(matrix.min_warmup_time, *request.min_time);

@@ -24,6 +24,7 @@ struct RunArguments {
   std::string integrand;  // --integrand: one name or several, comma-separated
   std::string a, b;
   std::optional<int> repetitions;
+  std::optional<int> rounds;
   std::optional<double> min_time;
   std::string seed;
   bool reproducible = false;
@@ -41,14 +42,15 @@ struct RunArguments {
   bool instructions = true;  // count each tier's instructions a node under callgrind before the cells
   bool limits = true;        // measure the machine's limits beside the cells (run_limits.hpp)
   std::string limits_tool;   // --limits-tool: "auto", "likwid-bench", "probe"; empty: the run's default
-  std::string remeasure;     // --remeasure: the times a disturbed cell is measured again; empty: the default
+  std::string remeasure;     // --remeasure: the rounds a cell may be measured again; empty: the default
   std::string command_line;
 };
 
-// --remeasure (harness/remeasure.hpp): a disturbed cell is measured again once by default, and at most ten
-// times: a cell disturbed ten times running is measuring the machine's steady load, not a passing one, and
-// each try costs the cell's whole time again.
-constexpr int default_remeasure = 1, most_remeasure = 10;
+// --remeasure (harness/remeasure.hpp): the rounds a cell may run in place of its disturbed ones, 2 by
+// default, and at most ten: a cell disturbed ten times running is measuring the machine's steady load, not a
+// passing one. --rounds (harness/rounds.hpp): each cell in 3 worker processes by default.
+constexpr int default_remeasure = 2, most_remeasure = 10;
+constexpr int default_rounds = 3;
 
 // --budget: the duration as typed (for messages and the record) and in seconds.
 struct Budget {
@@ -74,6 +76,7 @@ struct RunRequest {
   std::optional<std::vector<std::string>> integrands;
   std::optional<double> a, b;
   std::optional<int> repetitions;  // 1 to 1000
+  std::optional<int> rounds;       // 1 to max_rounds
   std::optional<double> min_time;  // above 0, at most 100
   std::optional<std::uint64_t> seed;
   bool reproducible = false;
@@ -90,7 +93,7 @@ struct RunRequest {
   bool instructions = true;
   bool limits = true;
   LimitsTool limits_tool = LimitsTool::probe;  // Ladder's probes unless --limits-tool says otherwise
-  int remeasure = default_remeasure;           // 0 to most_remeasure; 0 measures each cell once
+  int remeasure = default_remeasure;           // 0 to most_remeasure; 0 measures no round again
   // LADDER_TEST_DISTURB, a switch for tests only (remeasure.hpp's TestDisturbance): cell name → the first
   // measurements it reports disturbed.
   std::map<std::string, int> test_disturbed;

@@ -34,6 +34,7 @@
 #include "registry.hpp"
 #include "remeasure.hpp"
 #include "results.hpp"
+#include "rounds.hpp"
 #include "run_limits.hpp"
 #include "summary.hpp"
 #include "text.hpp"
@@ -112,8 +113,14 @@ RunRecord run_record(const RunRequest& args, const JournalHeader& header, std::s
       "tbb-tuned, stdpar): arena slot i pinned to the i-th; mpi: the launcher binds each rank to its "
       "cores, the launcher starting with all of worker_cpus";
   run.interleaving =
-      "cells run in a shuffled order (matrix seed); each cell's repetitions run in "
-      "its own worker, with Google Benchmark's random interleaving on";
+      header.matrix.rounds > 1
+          ? "each cell runs in " + std::to_string(header.matrix.rounds) +
+                " rounds, each a fresh worker process: round 1 visits the cells in a shuffled order (matrix "
+                "seed), each later round in a new one, so a cell's rounds lie apart in time; its repetitions "
+                "are shared among them"
+          : "cells run in a shuffled order (matrix seed); each cell's repetitions run in its own worker, "
+            "with "
+            "Google Benchmark's random interleaving on";
   run.budget = header.budget;
   run.updated = now_utc();
   return run;
@@ -288,36 +295,133 @@ class MatrixRunner {
     write_results_files(paths, journal_, run_, resuming_);
   }
 
-  // Each cell not yet done, in the matrix's order, until the last or an interrupt; then the disturbed again.
+  // Each round of each cell not yet done, round by round in the schedule's orders (rounds.hpp), until the
+  // last or an interrupt; then the disturbed rounds (or, in a run of one round, cells) again.
   void measure() {
     catch_interrupts();
-    Progress progress(cells_.size(), done_.size(), estimated_.seconds - estimated_.parts.front().second);
+    const int rounds = matrix_.rounds;
+    std::size_t rounds_done = 0;
+    for (const auto& record : journal_.cells)
+      rounds_done += rounds > 1 && record.ok() ? scheduled_rounds_done(record, rounds) : rounds;
+    Progress progress(cells_.size() * rounds, rounds_done,
+                      estimated_.seconds - estimated_.parts.front().second);
     // The runner's own time between the cells (results rewritten, the journal), for the plan: the run's
     // time less its workers' and references'.
     const auto cells_started = Clock::now();
     const RunFiles files{outcome_.paths, journal_, run_, resuming_};
-    for (const auto& cell : cells_) {
-      if (interrupted()) break;
-      const std::string name = cell_name(cell);
-      if (done_.count(name)) continue;
-      std::optional<CellResult> record = run_cell_in_worker(cell, progress);
-      if (!record) break;  // interrupted while it ran
-      record->finished = now_utc();
-      disturb_for_test(*record, args_.test_disturbed, 0);
-      done_.insert(name);
-      keep_cell(files, *record);
-      progress.finished(*record, cell_estimates_[name]);
-    }
+    bool stopped = false;
+    const auto schedule = round_schedule(cells_, rounds, matrix_.seed);
+    for (int round = 1; round <= rounds && !stopped; ++round)
+      for (const auto& cell : schedule[round - 1])
+        if (interrupted() || !measure_round(files, cell, round, progress)) {
+          stopped = true;
+          break;
+        }
     // Complete: every cell measured, and each disturbed one measured again as --remeasure asks.
     outcome_.complete =
-        done_.size() == cells_.size() &&
-        remeasure_disturbed(files, args_.remeasure, args_.test_disturbed,
-                            [&](const CellKey& cell) { return run_cell_in_worker(cell, progress); });
+        !stopped && done_.size() == cells_.size() &&
+        remeasure_disturbed(files, args_.remeasure, args_.test_disturbed, [&](const CellKey& cell) {
+          if (rounds == 1) return run_cell_in_worker(cell, progress);
+          return run_later_round(cell, iterations_of(cell));
+        });
     progress.clear();
     if (workers_ >= 8)  // fewer say little about the runner's time a cell
       record_runner(executable_,
                     (std::chrono::duration<double>(Clock::now() - cells_started).count() - worker_seconds_) /
                         static_cast<double>(workers_));
+  }
+
+  // One round of one cell, kept at once; false when the run was interrupted while it ran. Round 1 makes the
+  // cell's record (and, in a run of rounds, its first round); a later round of an ok cell is added to it.
+  bool measure_round(const RunFiles& files, const CellKey& cell, int round, Progress& progress) {
+    const std::string name = cell_name(cell);
+    const int rounds = matrix_.rounds;
+    const double estimate = cell_estimates_[name] / rounds;
+    if (round == 1) {
+      if (done_.count(name)) return true;
+      std::optional<CellResult> record = run_cell_in_worker(cell, progress);
+      if (!record) return false;  // interrupted while it ran
+      record->finished = now_utc();
+      if (rounds > 1 && record->ok()) {
+        record->rounds.push_back(round_of(*record, 1, last_pid_));
+        disturb_round_for_test(*record, record->rounds.back(), args_.test_disturbed);
+      } else {
+        disturb_for_test(*record, args_.test_disturbed, 0);
+      }
+      done_.insert(name);
+      keep_cell(files, *record);
+      progress.finished(*record, estimate);
+      return true;
+    }
+    const auto kept = std::find_if(journal_.cells.begin(), journal_.cells.end(),
+                                   [&](const CellResult& record) { return record.name == name; });
+    if (kept == journal_.cells.end() || !kept->ok() || scheduled_rounds_done(*kept, rounds) >= round)
+      return true;
+    progress.starting(cell);
+    std::optional<CellResult> again = run_later_round(cell, iterations_of(cell));
+    if (!again) return false;
+    CellResult record = *kept;
+    Round added = again->rounds.front();
+    added.index = round;
+    add_round(record, std::move(added));
+    disturb_round_for_test(record, record.rounds.back(), args_.test_disturbed);
+    if (round == rounds && at_hand(cell)) {
+      double wall = 0;
+      for (const Round& each : record.rounds) wall += each.wall_seconds.value_or(0);
+      record_cell(executable_, cell, matrix_, wall);
+    }
+    keep_cell(files, record);
+    progress.finished(record, estimate);
+    return true;
+  }
+
+  bool at_hand(const CellKey& cell) const { return builds_.at(cell.build).at_hand; }
+
+  // The first round's iterations a repetition, which a later round times again.
+  std::int64_t iterations_of(const CellKey& cell) const {
+    const std::string name = cell_name(cell);
+    for (const auto& record : journal_.cells)
+      if (record.name == name && !record.rounds.empty() && !record.rounds.front().repetitions.empty())
+        return std::max<std::int64_t>(1, record.rounds.front().repetitions.front().iterations);
+    return 1;
+  }
+
+  // A later round of an ok cell in its worker, timing only; nothing when the run was interrupted.
+  std::optional<CellResult> run_later_round(const CellKey& cell, std::int64_t iterations) {
+    CellResult record;
+    record.name = cell_name(cell);
+    static_cast<CellKey&>(record) = cell;
+    std::optional<WorkerOutcome> worker = run_worker(cell, iterations);
+    if (!worker) return std::nullopt;
+    record.status = worker->status;
+    record.reason = worker->reason;
+    record.measurement = std::move(worker->measurement);
+    record.worker = worker->worker;
+    record.finished = now_utc();
+    record.rounds = {round_of(record, 0, worker->pid)};  // its index is the caller's to give
+    return record;
+  }
+
+  // The cell's worker process, placed and limited as every cell's; nothing when the run was interrupted.
+  std::optional<WorkerOutcome> run_worker(const CellKey& cell,
+                                          const std::optional<std::int64_t>& iterations) {
+    const auto available = static_cast<double>(process::available_memory().value_or(0));
+    const auto limit = static_cast<std::int64_t>(0.9 * available) + (std::int64_t{512} << 20) +
+                       (std::int64_t{16} << 20) * cell.threads;
+    const ThreadBinding binding =
+        ThreadBinding::for_cell(find_card(cell.tier), cell, topology_, run_cpus_, !args_.hostfile.empty());
+    Matrix worker_matrix = matrix_;
+    worker_matrix.repetitions = round_repetitions(matrix_);
+    WorkerOutcome worker = run_worker_process(
+        builds_.at(cell.build).executable, cell, worker_matrix,
+        references_.at(std::make_pair(cell.integrand, cell.n)), binding, args_.hostfile,
+        outcome_.paths.work + "/cell-" + std::to_string(getpid()) + ".json", args_.cell_timeout,
+        available > 0 ? limit : static_cast<std::int64_t>(RLIM_INFINITY), iterations);
+    if (worker.interrupted) return std::nullopt;
+    if (worker.measurement) measured_seconds_ += worker.measurement->measured_seconds;
+    worker_seconds_ += worker.worker.wall_seconds.value_or(0), ++workers_;
+    worker.worker.environment = binding.describe();
+    return worker;
   }
 
   // One cell: not attempted (with why), or run in its worker; nothing when the run was interrupted.
@@ -342,25 +446,18 @@ class MatrixRunner {
       return record;
     }
     progress.starting(cell);
-    const auto limit = static_cast<std::int64_t>(0.9 * available) + (std::int64_t{512} << 20) +
-                       (std::int64_t{16} << 20) * cell.threads;
-    const ThreadBinding binding =
-        ThreadBinding::for_cell(find_card(cell.tier), cell, topology_, run_cpus_, !args_.hostfile.empty());
     if (!peer) record.build_record = build_record(cell.build, build.description, cell.tier);
-    WorkerOutcome worker = run_worker_process(
-        build.executable, cell, matrix_, references_.at(key), binding, args_.hostfile,
-        outcome_.paths.work + "/cell-" + std::to_string(getpid()) + ".json", args_.cell_timeout,
-        available > 0 ? limit : static_cast<std::int64_t>(RLIM_INFINITY));
-    if (worker.interrupted) return std::nullopt;
-    record.status = worker.status;
-    record.reason = worker.reason;
-    record.measurement = std::move(worker.measurement);
-    if (record.measurement) measured_seconds_ += record.measurement->measured_seconds;
-    record.worker = worker.worker;
-    record.worker.environment = binding.describe();
-    record.placement = binding.placement(topology_);
-    worker_seconds_ += record.worker.wall_seconds.value_or(0), ++workers_;
-    if (record.status == CellStatus::ok && record.worker.wall_seconds && build.at_hand)
+    std::optional<WorkerOutcome> worker = run_worker(cell, std::nullopt);
+    if (!worker) return std::nullopt;
+    record.status = worker->status;
+    record.reason = worker->reason;
+    record.measurement = std::move(worker->measurement);
+    record.worker = worker->worker;
+    last_pid_ = worker->pid;
+    record.placement =
+        ThreadBinding::for_cell(find_card(cell.tier), cell, topology_, run_cpus_, !args_.hostfile.empty())
+            .placement(topology_);
+    if (record.status == CellStatus::ok && record.worker.wall_seconds && build.at_hand && matrix_.rounds == 1)
       record_cell(executable_, cell, matrix_, *record.worker.wall_seconds);
     return record;
   }
@@ -381,6 +478,7 @@ class MatrixRunner {
 
   // The run record's end, and the results files once more.
   void finish() {
+    if (matrix_.rounds > 1) judge_rounds(journal_.cells, matrix_.rounds);  // as a resumed run's would be
     sample_limits_after_cells(args_, topology_, journal_, cells_.size());
     const double wall = std::chrono::duration<double>(Clock::now() - started_).count();
     run_.status = outcome_.complete ? "complete" : "interrupted";
@@ -439,6 +537,7 @@ class MatrixRunner {
   Clock::time_point started_;
   double measured_seconds_ = 0, worker_seconds_ = 0;
   std::size_t workers_ = 0;
+  long last_pid_ = 0;  // the last worker's process id, for its round's record
   std::map<std::pair<std::string, std::int64_t>, Reference> references_;      // one interval a run
   std::map<std::pair<std::string, std::int64_t>, std::string> no_reference_;  // why, where one failed
 };

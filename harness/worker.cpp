@@ -145,7 +145,7 @@ void record_reference(Measurement& measurement, double result, const Reference& 
 }
 
 Measurement measure_cell(const CellKey& cell, const Matrix& matrix, const std::optional<Reference>& computed,
-                         const std::vector<int>& cpus) {
+                         const std::vector<int>& cpus, const std::optional<std::int64_t>& iterations) {
   const Tier& tier = find_tier(cell.tier);
   const std::size_t integrand = find_integrand(cell.integrand);
   const Interval ab{cell.a, cell.b};
@@ -164,32 +164,36 @@ Measurement measure_cell(const CellKey& cell, const Matrix& matrix, const std::o
   const int slowdown = test_slowdown(cell.tier);
   ResultLog results;
   std::exception_ptr failure;
-  benchmark::RegisterBenchmark(cell_name(cell).c_str(),
-                               [&](benchmark::State& state) {
-                                 for (auto _ : state) {
-                                   std::int64_t n = cell.n;
-                                   benchmark::DoNotOptimize(n);  // n is not a constant to fold or hoist
-                                   try {
-                                     double result = call(n);
-                                     benchmark::DoNotOptimize(result);
-                                     results.add(result);
-                                     for (int again = 1; again < slowdown; ++again) {
-                                       double repeated = call(n);
-                                       benchmark::DoNotOptimize(repeated);
-                                     }
-                                   } catch (...) {
-                                     failure = std::current_exception();
-                                     state.SkipWithError("the kernel threw");
-                                     break;
-                                   }
-                                 }
-                               })
-      ->UseRealTime()
+  benchmark::internal::Benchmark* registered =
+      benchmark::RegisterBenchmark(cell_name(cell).c_str(), [&](benchmark::State& state) {
+        for (auto _ : state) {
+          std::int64_t n = cell.n;
+          benchmark::DoNotOptimize(n);  // n is not a constant to fold or hoist
+          try {
+            double result = call(n);
+            benchmark::DoNotOptimize(result);
+            results.add(result);
+            for (int again = 1; again < slowdown; ++again) {
+              double repeated = call(n);
+              benchmark::DoNotOptimize(repeated);
+            }
+          } catch (...) {
+            failure = std::current_exception();
+            state.SkipWithError("the kernel threw");
+            break;
+          }
+        }
+      });
+  registered->UseRealTime()
       ->MeasureProcessCPUTime()  // every thread's CPU time, user and system
       ->Unit(benchmark::kNanosecond)
-      ->Repetitions(matrix.repetitions)
-      ->MinTime(matrix.min_time)
-      ->MinWarmUpTime(matrix.min_warmup_time);  // honoured because MinTime is set
+      ->Repetitions(matrix.repetitions);
+  // A later round keeps the first round's iterations (its warm-up is the flag run_worker sets, since
+  // Google Benchmark 1.7.1 takes no MinTime beside Iterations); the first sizes them itself.
+  if (iterations)
+    registered->Iterations(*iterations);
+  else
+    registered->MinTime(matrix.min_time)->MinWarmUpTime(matrix.min_warmup_time);  // honoured: MinTime set
 
   CopyingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
@@ -207,14 +211,16 @@ Measurement measure_cell(const CellKey& cell, const Matrix& matrix, const std::o
   if (measurement.repetitions.empty()) throw ToolFailed("Google Benchmark reported no repetitions");
   measurement.aggregates = aggregate(measurement.repetitions);
 
-  measurement.memory = memory_of_one_call(call, cell.n);
-  measurement.counters = read_counters(JsonReader(counters::hardware(
-                                                      [&] {
-                                                        double result = call(cell.n);
-                                                        benchmark::DoNotOptimize(result);
-                                                      },
-                                                      cell.n),
-                                                  "counters"));
+  if (!iterations) {  // the first round's passes: once a cell
+    measurement.memory = memory_of_one_call(call, cell.n);
+    measurement.counters = read_counters(JsonReader(counters::hardware(
+                                                        [&] {
+                                                          double result = call(cell.n);
+                                                          benchmark::DoNotOptimize(result);
+                                                        },
+                                                        cell.n),
+                                                    "counters"));
+  }
 
   const auto& info = integrands()[integrand];
   const Reference ref = computed ? *computed : reference(info, ab, cell.n);
@@ -231,15 +237,19 @@ Measurement measure_cell(const CellKey& cell, const Matrix& matrix, const std::o
 }
 
 int run_worker(const std::string& cell_json, const std::string& result_file) {
-  // Google Benchmark's random interleaving shuffles the repetitions of the benchmarks a process runs;
-  // a worker runs one, so `ladder run` shuffles the cells themselves as well.
-  std::string program = "ladder-worker", interleave = "--benchmark_enable_random_interleaving=true";
-  char* arguments[] = {program.data(), interleave.data(), nullptr};
-  int count = 2;
-  benchmark::Initialize(&count, arguments);
-
   const json document = parse_json(cell_json, "the cell's spec");
   const JsonReader in(document, "spec");
+  // Google Benchmark's random interleaving shuffles the repetitions of the benchmarks a process runs;
+  // a worker runs one, so `ladder run` shuffles the cells themselves, round by round (rounds.hpp). A later
+  // round's warm-up is the flag: its benchmark has fixed iterations and no MinTime to carry one.
+  std::string program = "ladder-worker", interleave = "--benchmark_enable_random_interleaving=true";
+  std::string warmup = "--benchmark_min_warmup_time=0";
+  if (const auto iterations = in.find("iterations"); iterations && document.contains("matrix"))
+    warmup = "--benchmark_min_warmup_time=" + std::to_string(in.at("matrix").at("min_warmup_time").number());
+  char* arguments[] = {program.data(), interleave.data(), warmup.data(), nullptr};
+  int count = 3;
+  benchmark::Initialize(&count, arguments);
+
   const CellKey cell = read_cell_key(in.at("cell"));  // all a follower needs
   const Tier& tier = find_tier(cell.tier);
   const bool distributed = tier.card.distributed;
@@ -255,7 +265,7 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
   int exit_code = 0;
   try {
     const WorkerSpec spec = read_worker_spec(in);
-    outcome = measure_cell(spec.cell, spec.matrix, spec.reference, spec.cpus);
+    outcome = measure_cell(spec.cell, spec.matrix, spec.reference, spec.cpus, spec.iterations);
     outcome["status"] = CellStatus::ok;
   } catch (const std::bad_alloc&) {
     rlimit limit{};

@@ -22,9 +22,13 @@ namespace ladder {
 // errors and the memory figures. Throws what the kernel throws.
 // The references may come computed (`ladder run` computes them once per size); else they are computed here.
 // cpus: where the harness placed the cell's threads, one a thread (RunOptions::cpus); empty: not pinned.
+// iterations: a later round's (harness/rounds.hpp), the first round's iterations a repetition: no sizing,
+// Google Benchmark's warm-up and the timed repetitions only, no memory or counter pass (its memory is
+// empty and its counters absent: the first round's are the cell's).
 Measurement measure_cell(const CellKey& cell, const Matrix& matrix,
                          const std::optional<Reference>& computed = std::nullopt,
-                         const std::vector<int>& cpus = {});
+                         const std::vector<int>& cpus = {},
+                         const std::optional<std::int64_t>& iterations = std::nullopt);
 
 // The result's errors against the references and its bound, and the references' methods and notes, into
 // the measurement: an error against a reference that is absent or not finite is null, never a number.

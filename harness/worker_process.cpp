@@ -152,10 +152,12 @@ Started start_worker(std::vector<std::string>& command, const CellKey& cell, con
 std::vector<std::string> worker_command(const std::string& executable, const CellKey& cell,
                                         const Matrix& matrix, const Reference& ref,
                                         const ThreadBinding& binding, const std::string& hostfile,
-                                        const std::string& result_file, std::size_t& launcher_words) {
+                                        const std::string& result_file, std::size_t& launcher_words,
+                                        const std::optional<std::int64_t>& iterations) {
   const TierCard& card = find_card(cell.tier);
-  const std::string spec = dump_json(to_json(
-      WorkerSpec{cell, matrix, ref, rounding_bound(card, ref, cell.n, cell.threads), binding.worker_cpus()}));
+  const std::string spec =
+      dump_json(to_json(WorkerSpec{cell, matrix, ref, rounding_bound(card, ref, cell.n, cell.threads),
+                                   binding.worker_cpus(), iterations}));
   std::vector<std::string> command;
   if (card.distributed)
     command = distributed::launch_command(cell.ranks, cell.threads, matrix.cpus, hostfile, binding.cores);
@@ -284,16 +286,18 @@ void classify(WorkerOutcome& outcome, const Watched& watched, const std::string&
 WorkerOutcome run_worker_process(const std::string& executable, const CellKey& cell, const Matrix& matrix,
                                  const Reference& ref, const ThreadBinding& binding,
                                  const std::string& hostfile, const std::string& result_file, double timeout,
-                                 std::int64_t memory_limit) {
+                                 std::int64_t memory_limit, const std::optional<std::int64_t>& iterations) {
   std::size_t launcher_words = 0;
-  std::vector<std::string> command =
-      worker_command(executable, cell, matrix, ref, binding, hostfile, result_file, launcher_words);
+  std::vector<std::string> command = worker_command(executable, cell, matrix, ref, binding, hostfile,
+                                                    result_file, launcher_words, iterations);
   ::unlink(result_file.c_str());
   const auto machine_before = process::machine_time();
+  const process::Usage runner_before = process::self_usage();
   const auto oom_before = oom_kills();
   const auto start = Clock::now();
   const Started started = start_worker(command, cell, binding, memory_limit);
   WorkerOutcome outcome;
+  outcome.pid = started.pid;
   if (started.exec_error) {
     const std::string program = command.front();
     outcome.worker.ended = "not started";
@@ -311,6 +315,7 @@ WorkerOutcome run_worker_process(const std::string& executable, const CellKey& c
 
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   const auto machine_after = process::machine_time();
+  const process::Usage runner_after = process::self_usage();
   const rusage& usage = watched.usage;
   const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                      (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
@@ -321,7 +326,17 @@ WorkerOutcome run_worker_process(const std::string& executable, const CellKey& c
   if (machine_before && machine_after && wall > 0) {
     const double busy = machine_after->busy - machine_before->busy;
     const double steal = machine_after->steal - machine_before->steal;
-    outcome.worker.other_load_cores = std::max(0.0, std::round((busy - cpu) / wall * 100) / 100);
+    // Not other work: the worker's CPU time and the runner's own while it started and watched the worker
+    // (a short round's process start is tens of milliseconds of the runner's time beside it).
+    const double runner = (runner_after.user_seconds + runner_after.system_seconds) -
+                          (runner_before.user_seconds + runner_before.system_seconds);
+    // /proc/stat counts each CPU's time in ticks: over the worker's life the sum may be off by one tick a
+    // CPU, which over a 50 ms round is a third of a core. The figure is the least other load the counters
+    // show.
+    const double resolution =
+        static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN)) / static_cast<double>(sysconf(_SC_CLK_TCK));
+    outcome.worker.other_load_cores =
+        std::max(0.0, std::round((busy - cpu - runner - resolution) / wall * 100) / 100);
     outcome.worker.steal_fraction = std::max(0.0, steal / (machine_after->total - machine_before->total));
   }
   if (WIFEXITED(watched.status))

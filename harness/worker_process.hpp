@@ -24,11 +24,13 @@ struct WorkerOutcome {
   std::string reason;
   std::optional<Measurement> measurement;
   WorkerReport worker;  // wall and CPU seconds, how it ended, the machine's other load
+  long pid = 0;         // the worker process (its launcher's, for a distributed tier)
 };
 
 WorkerOutcome run_worker_process(const std::string& executable, const CellKey& cell, const Matrix& matrix,
                                  const Reference& ref, const ThreadBinding& binding,
                                  const std::string& hostfile, const std::string& result_file, double timeout,
-                                 std::int64_t memory_limit);
+                                 std::int64_t memory_limit,
+                                 const std::optional<std::int64_t>& iterations = std::nullopt);
 
 }  // namespace ladder

@@ -11,6 +11,7 @@ nlohmann::json to_json(const WorkerSpec& spec) {
                         {"rounding_bound", spec.rounding_bound},
                         {"cpus", spec.cpus}};
   if (spec.reference) out["reference"] = to_text(*spec.reference);
+  if (spec.iterations) out["iterations"] = *spec.iterations;
   return out;
 }
 
@@ -24,6 +25,10 @@ WorkerSpec read_worker_spec(const JsonReader& in) {
     spec.rounding_bound = bound->is_null() ? std::numeric_limits<double>::quiet_NaN() : bound->number();
   if (const auto placed = in.find("cpus"))  // absent or empty: not pinned
     for (const auto& cpu : placed->elements()) spec.cpus.push_back(cpu.small_integer());
+  if (const auto iterations = in.find("iterations")) {
+    spec.iterations = iterations->integer();
+    if (*spec.iterations < 1) iterations->fail("a round's iterations are a whole number from 1");
+  }
   return spec;
 }
 

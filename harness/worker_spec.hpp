@@ -3,7 +3,7 @@
 // (the Python peer's worker, scripts/peers/worker.py, reads it; Ladder's own worker computes it again),
 // and where the harness placed the cell's threads. Written by worker_command (worker_process.cpp) and read
 // back by run_worker (worker.cpp); the keys are the peer's too: "cell", "matrix", "reference",
-// "rounding_bound", "cpus".
+// "rounding_bound", "cpus", "iterations".
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -24,6 +24,10 @@ struct WorkerSpec {
   std::optional<Reference> reference;  // absent: the worker computes it
   double rounding_bound = 0;           // from the reference, for the cell's tier, n and threads
   std::vector<int> cpus;               // one PU a thread; empty: not pinned
+  // A later round's (rounds.hpp): the first round's iterations a repetition, timing only; absent: the
+  // first round, which sizes its iterations and measures memory and counters too. A Python peer sizes its
+  // own each round.
+  std::optional<std::int64_t> iterations{};
 };
 
 nlohmann::json to_json(const WorkerSpec& spec);

@@ -29,12 +29,15 @@ constexpr const char* unknown_noise =
     "run-to-run noise is unknown: `ladder ab` answers this";
 
 // Each cell's noise floor on the machine both runs were measured on, from the history's runs of one clean
-// commit when it holds 6 or more (history_noise): runs measured apart, as the two compared were. An A/A
-// `ladder ab` figure is not used: adjacent processes understate how far runs apart move.
-// Runs of two machines have none: no one machine's run-to-run noise describes their difference.
+// commit when it holds 6 or more (history_noise): runs measured apart, as the two compared were. Where the
+// history has none, the runs' own: each measured its noise from its rounds (common/round_noise.hpp), rounds
+// minutes apart, and the wider of the two floors at the cell's size is used. An A/A `ladder ab` figure is
+// not used: adjacent processes understate how far runs apart move. Runs of two machines have none: no one
+// machine's run-to-run noise describes their difference.
 class NoiseFloors {
  public:
-  NoiseFloors(const Run& before, const Run& after, const std::optional<std::string>& history_option) {
+  NoiseFloors(const Run& before, const Run& after, const std::optional<std::string>& history_option)
+      : before_(before.noise), after_(after.noise) {
     // A database that does not exist knows no noise; one that cannot be read is the store's InputError.
     const std::string path = history::database_path(history_option);
     std::error_code error;
@@ -54,7 +57,8 @@ class NoiseFloors {
   }
 
   std::optional<history::NoiseFigure> floor(const CellResult& cell) const {
-    if (!store_ || machine_.empty()) return std::nullopt;
+    if (machine_.empty()) return std::nullopt;
+    if (!store_) return own_noise(cell);
     history::NoiseKey key;
     key.machine = machine_;
     key.tier = cell.tier;
@@ -62,10 +66,24 @@ class NoiseFloors {
     key.n = cell.n;
     key.threads = cell.threads;
     key.ranks = cell.ranks;
-    return history::history_noise(*store_, key);
+    if (auto figure = history::history_noise(*store_, key)) return figure;
+    return own_noise(cell);
   }
 
  private:
+  // The wider of the two runs' own floors at the cell's size, when both measured one.
+  std::optional<history::NoiseFigure> own_noise(const CellResult& cell) const {
+    const Threshold &old_floor = before_.of(cell), &new_floor = after_.of(cell);
+    if (!old_floor.measured || !new_floor.measured) return std::nullopt;
+    history::NoiseFigure figure;
+    const bool old_wider = old_floor.percent > new_floor.percent;
+    figure.percent = old_wider ? old_floor.percent : new_floor.percent;
+    figure.source = "the wider of the two runs' own noise, the " + std::string(old_wider ? "old" : "new") +
+                    " run's: " + (old_wider ? old_floor : new_floor).source;
+    return figure;
+  }
+
+  RunNoise before_, after_;
   std::optional<history::Store> store_;
   std::string machine_;  // the fingerprint both runs share; empty when they differ
 };

@@ -10,6 +10,7 @@
 #include "json_reader.hpp"
 #include "report.hpp"
 #include "results_file.hpp"
+#include "round_noise.hpp"
 #include "text.hpp"
 
 namespace ladder::report {
@@ -192,6 +193,23 @@ const Integrand* Run::integrand(const std::string& name) const {
   return nullptr;
 }
 
+namespace {
+
+// The run's own noise from its cells' rounds (round_noise.hpp), every build's cells together: each size's
+// floor, and the floor over every size as the band where the history knows none (RunNoise::of).
+void measure_own_noise(Run& run, int rounds) {
+  const std::vector<CellResult> cells = every_build_cells(run);
+  const auto overall = round_noise(cells, 0, rounds);
+  if (!overall) return;
+  run.noise.fallback = floor_threshold(overall->percent, overall->source());
+  for (const CellResult& cell : cells)
+    if (!run.noise.measured_by_n.count(cell.n))
+      if (const auto at_n = round_noise(cells, cell.n, rounds))
+        run.noise.measured_by_n[cell.n] = floor_threshold(at_n->percent, at_n->source());
+}
+
+}  // namespace
+
 Run load_run(const std::string& where) {
   const ResultsFile file = read_results_file(where);
   const std::string& path = file.path;
@@ -264,6 +282,7 @@ Run load_run(const std::string& where) {
                                                                                    : run.per_call_cells)
         .push_back(cell);
   split_builds(run, file.context);
+  measure_own_noise(run, file.context.matrix.rounds);
   return run;
 }
 

@@ -48,9 +48,10 @@ struct Integrand {
 };
 
 // The machine's run-to-run noise for a run's cells (common/noise.hpp): how far a cell's median moves between
-// two runs of the same code here, the band its interval is widened by. load_run leaves every cell at the
-// documented default; fill_noise (reports/run_noise.hpp) fills what the history of this machine knows, and
-// every answer says where its figure came from.
+// two runs of the same code here, the band its interval is widened by. load_run measures it from the run's
+// own rounds where it has them (common/round_noise.hpp: by size, and over every size as the fallback), else
+// leaves the documented default; fill_noise (reports/run_noise.hpp) adds what the history of this machine
+// knows. Where both are known the wider is used, and every answer says where its figure came from.
 struct RunNoise {
   std::map<std::string, Threshold> by_cell;  // by CellResult::name
   // The cell's medians in the history's other runs of this same code and build on this machine
@@ -60,10 +61,15 @@ struct RunNoise {
   // A cell's key in other_runs: its build and name ("clang-x86-64-v2 xsimd/gauss/n:…"), so that the cells of
   // two builds, which share a name, are pooled each with its own build's runs.
   static std::string pooled_key(const CellResult& cell) { return cell.build + " " + cell.name; }
-  Threshold fallback = default_threshold();
+  // The run's own floor for cells of each n, from its rounds (empty for a run of one round).
+  std::map<std::int64_t, Threshold> measured_by_n;
+  Threshold fallback = default_threshold();  // the run's own floor over every size, where it has one
   const Threshold& of(const CellResult& cell) const {
+    const auto measured = measured_by_n.find(cell.n);
+    const Threshold& own = measured == measured_by_n.end() ? fallback : measured->second;
     const auto found = by_cell.find(cell.name);
-    return found == by_cell.end() ? fallback : found->second;
+    if (found == by_cell.end()) return own;
+    return own.measured && own.percent > found->second.percent ? own : found->second;  // the wider
   }
 };
 

@@ -232,7 +232,7 @@ TEST(RemeasureOption, TakesAWholeNumberFromZeroToTenAndRefusesAnythingElse) {
     args.remeasure = text;
     return parse_request(args).remeasure;
   };
-  EXPECT_EQ(parsed(""), 1);
+  EXPECT_EQ(parsed(""), 2);  // rounds a cell may run again (default_remeasure)
   EXPECT_EQ(parsed("0"), 0);
   EXPECT_EQ(parsed("10"), 10);
   for (const std::string bad : {"-1", "1.5", "11", "x", "2 ", "1e1"}) {
@@ -317,9 +317,11 @@ Outcome ladder(const std::string& arguments, const std::string& environment = ""
 }
 
 constexpr const char* inlined_cell = "inlined/gauss/n:10000/threads:1";
+// One round a cell: these tests hold the whole-cell measuring again of a run of --rounds 1 (a run of rounds
+// measures its dropped rounds again instead: rounds_test.cpp).
 const std::string small_run =
-    "run --tiers inlined,streaming --n 1e4 --threads 1 --reps 3 --min-time 0.01 --no-history --no-limits "
-    "--no-instructions";
+    "run --tiers inlined,streaming --n 1e4 --threads 1 --reps 3 --min-time 0.01 --rounds 1 --no-history "
+    "--no-limits --no-instructions";
 
 std::vector<CellResult> cells_of(const fs::path& dir) {
   const json results = read_json(dir / "results.json");
