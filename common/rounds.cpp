@@ -1,4 +1,4 @@
-// A cell's rounds as results.json and the journal carry them (cell_result.hpp's Round).
+// Repetitions and a cell's rounds as results.json and the journal carry them (cell_result.hpp's Round).
 #include <algorithm>
 
 #include "cell_result.hpp"
@@ -6,6 +6,25 @@
 namespace ladder {
 
 using nlohmann::json;
+
+json repetitions_json(const std::vector<Repetition>& repetitions) {
+  json out = json::array();
+  for (const auto& repetition : repetitions)
+    out.push_back({{"repetition_index", repetition.repetition_index},
+                   {"iterations", repetition.iterations},
+                   {"real_time", repetition.real_time},
+                   {"cpu_time", repetition.cpu_time}});
+  return out;
+}
+
+std::vector<Repetition> read_repetitions(const JsonReader& in) {
+  std::vector<Repetition> repetitions;
+  for (const auto& repetition : in.elements())
+    repetitions.push_back({repetition.at("repetition_index").small_integer(),
+                           repetition.at("iterations").integer(), repetition.at("real_time").number(),
+                           repetition.at("cpu_time").number()});
+  return repetitions;
+}
 
 void to_json(json& out, const Round& round) {
   out = {{"index", round.index},

@@ -40,7 +40,7 @@ int run_rounds(const Journal& journal) { return journal.header ? journal.header-
 
 }  // namespace
 
-void keep_cell(const RunFiles& files, const CellResult& record) {
+void keep_cell(const RunFiles& files, const CellResult& record, bool results) {
   std::vector<CellResult>& cells = files.journal.cells;
   auto earlier = std::find_if(cells.begin(), cells.end(),
                               [&](const CellResult& cell) { return cell.name == record.name; });
@@ -52,7 +52,7 @@ void keep_cell(const RunFiles& files, const CellResult& record) {
   append_journal(files.paths.journal, *earlier);
   files.run.cells_done = static_cast<std::int64_t>(cells.size());  // each cell once, re-measured or not
   files.run.updated = now_utc();
-  write_results_files(files.paths, files.journal, files.run, files.resumed);
+  if (results) write_results_files(files.paths, files.journal, files.run, files.resumed);
 }
 
 namespace {

@@ -58,8 +58,10 @@ struct RunFiles {
   RunRecord& run;
   bool resumed = false;
 };
-// Throws WriteError when a file cannot be written (the journal is whole as last written).
-void keep_cell(const RunFiles& files, const CellResult& record);
+// Throws WriteError when a file cannot be written (the journal is whole as last written). With `results`
+// false the results files are left for the caller to rewrite (a later round: the runner rewrites them once
+// a round, as a file rewritten after each of three rounds a cell cost the run a fifth of its time here).
+void keep_cell(const RunFiles& files, const CellResult& record, bool results = true);
 
 // Runs one cell in its worker, as the run's first pass does; nullopt when the run was interrupted meanwhile.
 using MeasureCell = std::function<std::optional<CellResult>(const CellKey& cell)>;

@@ -149,10 +149,13 @@ void CellFindings::add_remeasured(const CellResult& record) {
   const int tries = again.attempts + 1;
   remeasured.push_back(record.name + ": " + format_seconds(again.first_median_ns * 1e-9) + " (" +
                        join(again.first_reasons) + ") → " + format_seconds(record.median()) + " (" +
-                       std::to_string(tries) + " measurements)");
+                       (record.rounds.empty() ? std::to_string(tries) + " measurements)"
+                                              : std::to_string(record.clean_rounds()) + " of " +
+                                                    std::to_string(record.rounds.size()) + " rounds clean)"));
   if (again.still_disturbed)
-    still_disturbed.push_back(record.name + " (" + join(disturbance(record)) + ", the least slowed of " +
-                              std::to_string(tries) + " measurements)");
+    still_disturbed.push_back(
+        record.name + " (" + join(disturbance(record)) +
+        (record.rounds.empty() ? ", the least slowed of " + std::to_string(tries) + " measurements)" : ")"));
 }
 
 void CellFindings::add(const CellResult& record, int cpus) {
@@ -172,10 +175,12 @@ void CellFindings::add_measured(const CellResult& record, const Measurement& mea
     slowed.push_back(name + " (× " + quote_value(measurement.extra.at("test_slowdown")) + ")");
   add_remeasured(record);
   const Aggregates& aggregates = measurement.aggregates;
-  if (aggregates.cv.real_time > disturbed_cv)
+  // A cell of rounds spans several processes: its spread is the run's noise, measured (round_noise.hpp).
+  const bool one_process = record.rounds.size() < 2;
+  if (one_process && aggregates.cv.real_time > disturbed_cv)
     noisy.push_back(name + " (cv " + percent(aggregates.cv.real_time, 1) + ")");
   const double low = aggregates.min.real_time, high = aggregates.max.real_time;
-  if (low > 0 && high > disturbed_spread * low)
+  if (one_process && low > 0 && high > disturbed_spread * low)
     spread.push_back(name + " (max/min " + fixed(high / low) + ")");
   if (record.worker.other_load_cores >= disturbed_other_cores)
     loaded.push_back(name + " (" + fixed(record.worker.other_load_cores) + " cores busy with other work)");
@@ -222,15 +227,19 @@ std::vector<WarningRecord> warnings(const Journal& journal, const RunRecord& run
       "cells reported disturbed on purpose by LADDER_TEST_DISTURB, a switch for tests: one core "
       "of other load was added to what was measured, to make them measured again",
       cells.test_disturbed);
-  found.about_cells("re-measured",
-                    "cells measured again at the end of the run because their measurement was disturbed (" +
-                        disturbance_rule() +
-                        "): the first median, why it was doubted, and the median kept (the first quiet "
-                        "measurement, else the least slowed)",
-                    cells.remeasured);
+  found.about_cells(
+      "re-measured",
+      "cells measured again at the end of the run because a measurement was disturbed (a "
+      "round: other processes' load of 0.25 cores or more, 2 % or more of the CPU time stolen, "
+      "or a median beyond its cell's other rounds by the run's noise, each dropped and replaced; "
+      "a cell measured once: " +
+          disturbance_rule() +
+          ", the first quiet measurement kept, else the least slowed): the first median, why "
+          "it was doubted, and the median kept",
+      cells.remeasured);
   found.about_cells("still disturbed",
-                    "cells disturbed in every measurement (--remeasure): the least slowed is kept, and the "
-                    "report keeps it out of the answer",
+                    "cells left with fewer than two clean rounds, or measured once and disturbed every "
+                    "time, after --remeasure: the report keeps them out of the answer",
                     cells.still_disturbed);
   found.about_cells("failed cells", "cells that did not finish (each with its reason)", cells.failed);
   found.about_cells("skipped cells", "cells not attempted (each with its reason)", cells.skipped);
