@@ -1,7 +1,9 @@
 // A run's own noise from its cells' rounds (round_noise.hpp).
 #include "round_noise.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "noise.hpp"
 #include "text.hpp"
@@ -14,7 +16,13 @@ std::string RoundNoise::source() const {
   return "measured in this run, " + std::to_string(rounds) + " rounds a cell: 95 % of its " +
          std::to_string(pairs) + " pairs of clean rounds" +
          (n > 0 ? " at n = " + format_count(static_cast<double>(n)) : std::string(" (every size)")) +
-         " differ by less";
+         format_number(" differ by less than %.1f %%", percent) + ", a cell's figure over " +
+         std::to_string(rounds) + format_number(" rounds by less than %.1f %%", figure_percent);
+}
+
+double figure_floor_percent(double pair_percent, int rounds) {
+  const double scale = std::sqrt(std::numbers::pi / (2.0 * std::max(1, rounds)));
+  return 100 * std::expm1(std::log1p(pair_percent / 100) * std::min(1.0, scale));
 }
 
 std::vector<double> round_log_ratios(const std::vector<CellResult>& cells, std::int64_t n,
@@ -37,7 +45,8 @@ std::optional<RoundNoise> round_noise(const std::vector<CellResult>& cells, std:
   for (const std::int64_t size : {n, std::int64_t{0}}) {
     const std::vector<double> ratios = round_log_ratios(cells, size, counted);
     if (const auto floor = apart_noise_floor_percent(ratios))
-      return RoundNoise{*floor, static_cast<int>(ratios.size()), rounds, size};
+      return RoundNoise{*floor, figure_floor_percent(*floor, rounds), static_cast<int>(ratios.size()), rounds,
+                        size};
     if (size == 0) break;
   }
   return std::nullopt;

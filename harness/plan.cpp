@@ -192,8 +192,9 @@ double building_seconds(const Matrix& matrix, std::vector<std::string>& notes) {
 
 // Measuring disturbed cells again (--remeasure N), allowed for as an expected share p of the cells each
 // measured once more, a share p of those again, and so on up to N tries: p × (1 + p + … + p^(N-1)) of the
-// cells' time.
-double remeasure_seconds(const std::vector<PlannedCell>& cells, int times, std::vector<std::string>& notes) {
+// cells' time. In a run of R rounds a try is one round, a 1/R of the cell's time.
+double remeasure_seconds(const std::vector<PlannedCell>& cells, int times, int rounds,
+                         std::vector<std::string>& notes) {
   if (times <= 0) return 0;
   double cells_seconds = 0, share = 0, tried = 1;
   for (const auto& planned : cells) cells_seconds += planned.seconds;
@@ -208,7 +209,7 @@ double remeasure_seconds(const std::vector<PlannedCell>& cells, int times, std::
                                      std::to_string(times) + " tries a cell"
                                : std::string()) +
                     "; --remeasure 0 measures each cell once");
-  return share * cells_seconds;
+  return share * cells_seconds / std::max(1, rounds);
 }
 
 // What the estimate assumed: the tiers it costed without a calibration, and a described machine.
@@ -247,7 +248,7 @@ Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const
       {"timed repetitions", totals.timed},    {"memory and counter passes", totals.passes},
       {"references", totals.references},      {"the runner's own work between cells", totals.runner}};
   if (totals.earlier > 0) result.parts.push_back({"cells as an earlier run here took them", totals.earlier});
-  if (const double again = remeasure_seconds(result.cells, settings.remeasure, result.notes); again > 0)
+  if (const double again = remeasure_seconds(result.cells, settings.remeasure, matrix.rounds, result.notes); again > 0)
     result.parts.push_back({remeasure_part, again});
   if (settings.limits_seconds > 0) result.parts.push_back({"the machine's limits", settings.limits_seconds});
   if (!matrix.builds.empty())
@@ -323,7 +324,11 @@ std::string Plan::text() const {
   std::vector<std::string> sizes;
   for (const auto n : matrix.sizes) sizes.push_back(format_count(static_cast<double>(n)));
   out += join(sizes) + "; " + std::to_string(matrix.repetitions) + " repetitions of at least " +
-         format_seconds(matrix.min_time) + "\n";
+         format_seconds(matrix.min_time) +
+         (matrix.rounds > 1
+              ? ", shared among " + std::to_string(matrix.rounds) + " rounds (worker processes) a cell"
+              : std::string()) +
+         "\n";
   std::vector<std::string> per_call;  // a peer's per-call sizes (Matrix::cells): cells outside the sizes
   for (const auto& cell : estimate.cells) {
     const std::string at = cell.cell.tier + " at n = " + format_count(static_cast<double>(cell.cell.n));

@@ -185,9 +185,11 @@ class MatrixRunner {
 
   // The estimate, before the first cell (and the ETA's base): the cells still to run.
   void plan() {
+    // The cells not yet done, and those of a resumed run of rounds with rounds still to run (each counted
+    // whole: the estimate errs long).
     std::vector<CellKey> remaining;
     for (const auto& cell : cells_)
-      if (!done_.count(cell_name(cell))) remaining.push_back(cell);
+      if (!done_.count(cell_name(cell)) || rounds_to_run(cell_name(cell))) remaining.push_back(cell);
     PlanSettings settings = plan_settings(args_, topology_);
     settings.instructions = settings.instructions && !resuming_;
     estimated_ = estimate(matrix_, remaining, calibration_, settings);
@@ -304,6 +306,15 @@ class MatrixRunner {
     return true;
   }
 
+  // Whether the cell, journaled ok, still has scheduled rounds to run.
+  bool rounds_to_run(const std::string& name) const {
+    for (const auto& record : journal_.cells)
+      if (record.name == name)
+        return matrix_.rounds > 1 && record.ok() &&
+               scheduled_rounds_done(record, matrix_.rounds) < matrix_.rounds;
+    return false;
+  }
+
   bool at_hand(const CellKey& cell) const { return builds_.at(cell.build).at_hand; }
 
   // The first round's iterations a repetition, which a later round times again.
@@ -334,6 +345,7 @@ class MatrixRunner {
   // The cell's worker process, placed and limited as every cell's; nothing when the run was interrupted.
   std::optional<WorkerOutcome> run_worker(const CellKey& cell,
                                           const std::optional<std::int64_t>& iterations) {
+    compute_reference(cell);  // once a run: a resumed run's later rounds need it too
     const auto available = static_cast<double>(process::available_memory().value_or(0));
     const auto limit = static_cast<std::int64_t>(0.9 * available) + (std::int64_t{512} << 20) +
                        (std::int64_t{16} << 20) * cell.threads;

@@ -201,11 +201,11 @@ void measure_own_noise(Run& run, int rounds) {
   const std::vector<CellResult> cells = every_build_cells(run);
   const auto overall = round_noise(cells, 0, rounds);
   if (!overall) return;
-  run.noise.fallback = floor_threshold(overall->percent, overall->source());
+  run.noise.fallback = floor_threshold(overall->figure_percent, overall->source());
   for (const CellResult& cell : cells)
     if (!run.noise.measured_by_n.count(cell.n))
       if (const auto at_n = round_noise(cells, cell.n, rounds))
-        run.noise.measured_by_n[cell.n] = floor_threshold(at_n->percent, at_n->source());
+        run.noise.measured_by_n[cell.n] = floor_threshold(at_n->figure_percent, at_n->source());
 }
 
 }  // namespace

@@ -355,7 +355,7 @@ TEST(IntegrandRun, ARunJournaledWithOneIntegrandResumes) {
   // --remeasure 0: a journal of that time has no cell measured again.
   const auto first = run_and_read(
       LADDER_BINARY,
-      "--tiers naive --integrand pi --n 1e3,2e3,3e3 --remeasure 0 " + std::string(few_repetitions),
+      "--tiers naive --integrand pi --n 1e3,2e3,3e3 --remeasure 0 --rounds 1 " + std::string(few_repetitions),
       dir / "out");
   ASSERT_EQ(first.outcome.exit_code, 0) << first.outcome.output;
   // Made old: the header's matrix as it was written then, and the last cell not yet run.

@@ -357,7 +357,7 @@ void expect_the_rule_kept(const std::vector<CellResult>& cells) {
 
 TEST(RemeasureRun, ACellTheTestSwitchDisturbsIsMeasuredAgain) {
   TempDir dir;
-  const Outcome run = ladder(small_run + " --out " + (dir / "run").string(),
+  const Outcome run = ladder(small_run + " --remeasure 1 --out " + (dir / "run").string(),
                              "LADDER_TEST_DISTURB=" + std::string(inlined_cell) + " ");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const std::vector<CellResult> cells = cells_of(dir / "run");
@@ -365,7 +365,7 @@ TEST(RemeasureRun, ACellTheTestSwitchDisturbsIsMeasuredAgain) {
   for (const auto& cell : cells) {
     if (cell.name != inlined_cell) continue;
     ASSERT_TRUE(cell.remeasured.has_value()) << run.output;
-    EXPECT_EQ(cell.remeasured->attempts, 1);  // --remeasure 1, the default
+    EXPECT_EQ(cell.remeasured->attempts, 1);  // --remeasure 1
     const auto& reasons = cell.remeasured->first_reasons;
     EXPECT_NE(std::find(reasons.begin(), reasons.end(), test_disturbance_reason), reasons.end());
   }
@@ -477,7 +477,7 @@ TEST(RemeasureRun, ABusyLoopBesideARunGetsItsCellsMeasuredAgain) {
   Outcome run{-1, ""};
   {
     BusyLoop busy;
-    run = ladder(small_run + " --out " + (dir / "run").string());
+    run = ladder(small_run + " --remeasure 1 --out " + (dir / "run").string());  // once: the loop stays
   }
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const std::vector<CellResult> cells = cells_of(dir / "run");

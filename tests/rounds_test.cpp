@@ -51,9 +51,10 @@ TEST(RoundSchedule, EachCellOnceARoundInANewOrderAndItsRoundsNeverAdjacent) {
           for (const auto& cell : schedule[r]) names.insert(cell_name(cell));
           EXPECT_EQ(names.size(), cells.size()) << "round " << r + 1 << " holds each cell once";
           EXPECT_EQ(schedule[r].size(), cells.size());
-          if (r > 0 && count >= 2)
+          if (r > 0 && count >= 2) {
             EXPECT_NE(cell_name(schedule[r].front()), cell_name(schedule[r - 1].back()))
                 << "a cell ran twice in a row, seed " << seed;
+          }
         }
       }
   // With 40 cells, every later round's order is another than the one before it.
@@ -140,6 +141,10 @@ TEST(RoundNoise, TheRunsFloorIsRecomputedByHandFromItsRounds) {
   EXPECT_EQ(at_1000->pairs, 12);
   EXPECT_EQ(at_1000->n, 1000);
   EXPECT_NEAR(at_1000->percent, floor_by_hand(logs), 1e-9);
+  // A cell's figure over 3 rounds: the floor's log scaled by √(π / 6), the standard error of a median of 3.
+  EXPECT_NEAR(at_1000->figure_percent,
+              100 * (std::exp(std::log(1 + floor_by_hand(logs) / 100) * std::sqrt(M_PI / 6)) - 1), 1e-9);
+  EXPECT_LT(at_1000->figure_percent, at_1000->percent);
   EXPECT_NE(at_1000->source().find("measured in this run, 3 rounds a cell: 95 % of its 12 pairs"),
             std::string::npos)
       << at_1000->source();
@@ -281,9 +286,9 @@ const std::string rounds_run =
     "--no-limits --no-instructions";
 
 std::vector<CellResult> cells_of(const fs::path& dir) {
+  const json results = read_json(dir / "results.json");  // kept: a range over a temporary's member dangles
   std::vector<CellResult> cells;
-  for (const auto& cell : read_json(dir / "results.json").at("cells"))
-    cells.push_back(cell.get<CellResult>());
+  for (const auto& cell : results.at("cells")) cells.push_back(cell.get<CellResult>());
   return cells;
 }
 
@@ -296,7 +301,7 @@ TEST(RoundsRun, EachCellRunsInThreeProcessesRoundByRound) {
   EXPECT_EQ(results.at("schema_version"), 3);
   EXPECT_EQ(results.at("context").at("matrix").at("rounds"), 3);
   const auto cells = cells_of(out);
-  ASSERT_EQ(cells.size(), 4U);
+  ASSERT_EQ(cells.size(), 4U) << results.dump().substr(0, 3000);
   std::set<long> pids;
   for (const auto& cell : cells) {
     ASSERT_TRUE(cell.ok()) << cell.name;
@@ -333,7 +338,9 @@ TEST(RoundsRun, ADisturbedRoundIsMeasuredAgainAtTheEnd) {
                                   rounds_run + " --out " + out.string());
   ASSERT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("measuring " + cell + " again (round 4"), std::string::npos) << run.output;
-  for (const auto& record : cells_of(out)) {
+  const auto cells = cells_of(out);
+  ASSERT_EQ(cells.size(), 4U);
+  for (const auto& record : cells) {
     if (record.name != cell) continue;
     ASSERT_GE(record.rounds.size(), 4U);
     EXPECT_FALSE(record.rounds[0].clean());

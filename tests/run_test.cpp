@@ -49,7 +49,7 @@ TEST(Run, QuickPresetWritesEveryCellToEveryFile) {
   const Outcome outcome = ladder("run --preset quick --out " + (dir / "out").string());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const json results = read_json(dir / "out/results.json");
-  EXPECT_EQ(results.at("schema_version"), 2);
+  EXPECT_EQ(results.at("schema_version"), 3);
   const json& run = results.at("context").at("run");
   EXPECT_EQ(run.at("status"), "complete");
   const std::size_t cells = run.at("cells_total");
@@ -65,11 +65,13 @@ TEST(Run, QuickPresetWritesEveryCellToEveryFile) {
   EXPECT_EQ(cells, ladder::testing::documented_cell_count(quick));
   EXPECT_EQ(medians(results).size(), cells);
   EXPECT_EQ(lines_of(read_text(dir / "out/results.csv")).size(), cells + 1) << "a header and one row a cell";
-  // A disturbed cell measured again adds a line a try (remeasured); the rest are the run's and one a cell.
-  std::size_t first_lines = 0;
+  // A disturbed round measured again adds a line (remeasured); the rest are the run's and one a round of
+  // each measured cell (3 rounds by default), one for a cell not attempted.
+  std::size_t first_lines = 0, expected = 1;
   for (const auto& line : lines_of(read_text(dir / "out/journal.jsonl")))
     first_lines += line.find("\"remeasured\"") == std::string::npos;
-  EXPECT_EQ(first_lines, cells + 1) << "the run, then one line a cell";
+  for (const auto& [name, entry] : medians(results)) expected += entry.at("status") == "ok" ? 3 : 1;
+  EXPECT_EQ(first_lines, expected) << "the run, then one line a round of each cell";
   for (const auto& [name, entry] : medians(results)) {
     const std::string status = entry.at("status");
     EXPECT_TRUE(status == "ok" || status == "unavailable") << name << ": " << status;
@@ -246,6 +248,8 @@ bool wait_for_lines(const fs::path& journal, std::size_t lines) {
   return false;
 }
 
+// One round a cell (--rounds 1): a cell finished before the interrupt is then byte-identical after the resume
+// (a run of rounds resumes mid-round and adds rounds to its cells: rounds_test.cpp).
 TEST(Run, InterruptedRunResumesWithoutRedoingFinishedCells) {
   TempDir dir;
   const std::string out = dir.str() + "/out";
@@ -256,7 +260,7 @@ TEST(Run, InterruptedRunResumesWithoutRedoingFinishedCells) {
     dup2(null, STDOUT_FILENO);
     dup2(null, STDERR_FILENO);
     execl(LADDER_FAULT_BINARY, LADDER_FAULT_BINARY, "run", "--tiers", "slow", "--n", "1,2,3,4,5,6,7,8,9,10",
-          "--reps", "3", "--min-time", "0.01", "--remeasure", "0", "--out", out.c_str(),
+          "--reps", "3", "--min-time", "0.01", "--remeasure", "0", "--rounds", "1", "--out", out.c_str(),
           static_cast<char*>(nullptr));
     _exit(127);
   }
@@ -337,7 +341,7 @@ TEST(Run, ExistingResultsAreNeverOverwrittenBySurprise) {
   const Outcome forced = ladder("run --tiers xsimd --n 1e4 " + std::string(quick_cells) + " --force --out " +
                                 (dir / "out").string());
   EXPECT_EQ(forced.exit_code, 0) << forced.output;
-  EXPECT_EQ(read_json(dir / "out/results.json").at("schema_version"), 2);
+  EXPECT_EQ(read_json(dir / "out/results.json").at("schema_version"), 3);
 }
 
 TEST(Run, ResumeRefusesAnotherMatrixOrSchemaOrNoRun) {

@@ -1,6 +1,7 @@
 // Results schema 1, read through its one migration (common/schema_v1.hpp): every results file under
 // tests/fixtures (all of schema 1, written by `ladder run` before schema 2) reads back, and a report made
-// from one is the same report as one made from that file rewritten as schema 2.
+// from one is the same report as one made from that file rewritten as schema 2, and as schema 3 (rounds:
+// common/schema_v2.hpp's migrate_to_v3).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "command.hpp"
 #include "results_file.hpp"
 #include "schema_v1.hpp"
+#include "schema_v2.hpp"
 
 namespace ladder {
 namespace {
@@ -75,6 +77,19 @@ TEST_P(Version1Fixture, ReadsBackAndGivesTheSameReportAsItsVersion2Rewrite) {
   EXPECT_FALSE(v1_markdown.empty());
   EXPECT_EQ(v2_markdown, v1_markdown);
   EXPECT_EQ(v2_html, v1_html);
+  // And rewritten as schema 3: its matrix ran one round a cell, no cell has rounds, the noise is the
+  // documented default as before, and the report is the same again.
+  json v3 = v2;
+  migrate_to_v3(v3);
+  v3["schema_version"] = 3;
+  EXPECT_EQ(v3.at("context").at("matrix").at("rounds"), 1);
+  testing::write_text(dir / "run" / "results.json", v3.dump(1));
+  const ResultsFile third = read_results_file((dir / "run").string());
+  for (const auto& cell : third.cells) EXPECT_TRUE(cell.rounds.empty()) << cell.name;
+  const auto [v3_markdown, v3_html] = report_of(dir / "run", dir / "report-v3");
+  EXPECT_EQ(v3_markdown, v1_markdown);
+  EXPECT_EQ(v3_html, v1_html);
+  EXPECT_NE(v3_markdown.find("the documented default 5 %"), std::string::npos);
   fs::remove_all(dir);
 }
 

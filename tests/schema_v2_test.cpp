@@ -37,7 +37,10 @@ json older_document() {
   cells[1]["measurement"]["exact"] = nullptr;
   cells[1]["measurement"]["memory"]["allocations"] = nullptr;
   json document = testing::crafted_results("older-box", cards, cells);
-  EXPECT_EQ(document.at("schema_version"), 2);
+  // Written as this Ladder writes (schema 3), then made the version-2 file it stands for: no rounds.
+  EXPECT_EQ(document.at("schema_version"), results_schema_version);
+  document["schema_version"] = 2;
+  document["context"]["matrix"].erase("rounds");
   for (auto& cell : document.at("cells")) {
     for (const char* key : {"oversubscribed", "finished"}) cell.erase(key);
     cell["cell"].erase("ranks");
