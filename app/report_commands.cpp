@@ -112,7 +112,8 @@ Command add_compare(CLI::App& app) {
   auto* compare = app.add_subcommand(
       "compare",
       "did a change make a difference? each cell's ratio new/old, judged against this machine's run-to-run "
-      "noise where the history knows it");
+      "noise where the history knows it, else against the wider of the two runs' own noise, measured from "
+      "their rounds");
   compare->add_option("old", options->old_run, "the run before")->required();
   compare->add_option("new", options->new_run, "the run after")->required();
   compare->add_option("--fail-above", options->compare.outputs.fail_above_percent,

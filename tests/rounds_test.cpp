@@ -375,6 +375,28 @@ TEST(RoundsRun, ARunKilledMidRoundResumesToCompletion) {
   }
 }
 
+// Two runs of rounds and no history: compare judges each cell against the wider of the two runs' own noise
+// instead of refusing a verdict. Each run's rounds are marked clean first (as a quiet machine leaves them),
+// so that the other work of the tests beside it cannot leave a run too few clean pairs to measure its noise.
+TEST(RoundsRun, CompareJudgesTwoRunsByTheirOwnNoiseWhereTheHistoryHasNone) {
+  TempDir dir;
+  for (const char* name : {"old", "new"}) {
+    const fs::path out = dir / name;
+    ASSERT_EQ(run_command(LADDER_BINARY, rounds_run + " --remeasure 0 --out " + out.string()).exit_code, 0);
+    json results = read_json(out / "results.json");
+    for (auto& cell : results.at("cells"))
+      for (auto& round : cell.at("rounds")) round["disturbed"] = json::array();
+    write_text(out / "results.json", results.dump(1));
+  }
+  const Outcome compared =
+      run_command(LADDER_BINARY, "compare " + (dir / "old").string() + " " + (dir / "new").string() +
+                                     " --history " + (dir / "none.sqlite").string());
+  EXPECT_NE(compared.exit_code, 2) << compared.output;
+  EXPECT_EQ(compared.output.find("run-to-run noise is unknown"), std::string::npos) << compared.output;
+  EXPECT_EQ(compared.output.find("without a verdict"), std::string::npos) << compared.output;
+  EXPECT_FALSE(fs::exists(dir / "none.sqlite")) << "the history is read, never made";
+}
+
 TEST(RoundsRun, RoundsOutOfRangeAreRefusedBeforeAnythingIsWritten) {
   TempDir dir;
   for (const std::string bad : {"0", "21", "-1"}) {
