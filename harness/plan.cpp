@@ -248,7 +248,8 @@ Estimate estimate(const Matrix& matrix, const std::vector<CellKey>& cells, const
       {"timed repetitions", totals.timed},    {"memory and counter passes", totals.passes},
       {"references", totals.references},      {"the runner's own work between cells", totals.runner}};
   if (totals.earlier > 0) result.parts.push_back({"cells as an earlier run here took them", totals.earlier});
-  if (const double again = remeasure_seconds(result.cells, settings.remeasure, matrix.rounds, result.notes); again > 0)
+  if (const double again = remeasure_seconds(result.cells, settings.remeasure, matrix.rounds, result.notes);
+      again > 0)
     result.parts.push_back({remeasure_part, again});
   if (settings.limits_seconds > 0) result.parts.push_back({"the machine's limits", settings.limits_seconds});
   if (!matrix.builds.empty())

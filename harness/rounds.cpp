@@ -72,6 +72,26 @@ int extra_rounds(const CellResult& record, int rounds) {
   return static_cast<int>(record.rounds.size()) - scheduled_rounds_done(record, rounds);
 }
 
+double rounds_wall_seconds(const CellResult& record) {
+  double wall = 0;
+  for (const Round& round : record.rounds) wall += round.wall_seconds.value_or(0);
+  return wall;
+}
+
+bool rounds_left(const std::vector<CellResult>& cells, const std::string& name, int rounds) {
+  for (const auto& record : cells)
+    if (record.name == name)
+      return rounds > 1 && record.ok() && scheduled_rounds_done(record, rounds) < rounds;
+  return false;
+}
+
+std::int64_t first_round_iterations(const std::vector<CellResult>& cells, const std::string& name) {
+  for (const auto& record : cells)
+    if (record.name == name && !record.rounds.empty() && !record.rounds.front().repetitions.empty())
+      return std::max<std::int64_t>(1, record.rounds.front().repetitions.front().iterations);
+  return 1;
+}
+
 void rebuild_measurement(CellResult& record) {
   if (record.rounds.empty() || !record.measurement) return;
   std::vector<const Round*> kept;

@@ -42,6 +42,13 @@ int scheduled_rounds_done(const CellResult& record, int rounds);
 // Its rounds measured again at the end of the run (index above R).
 int extra_rounds(const CellResult& record, int rounds);
 
+// The wall seconds of the record's rounds together (their processes').
+double rounds_wall_seconds(const CellResult& record);
+// Whether the named cell, journaled ok among `cells`, still has scheduled rounds to run.
+bool rounds_left(const std::vector<CellResult>& cells, const std::string& name, int rounds);
+// The named cell's first round's iterations a repetition, which a later round times again (1 without one).
+std::int64_t first_round_iterations(const std::vector<CellResult>& cells, const std::string& name);
+
 // The record's measurement over its rounds: the clean rounds' repetitions together, in the order they ran
 // (every round's when none is clean: then the fastest round's alone, as the disturbance touched it least),
 // their aggregates, and the timed seconds of every round. Leaves a record with no rounds as it is.

@@ -101,4 +101,20 @@ RunRecord run_record(const RunRequest& args, const JournalHeader& header, std::s
   return run;
 }
 
+void report_write_failure(const WriteError& failure, const Journal& journal, std::size_t cells,
+                          const Paths& paths) {
+  if (!journal.header) {
+    std::fprintf(stderr, "\nladder: %s\nladder: nothing was measured; make room and start the run again\n",
+                 failure.what());
+    return;
+  }
+  std::fprintf(stderr,
+               "\nladder: %s\n"
+               "ladder: the run stopped there. %zu of %zu cells are finished and safe in %s; %s is whole as "
+               "last written (every results file is replaced in one step, never half-written).\n"
+               "ladder: make room (or fix the directory), then `ladder run --resume %s` finishes the run.\n",
+               failure.what(), journal.cells.size(), cells, paths.journal.c_str(), paths.json.c_str(),
+               paths.dir.c_str());
+}
+
 }  // namespace ladder

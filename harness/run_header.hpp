@@ -9,8 +9,10 @@
 #include <optional>
 #include <string>
 
+#include "errors.hpp"
 #include "journal.hpp"
 #include "matrix.hpp"
+#include "output_directory.hpp"
 #include "plan.hpp"
 #include "run_request.hpp"
 #include "topology.hpp"
@@ -25,5 +27,10 @@ JournalHeader run_header(const RunRequest& args, const Matrix& matrix, const Top
 // The run record (results.json's context.run) as it stands when the first cell starts.
 RunRecord run_record(const RunRequest& args, const JournalHeader& header, std::size_t cells, std::size_t done,
                      double estimated_seconds, const cpu_set_t& run_cpus);
+
+// A write failed (a full disk): says on stderr what is finished and safe, and how to go on (`--resume`), or,
+// before the journal's first line, that nothing was measured.
+void report_write_failure(const WriteError& failure, const Journal& journal, std::size_t cells,
+                          const Paths& paths);
 
 }  // namespace ladder

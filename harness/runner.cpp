@@ -1,7 +1,3 @@
-// `ladder run` (runner.hpp): the MatrixRunner below, whose phases (admit, plan, start, measure round by
-// round, finish) share one run's state. Over 400 lines for that reason: its state is one class's, and the
-// records it starts from are already apart (run_header.hpp), as are the rounds (rounds.hpp) and measuring
-// again (remeasure.hpp); the harness's carve into rooms (issue 51) splits the phases.
 #include "runner.hpp"
 
 #include <sys/resource.h>
@@ -14,7 +10,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <thread>
 
 #include "atomic_file.hpp"
 #include "build_info.hpp"
@@ -31,7 +26,6 @@
 #include "plan.hpp"
 #include "process.hpp"
 #include "process_stats.hpp"
-#include "profiling.hpp"
 #include "progress.hpp"
 #include "quote.hpp"
 #include "reference.hpp"
@@ -185,11 +179,11 @@ class MatrixRunner {
 
   // The estimate, before the first cell (and the ETA's base): the cells still to run.
   void plan() {
-    // The cells not yet done, and those of a resumed run of rounds with rounds still to run (each counted
-    // whole: the estimate errs long).
+    // The cells not yet done or with rounds left (counted whole: the estimate errs long).
     std::vector<CellKey> remaining;
     for (const auto& cell : cells_)
-      if (!done_.count(cell_name(cell)) || rounds_to_run(cell_name(cell))) remaining.push_back(cell);
+      if (!done_.count(cell_name(cell)) || rounds_left(journal_.cells, cell_name(cell), matrix_.rounds))
+        remaining.push_back(cell);
     PlanSettings settings = plan_settings(args_, topology_);
     settings.instructions = settings.instructions && !resuming_;
     estimated_ = estimate(matrix_, remaining, calibration_, settings);
@@ -253,7 +247,7 @@ class MatrixRunner {
         !stopped && done_.size() == cells_.size() &&
         remeasure_disturbed(files, args_.remeasure, args_.test_disturbed, [&](const CellKey& cell) {
           if (rounds == 1) return run_cell_in_worker(cell, progress);
-          return run_later_round(cell, iterations_of(cell));
+          return run_later_round(cell, first_round_iterations(journal_.cells, cell_name(cell)));
         });
     progress.clear();
     if (workers_ >= 8)  // fewer say little about the runner's time a cell
@@ -286,44 +280,22 @@ class MatrixRunner {
     }
     const auto kept = std::find_if(journal_.cells.begin(), journal_.cells.end(),
                                    [&](const CellResult& record) { return record.name == name; });
-    if (kept == journal_.cells.end() || !kept->ok() || scheduled_rounds_done(*kept, rounds) >= round)
+    if (!rounds_left(journal_.cells, name, rounds) || scheduled_rounds_done(*kept, rounds) >= round)
       return true;
     progress.starting(cell);
-    std::optional<CellResult> again = run_later_round(cell, iterations_of(cell));
+    std::optional<CellResult> again =
+        run_later_round(cell, first_round_iterations(journal_.cells, cell_name(cell)));
     if (!again) return false;
     CellResult record = *kept;
     Round added = again->rounds.front();
     added.index = round;
     add_round(record, std::move(added));
     disturb_round_for_test(record, record.rounds.back(), args_.test_disturbed);
-    if (round == rounds && at_hand(cell)) {
-      double wall = 0;
-      for (const Round& each : record.rounds) wall += each.wall_seconds.value_or(0);
-      record_cell(executable_, cell, matrix_, wall);
-    }
+    if (round == rounds && builds_.at(cell.build).at_hand)
+      record_cell(executable_, cell, matrix_, rounds_wall_seconds(record));
     keep_cell(files, record, false);  // journaled at once; the results files once the round ends
     progress.finished(record, estimate);
     return true;
-  }
-
-  // Whether the cell, journaled ok, still has scheduled rounds to run.
-  bool rounds_to_run(const std::string& name) const {
-    for (const auto& record : journal_.cells)
-      if (record.name == name)
-        return matrix_.rounds > 1 && record.ok() &&
-               scheduled_rounds_done(record, matrix_.rounds) < matrix_.rounds;
-    return false;
-  }
-
-  bool at_hand(const CellKey& cell) const { return builds_.at(cell.build).at_hand; }
-
-  // The first round's iterations a repetition, which a later round times again.
-  std::int64_t iterations_of(const CellKey& cell) const {
-    const std::string name = cell_name(cell);
-    for (const auto& record : journal_.cells)
-      if (record.name == name && !record.rounds.empty() && !record.rounds.front().repetitions.empty())
-        return std::max<std::int64_t>(1, record.rounds.front().repetitions.front().iterations);
-    return 1;
   }
 
   // A later round of an ok cell in its worker, timing only; nothing when the run was interrupted.
@@ -439,21 +411,8 @@ class MatrixRunner {
   RunOutcome stopped_by(const WriteError& failure) {
     outcome_.exit_code = exit_cannot_write;
     outcome_.cells_done = journal_.cells.size();
-    const Paths& paths = outcome_.paths;
-    if (!journal_.header) {  // not even the journal's first line: nothing to resume
-      remove_created_directory(created_);
-      std::fprintf(stderr, "\nladder: %s\nladder: nothing was measured; make room and start the run again\n",
-                   failure.what());
-      return outcome_;
-    }
-    std::fprintf(
-        stderr,
-        "\nladder: %s\n"
-        "ladder: the run stopped there. %zu of %zu cells are finished and safe in %s; %s is whole as "
-        "last written (every results file is replaced in one step, never half-written).\n"
-        "ladder: make room (or fix the directory), then `ladder run --resume %s` finishes the run.\n",
-        failure.what(), journal_.cells.size(), cells_.size(), paths.journal.c_str(), paths.json.c_str(),
-        paths.dir.c_str());
+    if (!journal_.header) remove_created_directory(created_);  // not even its first line: nothing to resume
+    report_write_failure(failure, journal_, cells_.size(), outcome_.paths);
     return outcome_;
   }
 
