@@ -391,9 +391,10 @@ TEST(BudgetedRun, DropsWhatItSaysRecordsItAndResumeKeepsTheMatrix) {
   ASSERT_TRUE(save_calibration(LADDER_BINARY, calibration));
   const std::string out = dir.str() + "/out";
   // 6 cells of about 10 s: 60 s; 45 s (40.5 s for the estimate) fits 3. --remeasure 0: no allowance for
-  // measuring disturbed cells again (remeasure_test.cpp fits a budget with it).
+  // measuring disturbed cells again (remeasure_test.cpp fits a budget with it); --rounds 1: one worker start
+  // a cell (three rounds would start each cell's 10 s worker three times).
   const Outcome outcome = run_command(LADDER_BINARY,
-                                      "run --tiers naive,openmp --n 1e4,1e5 --threads 1,2 "
+                                      "run --tiers naive,openmp --n 1e4,1e5 --threads 1,2 --rounds 1 "
                                       "--no-instructions --remeasure 0 --budget 45s --out " +
                                           out);
   unsetenv("LADDER_CACHE_DIR");
