@@ -2,9 +2,10 @@
 # (script, ladder, scratch, node_count, cpus_per_node) and its fail().
 results_check=$(dirname "${BASH_SOURCE[0]}")/slurm_results.py
 submit_dir=$scratch/submit
-# `ladder run`'s options of a tiny matrix, REPS repetitions of at least MIN_TIME seconds a cell, and nothing
-# measured beside the cells.
-tiny() { echo --preset quick --reps "$1" --min-time "$2" --no-instructions --no-limits --remeasure 0; }
+# `ladder run`'s options of a tiny matrix, REPS repetitions of at least MIN_TIME seconds a cell in one worker
+# (--rounds 1: the jobs' time limits are sized on a cell's whole time in one process), and nothing measured
+# beside the cells.
+tiny() { echo --preset quick --reps "$1" --min-time "$2" --rounds 1 --no-instructions --no-limits --remeasure 0; }
 
 # The script as submitted: itself, or with the planted fault (tests/slurm_cluster_test.sh says which).
 submitted=$script
