@@ -20,18 +20,27 @@ TestDisturbance parse_test_disturbance(const char* value) {
                            "CELL[=K] (a cell's name, K its first measurements from 1 to 99)", 99, 1);
 }
 
+namespace {
+
+// What the switch's touch leaves on the record, for the warnings to find.
+void mark_test_disturbance(CellResult& record) {
+  record.measurement->extra["test_disturbance"] = "one core of other load added by LADDER_TEST_DISTURB";
+}
+
+}  // namespace
+
 void disturb_for_test(CellResult& record, const TestDisturbance& disturbance, int measurement) {
   const auto named = disturbance.find(record.name);
   if (!record.ok() || named == disturbance.end() || measurement >= named->second) return;
   record.worker.other_load_cores += 1;
-  record.measurement->extra["test_disturbance"] = "one core of other load added by LADDER_TEST_DISTURB";
+  mark_test_disturbance(record);
 }
 
 void disturb_round_for_test(CellResult& record, Round& round, const TestDisturbance& disturbance) {
   const auto named = disturbance.find(record.name);
   if (!record.ok() || named == disturbance.end() || round.index > named->second) return;
   round.other_load_cores += 1;
-  record.measurement->extra["test_disturbance"] = "one core of other load added by LADDER_TEST_DISTURB";
+  mark_test_disturbance(record);
 }
 
 namespace {
