@@ -17,7 +17,7 @@ fail() {
   echo "FAIL: $*"
   exit 1
 }
-quick=(--n 1e5 --reps 1 --min-time 0.01 --no-instructions --no-history)
+quick=(--n 1e5 --reps 1 --min-time 0.01 --no-instructions --no-history --no-limits)
 
 refused() {  # refused WORDS ARGS…: exit 2, the words said, no results directory
   local words=$1

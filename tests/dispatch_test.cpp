@@ -261,7 +261,8 @@ TEST(DispatchObjects, PathsRunNothingWhenTheProgramStarts) {
 TEST(DispatchRun, EveryCellRecordsThePathItTook) {
   const testing::TempDir dir;
   const auto run = testing::run_and_read(
-      LADDER_BINARY, "--tiers dispatch,xsimd --integrand gauss,pi --n 1e4 --reps 2 --min-time 0.005",
+      LADDER_BINARY,
+      "--tiers dispatch,xsimd --integrand gauss,pi --n 1e4 --reps 2 --min-time 0.005 --no-limits",
       dir / "out");
   ASSERT_EQ(run.outcome.exit_code, 0) << run.outcome.output;
   int dispatch_cells = 0;

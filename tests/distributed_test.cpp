@@ -98,10 +98,11 @@ TEST(RunWithHostfile, TheHostfileAndOneRankPerNodeReachTheLauncher) {
   write_text(launcher, "#!/bin/sh\necho \"$@\" > '" + arguments + "'\nexit 1\n");
   write_text(hosts, "node1 slots=4\nnode2 slots=4\n");
   ASSERT_EQ(chmod(launcher.c_str(), 0755), 0);
-  const auto run = run_command("LADDER_MPIRUN=" + launcher + " " + LADDER_BINARY,
-                               "run --tiers mpi --ranks 2 --threads 3 --n 1e4 --reps 1 --min-time 0.001 "
-                               "--no-instructions --hostfile " +
-                                   hosts + " --out " + dir.str() + "/out");
+  const auto run =
+      run_command("LADDER_MPIRUN=" + launcher + " " + LADDER_BINARY,
+                  "run --no-limits --tiers mpi --ranks 2 --threads 3 --n 1e4 --reps 1 --min-time 0.001 "
+                  "--no-instructions --hostfile " +
+                      hosts + " --out " + dir.str() + "/out");
   const std::string given = read_text(arguments);
   EXPECT_NE(given.find("-np 2 "), std::string::npos) << given << run.output;
   EXPECT_NE(given.find("--hostfile " + hosts + " --map-by ppr:1:node:PE=3 --bind-to core"), std::string::npos)
@@ -121,7 +122,7 @@ TEST(RunOversubscribed, TheCellIsMarkedInResultsWarningsAndReport) {
   if (const std::string why = unavailable_reason(find_tier("mpi")); !why.empty()) GTEST_SKIP() << why;
   TempDir dir;
   const int ranks = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)) + 1;
-  const auto run = run_command(LADDER_BINARY, "run --tiers mpi --ranks " + std::to_string(ranks) +
+  const auto run = run_command(LADDER_BINARY, "run --no-limits --tiers mpi --ranks " + std::to_string(ranks) +
                                                   " --threads 1 --n 1e4 --reps 1 --min-time 0.001 "
                                                   "--no-instructions --out " +
                                                   dir.str() + "/out");

@@ -75,10 +75,11 @@ TEST(CliErrors, RunIntoAnOutUnderARegularFileIsRefusedBeforeAnythingRunsWithExit
   TempDir dir;
   write_text(dir / "a-file", "not a directory\n");
   const std::string out = (dir / "a-file/run").string();
-  const Outcome outcome = run_command(LADDER_BINARY,
-                                      "run --tiers naive --n 1000 --reps 1 --min-time 0.001 --threads 1 "
-                                      "--no-instructions --no-history --out " +
-                                          out);
+  const Outcome outcome =
+      run_command(LADDER_BINARY,
+                  "run --no-limits --tiers naive --n 1000 --reps 1 --min-time 0.001 --threads 1 "
+                  "--no-instructions --no-history --out " +
+                      out);
   EXPECT_EQ(outcome.exit_code, bad_input) << outcome.output;
   EXPECT_TRUE(says(outcome, "ladder: cannot create --out '" + out + "'")) << outcome.output;
 }
@@ -107,10 +108,11 @@ TEST(CliErrors, AWorkerThatCannotStartFailsItsCellSayingWhyAndExits1) {
   const std::string command =
       "sh -c 'exec 3<\"$0\" && rm \"$0\" && exec /proc/self/fd/3 \"$@\"' " + (dir / "ladder").string();
   const std::string out = (dir / "out").string();
-  const Outcome outcome = run_command(command,
-                                      "run --tiers naive --n 1000 --reps 1 --min-time 0.001 --threads 1 "
-                                      "--no-instructions --no-history --out " +
-                                          out);
+  const Outcome outcome =
+      run_command(command,
+                  "run --no-limits --tiers naive --n 1000 --reps 1 --min-time 0.001 --threads 1 "
+                  "--no-instructions --no-history --out " +
+                      out);
   EXPECT_EQ(outcome.exit_code, some_cell_failed) << outcome.output;
   EXPECT_TRUE(says(outcome, "the worker could not be started: cannot execute '" + (dir / "ladder").string() +
                                 " (deleted)': No such file or directory"))

@@ -112,7 +112,7 @@ TEST(HistoryIntegrity, AnotherApplicationsSQLiteFileIsRefusedAndLeftAlone) {
 
 // ---- `ladder run` records itself --------------------------------------------------------------------
 
-const char* quick_run = "run --tiers naive --n 1e4 --reps 3 --min-time 0.002 --no-instructions";
+const char* quick_run = "run --no-limits --tiers naive --n 1e4 --reps 3 --min-time 0.002 --no-instructions";
 
 std::string git_head() {
   const Outcome head = run_command("git -C " + in_quotes(LADDER_SOURCE_DIR), "rev-parse HEAD");

@@ -369,7 +369,7 @@ TEST(HistoryCommand, BadOptionValuesGetClearErrors) {
   EXPECT_EQ(bad_date.exit_code, exit_bad_input) << bad_date.output;
   EXPECT_NE(bad_date.output.find("--since 'yesterday' is not a date"), std::string::npos) << bad_date.output;
   // `ladder run` checks the path before it runs anything.
-  const Outcome run = ladder("run --tiers naive --n 1e4 --reps 3 --no-instructions --out " +
+  const Outcome run = ladder("run --no-limits --tiers naive --n 1e4 --reps 3 --no-instructions --out " +
                              in_quotes(scratch / "out") + " --history ''");
   EXPECT_EQ(run.exit_code, exit_bad_input) << run.output;
   EXPECT_NE(run.output.find("--history is empty"), std::string::npos) << run.output;

@@ -89,9 +89,9 @@ TEST(IntegrandList, BadNamesAreRefusedBeforeAnythingIsWrittenOrPlanned) {
   TempDir dir;
   const std::string out = " --out " + dir.str() + "/out";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"run --integrand gauss,cosh" + out,
+      {"run --no-limits --integrand gauss,cosh" + out,
        "unknown integrand 'cosh'; known integrands: " + integrand_names()},
-      {"run --integrand gauss,,pi" + out, "--integrand 'gauss,,pi' has an empty name"},
+      {"run --no-limits --integrand gauss,,pi" + out, "--integrand 'gauss,,pi' has an empty name"},
       {"plan --integrand cosh,gauss", "unknown integrand 'cosh'; known integrands: " + integrand_names()},
   };
   for (const auto& [arguments, message] : cases) {
@@ -216,7 +216,7 @@ TEST(IntegrandRun, TwoIntegrandsGetTheirCellsReferencesAndContext) {
   const bool rational = has_example("rational");
   const std::string second = rational ? "rational" : "pi";
   const auto run = run_and_read(LADDER_BINARY,
-                                "--preset quick --tiers naive,xsimd --integrand gauss," + second +
+                                "--preset quick --no-limits --tiers naive,xsimd --integrand gauss," + second +
                                     " --n 1e4 " + std::string(few_repetitions),
                                 dir / "out");
   ASSERT_EQ(run.outcome.exit_code, 0) << run.outcome.output;
@@ -283,10 +283,10 @@ TEST(IntegrandRun, ATierThatCannotRunAnIntegrandIsUnavailableWithItsReasonAndNoW
   const std::string reason = unsupported_reason(find_tier("xsimd"), find_integrand("piecewise-branch"));
   ASSERT_NE(reason, "") << "piecewise-branch branches on a batch: the xsimd tier cannot run it";
   TempDir dir;
-  const auto run = run_and_read(
-      LADDER_BINARY,
-      "--tiers xsimd --integrand gauss,piecewise-branch --n 1e4,2e4 " + std::string(few_repetitions),
-      dir / "out");
+  const auto run = run_and_read(LADDER_BINARY,
+                                "--tiers xsimd --integrand gauss,piecewise-branch --n 1e4,2e4 --no-limits " +
+                                    std::string(few_repetitions),
+                                dir / "out");
   ASSERT_EQ(run.outcome.exit_code, 0) << "unavailable is no failure\n" << run.outcome.output;
   const auto cells = medians(run.results);
   const auto journal = journaled_cells(dir / "out/journal.jsonl");
@@ -329,7 +329,7 @@ TEST(IntegrandRun, ATierThatCannotRunAnIntegrandIsUnavailableWithItsReasonAndNoW
 // Instructions a node are counted with each integrand of the run.
 TEST(IntegrandRun, InstructionsAreCountedWithEachIntegrand) {
   TempDir dir;
-  const Outcome outcome = ladder_command("run --tiers naive --integrand gauss,pi --n 1e3 " +
+  const Outcome outcome = ladder_command("run --no-limits --tiers naive --integrand gauss,pi --n 1e3 " +
                                          std::string(few_repetitions) + " --out " + (dir / "out").string());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const json instructions = read_json(dir / "out/results.json").at("instructions");
@@ -353,10 +353,11 @@ TEST(IntegrandRun, ARunJournaledWithOneIntegrandResumes) {
   TempDir dir;
   const std::string out = (dir / "out").string();
   // --remeasure 0: a journal of that time has no cell measured again.
-  const auto first = run_and_read(
-      LADDER_BINARY,
-      "--tiers naive --integrand pi --n 1e3,2e3,3e3 --remeasure 0 --rounds 1 " + std::string(few_repetitions),
-      dir / "out");
+  const auto first =
+      run_and_read(LADDER_BINARY,
+                   "--tiers naive --integrand pi --n 1e3,2e3,3e3 --remeasure 0 --rounds 1 --no-limits " +
+                       std::string(few_repetitions),
+                   dir / "out");
   ASSERT_EQ(first.outcome.exit_code, 0) << first.outcome.output;
   // Made old: the header's matrix as it was written then, and the last cell not yet run.
   std::vector<std::string> lines = lines_of(read_text(dir / "out/journal.jsonl"));
@@ -378,7 +379,7 @@ TEST(IntegrandRun, ARunJournaledWithOneIntegrandResumes) {
   for (const auto& line : lines) text += line + "\n";
   write_text(dir / "out/journal.jsonl", text);
 
-  const Outcome resumed = ladder_command("run --resume " + out);
+  const Outcome resumed = ladder_command("run --no-limits --resume " + out);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_NE(resumed.output.find("1 cells"), std::string::npos) << "one cell left\n" << resumed.output;
   const json results = read_json(dir / "out/results.json");
@@ -392,7 +393,7 @@ TEST(IntegrandRun, ARunJournaledWithOneIntegrandResumes) {
   EXPECT_TRUE(file.context.integrands.empty()) << "an old run's context has none, and reads";
 
   // Matrix options on --resume are compared with the old matrix read as a list of one.
-  const Outcome other = ladder_command("run --resume " + out + " --integrand pi,gauss");
+  const Outcome other = ladder_command("run --no-limits --resume " + out + " --integrand pi,gauss");
   EXPECT_EQ(other.exit_code, 2) << other.output;
   EXPECT_NE(other.output.find("holds another matrix (integrands"), std::string::npos) << other.output;
 }

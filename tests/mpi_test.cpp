@@ -105,7 +105,7 @@ TEST(MpiTier, TheMatrixRunsRanksAsADimensionEvenAsRoot) {
   std::string pattern = (std::filesystem::temp_directory_path() / "ladder-mpi-XXXXXX").string();
   const std::filesystem::path dir = mkdtemp(pattern.data());
   const Outcome outcome = run_command(LADDER_BINARY,
-                                      "run --tiers mpi --ranks 1,2 --threads 1 --n 1e5 --reps 2 "
+                                      "run --no-limits --tiers mpi --ranks 1,2 --threads 1 --n 1e5 --reps 2 "
                                       "--min-time 0.005 --out " +
                                           (dir / "out").string());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
@@ -141,7 +141,7 @@ TEST(MpiTier, WithoutALauncherItIsUnavailableAndRunsSkipItsCells) {
   std::string pattern = (std::filesystem::temp_directory_path() / "ladder-mpi-XXXXXX").string();
   const std::filesystem::path dir = mkdtemp(pattern.data());
   const Outcome run = run_command(missing + LADDER_BINARY,
-                                  "run --tiers mpi,xsimd --n 1e4 --reps 2 --min-time "
+                                  "run --no-limits --tiers mpi,xsimd --n 1e4 --reps 2 --min-time "
                                   "0.005 --out " +
                                       (dir / "out").string());
   EXPECT_EQ(run.exit_code, 0) << "an unavailable tier is not a failed run\n" << run.output;
@@ -208,7 +208,7 @@ TEST(MpiTier, RanksAreForDistributedTiersOnly) {
   const Outcome outcome = run_command(LADDER_BINARY, "eval --tier xsimd --ranks 2 --n 1e4");
   EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
   EXPECT_NE(outcome.output.find("tier 'xsimd' is not distributed"), std::string::npos) << outcome.output;
-  const Outcome zero = run_command(LADDER_BINARY, "run --tiers mpi --ranks 0 --n 1e4");
+  const Outcome zero = run_command(LADDER_BINARY, "run --no-limits --tiers mpi --ranks 0 --n 1e4");
   EXPECT_EQ(zero.exit_code, 2) << zero.output;
   EXPECT_NE(zero.output.find("ranks = '0' is invalid"), std::string::npos) << zero.output;
 }

@@ -286,7 +286,7 @@ TEST(Timeline, SamplesAGrowingResidentSetAsItGrows) {
 TEST(Run, CellsCarryCountersAndMemoryOverTimeAndTheReportDrawsIt) {
   TempDir out;
   const auto outcome = run_command(ladder_binary,
-                                   "run --tiers naive,streaming --n 2e7 --threads 1 --reps 1 "
+                                   "run --no-limits --tiers naive,streaming --n 2e7 --threads 1 --reps 1 "
                                    "--min-time 0.01 --out " +
                                        out.str());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;

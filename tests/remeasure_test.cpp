@@ -421,7 +421,7 @@ TEST(RemeasureRun, AResumeFinishesTheMeasuringAgain) {
   for (const auto& line : lines_of(read_text(out / "journal.jsonl")))
     if (line.find("\"remeasured\"") == std::string::npos) measured_once += line + "\n";
   write_text(out / "journal.jsonl", measured_once);
-  const Outcome resumed = ladder("run --resume " + out.string() + " --no-history", disturb);
+  const Outcome resumed = ladder("run --no-limits --resume " + out.string() + " --no-history", disturb);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_NE(resumed.output.find(std::string("measuring ") + inlined_cell + " again"), std::string::npos)
       << resumed.output;
@@ -434,7 +434,7 @@ TEST(RemeasureRun, AResumeFinishesTheMeasuringAgain) {
   expect_the_rule_kept(cells);
   EXPECT_EQ(read_json(out / "results.json").at("context").at("run").at("status"), "complete");
   const std::size_t lines = lines_of(read_text(out / "journal.jsonl")).size();
-  const Outcome again = ladder("run --resume " + out.string() + " --no-history", disturb);
+  const Outcome again = ladder("run --no-limits --resume " + out.string() + " --no-history", disturb);
   ASSERT_EQ(again.exit_code, 0) << again.output;
   EXPECT_EQ(lines_of(read_text(out / "journal.jsonl")).size(), lines + 1);  // the resumption's line alone
 }
@@ -446,7 +446,7 @@ TEST(RemeasureRun, ACellJournaledTwiceIsStillRefused) {
   ASSERT_EQ(ladder(small_run + " --remeasure 0 --out " + out.string()).exit_code, 0);
   const std::vector<std::string> lines = lines_of(read_text(out / "journal.jsonl"));
   write_text(out / "journal.jsonl", read_text(out / "journal.jsonl") + lines.back() + "\n");
-  const Outcome resumed = ladder("run --resume " + out.string() + " --no-history");
+  const Outcome resumed = ladder("run --no-limits --resume " + out.string() + " --no-history");
   EXPECT_EQ(resumed.exit_code, 2) << resumed.output;
   EXPECT_NE(resumed.output.find("comes twice"), std::string::npos) << resumed.output;
 }

@@ -247,7 +247,7 @@ TEST(RunCommandOptions, PythonLimitAndNoInstructions) {
   TempDir dir;
   const auto outcome = testing::run_command(
       LADDER_BINARY,
-      "run --tiers naive,py-list,numpy --peers python --n 1000,20000 --python-limit 1e4 --reps 3 "
+      "run --no-limits --tiers naive,py-list,numpy --peers python --n 1000,20000 --python-limit 1e4 --reps 3 "
       "--min-time 0.001 --threads 1 --no-instructions --out " +
           (dir / "out").string());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;

@@ -202,7 +202,7 @@ TEST(ReportMoney, TheReportSaysWhatPickSaysOnEveryFixture) {
 TEST(ReportMoneyOfARealRun, EveryTiersFiguresFollowFromTheFormulaAndTheMedians) {
   TempDir dir;
   const auto ran = run_command(LADDER_BINARY,
-                               "run --tiers naive,inlined,xsimd,openmp --n 1e5 --threads 1,2 "
+                               "run --no-limits --tiers naive,inlined,xsimd,openmp --n 1e5 --threads 1,2 "
                                "--reps 3 --min-time 0.005 --no-history --no-instructions --out " +
                                    (dir / "run").string());
   ASSERT_EQ(ran.exit_code, 0) << ran.output;
@@ -271,8 +271,9 @@ TEST(ReportMoney, BadInputsAreRefusedByNameAndNothingIsWrittenOrRun) {
     EXPECT_EQ(reported.exit_code, 2) << reported.output;
     EXPECT_NE(reported.output.find(said), std::string::npos) << reported.output;
     EXPECT_FALSE(std::filesystem::exists(dir / "out")) << "a refused report wrote " << (dir / "out").string();
-    const auto ran = run_command(LADDER_BINARY, "run --tiers naive --n 1e3 --reps 1 --no-history --out " +
-                                                    (dir / "run").string() + " " + options);
+    const auto ran =
+        run_command(LADDER_BINARY, "run --no-limits --tiers naive --n 1e3 --reps 1 --no-history --out " +
+                                       (dir / "run").string() + " " + options);
     EXPECT_EQ(ran.exit_code, 2) << ran.output;
     EXPECT_NE(ran.output.find(said), std::string::npos) << ran.output;
     EXPECT_FALSE(std::filesystem::exists(dir / "run")) << "a refused run made " << (dir / "run").string();

@@ -94,7 +94,7 @@ TEST(ReadableReport, ALiveQuickRunWithThePythonPeersPassesTheChecksOutsideTheLay
                  << numpy.output;
   TempDir dir;
   const Outcome run = ladder(
-      "run --preset quick --peers python --n 1e6 --reps 2 --min-time 0.005 "
+      "run --no-limits --preset quick --peers python --n 1e6 --reps 2 --min-time 0.005 "
       "--no-instructions --out " +
       (dir / "quick").string());
   ASSERT_EQ(run.exit_code, 0) << run.output;

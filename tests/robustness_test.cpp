@@ -44,7 +44,7 @@ const fs::path& real_run() {
     const fs::path out = dir / "run";
     const Outcome made =
         run_command(LADDER_FAULT_BINARY,
-                    "run --tiers naive,xsimd,openmp,nowhere,crashes --n 1e4,1e5 --threads 1,2 "
+                    "run --no-limits --tiers naive,xsimd,openmp,nowhere,crashes --n 1e4,1e5 --threads 1,2 "
                     "--reps 3 --min-time 0.002 --no-instructions --out " +
                         out.string());
     EXPECT_EQ(made.exit_code, 1) << "the crashed cells make it 1\n" << made.output;
@@ -184,7 +184,7 @@ TEST(DamagedFiles, NoMutatedJournalEndsRunResumeOnASignal) {
       text += damaged + "\n";
     }
     write_text(copy / "journal.jsonl", text);
-    const Outcome resumed = ladder("run --resume " + copy.string());
+    const Outcome resumed = ladder("run --no-limits --resume " + copy.string());
     expect_clean_end(
         resumed, "journal mutation " + std::to_string(round) + " (line " + std::to_string(line + 1) + ")");
     rejected += resumed.exit_code == 2;
@@ -223,7 +223,7 @@ TEST(DamagedFiles, AJournalWhoseCellsDoNotMatchItsMatrixIsRefusedNamingTheCell) 
     if (what == "repeated") text += extra_line + "\n";
     write_text(copy / "journal.jsonl", text);
     const std::string results_before = read_text(copy / "results.json");
-    const Outcome resumed = ladder("run --resume " + copy.string());
+    const Outcome resumed = ladder("run --no-limits --resume " + copy.string());
     EXPECT_EQ(resumed.exit_code, 2) << what << ":\n" << resumed.output;
     EXPECT_NE(resumed.output.find("is damaged: " + message), std::string::npos) << what << ":\n"
                                                                                 << resumed.output;
@@ -250,7 +250,7 @@ void expect_full_disk_handled(const Outcome& stopped, const fs::path& out_dir) {
 
 // Once there is room, `ladder run --resume` finishes the run: every cell of small_matrix is in its results.
 void expect_resumed_to_every_cell(const fs::path& out_dir) {
-  const Outcome resumed = ladder("run --resume " + out_dir.string());
+  const Outcome resumed = ladder("run --no-limits --resume " + out_dir.string());
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
   std::set<std::string> cells;
   const json results = read_json(out_dir / "results.json");
@@ -269,7 +269,8 @@ TEST(FullDisk, ARunOnASmallFilesystemStopsWithAMessageAndResumesOnceThereIsRoom)
     GTEST_SKIP() << "cannot mount a 150 KiB tmpfs here (" << std::strerror(errno)
                  << "); FullDisk.AFileSizeLimitStopsTheRunTheSameWay covers the same path without privileges";
   const fs::path out_dir = mount_point / "run";
-  const Outcome stopped = ladder(std::string("run ") + small_matrix + " --out " + out_dir.string());
+  const Outcome stopped =
+      ladder(std::string("run --no-limits ") + small_matrix + " --out " + out_dir.string());
   expect_full_disk_handled(stopped, out_dir);
   const fs::path moved = scratch / "run";  // "make room": the run moves to a disk with room
   fs::copy(out_dir, moved, fs::copy_options::recursive);
@@ -282,8 +283,9 @@ TEST(FullDisk, AFileSizeLimitStopsTheRunTheSameWay) {
   const fs::path out_dir = scratch / "run";
   // A write past RLIMIT_FSIZE fails with EFBIG (SIGXFSZ ignored), as a write to a full disk fails with
   // ENOSPC: the limit is inherited by the run and its workers.
-  const Outcome stopped = run_command("ulimit -f 150; trap '' XFSZ; " + std::string(LADDER_FAULT_BINARY),
-                                      std::string("run ") + small_matrix + " --out " + out_dir.string());
+  const Outcome stopped =
+      run_command("ulimit -f 150; trap '' XFSZ; " + std::string(LADDER_FAULT_BINARY),
+                  std::string("run --no-limits ") + small_matrix + " --out " + out_dir.string());
   expect_full_disk_handled(stopped, out_dir);
   expect_resumed_to_every_cell(out_dir);
 }

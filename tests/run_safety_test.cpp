@@ -56,7 +56,7 @@ TEST(RunSafety, AResumeOfAJournalWithoutACardForAMatrixTierIsRefusedAndChangesNo
   TempDir dir;
   crafted_run(dir / "run", crafted_header());  // its matrix is naive's; its header has no card
   const std::string journal = read_text(dir / "run" / "journal.jsonl");
-  const Outcome resumed = ladder("run --resume " + (dir / "run").string() + " --no-history");
+  const Outcome resumed = ladder("run --no-limits --resume " + (dir / "run").string() + " --no-history");
   EXPECT_EQ(resumed.exit_code, 2) << resumed.output;
   EXPECT_NE(resumed.output.find("is damaged: its first line's tiers hold no card of tier \"naive\""),
             std::string::npos)
@@ -70,7 +70,7 @@ TEST(RunSafety, AResumeOfAJournalWithATierCardedTwiceIsRefused) {
   JournalHeader header = crafted_header();
   header.tiers = tier_cards({"naive", "naive"});
   crafted_run(dir / "run", header);
-  const Outcome resumed = ladder("run --resume " + (dir / "run").string() + " --no-history");
+  const Outcome resumed = ladder("run --no-limits --resume " + (dir / "run").string() + " --no-history");
   EXPECT_EQ(resumed.exit_code, 2) << resumed.output;
   EXPECT_NE(resumed.output.find("hold two cards of tier \"naive\""), std::string::npos) << resumed.output;
   EXPECT_EQ(read_text(dir / "run" / "results.json"), "the good results\n");
@@ -237,7 +237,7 @@ TEST(RunSafetyRun, AResumeOfAJournalWithNoTiersKeepsTheResultsPickReads) {
   std::string journal;
   for (const auto& line : lines) journal += line + "\n";
   write_text(run / "journal.jsonl", journal);
-  const Outcome resumed = ladder("run --resume " + quoted(run) + " --no-history");
+  const Outcome resumed = ladder("run --no-limits --resume " + quoted(run) + " --no-history");
   EXPECT_EQ(resumed.exit_code, 2) << resumed.output;
   EXPECT_NE(resumed.output.find("hold no card of tier \"inlined\""), std::string::npos) << resumed.output;
   EXPECT_EQ(read_text(run / "results.json"), results);

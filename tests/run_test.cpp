@@ -90,7 +90,7 @@ TEST(Run, QuickPresetWritesEveryCellToEveryFile) {
 
 TEST(Run, HeapIsEightBytesANodeForNaiveAndAlmostNothingForStreamingTiers) {
   TempDir dir;
-  const Outcome outcome = ladder("run --tiers naive,streaming,inlined,xsimd --n 1e6 " +
+  const Outcome outcome = ladder("run --no-limits --tiers naive,streaming,inlined,xsimd --n 1e6 " +
                                  std::string(quick_cells) + " --out " + dir.str() + "/out");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const auto cells = medians(read_json(dir / "out/results.json"));
@@ -106,7 +106,7 @@ TEST(Run, HeapIsEightBytesANodeForNaiveAndAlmostNothingForStreamingTiers) {
 // call is the one that ran, not the process's life or nothing.
 TEST(Run, MinorFaultsCountEveryFreshPageTheCallTouches) {
   TempDir dir;
-  const Outcome outcome = faulty("run --tiers fresh-pages --n 1e4 --no-instructions " +
+  const Outcome outcome = faulty("run --no-limits --tiers fresh-pages --n 1e4 --no-instructions " +
                                  std::string(quick_cells) + " --out " + dir.str() + "/out");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const auto cells = medians(read_json(dir / "out/results.json"));
@@ -121,7 +121,8 @@ TEST(Run, StatisticsAgreeWithTheRepetitions) {
   // One round: the five repetitions of one worker (a cell of rounds pools its clean rounds' repetitions,
   // rounds_test.cpp).
   const Outcome outcome =
-      ladder("run --tiers xsimd --n 1e5 --reps 5 --rounds 1 --min-time 0.005 --out " + dir.str() + "/out");
+      ladder("run --no-limits --tiers xsimd --n 1e5 --reps 5 --rounds 1 --min-time 0.005 --out " + dir.str() +
+             "/out");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const json results = read_json(dir / "out/results.json");
   std::vector<double> times;
@@ -147,8 +148,9 @@ TEST(Run, StatisticsAgreeWithTheRepetitions) {
 
 TEST(Run, CrashAndRunawayAllocationCostOneCellEachAndTheRunGoesOn) {
   TempDir dir;
-  const Outcome outcome = faulty("run --tiers crashes,xsimd,unbounded,naive,nowhere --n 1e4,1e5 " +
-                                 std::string(quick_cells) + " --out " + dir.str() + "/out");
+  const Outcome outcome =
+      faulty("run --no-limits --tiers crashes,xsimd,unbounded,naive,nowhere --n 1e4,1e5 " +
+             std::string(quick_cells) + " --out " + dir.str() + "/out");
   EXPECT_EQ(outcome.exit_code, 1) << "some cells failed\n" << outcome.output;
   const auto cells = medians(read_json(dir / "out/results.json"));
   ASSERT_EQ(cells.size(), 10u) << outcome.output;
@@ -176,7 +178,7 @@ TEST(Run, CrashAndRunawayAllocationCostOneCellEachAndTheRunGoesOn) {
 // `failed`, with the reason, the run carries on, and its exit code is 1.
 TEST(Run, ACellWhoseWorkerReportsFailureIsFailedWithTheReason) {
   TempDir dir;
-  const Outcome outcome = faulty("run --tiers throws,exits,xsimd --n 1e4 --no-instructions " +
+  const Outcome outcome = faulty("run --no-limits --tiers throws,exits,xsimd --n 1e4 --no-instructions " +
                                  std::string(quick_cells) + " --out " + dir.str() + "/out");
   EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
   const json results = read_json(dir / "out/results.json");
@@ -201,7 +203,7 @@ TEST(Run, ACellWhoseWorkerReportsFailureIsFailedWithTheReason) {
 // scripts/bench-run-timing, outside ctest.
 TEST(Run, ACellOverItsTimeLimitIsStoppedAndRecorded) {
   TempDir dir;
-  const Outcome outcome = faulty("run --tiers hangs,xsimd --n 1e4 --cell-timeout 1 " +
+  const Outcome outcome = faulty("run --no-limits --tiers hangs,xsimd --n 1e4 --cell-timeout 1 " +
                                  std::string(quick_cells) + " --out " + dir.str() + "/out");
   EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
   const auto cells = medians(read_json(dir / "out/results.json"));
@@ -216,8 +218,8 @@ TEST(Run, ACellOverItsTimeLimitIsStoppedAndRecorded) {
 
 TEST(Run, ACellThatCannotFitInMemoryIsSkippedNotAttempted) {
   TempDir dir;
-  const Outcome outcome = ladder("run --tiers naive --n 2^50 " + std::string(quick_cells) + " --out " +
-                                 dir.str() + "/out --cell-timeout 30");
+  const Outcome outcome = ladder("run --no-limits --tiers naive --n 2^50 " + std::string(quick_cells) +
+                                 " --out " + dir.str() + "/out --cell-timeout 30");
   EXPECT_EQ(outcome.exit_code, 0) << "a skipped cell is not a failure\n" << outcome.output;
   const auto cells = medians(read_json(dir / "out/results.json"));
   const json& naive = cells.at("naive/gauss/n:1125899906842624/threads:1");
@@ -231,7 +233,7 @@ TEST(Run, ACellThatCannotFitInMemoryIsSkippedNotAttempted) {
 TEST(Run, ReproducibilityIsJudgedAcrossThreadCounts) {
   TempDir dir;
   const Outcome outcome =
-      faulty("run --tiers thread-dependent,tbb,xsimd --reproducible --n 1e5 --threads 1,2 " +
+      faulty("run --no-limits --tiers thread-dependent,tbb,xsimd --reproducible --n 1e5 --threads 1,2 " +
              std::string(quick_cells) + " --out " + dir.str() + "/out");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const auto cells = medians(read_json(dir / "out/results.json"));
@@ -262,8 +264,8 @@ TEST(Run, InterruptedRunResumesWithoutRedoingFinishedCells) {
     dup2(null, STDOUT_FILENO);
     dup2(null, STDERR_FILENO);
     execl(LADDER_FAULT_BINARY, LADDER_FAULT_BINARY, "run", "--tiers", "slow", "--n", "1,2,3,4,5,6,7,8,9,10",
-          "--reps", "3", "--min-time", "0.01", "--remeasure", "0", "--rounds", "1", "--out", out.c_str(),
-          static_cast<char*>(nullptr));
+          "--reps", "3", "--min-time", "0.01", "--remeasure", "0", "--rounds", "1", "--no-limits", "--out",
+          out.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   ASSERT_TRUE(wait_for_lines(dir / "out/journal.jsonl", 4)) << "three cells finished";
@@ -282,7 +284,7 @@ TEST(Run, InterruptedRunResumesWithoutRedoingFinishedCells) {
   EXPECT_FALSE(fs::exists(dir / "out/.work")) << "no worker files left behind";
 
   // --remeasure 0: a disturbed cell measured again would rightly replace its record (remeasure_test.cpp).
-  const Outcome resumed = faulty("run --resume " + out + " --remeasure 0");
+  const Outcome resumed = faulty("run --no-limits --resume " + out + " --remeasure 0");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   const std::string journal_after = read_text(dir / "out/journal.jsonl");
   EXPECT_EQ(journal_after.substr(0, journal_before.size()), journal_before)
@@ -315,7 +317,7 @@ TEST(Run, BadInputIsRefusedBeforeAnythingIsWritten) {
       {"--preset huge", "unknown preset 'huge'; presets: quick, standard, full"},
   };
   for (const auto& [arguments, message] : cases) {
-    const Outcome outcome = ladder("run " + arguments + out);
+    const Outcome outcome = ladder("run --no-limits " + arguments + out);
     EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.output;
     EXPECT_NE(outcome.output.find(message), std::string::npos) << arguments << "\n" << outcome.output;
     EXPECT_FALSE(fs::exists(dir / "out")) << arguments << ": nothing written";
@@ -325,7 +327,8 @@ TEST(Run, BadInputIsRefusedBeforeAnythingIsWritten) {
 TEST(Run, AnOutputDirectoryThatCannotBeWrittenIsRefusedFirst) {
   TempDir dir;
   std::ofstream(dir / "a-file") << "not a directory";
-  const Outcome outcome = ladder("run --tiers xsimd --n 1e4 --out " + (dir / "a-file/out").string());
+  const Outcome outcome =
+      ladder("run --no-limits --tiers xsimd --n 1e4 --out " + (dir / "a-file/out").string());
   EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
   EXPECT_NE(outcome.output.find("cannot create --out"), std::string::npos) << outcome.output;
   EXPECT_EQ(read_text(dir / "a-file"), "not a directory");
@@ -335,13 +338,13 @@ TEST(Run, ExistingResultsAreNeverOverwrittenBySurprise) {
   TempDir dir;
   fs::create_directories(dir / "out");
   std::ofstream(dir / "out/results.json") << "{\"mine\": true}";
-  const Outcome refused = ladder("run --tiers xsimd --n 1e4 --out " + (dir / "out").string());
+  const Outcome refused = ladder("run --no-limits --tiers xsimd --n 1e4 --out " + (dir / "out").string());
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
   EXPECT_NE(refused.output.find("is not empty"), std::string::npos) << refused.output;
   EXPECT_EQ(read_text(dir / "out/results.json"), "{\"mine\": true}");
 
-  const Outcome forced = ladder("run --tiers xsimd --n 1e4 " + std::string(quick_cells) + " --force --out " +
-                                (dir / "out").string());
+  const Outcome forced = ladder("run --no-limits --tiers xsimd --n 1e4 " + std::string(quick_cells) +
+                                " --force --out " + (dir / "out").string());
   EXPECT_EQ(forced.exit_code, 0) << forced.output;
   EXPECT_EQ(read_json(dir / "out/results.json").at("schema_version"), 3);
 }
@@ -349,28 +352,30 @@ TEST(Run, ExistingResultsAreNeverOverwrittenBySurprise) {
 TEST(Run, ResumeRefusesAnotherMatrixOrSchemaOrNoRun) {
   TempDir dir;
   const std::string out = (dir / "out").string();
-  ASSERT_EQ(ladder("run --tiers xsimd --n 1e4 " + std::string(quick_cells) + " --out " + out).exit_code, 0);
+  ASSERT_EQ(
+      ladder("run --no-limits --tiers xsimd --n 1e4 " + std::string(quick_cells) + " --out " + out).exit_code,
+      0);
   const std::string journal = read_text(dir / "out/journal.jsonl");
 
-  const Outcome other_matrix = ladder("run --resume " + out + " --n 1e5");
+  const Outcome other_matrix = ladder("run --no-limits --resume " + out + " --n 1e5");
   EXPECT_EQ(other_matrix.exit_code, 2) << other_matrix.output;
   EXPECT_NE(other_matrix.output.find("holds another matrix (sizes"), std::string::npos)
       << other_matrix.output;
   EXPECT_EQ(read_text(dir / "out/journal.jsonl"), journal) << "nothing written";
 
-  const Outcome same_matrix = ladder("run --resume " + out + " --n 1e4");
+  const Outcome same_matrix = ladder("run --no-limits --resume " + out + " --n 1e4");
   EXPECT_EQ(same_matrix.exit_code, 0) << same_matrix.output;
 
   json header = json::parse(lines_of(journal).at(0));
   header["schema_version"] = 99;
   fs::create_directories(dir / "future");
   std::ofstream(dir / "future/journal.jsonl") << header.dump() << "\n";
-  const Outcome other_schema = ladder("run --resume " + (dir / "future").string());
+  const Outcome other_schema = ladder("run --no-limits --resume " + (dir / "future").string());
   EXPECT_EQ(other_schema.exit_code, 2) << other_schema.output;
   EXPECT_NE(other_schema.output.find("schema version 99"), std::string::npos) << other_schema.output;
 
   fs::create_directories(dir / "empty");
-  const Outcome no_run = ladder("run --resume " + (dir / "empty").string());
+  const Outcome no_run = ladder("run --no-limits --resume " + (dir / "empty").string());
   EXPECT_EQ(no_run.exit_code, 2) << no_run.output;
   EXPECT_NE(no_run.output.find("holds no Ladder run"), std::string::npos) << no_run.output;
 }
@@ -379,9 +384,9 @@ TEST(Run, ResumeRefusesAnotherMatrixOrSchemaOrNoRun) {
 // error, makes no request, and shows a hostile label as text (tests/browser_check.py).
 TEST(Report, RendersInAHeadlessBrowserWithoutErrorsOrRequests) {
   TempDir dir;
-  const Outcome run =
-      ladder("run --tiers naive,xsimd,openmp,tbb --n 1e5,1e6 --threads 1,2 " + std::string(quick_cells) +
-             " --label '<script>alert(1)</script>' --out " + (dir / "out").string());
+  const Outcome run = ladder("run --no-limits --tiers naive,xsimd,openmp,tbb --n 1e5,1e6 --threads 1,2 " +
+                             std::string(quick_cells) + " --label '<script>alert(1)</script>' --out " +
+                             (dir / "out").string());
   ASSERT_EQ(run.exit_code, 0) << run.output;
   ASSERT_TRUE(fs::exists(dir / "out/report.html")) << "ladder run ends by writing the report\n" << run.output;
   ASSERT_TRUE(fs::exists(dir / "out/report.md"));
@@ -406,8 +411,8 @@ TEST(Report, RendersInAHeadlessBrowserWithoutErrorsOrRequests) {
 // the Python and C++ staircases cross.
 TEST(Peers, RunBesideTheCppTiersWithTheSameProtocol) {
   TempDir dir;
-  const Outcome outcome =
-      ladder("run --preset quick --tiers naive,xsimd --peers python --out " + (dir / "out").string());
+  const Outcome outcome = ladder("run --no-limits --preset quick --tiers naive,xsimd --peers python --out " +
+                                 (dir / "out").string());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const json results = read_json(dir / "out/results.json");
   std::map<std::string, json> peers;
@@ -450,7 +455,7 @@ TEST(Peers, RunBesideTheCppTiersWithTheSameProtocol) {
 TEST(Peers, CppExtensionIsMeasuredPerCallBesideXsimd) {
   TempDir dir;
   const Outcome outcome = ladder(
-      "run --peers python --tiers xsimd,cpp-extension --integrand gauss --preset quick "
+      "run --no-limits --peers python --tiers xsimd,cpp-extension --integrand gauss --preset quick "
       "--no-instructions --out " +
       (dir / "out").string());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;

@@ -238,7 +238,7 @@ TEST(ThreadsTest, ARunStartedUnderOmpProcBindStillGivesEveryParallelTierItsCores
   const std::filesystem::path dir = mkdtemp(pattern.data());
   const Outcome outcome =
       run_command("OMP_PROC_BIND=close OMP_PLACES=cores " + std::string(LADDER_BINARY),
-                  "run --tiers openmp,tbb,stdpar --n 1e6 --threads 2 --reps 2 --min-time 0.01 "
+                  "run --no-limits --tiers openmp,tbb,stdpar --n 1e6 --threads 2 --reps 2 --min-time 0.01 "
                   "--out " +
                       (dir / "out").string());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
@@ -382,9 +382,10 @@ TEST(ThreadsTest, ARunRecordsEachCellsPlacementAndItsThreadsKeepToIt) {
   if (here.hardware_threads() < 2)
     GTEST_SKIP() << "this process may use one CPU (" << here.describe() << "): nothing to place apart";
   TempDir dir;
-  const auto [outcome, results] = run_and_read(
-      LADDER_BINARY, "--tiers openmp,tbb,stdpar,naive --n 1e6 --threads 2 --reps 2 --min-time 0.01",
-      dir / "out");
+  const auto [outcome, results] =
+      run_and_read(LADDER_BINARY,
+                   "--tiers openmp,tbb,stdpar,naive --n 1e6 --threads 2 --reps 2 --min-time 0.01 --no-limits",
+                   dir / "out");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   int checked = 0;
   for (const auto& cell : results.at("cells")) {

@@ -265,8 +265,9 @@ TEST(ThreadsOption, AboveTheHardwareThreadsIsRefusedWithTheLimit) {
 TEST(ThreadsOption, TheBinaryRefusesMoreThreadsThanThisMachineHas) {
   TempDir dir;
   const int too_many = read_topology().hardware_threads() + 1;
-  const auto run = run_command(LADDER_BINARY, "run --tiers openmp --threads " + std::to_string(too_many) +
-                                                  " --no-instructions --out " + dir.str() + "/out");
+  const auto run =
+      run_command(LADDER_BINARY, "run --no-limits --tiers openmp --threads " + std::to_string(too_many) +
+                                     " --no-instructions --out " + dir.str() + "/out");
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("--threads " + std::to_string(too_many) + " is more than the"), std::string::npos)
       << run.output;
@@ -277,7 +278,8 @@ TEST(ThreadsOption, CoresAndSmtRunThisMachinesCounts) {
   const Topology here = read_topology();
   TempDir dir;
   const auto [outcome, results] = run_and_read(
-      LADDER_BINARY, "--tiers openmp --threads cores,smt --n 1e4 --reps 1 --min-time 0.001", dir / "out");
+      LADDER_BINARY, "--tiers openmp --threads cores,smt --n 1e4 --reps 1 --min-time 0.001 --no-limits",
+      dir / "out");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   std::vector<int> expected{here.cores, here.hardware_threads()};
   expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
@@ -289,8 +291,9 @@ TEST(RunOnADescribedMachine, IsRefusedAndWritesNothing) {
   for (const std::string& variable : {std::string("HWLOC_SYNTHETIC='") + two_sockets.synthetic + "'",
                                       "HWLOC_XMLFILE=" + interleaved_xml()}) {
     TempDir dir;
-    const auto run = run_command(variable + " " + LADDER_BINARY,
-                                 "run --tiers naive --no-instructions --out " + dir.str() + "/out");
+    const auto run =
+        run_command(variable + " " + LADDER_BINARY,
+                    "run --no-limits --tiers naive --no-instructions --out " + dir.str() + "/out");
     EXPECT_EQ(run.exit_code, 2) << variable << ": " << run.output;
     EXPECT_NE(run.output.find("ladder run measures this machine, and the topology is HWLOC_"),
               std::string::npos)
@@ -305,7 +308,7 @@ TEST(RunOnADescribedMachine, IsRefusedAndWritesNothing) {
 TEST(RunOnADescribedMachine, AnUnreadableValueIsBadInput) {
   TempDir dir;
   const auto run = run_command("HWLOC_SYNTHETIC='core:banana' " + std::string(LADDER_BINARY),
-                               "run --tiers naive --no-instructions --out " + dir.str() + "/out");
+                               "run --no-limits --tiers naive --no-instructions --out " + dir.str() + "/out");
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("HWLOC_SYNTHETIC='core:banana' is not a topology hwloc can read"),
             std::string::npos)

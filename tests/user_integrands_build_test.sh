@@ -142,7 +142,7 @@ done
 echo "scalar-exp: xsimd refuses it with the reason; the scalar tiers run it"
 
 # A run with the team's integrands beside gauss: every cell has its references and bound.
-"$ladder" run --preset quick --integrand gauss,softplus,scalar-exp --tiers naive,inlined,xsimd,eigen --n 1e4,1e5 \
+"$ladder" run --no-limits --preset quick --integrand gauss,softplus,scalar-exp --tiers naive,inlined,xsimd,eigen --n 1e4,1e5 \
   --no-instructions --out "$scratch/run" >"$scratch/run.log" 2>&1 || fail "ladder run failed: $(tail -30 "$scratch/run.log")"
 python3 - "$scratch/run/results.json" <<'EOF' || fail "the results of the run are not as expected"
 import json, sys
@@ -178,7 +178,7 @@ EOF
 
 # Non-finite at a node: on [-1.5, 1.5] with 3 nodes the middle one is exactly 0 (the step is 1), in double
 # and long double alike. The run completes, says so, and passes no error figure off as right.
-"$ladder" run --preset quick --integrand reciprocal --a -1.5 --b 1.5 --n 3 --tiers naive,inlined --no-instructions \
+"$ladder" run --no-limits --preset quick --integrand reciprocal --a -1.5 --b 1.5 --n 3 --tiers naive,inlined --no-instructions \
   --out "$scratch/reciprocal" >"$scratch/reciprocal.log" 2>&1 ||
   fail "the run of reciprocal failed: $(tail -20 "$scratch/reciprocal.log")"
 grep -q "f is not finite at 1 of 3 nodes, first at x = 0" "$scratch/reciprocal.log" ||
