@@ -1,5 +1,7 @@
 #include "disturbance.hpp"
 
+#include <algorithm>
+
 #include "text.hpp"
 
 namespace ladder {
@@ -10,6 +12,23 @@ std::vector<std::string> outside_disturbance(double other_load_cores, double ste
     reasons.push_back(format_number("%.2f cores of other load", other_load_cores));
   if (steal_fraction >= disturbed_steal)
     reasons.push_back(format_number("%.1f %% of the CPU time stolen", 100 * steal_fraction));
+  return reasons;
+}
+
+std::vector<std::string> round_outside_disturbance(const Round& round, int cell_cpus, int machine_cpus) {
+  const int used = std::max(1, cell_cpus), free_cpus = std::max(0, machine_cpus - used);
+  const double competing = std::max(0.0, round.other_load_cores - free_cpus);
+  std::vector<std::string> reasons;
+  if (competing >= disturbed_other_cores * used) {
+    const std::string cpus = std::to_string(used) + (used == 1 ? " CPU" : " CPUs");
+    reasons.push_back(free_cpus == 0
+                          ? format_number("%.2f cores of other load on the cell's ", round.other_load_cores) +
+                                cpus
+                          : format_number("%.2f cores of other load, ", round.other_load_cores) +
+                                format_number("%.2f beyond the ", competing) + std::to_string(free_cpus) +
+                                (free_cpus == 1 ? " CPU" : " CPUs") + " the cell left free");
+  }
+  for (auto& reason : outside_disturbance(0, round.steal_fraction)) reasons.push_back(std::move(reason));
   return reasons;
 }
 

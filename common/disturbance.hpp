@@ -4,7 +4,10 @@
 //
 // A cell measured in rounds (schema 3, harness/rounds.hpp) is disturbed when fewer than two of its rounds
 // are clean. A round is dropped (its `disturbed` reasons, set by the runner) when, while its process ran,
-// - other processes kept a quarter of a core or more busy (the worker's other_load_cores);
+// - other processes competed for its CPUs: their load (the worker's other_load_cores) beyond the CPUs the
+//   cell left free (the machine's less the cell's threads × ranks) came to a quarter of a core or more for
+//   each CPU the cell uses. Load the scheduler could put on a free CPU takes nothing from the cell; what it
+//   costs through the shared caches and memory shows as a slow round (below);
 // - the hypervisor stole 2 % or more of the machine's CPU time;
 // - or its median was slower than the median of the cell's other rounds by more than the run's own
 //   measured noise floor for cells of that size (round_noise.hpp): disturbance only ever adds time.
@@ -35,6 +38,10 @@ inline bool disturbed(const CellResult& cell) { return !disturbance(cell).empty(
 
 // The outside part of the rule: load and steal over one process ("0.41 cores of other load").
 std::vector<std::string> outside_disturbance(double other_load_cores, double steal_fraction);
+// The outside part for a round: its other load as far as it competes for the `cell_cpus` CPUs of the
+// machine's `machine_cpus` ("0.62 cores of other load on the cell's 2 CPUs", "1.31 cores of other load, 0.31
+// beyond the 1 CPU the cell left free"), and its steal. machine_cpus 0: unknown, none counted free.
+std::vector<std::string> round_outside_disturbance(const Round& round, int cell_cpus, int machine_cpus);
 // The within-process part, for a cell measured once: its repetitions' max/min and cv.
 std::vector<std::string> repetition_disturbance(const Aggregates& aggregates);
 // A round slower than the median of its cell's other rounds (`others_ns`, nanoseconds) by more than

@@ -23,8 +23,10 @@ TestDisturbance parse_test_disturbance(const char* value) {
 namespace {
 
 // What the switch's touch leaves on the record, for the warnings to find.
-void mark_test_disturbance(CellResult& record) {
-  record.measurement->extra["test_disturbance"] = "one core of other load added by LADDER_TEST_DISTURB";
+void mark_test_disturbance(CellResult& record, double cores) {
+  record.measurement->extra["test_disturbance"] = format_number("%g", cores) +
+                                                  (cores == 1 ? " core" : " cores") +
+                                                  " of other load added by LADDER_TEST_DISTURB";
 }
 
 }  // namespace
@@ -33,19 +35,20 @@ void disturb_for_test(CellResult& record, const TestDisturbance& disturbance, in
   const auto named = disturbance.find(record.name);
   if (!record.ok() || named == disturbance.end() || measurement >= named->second) return;
   record.worker.other_load_cores += 1;
-  mark_test_disturbance(record);
+  mark_test_disturbance(record, 1);
 }
 
-void disturb_round_for_test(CellResult& record, Round& round, const TestDisturbance& disturbance) {
+void disturb_round_for_test(CellResult& record, Round& round, const TestDisturbance& disturbance, int cpus) {
   const auto named = disturbance.find(record.name);
   if (!record.ok() || named == disturbance.end() || round.index > named->second) return;
-  round.other_load_cores += 1;
-  mark_test_disturbance(record);
+  round.other_load_cores += std::max(1, cpus);
+  mark_test_disturbance(record, std::max(1, cpus));
 }
 
 namespace {
 
 int run_rounds(const Journal& journal) { return journal.header ? journal.header->matrix.rounds : 1; }
+int run_cpus(const Journal& journal) { return journal.header ? journal.header->matrix.cpus : 0; }
 
 }  // namespace
 
@@ -57,7 +60,7 @@ void keep_cell(const RunFiles& files, const CellResult& record, bool results) {
     *earlier = record;
   else
     earlier = cells.insert(cells.end(), record);
-  if (!record.rounds.empty()) judge_rounds(cells, run_rounds(files.journal));
+  if (!record.rounds.empty()) judge_rounds(cells, run_rounds(files.journal), run_cpus(files.journal));
   append_journal(files.paths.journal, *earlier);
   files.run.cells_done = static_cast<std::int64_t>(cells.size());  // each cell once, re-measured or not
   files.run.updated = now_utc();
@@ -137,7 +140,7 @@ bool remeasure_rounds(const RunFiles& files, int rounds, int times, const TestDi
       round.index = index;
       round.finished = again->finished;
       add_round(kept, std::move(round));
-      disturb_round_for_test(kept, kept.rounds.back(), test);
+      disturb_round_for_test(kept, kept.rounds.back(), test, run_cpus(files.journal));
       kept.remeasured = first;
       kept.remeasured->attempts = extra_rounds(kept, rounds);
       keep_cell(files, kept);  // judged with the new round among the run's

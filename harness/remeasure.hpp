@@ -46,7 +46,9 @@ inline constexpr const char* test_disturbance_reason = "reported by LADDER_TEST_
 // Applies the switch to an ok cell's `measurement`-th measurement (0 the first, 1 its first try again, …).
 void disturb_for_test(CellResult& record, const TestDisturbance& disturbance, int measurement);
 // In a run of rounds: to the record's round (its index-th measurement, counting from 1), added to it last.
-void disturb_round_for_test(CellResult& record, Round& round, const TestDisturbance& disturbance);
+// A round reports the machine's `cpus` cores more, so that the load competes with the cell whatever CPUs it
+// leaves free (disturbance.hpp's round rule).
+void disturb_round_for_test(CellResult& record, Round& round, const TestDisturbance& disturbance, int cpus);
 
 // The run's files, as the runner keeps them: each record kept takes the place of the cell's earlier record in
 // the journal's cells (or joins them), the rounds of every cell are judged again (rounds.hpp: the run's

@@ -122,21 +122,25 @@ double median_of(std::vector<double> values) {
 }
 
 // The outside part of the rule, and a lone round's repetitions; a failed round keeps its reason.
-void judge_alone(CellResult& cell) {
+// A lone round (a run of --rounds 1) is judged as a cell measured once always was.
+void judge_alone(CellResult& cell, int cpus) {
   for (Round& round : cell.rounds) {
     if (round.repetitions.empty()) continue;  // failed: its reason stays
-    round.disturbed = outside_disturbance(round.other_load_cores, round.steal_fraction);
-    if (cell.rounds.size() == 1)
+    if (cell.rounds.size() == 1) {
+      round.disturbed = outside_disturbance(round.other_load_cores, round.steal_fraction);
       for (auto& reason : repetition_disturbance(aggregate(round.repetitions)))
         round.disturbed.push_back(std::move(reason));
+    } else {
+      round.disturbed = round_outside_disturbance(round, cell.threads * cell.ranks, cpus);
+    }
   }
 }
 
 }  // namespace
 
-void judge_rounds(std::vector<CellResult>& cells, int rounds) {
+void judge_rounds(std::vector<CellResult>& cells, int rounds, int cpus) {
   for (CellResult& cell : cells)
-    if (cell.ok()) judge_alone(cell);
+    if (cell.ok()) judge_alone(cell, cpus);
   // The bands by n, from the rounds free of outside load, all of them before any round is marked slow.
   std::map<std::int64_t, std::optional<RoundNoise>> band;
   for (const CellResult& cell : cells)

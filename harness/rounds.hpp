@@ -54,12 +54,13 @@ std::int64_t first_round_iterations(const std::vector<CellResult>& cells, const 
 // their aggregates, and the timed seconds of every round. Leaves a record with no rounds as it is.
 void rebuild_measurement(CellResult& record);
 
-// Judges every round of the run's cells by common/disturbance.hpp's rule: first outside load and steal; then,
+// Judges every round of the run's cells by common/disturbance.hpp's rule: first outside load (what competes
+// for a cell's CPUs of the machine's `cpus`) and steal; then,
 // against the run's noise floor from the rounds that have neither (round_noise.hpp, size by size), a round
 // slower than its cell's other rounds beyond it; a cell of one round by its repetitions' spread as well. A
 // round that failed keeps its reason. Rebuilds every measurement, and says in a cell's `remeasured` whether
 // it is disturbed still. The same cells give the same marks: a
 // resumed run judges as the first session would have.
-void judge_rounds(std::vector<CellResult>& cells, int rounds);
+void judge_rounds(std::vector<CellResult>& cells, int rounds, int cpus);
 
 }  // namespace ladder

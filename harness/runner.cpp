@@ -269,7 +269,7 @@ class MatrixRunner {
       record->finished = now_utc();
       if (rounds > 1 && record->ok()) {
         record->rounds.push_back(round_of(*record, 1, last_pid_));
-        disturb_round_for_test(*record, record->rounds.back(), args_.test_disturbed);
+        disturb_round_for_test(*record, record->rounds.back(), args_.test_disturbed, matrix_.cpus);
       } else {
         disturb_for_test(*record, args_.test_disturbed, 0);
       }
@@ -290,7 +290,7 @@ class MatrixRunner {
     Round added = again->rounds.front();
     added.index = round;
     add_round(record, std::move(added));
-    disturb_round_for_test(record, record.rounds.back(), args_.test_disturbed);
+    disturb_round_for_test(record, record.rounds.back(), args_.test_disturbed, matrix_.cpus);
     if (round == rounds && builds_.at(cell.build).at_hand)
       record_cell(executable_, cell, matrix_, rounds_wall_seconds(record));
     keep_cell(files, record, false);  // journaled at once; the results files once the round ends
@@ -391,7 +391,8 @@ class MatrixRunner {
 
   // The run record's end, and the results files once more.
   void finish() {
-    if (matrix_.rounds > 1) judge_rounds(journal_.cells, matrix_.rounds);  // as a resumed run's would be
+    if (matrix_.rounds > 1)
+      judge_rounds(journal_.cells, matrix_.rounds, matrix_.cpus);  // as a resumed run's would be
     sample_limits_after_cells(args_, topology_, journal_, cells_.size());
     const double wall = std::chrono::duration<double>(Clock::now() - started_).count();
     run_.status = outcome_.complete ? "complete" : "interrupted";
