@@ -155,9 +155,10 @@ struct WorkerReport {
   // The machine's other work during the cell, in cores: its CPU time less the worker's and the runner's,
   // less the resolution of /proc/stat's counters (a tick a CPU), so the least other work they show.
   double other_load_cores = 0;
-  double steal_fraction = 0;  // of the machine's CPU time, taken by the hypervisor
-  std::string ended;          // "exit code 0", "signal SIGSEGV (…)"; empty when it never ran
-  std::string launcher;       // the MPI launcher's words, for a distributed tier
+  // Of the machine's CPU time, taken by the hypervisor: less the same resolution, the least they show.
+  double steal_fraction = 0;
+  std::string ended;     // "exit code 0", "signal SIGSEGV (…)"; empty when it never ran
+  std::string launcher;  // the MPI launcher's words, for a distributed tier
   nlohmann::json environment = nlohmann::json::object();  // what the worker's environment was given
 };
 void to_json(nlohmann::json& out, const WorkerReport& worker);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -119,6 +120,17 @@ Memory memory_of_one_call(const std::function<double(std::int64_t)>& call, std::
   return memory;
 }
 
+// A later round's warm-up: the kernel called until `seconds` have passed, once at least. Google Benchmark's
+// own warm-up runs its benchmark's whole iteration count at least, and a later round's is the first round's:
+// a repetition's time (1.4 × the minimum time), three times a warm-up's.
+void warm_up(const distributed::KernelCall& call, std::int64_t n, double seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  do {
+    double result = call(n);
+    benchmark::DoNotOptimize(result);
+  } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds);
+}
+
 }  // namespace
 
 void record_reference(Measurement& measurement, double result, const Reference& ref, double bound) {
@@ -188,12 +200,13 @@ Measurement measure_cell(const CellKey& cell, const Matrix& matrix, const std::o
       ->MeasureProcessCPUTime()  // every thread's CPU time, user and system
       ->Unit(benchmark::kNanosecond)
       ->Repetitions(matrix.repetitions);
-  // A later round keeps the first round's iterations (its warm-up is the flag run_worker sets, since
-  // Google Benchmark 1.7.1 takes no MinTime beside Iterations); the first sizes them itself.
+  // A later round keeps the first round's iterations and warms up by itself (warm_up); the first sizes them
+  // and warms up in Google Benchmark.
   if (iterations)
     registered->Iterations(*iterations);
   else
     registered->MinTime(matrix.min_time)->MinWarmUpTime(matrix.min_warmup_time);  // honoured: MinTime set
+  if (iterations) warm_up(call, cell.n, matrix.min_warmup_time);
 
   CopyingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
@@ -240,12 +253,10 @@ int run_worker(const std::string& cell_json, const std::string& result_file) {
   const json document = parse_json(cell_json, "the cell's spec");
   const JsonReader in(document, "spec");
   // Google Benchmark's random interleaving shuffles the repetitions of the benchmarks a process runs;
-  // a worker runs one, so `ladder run` shuffles the cells themselves, round by round (rounds.hpp). A later
-  // round's warm-up is the flag: its benchmark has fixed iterations and no MinTime to carry one.
+  // a worker runs one, so `ladder run` shuffles the cells themselves, round by round (rounds.hpp). No
+  // warm-up by flag: the first round's is its benchmark's MinWarmUpTime, a later round's its own (warm_up).
   std::string program = "ladder-worker", interleave = "--benchmark_enable_random_interleaving=true";
   std::string warmup = "--benchmark_min_warmup_time=0";
-  if (const auto iterations = in.find("iterations"); iterations && document.contains("matrix"))
-    warmup = "--benchmark_min_warmup_time=" + std::to_string(in.at("matrix").at("min_warmup_time").number());
   char* arguments[] = {program.data(), interleave.data(), warmup.data(), nullptr};
   int count = 3;
   benchmark::Initialize(&count, arguments);
