@@ -98,28 +98,45 @@ if [ -n "$emulation_tests" ]; then
   echo "PASS: ladder run --preset quick of the aarch64 build under qemu, $(($(date +%s) - start)) s ($log)"
   exit 0
 fi
+# Both builds first, then the CPUs' runs side by side (emulation is one thread a run, so on a machine of
+# several cores they take the time of the longest, not of all three), each reported once it is done.
 status=0
 built=""
+declare -A pids started
 for cpu in "${cpus[@]}"; do
   case "$cpu" in
-    neon) build_name=neon arch=armv8-a qemu_cpu=cortex-a72 bits=0 ;;
-    sve256) build_name=sve arch=armv8.2-a+sve qemu_cpu=max,sve256=on bits=256 ;;
-    sve512) build_name=sve arch=armv8.2-a+sve qemu_cpu=max,sve512=on bits=512 ;;
+    neon) build_name=neon arch=armv8-a ;;
+    sve256 | sve512) build_name=sve arch=armv8.2-a+sve ;;
     *) fail "unknown CPU '$cpu'; accepted: neon, sve256, sve512" ;;
   esac
   case " $built " in *" $build_name "*) ;; *) build "$build_name" "$arch"; built="$built $build_name" ;; esac
-
-  log=$build_root/$cpu$suffix.log
-  start=$(date +%s)
+done
+for cpu in "${cpus[@]}"; do
+  case "$cpu" in
+    neon) build_name=neon qemu_cpu=cortex-a72 bits=0 ;;
+    sve256) build_name=sve qemu_cpu=max,sve256=on bits=256 ;;
+    sve512) build_name=sve qemu_cpu=max,sve512=on bits=512 ;;
+  esac
+  started[$cpu]=$(date +%s)
   QEMU_CPU=$qemu_cpu LADDER_EXPECTED_SVE_BITS=$bits qemu-aarch64-static \
-    "$build_root/$build_name/tests/aarch64_tier_tests" --gtest_filter="$filter" >"$log" 2>&1
+    "$build_root/$build_name/tests/aarch64_tier_tests" --gtest_filter="$filter" >"$build_root/$cpu$suffix.log" 2>&1 &
+  pids[$cpu]=$!
+done
+for cpu in "${cpus[@]}"; do
+  wait "${pids[$cpu]}"
   result=$?
+  log=$build_root/$cpu$suffix.log
+  case "$cpu" in
+    neon) arch=armv8-a qemu_cpu=cortex-a72 ;;
+    sve256) arch=armv8.2-a+sve qemu_cpu=max,sve256=on ;;
+    sve512) arch=armv8.2-a+sve qemu_cpu=max,sve512=on ;;
+  esac
   grep -E '^\[  FAILED  \] [A-Z]' "$log" | sed -E 's/ \([0-9]+ ms\)$//' | sort -u | head -40
   # Each skip's reason, once, with how many tests gave it.
   grep -A1 -E ': Skipped$' "$log" | grep -vE -- '^--$|: Skipped$' | sort | uniq -c | sed 's/^ */  skipped /'
   ran=$(sed -nE 's/^\[==========\] ([0-9]+) tests? from .* ran\..*/\1/p' "$log")
   skipped=$(sed -nE 's/^\[  SKIPPED \] ([0-9]+) tests?, .*/\1/p' "$log")
-  echo "$cpu ($arch on qemu -cpu $qemu_cpu): ${ran:-0} tests, ${skipped:-0} skipped, exit $result, $(($(date +%s) - start)) s ($log)"
+  echo "$cpu ($arch on qemu -cpu $qemu_cpu): ${ran:-0} tests, ${skipped:-0} skipped, exit $result, done $(($(date +%s) - started[$cpu])) s after its start ($log)"
   if [ "$result" -ne 0 ] || [ "${ran:-0}" -eq 0 ]; then status=1; fi
 done
 [ $status -eq 0 ] || fail "the aarch64 tier tests failed on at least one CPU (logs in $build_root)"
