@@ -62,7 +62,7 @@ JournalHeader run_header(const RunRequest& args, const Matrix& matrix, const Top
   if (budget) header.budget = budget->record();
   header.instructions = args.instructions ? count_run_instructions(matrix, executable)
                                           : InstructionCounts::not_counted("not counted: --no-instructions");
-  header.limits = limits_before_cells(args, topology);
+  header.limits = limits_before_cells(args, topology, header.context.emulation);
   return header;
 }
 

@@ -26,15 +26,24 @@ MachineLimits sample(const RunRequest& args, const Topology& topology, bool befo
 
 int run_limit_runs(LimitsTool tool, bool before) { return tool == LimitsTool::probe ? 5 : before ? 3 : 2; }
 
-MachineLimits limits_before_cells(const RunRequest& args, const Topology& topology) {
-  if (args.limits) return sample(args, topology, true);
+MachineLimits limits_before_cells(const RunRequest& args, const Topology& topology,
+                                  const std::optional<Emulation>& emulation) {
   MachineLimits skipped;
-  skipped.reason = "not measured: --no-limits";
+  if (emulation && emulation->is_emulated()) {
+    skipped.reason = "not measured: " + emulation->text();
+    std::printf("the machine's limits: %s\n", skipped.reason.c_str());
+  } else if (!args.limits) {
+    skipped.reason = "not measured: --no-limits";
+  } else {
+    return sample(args, topology, true);
+  }
   return skipped;
 }
 
 void sample_limits_after_cells(const RunRequest& args, const Topology& topology, Journal& journal,
                                std::size_t cells) {
+  const auto& emulation = journal.header ? journal.header->context.emulation : std::nullopt;
+  if (emulation && emulation->is_emulated()) return;
   if (args.limits && journal.header && journal.cells.size() == cells)
     journal.header->limits = merge_limits({journal.header->limits, sample(args, topology, false)});
 }

@@ -20,11 +20,13 @@ namespace ladder {
 int run_limit_runs(LimitsTool tool, bool before);
 
 // The sample before the first cell, printing a line that says so and what it took; "not measured:
-// --no-limits" with --no-limits.
-MachineLimits limits_before_cells(const RunRequest& args, const Topology& topology);
+// --no-limits" with --no-limits. Under emulation (the context's `emulation`) none is taken, saying why: the
+// emulator's FLOP rate and bandwidth are not the machine's, and its triad over gigabytes takes minutes.
+MachineLimits limits_before_cells(const RunRequest& args, const Topology& topology,
+                                  const std::optional<Emulation>& emulation);
 // The sample after the last cell, merged into the journal's header in memory (results.json is written from
 // it; the file's first line keeps the sample before), when all `cells` of the run are in the journal (not
-// after a session that was interrupted) and --no-limits was not given.
+// after a session that was interrupted), --no-limits was not given and the run is not emulated.
 void sample_limits_after_cells(const RunRequest& args, const Topology& topology, Journal& journal,
                                std::size_t cells);
 

@@ -181,7 +181,7 @@ TEST(EmulationCheck, AbRefusesUnderEmulation) {
 
 // `ladder run` under the switch: the context's record, its warning, the report that ranks nothing, no
 // history record (its times would become this machine's series and noise), and a disturbed cell (made so by
-// LADDER_TEST_DISTURB) not measured again.
+// LADDER_TEST_DISTURB) not measured again, and no machine limits measured.
 TEST(EmulatedRun, RecordsTheEmulationWarnsReportsWithoutRankingAndStaysOutOfTheHistory) {
   TempDir dir;
   const std::string qemu = elf_file(dir / "qemu-guest-static", other_machine);
@@ -189,8 +189,8 @@ TEST(EmulatedRun, RecordsTheEmulationWarnsReportsWithoutRankingAndStaysOutOfTheH
   const auto ran = testing::run_command(
       "LADDER_TEST_DISTURB=naive/gauss/n:100000/threads:1 LADDER_TEST_EMULATION=runner=" + qemu +
           ",machine=none " LADDER_BINARY,
-      "run --tiers naive,xsimd --n 1e5 --reps 3 --min-time 0.01 --no-instructions --no-limits --out " +
-          out.string() + " --history " + history.string());
+      "run --tiers naive,xsimd --n 1e5 --reps 3 --min-time 0.01 --no-instructions --out " + out.string() +
+          " --history " + history.string());
   ASSERT_EQ(ran.exit_code, 0) << ran.output;
   const json context = testing::read_json(out / "results.json").at("context");
   EXPECT_EQ(context.at("emulation").at("emulated"), "qemu-user");
@@ -203,6 +203,14 @@ TEST(EmulatedRun, RecordsTheEmulationWarnsReportsWithoutRankingAndStaysOutOfTheH
                                                       "emulated (qemu-user): times are not this machine's"));
   EXPECT_TRUE(warned) << context.at("warnings").dump(1);
   EXPECT_NE(ran.output.find("history: not recorded: emulated (qemu-user)"), std::string::npos) << ran.output;
+  // Nor the machine's limits, --no-limits or not: the emulator's FLOP rate and bandwidth are not the
+  // machine's.
+  EXPECT_EQ(context.at("limits").at("measured"), false);
+  EXPECT_EQ(context.at("limits").at("reason"),
+            "not measured: emulated (qemu-user): times are not this machine's");
+  EXPECT_NE(ran.output.find("the machine's limits: not measured: emulated (qemu-user)"), std::string::npos)
+      << ran.output;
+  EXPECT_EQ(ran.output.find("measuring the machine's limits"), std::string::npos) << ran.output;
   // A disturbed cell is not measured again: a quieter emulated time is still the emulator's.
   EXPECT_NE(ran.output.find("disturbed cells are not measured again: emulated (qemu-user)"),
             std::string::npos)
