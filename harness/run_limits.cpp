@@ -42,9 +42,10 @@ MachineLimits limits_before_cells(const RunRequest& args, const Topology& topolo
 
 void sample_limits_after_cells(const RunRequest& args, const Topology& topology, Journal& journal,
                                std::size_t cells) {
-  const auto& emulation = journal.header ? journal.header->context.emulation : std::nullopt;
+  if (!journal.header) return;
+  const auto& emulation = journal.header->context.emulation;
   if (emulation && emulation->is_emulated()) return;
-  if (args.limits && journal.header && journal.cells.size() == cells)
+  if (args.limits && journal.cells.size() == cells)
     journal.header->limits = merge_limits({journal.header->limits, sample(args, topology, false)});
 }
 

@@ -202,11 +202,12 @@ Measurement measure_cell(const CellKey& cell, const Matrix& matrix, const std::o
       ->Repetitions(matrix.repetitions);
   // A later round keeps the first round's iterations and warms up by itself (warm_up); the first sizes them
   // and warms up in Google Benchmark.
-  if (iterations)
+  if (iterations) {
     registered->Iterations(*iterations);
-  else
+    warm_up(call, cell.n, matrix.min_warmup_time);
+  } else {
     registered->MinTime(matrix.min_time)->MinWarmUpTime(matrix.min_warmup_time);  // honoured: MinTime set
-  if (iterations) warm_up(call, cell.n, matrix.min_warmup_time);
+  }
 
   CopyingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
