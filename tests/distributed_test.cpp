@@ -31,17 +31,19 @@ class LaunchCommand : public ::testing::Test {
  protected:
   void SetUp() override {
     setenv("LADDER_MPIRUN", "/opt/fake/mpirun", 1);
+    unsetenv("OMPI_MCA_pml");
     unsetenv("OMP_PROC_BIND");
     unsetenv("OMP_PLACES");
   }
   void TearDown() override { unsetenv("LADDER_MPIRUN"); }
 
   // What every command holds: the launcher, the rank count, (as root) Open MPI's permission, then
-  // `placement`, then the launcher passed on to the ranks.
-  static Command expected(int ranks, const Command& placement) {
+  // `placement`, then on one node the shared-memory messaging, then the launcher passed on to the ranks.
+  static Command expected(int ranks, const Command& placement, bool one_node = true) {
     Command command = {"/opt/fake/mpirun", "-np", std::to_string(ranks)};
     if (geteuid() == 0) command.push_back("--allow-run-as-root");
     command.insert(command.end(), placement.begin(), placement.end());
+    if (one_node) command.insert(command.end(), {"--mca", "pml", "ob1"});
     command.insert(command.end(), {"-x", "LADDER_MPIRUN"});
     return command;
   }
@@ -75,9 +77,20 @@ TEST_F(LaunchCommand, PastTheCpusRanksAreOversubscribedAndUnbound) {
 TEST_F(LaunchCommand, HostfileMapsOneRankPerNodeBoundToItsThreads) {
   // On a cluster the local CPU count does not matter: 4 ranks of 8 threads on a 2-CPU login node are
   // one rank on each of 4 nodes, not oversubscribed.
-  EXPECT_EQ(
-      distributed::launch_command(4, 8, 2, "/home/me/hosts"),
-      expected(4, {"--hostfile", "/home/me/hosts", "--map-by", "ppr:1:node:PE=8", "--bind-to", "core"}));
+  EXPECT_EQ(distributed::launch_command(4, 8, 2, "/home/me/hosts"),
+            expected(4, {"--hostfile", "/home/me/hosts", "--map-by", "ppr:1:node:PE=8", "--bind-to", "core"},
+                     false));
+}
+
+// One node's ranks message through shared memory (ob1), not UCX, whose probing cost 0.3 s a launch; a
+// user's own choice is the launcher's to read.
+TEST_F(LaunchCommand, OneNodesRanksUseSharedMemoryMessagingUnlessTheUserChoseTheirOwn) {
+  const Command placement = {"--map-by", "slot:PE=1", "--bind-to", "core"};
+  EXPECT_EQ(distributed::launch_command(2, 1, 4), expected(2, placement));
+  setenv("OMPI_MCA_pml", "ucx", 1);
+  const Command own = distributed::launch_command(2, 1, 4);
+  unsetenv("OMPI_MCA_pml");
+  EXPECT_EQ(own, expected(2, placement, false));
 }
 
 TEST_F(LaunchCommand, OpenMpBindingIsPassedOnToTheRanks) {
@@ -86,8 +99,10 @@ TEST_F(LaunchCommand, OpenMpBindingIsPassedOnToTheRanks) {
   const Command command = distributed::launch_command(1, 1, 4);
   unsetenv("OMP_PROC_BIND");
   unsetenv("OMP_PLACES");
-  EXPECT_EQ(command, expected(1, {"--map-by", "slot:PE=1", "--bind-to", "core", "-x", "OMP_PROC_BIND", "-x",
-                                  "OMP_PLACES"}));
+  EXPECT_EQ(command, expected(1,
+                              {"--map-by", "slot:PE=1", "--bind-to", "core", "--mca", "pml", "ob1", "-x",
+                               "OMP_PROC_BIND", "-x", "OMP_PLACES"},
+                              false));
 }
 
 // `ladder run --hostfile`: a fake launcher records the command it was given and fails, as it would on a
