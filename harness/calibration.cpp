@@ -41,9 +41,9 @@ CellParts cell_parts(double call_seconds, int repetitions, double min_time, doub
   CellParts parts;
   rounds = std::max(1, rounds);
   parts.start = rounds * worker_seconds;
-  // Round 1 warms up and sizes its iterations; a later round warms up only.
-  parts.warmup =
-      rounds * std::max(min_warmup_time, call_seconds) + (call_seconds < min_time ? 0.5 * min_time : 0.0);
+  // Each round warms up for the minimum warm-up time (worker.cpp's warm_up, at a smaller n where a call
+  // would outlast it); round 1 sizes its iterations from those calls and its memory pass.
+  parts.warmup = rounds * min_warmup_time;
   // Google Benchmark aims a repetition at 1.4 × the minimum time, in whole calls; one call when it is longer.
   const double calls =
       call_seconds >= min_time ? 1.0 : std::ceil(1.4 * min_time / std::max(call_seconds, 1e-9));
@@ -122,16 +122,20 @@ std::string cpu_model() {
 
 }  // namespace
 
+std::string machine_identity() {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return std::string(host) + "|" + cpu_model() + "|" + std::to_string(sysconf(_SC_NPROCESSORS_ONLN));
+}
+
 std::string cache_file(const std::string& executable) {
   struct stat status {};
   ::stat(executable.c_str(), &status);
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
   const BuildInfo& build = build_info();
   const std::string identity = build.ladder_version + "|" + build.compiler + "|" + build.build_type + "|" +
                                build.common_flags + "|" + build.instruction_set + "|" + executable + "|" +
                                std::to_string(status.st_size) + "|" + std::to_string(status.st_mtime) + "|" +
-                               host + "|" + cpu_model() + "|" + std::to_string(sysconf(_SC_NPROCESSORS_ONLN));
+                               machine_identity();
   char name[64];
   std::snprintf(name, sizeof name, "costs-%016zx.json", std::hash<std::string>{}(identity));
   return cache_directory() + "/" + name;

@@ -70,6 +70,8 @@ std::string cell_key(const CellKey& cell, const Matrix& matrix);
 // its version, compiler and flags, the host name and the CPU model).
 std::string cache_directory();
 std::string cache_file(const std::string& executable);
+// The machine, as the cache files are keyed by it: the host name, the CPU model and the CPUs online.
+std::string machine_identity();
 
 // The cached calibration, or an empty one when there is none (or it cannot be read).
 Calibration load_calibration(const std::string& executable);

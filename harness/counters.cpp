@@ -88,8 +88,8 @@ json count(const std::function<void()>& call, const std::vector<Event>& events) 
       {"available", true},
       {"threads_counted", ids.size()},
       {"method",
-       "perf_event_open, user space only, on every thread alive when one call after the timed runs "
-       "started; scaled by time enabled / time running where the PMU multiplexed"}};
+       "perf_event_open, user space only, on every thread alive when one call started (after the warm-up, "
+       "before the timed runs); scaled by time enabled / time running where the PMU multiplexed"}};
   bool multiplexed = false;
   for (const auto& event : events) {
     if (refused.count(event.name)) {

@@ -171,8 +171,10 @@ double estimated_limits_seconds(LimitsTool tool, int runs) {
   const bool likwid = tool != LimitsTool::probe && likwid::find_bench().has_value();
   if (likwid)  // each run its own start: about 1.2 s of clock calibration, then the kernel (and the arrays)
     return 4 * runs * 1.3 + 2 * runs * gigabytes * 0.5;
-  // FMA: warm-up and 30 ms runs, one core then all; triad: first touch, a warm-up pass and the runs
-  return 2 * (0.1 + runs * 0.035) + 2 * (gigabytes * 0.5 + (runs + 1) * gigabytes * 0.1);
+  // FMA: warm-up and 30 ms runs, one core then all; triad: first touch (on huge pages where the kernel
+  // gives them), a warm-up pass and the runs: 0.2 s and 0.06 s a GB, as a 2-vCPU VM took them (5.5 s a
+  // sample of 4.8 GB)
+  return 2 * (0.1 + runs * 0.035) + 2 * (gigabytes * 0.2 + (runs + 1) * gigabytes * 0.06);
 }
 
 }  // namespace ladder

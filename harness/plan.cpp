@@ -9,6 +9,7 @@
 
 #include "builds.hpp"
 #include "errors.hpp"
+#include "instruction_cache.hpp"
 #include "machine_topology.hpp"
 #include "peers.hpp"
 #include "process_stats.hpp"
@@ -45,9 +46,14 @@ std::pair<CellStatus, std::string> not_attempted(const CellKey& cell, const Matr
   return {CellStatus::ok, ""};
 }
 
-PlanSettings plan_settings(const RunRequest& args, const Topology& topology) {
+PlanSettings plan_settings(const RunRequest& args, const Topology& topology, const Matrix& matrix) {
   PlanSettings settings;
-  settings.instructions = args.instructions && profiling::unavailable_reason().empty();
+  // Counts kept from an earlier run of this build here cost nothing (instruction_cache.hpp).
+  settings.instructions =
+      args.instructions && profiling::unavailable_reason().empty() &&
+      !std::all_of(matrix.integrands.begin(), matrix.integrands.end(), [&](const auto& f) {
+        return cached_instructions(matrix.tiers, f, matrix.a, matrix.b).has_value();
+      });
   settings.parallel = topology.hardware_threads();
   settings.available_memory = static_cast<double>(process::available_memory().value_or(0));
   settings.described = topology.synthetic;
@@ -59,7 +65,7 @@ PlanSettings plan_settings(const RunRequest& args, const Topology& topology) {
 namespace {
 
 // Until a run has measured them here: a tier's two callgrind runs, and the runner's own time a cell (the
-// results rewritten after each), as they took on a 2-core VM, rounded up.
+// journal, the results files every 10 s at most), as they took on a 2-core VM, rounded up.
 constexpr double guessed_instructions_seconds_per_tier = 1, guessed_runner_seconds_per_cell = 0.03;
 // A tier the calibration lacks (its worker failed) costs as the slowest calibrated one; with no
 // calibration at all, these.
@@ -365,7 +371,7 @@ std::optional<Budgeted> calibrate_and_fit(Matrix& matrix, const RunRequest& args
                                           Calibration& calibration, const std::string& executable) {
   calibrate(executable, calibration, matrix.tiers, matrix.integrands, args.cell_timeout);
   if (!args.budget) return std::nullopt;
-  Budgeted fitted = fit_budget(matrix, *args.budget, calibration, plan_settings(args, topology),
+  Budgeted fitted = fit_budget(matrix, *args.budget, calibration, plan_settings(args, topology, matrix),
                                thread_reasons(matrix, topology, !args.threads.empty()));
   matrix = fitted.matrix;
   return fitted;
@@ -378,8 +384,9 @@ Plan make_plan(const RunRequest& args, const std::string& executable) {
   Calibration calibration = load_calibration(executable);
   plan.budget = calibrate_and_fit(plan.matrix, args, plan.topology, calibration, executable);
   plan.threads = thread_reasons(plan.matrix, plan.topology, !args.threads.empty());
-  plan.estimate = plan.budget ? plan.budget->estimate
-                              : estimate(plan.matrix, calibration, plan_settings(args, plan.topology));
+  plan.estimate = plan.budget
+                      ? plan.budget->estimate
+                      : estimate(plan.matrix, calibration, plan_settings(args, plan.topology, plan.matrix));
   return plan;
 }
 

@@ -37,9 +37,10 @@ struct PlanSettings {
   double limits_seconds = 0;  // the machine's limits, measured before the first cell and after the last
   int remeasure = 0;          // --remeasure: the tries a disturbed cell gets at the end (remeasure.hpp)
 };
-// For `args` on a machine of this topology: its --no-instructions, the profiling build's availability,
-// the topology's hardware threads, this machine's available memory.
-PlanSettings plan_settings(const RunRequest& args, const Topology& topology);
+// For `args` on a machine of this topology: its --no-instructions, the profiling build's availability and
+// whether the matrix's counts are kept from an earlier run, the topology's hardware threads, this machine's
+// available memory.
+PlanSettings plan_settings(const RunRequest& args, const Topology& topology, const Matrix& matrix);
 
 struct PlannedCell {
   CellKey cell;

@@ -64,7 +64,14 @@ void keep_cell(const RunFiles& files, const CellResult& record, bool results) {
   append_journal(files.paths.journal, *earlier);
   files.run.cells_done = static_cast<std::int64_t>(cells.size());  // each cell once, re-measured or not
   files.run.updated = now_utc();
-  if (results) write_results_files(files.paths, files.journal, files.run, files.resumed);
+  const bool due =
+      !files.written || std::chrono::steady_clock::now() - *files.written >= std::chrono::seconds(10);
+  if (results && due) rewrite_results(files);
+}
+
+void rewrite_results(const RunFiles& files) {
+  write_results_files(files.paths, files.journal, files.run, files.resumed);
+  if (files.written) *files.written = std::chrono::steady_clock::now();
 }
 
 namespace {

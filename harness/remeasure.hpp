@@ -20,6 +20,7 @@
 // has had fewer than N tries.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <optional>
@@ -59,7 +60,14 @@ struct RunFiles {
   Journal& journal;
   RunRecord& run;
   bool resumed = false;
+  // When the results files were last rewritten (rewrite_results), when the caller keeps track: keep_cell
+  // then rewrites them only after 10 s or more, for who watches them mid-run. The journal keeps each cell
+  // at once, and the runner rewrites them at each round's end and the run's: a file of megabytes rewritten
+  // and read back after every cell was a tenth of a standard run's wall time on a 2-vCPU VM.
+  std::chrono::steady_clock::time_point* written = nullptr;
 };
+// The results files rewritten now (results.hpp), and the time noted in files.written.
+void rewrite_results(const RunFiles& files);
 // Throws WriteError when a file cannot be written (the journal is whole as last written). With `results`
 // false the results files are left for the caller to rewrite (a later round: the runner rewrites them once
 // a round, as a file rewritten after each of three rounds a cell cost the run a fifth of its time here).

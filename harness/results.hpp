@@ -6,7 +6,8 @@
 //   records, what Ladder reads back) and `benchmarks`, their projection in Google Benchmark's own form (so
 //   its compare.py reads them, common/benchmark_entries.hpp);
 // - results.csv: one row a cell.
-// results.json and results.csv are rewritten atomically after every cell.
+// results.json and results.csv are rewritten atomically (the runner: every 10 s at most, each round's end
+// and the run's; remeasure.hpp's RunFiles).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -10,6 +10,7 @@
 #include "cards.hpp"
 #include "clock.hpp"
 #include "context.hpp"
+#include "instruction_cache.hpp"
 #include "process_stats.hpp"
 #include "profiling.hpp"
 #include "run_limits.hpp"
@@ -21,27 +22,38 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Instructions a node of each of the matrix's integrands, before the first cell.
+// Instructions a node of each of the matrix's integrands, before the first cell: kept from an earlier run of
+// the profiling build here where there is one (instruction_cache.hpp), else counted and kept.
 InstructionCounts count_run_instructions(const Matrix& matrix, const std::string& executable) {
-  std::printf("counting instructions a node under callgrind%s (--no-instructions skips this) …\n",
-              matrix.integrands.size() > 1 ? ", with each integrand" : "");
-  std::fflush(stdout);
-  const auto counting = Clock::now();
+  std::vector<InstructionCounts> by_integrand;
+  for (const auto& integrand : matrix.integrands)
+    if (auto kept = cached_instructions(matrix.tiers, integrand, matrix.a, matrix.b))
+      by_integrand.push_back(std::move(*kept));
+  if (by_integrand.size() == matrix.integrands.size()) {
+    std::printf("instructions a node: kept from an earlier run of this build here (%s)\n",
+                instructions_cache_file(matrix.tiers, matrix.integrands.front(), matrix.a, matrix.b).c_str());
+  } else {
+    by_integrand.clear();
+    std::printf("counting instructions a node under callgrind%s (--no-instructions skips this) …\n",
+                matrix.integrands.size() > 1 ? ", with each integrand" : "");
+    std::fflush(stdout);
+    const auto counting = Clock::now();
+    std::size_t counted = 0;
+    for (const auto& integrand : matrix.integrands) {
+      by_integrand.push_back(profiling::count_instructions(matrix.tiers, integrand, matrix.a, matrix.b));
+      for (const auto& tier : by_integrand.back().tiers) counted += tier.unavailable.empty();
+      if (!by_integrand.back().available) break;  // no valgrind: the same for every one
+      keep_instructions(matrix.tiers, by_integrand.back());
+    }
+    if (counted > 0)
+      record_instructions(executable, counted,
+                          std::max(1, static_cast<int>(std::thread::hardware_concurrency())),
+                          std::chrono::duration<double>(Clock::now() - counting).count());
+  }
   // The first integrand's counts where a report has always read them, and every integrand's (the first
   // again) in by_integrand.
-  std::vector<InstructionCounts> by_integrand;
-  std::size_t counted = 0;
-  for (const auto& integrand : matrix.integrands) {
-    by_integrand.push_back(profiling::count_instructions(matrix.tiers, integrand, matrix.a, matrix.b));
-    for (const auto& tier : by_integrand.back().tiers) counted += tier.unavailable.empty();
-    if (!by_integrand.back().available) break;  // no valgrind: the same for every one
-  }
   InstructionCounts counts = by_integrand.front();
   if (counts.available) counts.by_integrand = std::move(by_integrand);
-  if (counted > 0)
-    record_instructions(executable, counted,
-                        std::max(1, static_cast<int>(std::thread::hardware_concurrency())),
-                        std::chrono::duration<double>(Clock::now() - counting).count());
   return counts;
 }
 

@@ -184,7 +184,7 @@ class MatrixRunner {
     for (const auto& cell : cells_)
       if (!done_.count(cell_name(cell)) || rounds_left(journal_.cells, cell_name(cell), matrix_.rounds))
         remaining.push_back(cell);
-    PlanSettings settings = plan_settings(args_, topology_);
+    PlanSettings settings = plan_settings(args_, topology_, matrix_);
     settings.instructions = settings.instructions && !resuming_;
     estimated_ = estimate(matrix_, remaining, calibration_, settings);
     if (budget_) {
@@ -231,7 +231,7 @@ class MatrixRunner {
     // The runner's own time between the cells (results rewritten, the journal), for the plan: the run's
     // time less its workers' and references'.
     const auto cells_started = Clock::now();
-    const RunFiles files{outcome_.paths, journal_, run_, resuming_};
+    const RunFiles files{outcome_.paths, journal_, run_, resuming_, &results_written_};
     bool stopped = false;
     const auto schedule = round_schedule(cells_, rounds, matrix_.seed);
     for (int round = 1; round <= rounds && !stopped; ++round) {
@@ -240,7 +240,7 @@ class MatrixRunner {
           stopped = true;
           break;
         }
-      if (round > 1) write_results_files(files.paths, journal_, run_, resuming_);  // its rounds, kept once
+      rewrite_results(files);  // the round's cells, kept once
     }
     // Complete: every cell measured, and each disturbed one measured again as --remeasure asks.
     outcome_.complete =
@@ -435,7 +435,7 @@ class MatrixRunner {
   std::map<std::string, double> cell_estimates_;
   const cpu_set_t run_cpus_ = ThreadBinding::run_cpus();
   RunRecord run_;
-  Clock::time_point started_;
+  Clock::time_point started_, results_written_ = Clock::now();
   double measured_seconds_ = 0, worker_seconds_ = 0;
   std::size_t workers_ = 0;
   long last_pid_ = 0;  // the last worker's process id, for its round's record

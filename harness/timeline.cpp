@@ -110,7 +110,7 @@ nlohmann::json Timeline::stop(std::size_t points) {
           {"cpu_seconds", cpu},
           {"method",
            "a sampling thread reads /proc/self/statm and the process CPU clock during one call after "
-           "the timed runs"}};
+           "the warm-up, before the timed runs"}};
 }
 
 }  // namespace ladder

@@ -109,7 +109,7 @@ Memory memory_of_one_call(const std::function<double(std::int64_t)>& call, std::
       {"rss_before_bytes", rss_before},
       {"peak_rss_method", reset ? "VmHWM after a clear_refs reset, one call"
                                 : "VmHWM over the worker's life (clear_refs refused)"},
-      {"heap_method", "malloc family interposed, one call after the timed runs"},
+      {"heap_method", "malloc family interposed, one call after the warm-up, before the timed runs"},
   };
   const auto placement = process::thread_placement();  // the runtime's threads are still alive here
   memory.thread_placement = placement;
@@ -120,15 +120,62 @@ Memory memory_of_one_call(const std::function<double(std::int64_t)>& call, std::
   return memory;
 }
 
-// A later round's warm-up: the kernel called until `seconds` have passed, once at least. Google Benchmark's
-// own warm-up runs its benchmark's whole iteration count at least, and a later round's is the first round's:
-// a repetition's time (1.4 × the minimum time), three times a warm-up's.
-void warm_up(const distributed::KernelCall& call, std::int64_t n, double seconds) {
-  const auto start = std::chrono::steady_clock::now();
-  do {
-    double result = call(n);
-    benchmark::DoNotOptimize(result);
-  } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds);
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// One call of the kernel at n, in seconds.
+double timed_call(const distributed::KernelCall& call, std::int64_t n) {
+  const auto start = Clock::now();
+  double result = call(n);
+  benchmark::DoNotOptimize(result);
+  return seconds_since(start);
+}
+
+// The warm-up, every round's: the kernel's runtime started (its threads, its pools) and its code brought
+// in, then calls until `seconds` have passed. Two calls at a size of at most 1e5 start the runtime and time
+// a node; a cell whose call would outlast the warm-up (n = 1e8 on a slow tier) warms up at the size that
+// takes about the warm-up's time, so the warm-up costs its minimum, not whole calls. Returns the fastest
+// warm call at the cell's own n, when one was made.
+std::optional<double> warm_up(const distributed::KernelCall& call, std::int64_t n, double seconds) {
+  const auto start = Clock::now();
+  const std::int64_t probe = std::min<std::int64_t>(n, 100'000);
+  timed_call(call, probe);  // cold: the runtime starts
+  const double warm = timed_call(call, probe);
+  std::optional<double> fastest = probe == n ? std::optional<double>(warm) : std::nullopt;
+  const double node = warm / static_cast<double>(probe);
+  const auto size = node * static_cast<double>(n) <= seconds
+                        ? n
+                        : std::max(probe, static_cast<std::int64_t>(seconds / std::max(node, 1e-12)));
+  while (seconds_since(start) < seconds) {
+    const double took = timed_call(call, size);
+    if (size == n) fastest = std::min(fastest.value_or(took), took);
+  }
+  return fastest;
+}
+
+// A repetition's calls, as Google Benchmark sizes them: 1.4 × the minimum time, one call at least.
+std::int64_t iterations_for(double call_seconds, double min_time) {
+  const double calls = std::ceil(1.4 * min_time / std::max(call_seconds, 1e-9));
+  return static_cast<std::int64_t>(std::clamp(calls, 1.0, 1e9));
+}
+
+// The first round's passes, once a cell: the memory of one call and its hardware counters. Returns the
+// memory pass's call in seconds (a call at n, warm: the warm-up came first).
+double first_round_passes(Measurement& measurement, const distributed::KernelCall& call, std::int64_t n) {
+  const auto start = Clock::now();
+  measurement.memory = memory_of_one_call(call, n);
+  const double seconds = seconds_since(start);
+  measurement.counters = read_counters(JsonReader(counters::hardware(
+                                                      [&] {
+                                                        double result = call(n);
+                                                        benchmark::DoNotOptimize(result);
+                                                      },
+                                                      n),
+                                                  "counters"));
+  return seconds;
 }
 
 }  // namespace
@@ -200,21 +247,23 @@ Measurement measure_cell(const CellKey& cell, const Matrix& matrix, const std::o
       ->MeasureProcessCPUTime()  // every thread's CPU time, user and system
       ->Unit(benchmark::kNanosecond)
       ->Repetitions(matrix.repetitions);
-  // A later round keeps the first round's iterations and warms up by itself (warm_up); the first sizes them
-  // and warms up in Google Benchmark.
-  if (iterations) {
-    registered->Iterations(*iterations);
-    warm_up(call, cell.n, matrix.min_warmup_time);
-  } else {
-    registered->MinTime(matrix.min_time)->MinWarmUpTime(matrix.min_warmup_time);  // honoured: MinTime set
+  // Every round warms up by itself (warm_up). The first then makes the cell's once-only passes, memory and
+  // counters, each one call at n, and sizes the repetitions from its warm calls; a later round keeps the
+  // first round's iterations. Google Benchmark times the repetitions alone: no warm-up, no sizing.
+  const std::optional<double> warm = warm_up(call, cell.n, matrix.min_warmup_time);
+  Measurement measurement;
+  std::int64_t calls = iterations.value_or(0);
+  if (!iterations) {
+    const double pass = first_round_passes(measurement, call, cell.n);
+    calls = iterations_for(slowdown * std::min(warm.value_or(pass), pass), matrix.min_time);
   }
+  registered->Iterations(calls);
 
   CopyingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
   if (failure) std::rethrow_exception(failure);
 
-  Measurement measurement;
   for (const auto& run : reporter.copied) {
     if (run.error_occurred) throw ToolFailed("Google Benchmark reported: " + run.error_message);
     if (run.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration) continue;  // its own statistics
@@ -224,17 +273,6 @@ Measurement measure_cell(const CellKey& cell, const Matrix& matrix, const std::o
   }
   if (measurement.repetitions.empty()) throw ToolFailed("Google Benchmark reported no repetitions");
   measurement.aggregates = aggregate(measurement.repetitions);
-
-  if (!iterations) {  // the first round's passes: once a cell
-    measurement.memory = memory_of_one_call(call, cell.n);
-    measurement.counters = read_counters(JsonReader(counters::hardware(
-                                                        [&] {
-                                                          double result = call(cell.n);
-                                                          benchmark::DoNotOptimize(result);
-                                                        },
-                                                        cell.n),
-                                                    "counters"));
-  }
 
   const auto& info = integrands()[integrand];
   const Reference ref = computed ? *computed : reference(info, ab, cell.n);

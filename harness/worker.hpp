@@ -2,9 +2,11 @@
 // hidden `worker` subcommand for every cell, so a crash, abort, hang or runaway allocation costs that
 // cell only, and memory figures belong to the cell alone.
 //
-// Inside, Google Benchmark times the kernel (its iteration sizing, warm-up, repetitions and statistics;
-// a reporter copies every run out). Then one more call runs with the heap counted and the peak resident
-// set reset, and the result is compared with the references.
+// Inside, the worker warms the kernel up (its runtime started, then calls for the minimum warm-up time,
+// at a smaller n where a call would outlast it). A cell's first round then makes one call with the heap
+// counted and the peak resident set reset, one under the hardware counters, and sizes the repetitions from
+// its warm calls as Google Benchmark would (1.4 × the minimum time). Google Benchmark times the
+// repetitions (a reporter copies every run out), and the result is compared with the references.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -22,9 +24,9 @@ namespace ladder {
 // errors and the memory figures. Throws what the kernel throws.
 // The references may come computed (`ladder run` computes them once per size); else they are computed here.
 // cpus: where the harness placed the cell's threads, one a thread (RunOptions::cpus); empty: not pinned.
-// iterations: a later round's (harness/rounds.hpp), the first round's iterations a repetition: no sizing,
-// Google Benchmark's warm-up and the timed repetitions only, no memory or counter pass (its memory is
-// empty and its counters absent: the first round's are the cell's).
+// iterations: a later round's (harness/rounds.hpp), the first round's iterations a repetition: the warm-up
+// and the timed repetitions only, no memory or counter pass (its memory is empty and its counters absent:
+// the first round's are the cell's). Absent: the first round, which sizes a repetition from its warm calls.
 Measurement measure_cell(const CellKey& cell, const Matrix& matrix,
                          const std::optional<Reference>& computed = std::nullopt,
                          const std::vector<int>& cpus = {},

@@ -307,7 +307,7 @@ svg::Plot timeline_figures(const Run& run, std::size_t machine, const Slots& slo
   }
   if (chart.series.empty())
     chart.notes.push_back("No cell at this size sampled its memory (an older results file).");
-  chart.notes.push_back("Sampled every 2 ms in one call after the timed runs.");
+  chart.notes.push_back("Sampled every 2 ms in one call outside the timed repetitions.");
   chart.notes.push_back("A vector of nodes climbs as its pages are touched; a streaming tier stays flat.");
   return chart;
 }

@@ -296,10 +296,10 @@ TEST(MachineLimitsTools, ADescribedMachineIsNotMeasured) {
 TEST(MachineLimitsPlan, ThePlanCountsTheLimitsUnlessTheyAreSkipped) {
   RunRequest args;
   const Topology topology = read_topology();
-  const PlanSettings settings = plan_settings(args, topology);
+  const PlanSettings settings = plan_settings(args, topology, Matrix{});
   EXPECT_GT(settings.limits_seconds, 0);
   // The probes' estimate for this machine: the sample before the cells and the one after. It grows with the
-  // triad's arrays, 16 × the last-level cache (a VM here reports a 300 MiB L3: 4.7 GiB, about 23 s), at
+  // triad's arrays, 16 × the last-level cache (a VM here reports a 300 MiB L3: 4.7 GiB, about 12 s), at
   // most 8 GiB, so it stays under a minute on any machine.
   EXPECT_NEAR(settings.limits_seconds,
               estimated_limits_seconds(LimitsTool::probe, run_limit_runs(LimitsTool::probe, true)) +
@@ -308,9 +308,9 @@ TEST(MachineLimitsPlan, ThePlanCountsTheLimitsUnlessTheyAreSkipped) {
   EXPECT_LT(settings.limits_seconds, 60) << "a run's default limits cost seconds, not minutes";
   Topology described = topology;
   described.synthetic = true;
-  EXPECT_EQ(plan_settings(args, described).limits_seconds, 0);
+  EXPECT_EQ(plan_settings(args, described, Matrix{}).limits_seconds, 0);
   args.limits = false;
-  EXPECT_EQ(plan_settings(args, topology).limits_seconds, 0);
+  EXPECT_EQ(plan_settings(args, topology, Matrix{}).limits_seconds, 0);
 
   Matrix matrix;
   matrix.tiers = {"naive"};

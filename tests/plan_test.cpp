@@ -86,35 +86,36 @@ const PlannedCell& planned(const Estimate& estimate, const std::string& name) {
 TEST(PlanEstimate, ScalesTheCalibrationByNAndIdealThreadingThroughGoogleBenchmarksSettings) {
   const Estimate estimate = ladder::estimate(crafted_matrix(), crafted_calibration(), no_instructions());
   ASSERT_EQ(estimate.cells.size(), 3u);
-  // naive at 1e6: a call of 0.01 s, below the 0.1 s minimum time: warm-up 0.05 s and sizing 0.05 s,
-  // 5 repetitions of 1.4 × 0.1 s, two passes of 0.01 s, the worker's 0.2 s.
-  EXPECT_NEAR(planned(estimate, "naive/gauss/n:1000000/threads:1").seconds, 0.2 + 0.1 + 0.7 + 0.02, 1e-12);
+  // naive at 1e6: a call of 0.01 s, below the 0.1 s minimum time: warm-up 0.05 s (the iterations sized from
+  // its calls), 5 repetitions of 1.4 × 0.1 s, two passes of 0.01 s, the worker's 0.2 s.
+  EXPECT_NEAR(planned(estimate, "naive/gauss/n:1000000/threads:1").seconds, 0.2 + 0.05 + 0.7 + 0.02, 1e-12);
   // openmp at 1 thread: a call of 0.02 s; at 2 threads, ideal threading halves it.
-  EXPECT_NEAR(planned(estimate, "openmp/gauss/n:1000000/threads:1").seconds, 0.2 + 0.1 + 0.7 + 0.04, 1e-12);
-  EXPECT_NEAR(planned(estimate, "openmp/gauss/n:1000000/threads:2").seconds, 0.2 + 0.1 + 0.7 + 0.02, 1e-12);
+  EXPECT_NEAR(planned(estimate, "openmp/gauss/n:1000000/threads:1").seconds, 0.2 + 0.05 + 0.7 + 0.04, 1e-12);
+  EXPECT_NEAR(planned(estimate, "openmp/gauss/n:1000000/threads:2").seconds, 0.2 + 0.05 + 0.7 + 0.02, 1e-12);
   EXPECT_EQ(planned(estimate, "naive/gauss/n:1000000/threads:1").source, "calibration");
   // One reference for the one size, a long double sum (n ≤ 2^22): 100 ns × 1e6.
   EXPECT_NEAR(part(estimate, "references"), 0.1, 1e-12);
   EXPECT_NEAR(part(estimate, "timed repetitions"), 2.1, 1e-12);
-  EXPECT_NEAR(part(estimate, "process starts, warm-up and iteration sizing"), 3 * 0.3, 1e-12);
+  EXPECT_NEAR(part(estimate, "process starts, warm-up and iteration sizing"), 3 * 0.25, 1e-12);
   EXPECT_NEAR(part(estimate, "memory and counter passes"), 0.08, 1e-12);
   EXPECT_NEAR(part(estimate, "the runner's own work between cells"), 0.03, 1e-12);
   EXPECT_EQ(part(estimate, "instruction counting"), 0.0);
-  EXPECT_NEAR(estimate.seconds, 0.9 + 2.1 + 0.08 + 0.1 + 0.03, 1e-12);
+  EXPECT_NEAR(estimate.seconds, 0.75 + 2.1 + 0.08 + 0.1 + 0.03, 1e-12);
   // Peak memory: naive's 8 bytes a node on its worker's 10 MB, the largest of the cells.
   EXPECT_NEAR(estimate.peak_bytes, 10e6 + 8e6, 1);
 }
 
-TEST(PlanEstimate, ACallLongerThanTheMinimumTimeIsTimedOnceARepetitionWithoutSizing) {
+TEST(PlanEstimate, ACallLongerThanTheMinimumTimeIsTimedOnceARepetitionAndWarmsUpForTheWarmUpTimeOnly) {
   Matrix matrix = crafted_matrix();
   matrix.tiers = {"naive"};
   matrix.sizes = {100'000'000};  // a call of 1 s
   const Estimate estimate = ladder::estimate(matrix, crafted_calibration(), no_instructions());
   const PlannedCell& cell = planned(estimate, "naive/gauss/n:100000000/threads:1");
-  EXPECT_NEAR(cell.parts.warmup, 1.0, 1e-9);
+  // The warm-up runs at the smaller n that takes about the minimum warm-up time, not a 1 s call.
+  EXPECT_NEAR(cell.parts.warmup, 0.05, 1e-9);
   EXPECT_NEAR(cell.parts.timed, 5.0, 1e-9);
   EXPECT_NEAR(cell.parts.passes, 2.0, 1e-9);
-  EXPECT_NEAR(cell.seconds, 8.2, 1e-9);
+  EXPECT_NEAR(cell.seconds, 7.25, 1e-9);
   EXPECT_EQ(part(estimate, "references"), 0.0) << "above 2^22 nodes the reference is Euler–Maclaurin's";
 }
 
