@@ -41,10 +41,11 @@ CellParts cell_parts(double call_seconds, int repetitions, double min_time, doub
   CellParts parts;
   rounds = std::max(1, rounds);
   parts.start = rounds * worker_seconds;
-  // Each round warms up for the minimum warm-up time (worker.cpp's warm_up, at a smaller n where a call
-  // would outlast it); round 1 sizes its iterations from those calls and its memory pass.
-  parts.warmup = rounds * min_warmup_time;
-  // Google Benchmark aims a repetition at 1.4 × the minimum time, in whole calls; one call when it is longer.
+  // Each round warms up for its share of the minimum warm-up time (worker.cpp's warm_up, at a smaller n
+  // where a call would outlast it); round 1 sizes its iterations from those calls and its memory pass.
+  parts.warmup = min_warmup_time;
+  // A repetition comes to about 1.4 × the minimum time, in whole calls (worker.cpp's iterations_for, as
+  // Google Benchmark aims); one call when it is longer.
   const double calls =
       call_seconds >= min_time ? 1.0 : std::ceil(1.4 * min_time / std::max(call_seconds, 1e-9));
   parts.timed = rounds * ((repetitions + rounds - 1) / rounds) * calls * call_seconds;
