@@ -34,8 +34,10 @@ std::string plus_minus(double percent) { return "±" + format_number("%.3g", per
 // "+5.2 %", "-3.0 %": a ratio as a change.
 std::string change(double ratio) { return format_number("%+.1f", 100 * (ratio - 1)) + " %"; }
 
-// The verdict as a word; "—" (or `none` where a word is wanted) for a row without one.
+// The verdict as a word; "failed" for a cell whose process failed, "—" (or `none` where a word is wanted)
+// for a row without one.
 std::string verdict_word(const VerdictRow& row, const std::string& none = "—") {
+  if (row.failed) return "failed";
   return has_verdict(row) ? to_string(row.verdict) : none;
 }
 
@@ -51,9 +53,15 @@ bool thresholds_differ(const std::vector<VerdictRow>& rows) {
 // why some rows have no verdict, each said once.
 std::vector<std::string> threshold_lines(const std::vector<VerdictRow>& rows) {
   std::vector<std::pair<double, std::string>> thresholds;  // distinct, in the rows' order
-  std::vector<std::string> notes;                          // of the rows without a verdict, distinct
-  int unjudged = 0;
+  std::vector<std::string> notes, failures;  // of the rows without a verdict, and of the failed, distinct
+  int unjudged = 0, failed = 0;
   for (const auto& row : rows) {
+    if (row.failed) {
+      ++failed;
+      if (std::find(failures.begin(), failures.end(), row.note) == failures.end())
+        failures.push_back(row.note);
+      continue;
+    }
     if (!has_verdict(row)) {
       ++unjudged;
       if (!row.note.empty() && std::find(notes.begin(), notes.end(), row.note) == notes.end())
@@ -83,6 +91,8 @@ std::vector<std::string> threshold_lines(const std::vector<VerdictRow>& rows) {
                     join(sources, "; ") +
                     (count > shown ? "; and " + std::to_string(count - shown) + " more" : ""));
   }
+  if (failed > 0)
+    lines.push_back(counted(failed, "cell", "cells") + " measured nothing: " + join(failures, "; "));
   if (unjudged > 0)
     lines.push_back("no verdict for " + counted(unjudged, "cell", "cells") +
                     (notes.empty() ? std::string() : ": " + join(notes, "; ")));
@@ -92,8 +102,12 @@ std::vector<std::string> threshold_lines(const std::vector<VerdictRow>& rows) {
 }  // namespace
 
 std::string verdict_tally(const std::vector<VerdictRow>& rows) {
-  int slower = 0, faster = 0, same = 0, undecided = 0, unjudged = 0;
+  int slower = 0, faster = 0, same = 0, undecided = 0, unjudged = 0, failed = 0;
   for (const auto& row : rows) {
+    if (row.failed) {
+      ++failed;
+      continue;
+    }
     if (!has_verdict(row)) {
       ++unjudged;
       continue;
@@ -105,6 +119,7 @@ std::string verdict_tally(const std::vector<VerdictRow>& rows) {
   }
   return std::to_string(slower) + " slower, " + std::to_string(faster) + " faster, " + std::to_string(same) +
          " no change, " + std::to_string(undecided) + " undecided" +
+         (failed ? ", " + std::to_string(failed) + " failed" : "") +
          (unjudged ? ", " + std::to_string(unjudged) + " without a verdict" : "");
 }
 
@@ -151,9 +166,10 @@ std::string escape_property(const std::string& text) {
 
 }  // namespace
 
-bool has_verdict(const VerdictRow& row) { return !row.threshold.source.empty(); }
+bool has_verdict(const VerdictRow& row) { return !row.failed && !row.threshold.source.empty(); }
 
 bool fails_gate(const VerdictRow& row, std::optional<double> fail_above_percent) {
+  if (row.failed) return true;  // a head that crashes is no change that passes
   if (!has_verdict(row) || row.verdict != Verdict::slower) return false;
   return !fail_above_percent || 100 * (row.interval.ratio - 1) > *fail_above_percent;
 }
@@ -176,8 +192,8 @@ std::string verdict_table(std::vector<VerdictRow> rows, const std::string& base_
         interval.known() ? format_number("%.3f", interval.low) + "–" + format_number("%.3f", interval.high)
                          : "—";
     std::string line = pad_right(row.cell, cell_width) + "  " +
-                       pad_left(format_number("%.3f", interval.ratio), ratio_width) + "  " +
-                       pad_right(range, interval_width) + "  " +
+                       pad_left(row.failed ? "—" : format_number("%.3f", interval.ratio), ratio_width) +
+                       "  " + pad_right(range, interval_width) + "  " +
                        pad_left(std::to_string(interval.pairs), pairs_width) + "  ";
     if (own_thresholds)
       line += pad_right(has_verdict(row) ? plus_minus(row.threshold.percent) : "—", threshold_width) + "  ";
@@ -202,7 +218,7 @@ std::string verdict_markdown(std::vector<VerdictRow> rows, const std::string& ti
     const RatioInterval& interval = row.interval;
     std::string pairs = std::to_string(interval.pairs);
     if (has_verdict(row) && row.verdict == Verdict::undecided && !row.note.empty()) pairs += ": " + row.note;
-    text += "| " + markdown_cell(row.cell) + " | " + change(interval.ratio) + " | " +
+    text += "| " + markdown_cell(row.cell) + " | " + (row.failed ? "—" : change(interval.ratio)) + " | " +
             (interval.known() ? change(interval.low) + " to " + change(interval.high) : "—") + " | " +
             (own_thresholds ? (has_verdict(row) ? plus_minus(row.threshold.percent) : "—") + " | " : "") +
             verdict_word(row, "no verdict") + " | " + markdown_cell(pairs) + " |\n";
@@ -216,6 +232,11 @@ std::string verdict_annotations(const std::vector<VerdictRow>& rows,
   sort_worst_first(sorted);
   std::string text;
   for (const auto& row : sorted) {
+    if (row.failed) {
+      text += "::error title=" + escape_property("failed: " + row.cell) +
+              "::" + escape_message(row.cell + " measured nothing (" + row.note + ")") + "\n";
+      continue;
+    }
     if (!has_verdict(row) || row.verdict != Verdict::slower) continue;
     const RatioInterval& interval = row.interval;
     const bool error = fails_gate(row, fail_above_percent);
@@ -236,6 +257,7 @@ std::string verdict_annotations(const std::vector<VerdictRow>& rows,
 nlohmann::json verdict_bmf(const std::vector<VerdictRow>& rows) {
   nlohmann::json document = nlohmann::json::object();
   for (const auto& row : rows) {
+    if (row.failed) continue;  // nothing measured: no latency and no ratio to give Bencher
     const RatioInterval& interval = row.interval;
     nlohmann::json entry = nlohmann::json::object();
     if (row.head_seconds) {

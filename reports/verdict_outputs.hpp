@@ -22,15 +22,17 @@ struct VerdictOutputs {
 };
 
 // A row whose threshold has no source was judged against none (two runs measured apart on a machine whose
-// run-to-run noise is unknown): every output shows it without a verdict, its note saying why, once.
+// run-to-run noise is unknown): every output shows it without a verdict, its note saying why, once. A
+// failed row (a process that failed: nothing measured) has none either: every output says "failed".
 bool has_verdict(const VerdictRow& row);
 
-// Whether a row fails the gate: slower, and, when fail_above_percent is given, its ratio more than that many
-// per cent above 1. The one rule behind every command's exit code 1 and the annotations' `::error`.
+// Whether a row fails the gate: failed (nothing measured: a head that crashes never passes), or slower and,
+// when fail_above_percent is given, its ratio more than that many per cent above 1. The one rule behind
+// every command's exit code 1 and the annotations' `::error`.
 bool fails_gate(const VerdictRow& row, std::optional<double> fail_above_percent);
 
-// The rows' tally: "1 slower, 1 faster, 2 no change, 1 undecided", and ", 3 without a verdict" when some
-// have none.
+// The rows' tally: "1 slower, 1 faster, 2 no change, 1 undecided", then ", 1 failed" and ", 3 without a
+// verdict" when some are.
 std::string verdict_tally(const std::vector<VerdictRow>& rows);
 
 // The human table: one line a cell, worst first (sort_worst_first): the cell, the ratio head/base, its 95 %
@@ -44,15 +46,16 @@ std::string verdict_table(std::vector<VerdictRow> rows, const std::string& base_
 // change in per cent, its interval, the verdict and the pairs or the note. Pipes in cell names are escaped.
 std::string verdict_markdown(std::vector<VerdictRow> rows, const std::string& title);
 
-// GitHub workflow commands, one line per slower cell: `::error` when the cell fails the gate (slower, and
-// more than fail_above_percent slower when that is given), else `::warning`. Escaped by GitHub's rules.
+// GitHub workflow commands, one line per failed or slower cell: `::error` when the cell fails the gate
+// (failed, or slower and more than fail_above_percent slower when that is given), else `::warning`. Escaped
+// by GitHub's rules.
 std::string verdict_annotations(const std::vector<VerdictRow>& rows,
                                 std::optional<double> fail_above_percent);
 
 // Bencher Metric Format: {"<cell>": {"latency": {"value": head ns, "lower_value", "upper_value"},
 // "ratio": {"value", "lower_value", "upper_value"}}}. Latency's bounds are the head time scaled by the
 // interval's ends over the ratio; a cell without a head time has only "ratio", one without an interval no
-// lower or upper values.
+// lower or upper values. A failed cell, which has neither, is left out.
 nlohmann::json verdict_bmf(const std::vector<VerdictRow>& rows);
 
 // Writes what `outputs` asks for: the summary and the BMF files atomically (a file that cannot be written

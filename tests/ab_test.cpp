@@ -128,6 +128,7 @@ TEST_F(AbRun, AHeadWhoseProcessFailsEndsItsCellWithTheReason) {
   EXPECT_TRUE(cells[0].pairs.empty());
   const VerdictRow row = cells[0].row();
   EXPECT_FALSE(row.interval.known());
+  EXPECT_TRUE(row.failed) << "every output says failed, and the gate fails it (verdict_outputs_test.cpp)";
   EXPECT_NE(row.note.find("failed: head: "), std::string::npos) << row.note;
   EXPECT_EQ(order(), "AB");  // the failure stopped the cell at once
 }

@@ -146,6 +146,39 @@ TEST(VerdictOutputs, RowsWithoutAThresholdHaveNoVerdictAndSayWhyOnce) {
   EXPECT_FALSE(fails_gate(rows[2], std::nullopt));
 }
 
+// Issue 50, T5-2: a head that crashed has no ratio and no verdict, but it is not "undecided +0.0 %": every
+// output says "failed", Bencher gets no ratio of 1.0 for it, and it fails the gate, --fail-above or not.
+TEST(VerdictOutputs, AFailedCellSaysFailedEverywhereGivesBencherNoRatioAndFailsTheGate) {
+  std::vector<VerdictRow> rows = crafted_rows();
+  VerdictRow crashed;
+  crashed.cell = "inlined/gauss/n:100003/threads:1";
+  crashed.threshold = aa_floor;  // as ab gives it: the run's threshold, but nothing measured
+  crashed.failed = true;
+  crashed.note = "failed: head: crashed: SIGILL";
+  rows.push_back(crashed);
+  const std::string table = verdict_table(rows, "base", "head");
+  const auto line = table.substr(table.find(crashed.cell),
+                                 table.find('\n', table.find(crashed.cell)) - table.find(crashed.cell));
+  EXPECT_NE(line.find("failed"), std::string::npos) << table;
+  EXPECT_EQ(line.find("1.000"), std::string::npos) << "no ratio for a cell measured nothing:\n" << table;
+  EXPECT_EQ(line.find("undecided"), std::string::npos) << table;
+  EXPECT_NE(table.find("1 cell measured nothing: failed: head: crashed: SIGILL"), std::string::npos) << table;
+  const std::string summary = verdict_markdown(rows, "t");
+  EXPECT_NE(summary.find("2 slower, 1 faster, 1 no change, 1 undecided, 1 failed."), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("| " + crashed.cell + " | — | — | failed |"), std::string::npos) << summary;
+  const std::string annotations = verdict_annotations(rows, 50.0);
+  EXPECT_NE(annotations.find("::error title=failed%3A inlined/gauss/n%3A100003/threads%3A1::"),
+            std::string::npos)
+      << annotations;
+  const json bmf = verdict_bmf(rows);
+  EXPECT_FALSE(bmf.contains(crashed.cell)) << bmf.dump(1);
+  EXPECT_EQ(bmf.size(), rows.size() - 1);
+  EXPECT_TRUE(fails_gate(crashed, std::nullopt));
+  EXPECT_TRUE(fails_gate(crashed, 1000.0)) << "--fail-above never lets a crash pass";
+  EXPECT_FALSE(has_verdict(crashed));
+}
+
 TEST(VerdictOutputs, WritesTheFilesAskedForAndNamesOneItCannotWrite) {
   TempDir dir;
   VerdictOutputs outputs;
