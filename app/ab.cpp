@@ -209,14 +209,15 @@ int run_ab_command(AbOptions& options) {
   for (const auto& cell : cells) rows.push_back(cell.row());
   sort_worst_first(rows);
   if (options.json)
-    std::printf("%s\n",
-                nlohmann::json{{"base", side_json(base)},
-                               {"head", side_json(head)},
-                               {"threshold", rows.empty() ? nlohmann::json(nullptr)
-                                                          : nlohmann::json(rows[0].threshold.percent)},
-                               {"cells", cells_json(rows)}}
-                    .dump(2)
-                    .c_str());
+    std::printf(
+        "%s\n",  // dump_json: a branch name need not be UTF-8 (its bytes become U+FFFD)
+        dump_json(nlohmann::json{{"base", side_json(base)},
+                                 {"head", side_json(head)},
+                                 {"threshold", rows.empty() ? nlohmann::json(nullptr)
+                                                            : nlohmann::json(rows[0].threshold.percent)},
+                                 {"cells", cells_json(rows)}},
+                  2)
+            .c_str());
   else
     std::printf("\n%s", report::verdict_table(rows, base.label(), head.label()).c_str());
   options.outputs.fail_above_percent = options.fail_above;

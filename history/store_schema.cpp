@@ -149,6 +149,17 @@ constexpr char sqlite_header[] = "SQLite format 3";  // and its terminating NUL:
 // Refuses, before SQLite touches it, a file that is not an SQLite database at all.
 void check_is_sqlite(const std::string& file) {
   std::error_code error;
+  // A FIFO would block SQLite's first read forever, and a directory or a device is no database either.
+  const fs::file_status status = fs::status(file, error);
+  if (!error && fs::exists(status) && !fs::is_regular_file(status)) {
+    const fs::file_type type = status.type();
+    const char* what = type == fs::file_type::directory ? "a directory"
+                       : type == fs::file_type::fifo    ? "a FIFO"
+                       : type == fs::file_type::socket  ? "a socket"
+                                                        : "a device";
+    throw InputError("history database '" + file + "' is " + what +
+                     ", not a regular file: give a --history file (a new one is made where none exists)");
+  }
   const auto size = fs::file_size(file, error);
   if (error || size == 0) return;  // SQLite treats an empty file as a new database
   std::ifstream in(file, std::ios::binary);

@@ -7,6 +7,7 @@
 
 #include "atomic_file.hpp"
 #include "errors.hpp"
+#include "quote.hpp"
 #include "text.hpp"
 
 namespace ladder::report {
@@ -290,7 +291,7 @@ void write_verdict_outputs(const std::vector<VerdictRow>& rows, const VerdictOut
     }
   };
   if (!outputs.summary.empty()) write("--summary", outputs.summary, verdict_markdown(rows, title));
-  if (!outputs.bmf.empty()) write("--bmf", outputs.bmf, verdict_bmf(rows).dump(2) + "\n");
+  if (!outputs.bmf.empty()) write("--bmf", outputs.bmf, dump_json(verdict_bmf(rows), 2) + "\n");
   if (outputs.annotations) {
     std::fputs(verdict_annotations(rows, outputs.fail_above_percent).c_str(), stdout);
     std::fflush(stdout);

@@ -64,7 +64,10 @@ if [ -n "$(git -C "$source" status --porcelain --untracked-files=no)" ]; then
   exit 77
 fi
 commit=$(git -C "$source" rev-parse HEAD)
-if ! "$ladder" ab --repo "$repo" --base "$commit" --head "$commit" "${quick[@]}" --pairs 6 --json \
+# The base by a branch name that is not UTF-8 (git allows one): --json still writes (issue 50, T5-12).
+odd=$(printf 'caf\xe9')
+git -C "$repo" branch -f "$odd" "$commit" 2>/dev/null || fail "cannot make the branch $odd"
+if ! "$ladder" ab --repo "$repo" --base "$odd" --head "$commit" "${quick[@]}" --pairs 6 --json \
   --summary "$scratch/summary.md" --bmf "$scratch/bmf.json" >"$scratch/aa.json" 2>"$scratch/aa.err"; then
   fail "the A/A run failed: $(cat "$scratch/aa.err")"
 fi
@@ -75,6 +78,7 @@ python3 - "$scratch/aa.json" "$scratch/bmf.json" "$scratch/summary.md" <<'PY' ||
 import json, sys
 result = json.load(open(sys.argv[1]))  # stdout holds the JSON alone
 assert result["base"]["tree"] == result["head"]["tree"], result
+assert "caf\ufffd" in json.dumps(result["base"], ensure_ascii=False), result["base"]  # the byte replaced
 cells = result["cells"]
 assert len(cells) == 1 and cells[0]["tier"] == "inlined" and cells[0]["n"] == 100000, cells
 cell = cells[0]

@@ -4,6 +4,7 @@
 // run's results whole.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -59,6 +60,24 @@ TEST(HistoryIntegrity, AWriterKilledMidRecordLeavesItsRunAbsentAndTheDatabaseWho
   EXPECT_EQ(again.exit_code, 0) << again.output;
   EXPECT_EQ(query(file, "SELECT COUNT(*) FROM cells"), "8");
   EXPECT_EQ(query(file, "PRAGMA integrity_check"), "ok");
+}
+
+// Issue 50, T5-9: a FIFO as the history would block SQLite's first read forever; it, and a device, are
+// refused at once (exit 2), by every command that opens the history.
+TEST(HistoryIntegrity, AFifoOrADeviceAsTheHistoryIsRefusedAtOnce) {
+  TempDir scratch;
+  const fs::path fifo = scratch / "h.fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const fs::path dir = write_results(scratch / "run", crafted_run("alpha", "2026-11-30T10:00:00Z"));
+  for (const std::string& command : {"history import " + in_quotes(dir), std::string("history list")}) {
+    const Outcome refused = ladder(command + " --history " + in_quotes(fifo));
+    EXPECT_EQ(refused.exit_code, exit_bad_input) << command << ": " << refused.output;
+    EXPECT_NE(refused.output.find("is a FIFO, not a regular file"), std::string::npos) << refused.output;
+  }
+  const Outcome device = ladder("history list --history /dev/zero");
+  EXPECT_EQ(device.exit_code, exit_bad_input) << device.output;
+  EXPECT_NE(device.output.find("'/dev/zero' is a device, not a regular file"), std::string::npos)
+      << device.output;
 }
 
 TEST(HistoryIntegrity, AFileThatIsNotSQLiteIsRefusedAndLeftAlone) {
