@@ -45,6 +45,22 @@ std::string characters(std::size_t count) { return std::to_string(count) + " cha
 
 }  // namespace
 
+std::string utf8_replaced(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = utf8_length(text, i);
+    if (length == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+      i += 1;
+    } else {
+      out.append(text.substr(i, length));
+      i += length;
+    }
+  }
+  return out;
+}
+
 std::string quote_text(std::string_view text, std::size_t limit) {
   std::string out;
   if (!append_text(out, text, limit)) out += "… (" + characters(text.size()) + ")";

@@ -21,5 +21,7 @@ inline constexpr std::size_t quote_limit = 120;  // characters of a value a mess
 std::string quote_text(std::string_view text, std::size_t limit = quote_limit);
 std::string quote_value(const nlohmann::json& value, std::size_t limit = quote_limit);
 std::string dump_json(const nlohmann::json& value, int indent = -1);
+// Text for a file read as UTF-8 (a Markdown summary): each byte that is not UTF-8 replaced by U+FFFD.
+std::string utf8_replaced(std::string_view text);
 
 }  // namespace ladder

@@ -290,7 +290,9 @@ void write_verdict_outputs(const std::vector<VerdictRow>& rows, const VerdictOut
       throw WriteError(option + " '" + path + "' could not be written: " + error.what());
     }
   };
-  if (!outputs.summary.empty()) write("--summary", outputs.summary, verdict_markdown(rows, title));
+  // A branch name need not be UTF-8; a job summary is read as UTF-8.
+  if (!outputs.summary.empty())
+    write("--summary", outputs.summary, utf8_replaced(verdict_markdown(rows, title)));
   if (!outputs.bmf.empty()) write("--bmf", outputs.bmf, dump_json(verdict_bmf(rows), 2) + "\n");
   if (outputs.annotations) {
     std::fputs(verdict_annotations(rows, outputs.fail_above_percent).c_str(), stdout);

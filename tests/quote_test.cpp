@@ -63,5 +63,11 @@ TEST(Quote, DumpJsonReplacesBytesThatAreNotUtf8InsteadOfThrowing) {
   EXPECT_EQ(dump_json(path), "{\"out\":\"run-r\xef\xbf\xbds\"}");
 }
 
+TEST(Quote, TextForAUtf8FileHasEachByteThatIsNotUtf8Replaced) {
+  EXPECT_EQ(utf8_replaced("caf\xe9 and r\xc3\xa9sum\xc3\xa9"), "caf\xef\xbf\xbd and r\xc3\xa9sum\xc3\xa9");
+  EXPECT_EQ(utf8_replaced("\xe2\x82"), "\xef\xbf\xbd\xef\xbf\xbd") << "a sequence cut short: each byte";
+  EXPECT_EQ(utf8_replaced(""), "");
+}
+
 }  // namespace
 }  // namespace ladder
