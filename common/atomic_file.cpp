@@ -6,10 +6,29 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "errors.hpp"
+#include "quote.hpp"
 
 namespace ladder {
+
+std::string read_whole_file(const std::string& path, const std::string& what) {
+  namespace fs = std::filesystem;
+  const std::string named = what + " '" + quote_text(path, 1000) + "'";
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (!fs::exists(status)) throw InputError(named + " does not exist");
+  if (fs::is_directory(status)) throw InputError(named + " is a directory, not a file");
+  if (!fs::is_regular_file(status)) throw InputError(named + " is not a regular file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(named + " cannot be read: " + std::strerror(errno));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw InputError(named + " cannot be read: " + std::strerror(errno));
+  return text;
+}
 
 void write_file_atomically(const std::string& path, const std::string& contents) {
   const std::string temporary = path + ".tmp." + std::to_string(getpid());

@@ -143,9 +143,12 @@ std::string cache_file(const std::string& executable) {
 }
 
 Calibration load_calibration(const std::string& executable) {
-  std::ifstream in(cache_file(executable));
-  if (!in) return {};
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text;
+  try {
+    text = read_whole_file(cache_file(executable), "the calibration cache");
+  } catch (const InputError&) {  // absent, or a directory in its place: measured afresh
+    return {};
+  }
   try {
     const json parsed = parse_json_document(text, "the calibration cache");
     return parsed.is_discarded() ? Calibration{} : Calibration::from_json(parsed);

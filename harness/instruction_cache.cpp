@@ -38,17 +38,15 @@ std::string instructions_cache_file(const std::vector<std::string>& tiers, const
 
 std::optional<InstructionCounts> cached_instructions(const std::vector<std::string>& tiers,
                                                      const std::string& integrand, double a, double b) {
-  std::ifstream in(instructions_cache_file(tiers, integrand, a, b));
-  if (!in) return std::nullopt;
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   try {
+    const std::string text = read_whole_file(instructions_cache_file(tiers, integrand, a, b), "the cache");
     const auto parsed = parse_json_document(text, "the instruction counts' cache");
     if (parsed.is_discarded()) return std::nullopt;
     InstructionCounts counts = read_instruction_counts(JsonReader(parsed, "instructions"));
     if (!counts.available || counts.integrand != integrand) return std::nullopt;
     if (counts.method.find(kept_note) == std::string::npos) counts.method += kept_note;
     return counts;
-  } catch (const std::exception&) {  // damaged: counted afresh
+  } catch (const std::exception&) {  // absent, not a file, or damaged: counted afresh
     return std::nullopt;
   }
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "atomic_file.hpp"
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "profiling.hpp"
@@ -15,10 +16,7 @@
 
 namespace ladder::profiling {
 InstructionCounts read_instruction_baseline(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw InputError("--baseline '" + path + "' does not exist");
-  std::ifstream in(path);
-  if (!in) throw InputError("--baseline '" + path + "' cannot be read: " + std::strerror(errno));
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = read_whole_file(path, "--baseline");
   const nlohmann::json document = parse_json_document(text, "--baseline '" + path + "'");
   if (document.is_discarded())
     throw InputError("--baseline '" + path +

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "atomic_file.hpp"
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "optional_json.hpp"
@@ -88,9 +90,10 @@ void add_cell(std::vector<CellResult>& cells, CellResult record) {
 }  // namespace
 
 Journal read_journal(const std::string& path, bool repair) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("'" + path + "' does not exist: the directory holds no Ladder run to resume");
-  std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::error_code missing;
+  if (!std::filesystem::exists(path, missing))
+    throw InputError("'" + path + "' does not exist: the directory holds no Ladder run to resume");
+  const std::string contents = read_whole_file(path, "journal");
   // A kill while a line was being written leaves it without its newline: that cell did not finish.
   // It is cut off only once every complete line has been read: a damaged journal is refused unchanged.
   const auto complete = contents.rfind('\n') == std::string::npos ? 0 : contents.rfind('\n') + 1;

@@ -39,24 +39,26 @@ bool report_file_name(const std::string& name) {
          name.compare(name.size() - 4, 4, ".svg") == 0 && name.find("..") == std::string::npos;
 }
 
+std::string refusal(const fs::path& dir, const std::string& entry) {
+  return "the report's directory '" + quote_text(dir.string()) + "' holds '" + quote_text(entry) +
+         "', which Ladder did not write: a report goes into a new or empty directory, a run's directory, or "
+         "one holding an earlier report (listed in its " +
+         report_marker + "); give another --out, or move the file away";
+}
+
 // The files an earlier report listed in DIR/.ladder-report.json (report names only); empty when there is
-// none, or it is not one Ladder wrote.
+// none, or it is not one Ladder wrote. A directory (or a FIFO) by that name is refused: Ladder wrote none.
 std::set<std::string> earlier_report(const fs::path& dir) {
-  std::ifstream in(dir / report_marker, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::error_code error;
+  if (!fs::exists(dir / report_marker, error)) return {};
+  if (!fs::is_regular_file(dir / report_marker, error)) throw InputError(refusal(dir, report_marker));
+  const std::string text = read_whole_file((dir / report_marker).string(), "report list");
   const auto marker = parse_json_document(text, "'" + quote_text((dir / report_marker).string()) + "'");
   std::set<std::string> files;
   if (!marker.is_object() || !marker.contains("files") || !marker["files"].is_array()) return files;
   for (const auto& name : marker["files"])
     if (name.is_string() && report_file_name(name.get<std::string>())) files.insert(name.get<std::string>());
   return files;
-}
-
-std::string refusal(const fs::path& dir, const std::string& entry) {
-  return "the report's directory '" + quote_text(dir.string()) + "' holds '" + quote_text(entry) +
-         "', which Ladder did not write: a report goes into a new or empty directory, a run's directory, or "
-         "one holding an earlier report (listed in its " +
-         report_marker + "); give another --out, or move the file away";
 }
 
 // Whether an existing DIR may take the report: each entry is the marker, a file an earlier report listed, a

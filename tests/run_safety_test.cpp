@@ -142,6 +142,29 @@ TEST(ReportDirectory, AUsersOwnReportMdIsRefusedNamedAndKept) {
   EXPECT_EQ(names_under(dir / "mine"), std::set<std::string>{"report.md"});
 }
 
+// Issue 50, T5-11: a directory where Ladder reads a file whole (the report's list of its files, a resumed
+// run's journal, an instruction baseline) is refused with exit 2, naming it, not an internal error (70).
+TEST(ReportDirectory, ADirectoryWhereAFileIsReadWholeIsRefusedWithExit2) {
+  TempDir dir;
+  const fs::path run = crafted_results_dir(dir / "run");
+  fs::create_directories(dir / "out" / report::report_marker);
+  const Outcome report = ladder("report " + run.string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(report.exit_code, 2) << report.output;
+  EXPECT_NE(report.output.find("holds '.ladder-report.json', which Ladder did not write"), std::string::npos)
+      << report.output;
+  EXPECT_TRUE(fs::is_directory(dir / "out" / report::report_marker)) << "left as it was";
+  fs::create_directories(dir / "resume" / "journal.jsonl");
+  const Outcome resume = ladder("run --resume " + (dir / "resume").string());
+  EXPECT_EQ(resume.exit_code, 2) << resume.output;
+  EXPECT_NE(resume.output.find("journal.jsonl' is a directory, not a file"), std::string::npos)
+      << resume.output;
+  const Outcome baseline = ladder("instructions --tiers inlined --baseline " + dir.str());
+  EXPECT_EQ(baseline.exit_code, 2) << baseline.output;
+  EXPECT_NE(baseline.output.find("--baseline '" + dir.str() + "' is a directory, not a file"),
+            std::string::npos)
+      << baseline.output;
+}
+
 // An earlier report (its marker lists its files) is replaced whole, its stale charts removed; a file a user
 // added beside it is refused; in a run's directory the run's files and the user's are left as they are.
 TEST(ReportDirectory, AnEarlierReportIsReplacedAndARunsDirectoryKeepsItsFiles) {
