@@ -472,12 +472,24 @@ class BusyLoop {
   pid_t pid_;
 };
 
+// The load check reads /proc/stat, whose counters may each be off by a tick a CPU: over a worker's life it
+// sees no less than a core of other load only when that life is a few times (CPUs / ticks a second) long
+// (0.02 s on 2 CPUs, 0.64 s on 64). The repetitions' minimum time is set so the cell lives three times that.
+std::string min_time_the_load_check_resolves() {
+  const double resolution =
+      static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN)) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  return std::to_string(std::max(0.01, resolution));  // 3 repetitions of it at least
+}
+
 TEST(RemeasureRun, ABusyLoopBesideARunGetsItsCellsMeasuredAgain) {
   TempDir dir;
   Outcome run{-1, ""};
   {
     BusyLoop busy;
-    run = ladder(small_run + " --remeasure 1 --out " + (dir / "run").string());  // once: the loop stays
+    std::string arguments = small_run;
+    arguments.replace(arguments.find("--min-time 0.01"), 15,
+                      "--min-time " + min_time_the_load_check_resolves());
+    run = ladder(arguments + " --remeasure 1 --out " + (dir / "run").string());  // once: the loop stays
   }
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const std::vector<CellResult> cells = cells_of(dir / "run");
