@@ -103,7 +103,7 @@ fi
 # several cores they take the time of the longest, not of all three), each reported once it is done.
 status=0
 built=""
-declare -A pids started
+declare -A pids started logs
 for cpu in "${cpus[@]}"; do
   case "$cpu" in
     neon) build_name=neon arch=armv8-a ;;
@@ -112,7 +112,15 @@ for cpu in "${cpus[@]}"; do
   esac
   case " $built " in *" $build_name "*) ;; *) build "$build_name" "$arch"; built="$built $build_name" ;; esac
 done
+# A run is a CPU, or a part of one: the SVE-512 run of every suite takes three times the others' emulated
+# time, so it is split in two by GoogleTest's sharding (GTEST_TOTAL_SHARDS), which runs each test in exactly
+# one part and keeps two cores busy until the end.
+runs=()
 for cpu in "${cpus[@]}"; do
+  if [ "$cpu" = sve512 ]; then runs+=(sve512:0:2 sve512:1:2); else runs+=("$cpu:0:1"); fi
+done
+for run in "${runs[@]}"; do
+  IFS=: read -r cpu shard shards <<<"$run"
   case "$cpu" in
     neon) build_name=neon qemu_cpu=cortex-a72 bits=0 ;;
     sve256) build_name=sve qemu_cpu=max,sve256=on bits=256 ;;
@@ -123,26 +131,32 @@ for cpu in "${cpus[@]}"; do
   # build (vector-length agnostic) at another length: 420 s of emulation here that the 512-bit run repeats.
   cpu_filter=$filter
   [ "$cpu" = sve256 ] && [ -z "$suffix" ] && cpu_filter="$filter:EveryTierAndIntegrand/TierCorrectness.*"
-  started[$cpu]=$(date +%s)
-  QEMU_CPU=$qemu_cpu LADDER_EXPECTED_SVE_BITS=$bits qemu-aarch64-static \
-    "$build_root/$build_name/tests/aarch64_tier_tests" --gtest_filter="$cpu_filter" >"$build_root/$cpu$suffix.log" 2>&1 &
-  pids[$cpu]=$!
-done
-for cpu in "${cpus[@]}"; do
-  wait "${pids[$cpu]}"
-  result=$?
   log=$build_root/$cpu$suffix.log
+  [ "$shards" -gt 1 ] && log=$build_root/$cpu$suffix.part$((shard + 1)).log
+  started[$run]=$(date +%s)
+  QEMU_CPU=$qemu_cpu LADDER_EXPECTED_SVE_BITS=$bits GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard \
+    qemu-aarch64-static "$build_root/$build_name/tests/aarch64_tier_tests" --gtest_filter="$cpu_filter" >"$log" 2>&1 &
+  pids[$run]=$!
+  logs[$run]=$log
+done
+for run in "${runs[@]}"; do
+  IFS=: read -r cpu shard shards <<<"$run"
+  wait "${pids[$run]}"
+  result=$?
+  log=${logs[$run]}
   case "$cpu" in
     neon) arch=armv8-a qemu_cpu=cortex-a72 ;;
     sve256) arch=armv8.2-a+sve qemu_cpu=max,sve256=on ;;
     sve512) arch=armv8.2-a+sve qemu_cpu=max,sve512=on ;;
   esac
+  part=""
+  [ "$shards" -gt 1 ] && part=", part $((shard + 1)) of $shards"
   grep -E '^\[  FAILED  \] [A-Z]' "$log" | sed -E 's/ \([0-9]+ ms\)$//' | sort -u | head -40
   # Each skip's reason, once, with how many tests gave it.
   grep -A1 -E ': Skipped$' "$log" | grep -vE -- '^--$|: Skipped$' | sort | uniq -c | sed 's/^ */  skipped /'
   ran=$(sed -nE 's/^\[==========\] ([0-9]+) tests? from .* ran\..*/\1/p' "$log")
   skipped=$(sed -nE 's/^\[  SKIPPED \] ([0-9]+) tests?, .*/\1/p' "$log")
-  echo "$cpu ($arch on qemu -cpu $qemu_cpu): ${ran:-0} tests, ${skipped:-0} skipped, exit $result, done $(($(date +%s) - started[$cpu])) s after its start ($log)"
+  echo "$cpu$part ($arch on qemu -cpu $qemu_cpu): ${ran:-0} tests, ${skipped:-0} skipped, exit $result, done $(($(date +%s) - started[$run])) s after its start ($log)"
   if [ "$result" -ne 0 ] || [ "${ran:-0}" -eq 0 ]; then status=1; fi
 done
 [ $status -eq 0 ] || fail "the aarch64 tier tests failed on at least one CPU (logs in $build_root)"
