@@ -6,8 +6,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
+#include "atomic_file.hpp"
 #include "process.hpp"
 
 namespace ladder {
@@ -70,7 +72,49 @@ std::string first_error(const std::string& log) {
   return fallback.empty() ? "no error line in the log" : fallback;
 }
 
-BuildLock::BuildLock(const std::string& dir) : fd_(::open((dir + "/.lock").c_str(), O_CREAT | O_RDWR, 0644)) {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string marker(const std::string& tree) { return tree + "/ladder-configured"; }
+
+// `source` as CMake records it, to compare two spellings of one folder.
+std::string canonical_source(const std::string& source) {
+  std::error_code error;
+  const fs::path found = fs::weakly_canonical(fs::absolute(source), error);
+  return error ? source : found.string();
+}
+
+// The source folder a CMakeCache.txt was configured from (CMAKE_HOME_DIRECTORY), or empty.
+std::string cache_source(const std::string& tree) {
+  std::ifstream in(tree + "/CMakeCache.txt");
+  const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(key, 0) == 0) return line.substr(key.size());
+  return {};
+}
+
+}  // namespace
+
+bool configured_from(const std::string& tree, const std::string& source) {
+  const std::string wanted = canonical_source(source);
+  std::ifstream in(marker(tree), std::ios::binary);
+  const std::string named((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in && named == wanted + "\n") return true;
+  in.close();
+  std::error_code error;
+  fs::remove(marker(tree), error);
+  if (const std::string cached = cache_source(tree); !cached.empty() && canonical_source(cached) != wanted)
+    fs::remove_all(tree, error);  // configured from other files: never built into, never reused
+  return false;
+}
+
+void mark_configured(const std::string& tree, const std::string& source) {
+  write_file_atomically(marker(tree), canonical_source(source) + "\n");
+}
+
+BuildLock::BuildLock(const std::string& dir)
+    : fd_(::open((dir + "/.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644)) {
   if (fd_ < 0) return;
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     std::printf("  waiting for another run that is preparing %s …\n", dir.c_str());

@@ -17,7 +17,16 @@ int run_logged(const std::vector<std::string>& argv, const std::string& log, con
 // message), else its first FAILED line.
 std::string first_error(const std::string& log);
 
-// Holds DIR/.lock while a build is prepared: a second run waits instead of building the same tree.
+// Whether the build folder `tree` is configured, to the end, from the sources in `source`: a marker that
+// mark_configured writes once CMake's configure has returned 0 names that source. A CMakeCache.txt alone is
+// not enough (a configure stopped before its build files leaves one). When it is not, the marker is removed,
+// and a folder CMake configured from another source (another checkout's working tree under one name) is
+// emptied, as CMake would refuse to configure it again: the caller configures it afresh.
+bool configured_from(const std::string& tree, const std::string& source);
+void mark_configured(const std::string& tree, const std::string& source);
+
+// Holds DIR/.lock while a build is prepared: a second run waits instead of building the same tree. The lock
+// is opened close-on-exec, so the compilers a build starts never hold it after the run has ended.
 class BuildLock {
  public:
   explicit BuildLock(const std::string& dir);

@@ -125,7 +125,7 @@ PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const Bu
   const std::string compiler = compiler_executable(find_compiler(spec.compiler_family));
   fs::create_directories(paths.dir);
   BuildLock lock(paths.dir);
-  const bool configured = fs::exists(paths.tree + "/CMakeCache.txt");
+  const bool configured = configured_from(paths.tree, source);
   std::printf("build %s (%s, -march=%s): %s …\n", name.c_str(), compiler.c_str(), spec.target.c_str(),
               configured ? "checking it is up to date" : "configuring and compiling (the first time)");
   std::fflush(stdout);
@@ -135,7 +135,8 @@ PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const Bu
     fs::remove(paths.ready, error);  // a build that failed is never used
     if (step == "configure") fs::remove(paths.tree + "/CMakeCache.txt", error);
     return InputError("build " + name + " failed to " + step + ": " + first_error(paths.log) +
-                      "\n(its log: " + paths.log + ")");
+                      "\n(its log: " + paths.log + "; " + paths.dir +
+                      " is kept for it and may be removed once read)");
   };
   if (!configured) {
     const auto started = Clock::now();
@@ -145,6 +146,7 @@ PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const Bu
                                    "-DLADDER_ARCH=" + spec.target, "-DLADDER_WORKER_ONLY=ON"});
     command.insert(command.end(), options.begin(), options.end());
     if (run_logged(command, paths.log, name + " configure") != 0) throw failed("configure");
+    mark_configured(paths.tree, source);
     build.configure_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   }
   const std::string built = paths.tree + "/ladder-worker";

@@ -11,6 +11,7 @@
 #include "build_steps.hpp"
 #include "errors.hpp"
 #include "process.hpp"
+#include "quote.hpp"
 #include "sha256.hpp"
 #include "text.hpp"
 
@@ -77,7 +78,41 @@ std::string tree_at_hand(const std::string& top) {
   return tree.status == 0 ? tree.text : std::string();
 }
 
+// The file every revision of Ladder has, that `ladder ab` builds its worker from.
+constexpr const char* ladder_marker = "harness/worker_main.cpp";
+
+// InputError, before anything is exported or built, when `revision` (a commit; empty: the working tree) of
+// the checkout `top` is not Ladder's code.
+void check_is_ladder(const std::string& top, const std::string& commit, const std::string& name) {
+  std::error_code error;
+  const bool found = commit.empty() ? fs::is_regular_file(fs::path(top) / ladder_marker, error)
+                                    : git(top, {"cat-file", "-e", commit + ":" + ladder_marker}).status == 0;
+  if (!found)
+    throw InputError(name + " of " + quote_text(top) + " is not Ladder: it has no " + ladder_marker +
+                     ", which every revision of Ladder has; `ladder ab` compares two revisions of a "
+                     "checkout of Ladder (--repo DIR names it)");
+}
+
+// InputError for a revision git does not resolve to one commit: ambiguous (a short hash of several
+// objects) or unknown.
+InputError unresolved(const std::string& top, const std::string& revision) {
+  const Output said = git(top, {"rev-parse", "--verify", revision + "^{commit}"}, true);
+  const std::string where = " in " + quote_text(top);
+  if (said.text.find("ambiguous") != std::string::npos)
+    return InputError("revision '" + quote_text(revision) + "' is ambiguous" + where +
+                      ": several objects' hashes begin with it; give more of the hash, or a branch or tag");
+  return InputError("unknown revision '" + quote_text(revision) + "'" + where +
+                    ": give a commit, branch or tag there (`git -C " + quote_text(top) +
+                    " log --oneline` lists commits), or leave --head out for the working tree");
+}
+
 }  // namespace
+
+std::string revision_folder(const std::string& top, const Revision& revision) {
+  if (revision.working_tree && revision.dirty)  // one folder a checkout: another's is other files
+    return "rev-working-tree-" + sha256_hex(top).substr(0, 8);
+  return "rev-" + short_hash(revision.tree);
+}
 
 std::string Revision::label() const {
   if (!working_tree) return name + " (" + short_hash(commit) + ")";
@@ -90,11 +125,11 @@ std::string checkout_top(const std::string& repo) {
     throw InputError("`ladder ab` needs git, which is not installed: install Debian's git");
   std::error_code error;
   if (!fs::is_directory(repo, error))
-    throw InputError("--repo '" + repo + "' is not a directory: give a git checkout of Ladder");
+    throw InputError("--repo '" + quote_text(repo) + "' is not a directory: give a git checkout of Ladder");
   const Output top = git(repo, {"rev-parse", "--show-toplevel"});
   if (top.status != 0 || top.text.empty())
     throw InputError(
-        "'" + fs::absolute(repo).string() +
+        "'" + quote_text(fs::absolute(repo).string()) +
         "' is not in a git checkout: `ladder ab` compares revisions of one (--repo DIR names it)");
   return top.text;
 }
@@ -109,16 +144,14 @@ Revision resolve_revision(const std::string& top, const std::string& revision) {
     resolved.tree = working_tree_hash(top);
     const Output head_tree = git(top, {"rev-parse", "--verify", "--quiet", "HEAD^{tree}"});
     resolved.dirty = head_tree.status != 0 || head_tree.text != resolved.tree;
+    check_is_ladder(top, "", "the working tree");
     return resolved;
   }
   if (revision[0] == '-')
-    throw InputError("revision '" + revision + "' is not a revision (it reads as an option)");
+    throw InputError("revision '" + quote_text(revision) + "' is not a revision (it reads as an option)");
   const Output commit = git(top, {"rev-parse", "--verify", "--quiet", revision + "^{commit}"});
-  if (commit.status != 0 || commit.text.empty())
-    throw InputError("unknown revision '" + revision + "' in " + top +
-                     ": give a commit, branch or tag there (`git -C " + top +
-                     " log --oneline` lists commits), "
-                     "or leave --head out for the working tree");
+  if (commit.status != 0 || commit.text.empty()) throw unresolved(top, revision);
+  check_is_ladder(top, commit.text, "revision '" + quote_text(revision) + "'");
   resolved.name = revision;
   resolved.commit = commit.text;
   resolved.tree = git(top, {"rev-parse", commit.text + "^{tree}"}).text;
@@ -137,9 +170,7 @@ PreparedBuild prepare_revision(const std::string& top, const Revision& revision,
   // they are, in one directory that each later ab compiles incrementally: a build a tree would cost a build
   // from scratch for every edit.
   const bool in_place = revision.working_tree && revision.dirty;
-  const std::string revision_directory =
-      builds_directory() +
-      (in_place ? std::string("/rev-working-tree") : "/rev-" + short_hash(revision.tree));
+  const std::string revision_directory = builds_directory() + "/" + revision_folder(top, revision);
   // A build of some tiers only has a directory of its own: another set of tiers never reconfigures it.
   std::vector<std::string> sorted = tiers;
   std::sort(sorted.begin(), sorted.end());

@@ -10,8 +10,9 @@
 //   checkout or its .git, unlike `git worktree add`;
 // - a clean working tree is its HEAD commit, built as that commit;
 // - uncommitted changes are built where they are (the files as they are when the build starts), in
-//   builds/rev-working-tree/, compiled incrementally by each later ab; the working tree's hash is computed
-//   with a temporary index and object directory, so that too writes nothing into .git.
+//   builds/rev-working-tree-CHECKOUT/ (CHECKOUT: a short hash of the checkout's top folder, so two clones or
+//   two `git worktree`s never share one), compiled incrementally by each later ab; the working tree's hash is
+//   computed with a temporary index and object directory, so that too writes nothing into .git.
 // When both sides are one tree (an A/A run) and it is the tree this binary was built from, the build at
 // hand is the worker, and nothing is built.
 #pragma once
@@ -37,16 +38,20 @@ struct Revision {
 // not one, or git is not installed.
 std::string checkout_top(const std::string& repo);
 
-// REV in the checkout: empty or "." is the working tree. InputError naming an unknown revision, and saying
-// how to list the ones there are.
+// REV in the checkout: empty or "." is the working tree. InputError naming an unknown revision (and saying
+// how to list the ones there are), an ambiguous short hash, or a revision that is not Ladder (it has no
+// harness/worker_main.cpp), at once, before anything is written. Values are quoted (common/quote.hpp).
 Revision resolve_revision(const std::string& top, const std::string& revision);
+
+// The folder under builds/ a revision of the checkout `top` is built in (before its tiers' suffix):
+// rev-TREE, or rev-working-tree-CHECKOUT for uncommitted changes.
+std::string revision_folder(const std::string& top, const Revision& revision);
 
 // The worker of a revision: the build at hand when `at_hand_allowed` and the revision's tree is the one this
 // binary was built from (its commit, with no uncommitted change), else built (or reused) under
-// builds/rev-TREE/ (rev-working-tree). InputError, before any cell, when its files cannot be exported or it
-// does not build: its log's path and first error.
-// `tiers`: the only tiers the worker needs (the matrix's), built alone in builds/rev-TREE-TIERS/; empty:
-// every tier.
+// builds/rev-TREE/ (rev-working-tree-CHECKOUT). InputError, before any cell, when its files cannot be
+// exported or it does not build: its log's path and first error. `tiers`: the only tiers the worker needs
+// (the matrix's), built alone in builds/rev-TREE-TIERS/; empty: every tier.
 PreparedBuild prepare_revision(const std::string& top, const Revision& revision, bool at_hand_allowed,
                                const std::vector<std::string>& tiers = {});
 

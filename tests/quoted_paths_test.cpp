@@ -87,6 +87,8 @@ TEST(QuotedPaths, ACheckoutWithAQuoteAndASpaceIsReadByGit) {
   const fs::path repo = awkward(dir, "checkout");
   git(repo, {"init", "-q"});
   std::ofstream(repo / "a file.txt") << "one\n";
+  fs::create_directories(repo / "harness");  // what `ladder ab` asks of a checkout of Ladder
+  std::ofstream(repo / "harness" / "worker_main.cpp") << "";
   git(repo, {"add", "-A"});
   git(repo, {"commit", "-q", "-m", "first"});
 
