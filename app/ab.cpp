@@ -49,9 +49,6 @@ struct AbOptions {
 
 void check_options(const AbOptions& options) {
   const auto refuse = [](const std::string& what) { throw InputError(what); };
-  if (options.matrix.repetitions && *options.matrix.repetitions < 1)
-    refuse("--reps " + std::to_string(*options.matrix.repetitions) +
-           " is not a number of repetitions (1 or more)");
   if (options.matrix.min_time && !(*options.matrix.min_time > 0 && *options.matrix.min_time <= 60))
     refuse("--min-time " + format_number("%g", *options.matrix.min_time) +
            " is not a time (0 to 60 seconds)");
@@ -67,6 +64,7 @@ void check_options(const AbOptions& options) {
       refuse(std::string(name) + " " + format_number("%g", *value) +
              " is not a percentage (0 or more, under 1000)");
   if (options.no_history && options.history) refuse("--history and --no-history: give one of them");
+  report::check_verdict_outputs(options.outputs);  // before any build or cell: nothing measured is lost
 }
 
 // The history database to read the noise floor from (and record an A/A's in), or empty: none.
@@ -140,6 +138,7 @@ void record_noise_floors(const std::vector<AbCell>& cells, const std::string& da
   if (!database.empty()) store = std::make_unique<history::Store>(database, history::Store::Mode::write);
   const std::string measured = now_utc().substr(0, 10);
   for (const auto& cell : cells) {
+    if (cell.interrupted) continue;  // a floor from the pairs of a whole cell only
     std::vector<double> logs;
     for (const auto& pair : cell.pairs) logs.push_back(pair.log_ratio());
     const auto floor = noise_floor_percent(logs);
@@ -163,6 +162,8 @@ int run_ab_command(AbOptions& options) {
   check_options(options);
   refuse_under_emulation("ladder ab");
   if (!options.interval.integrand.empty()) options.matrix.integrand = options.interval.integrand;
+  options.matrix.a = options.interval.a;  // parsed with the matrix: a bad value is refused before any build
+  options.matrix.b = options.interval.b;
   if (!options.matrix.repetitions) options.matrix.repetitions = 3;
   if (!options.matrix.min_time) options.matrix.min_time = 0.05;
   const double budget = parse_duration(options.budget);
@@ -182,6 +183,11 @@ int run_ab_command(AbOptions& options) {
         "--base and --head are both the working tree, which has uncommitted changes: an A/A of "
         "files that may change under it measures nothing reproducible; give --base HEAD to "
         "measure your changes, or commit them first");
+  if (base.working_tree && base.dirty)
+    throw InputError(
+        "--base . is the working tree, which has uncommitted changes: the revision before must be one "
+        "that cannot change under the run; give --base HEAD and leave --head out to measure your changes "
+        "against your last commit, or commit them first");
   // With --json, stdout holds the JSON alone: the builds' and the cells' progress go to stderr meanwhile.
   const int saved_stdout = options.json ? ::dup(STDOUT_FILENO) : -1;
   if (saved_stdout >= 0) std::fflush(stdout), ::dup2(STDERR_FILENO, STDOUT_FILENO);
@@ -202,7 +208,12 @@ int run_ab_command(AbOptions& options) {
       format_seconds(estimated_ab_seconds(settings, self_path()), Rounding::up).c_str(),
       options.budget.c_str());
   std::fflush(stdout);
+  // From here Ctrl-C and SIGTERM end the run with the cells so far: their table, outputs and floors.
+  catch_interrupts();
   const std::vector<AbCell> cells = run_ab(settings, base_build.executable, head_build.executable);
+  if (interrupted())
+    std::fprintf(stderr, "ladder ab: interrupted; what follows holds the %zu of %zu cells measured before\n",
+                 cells.size(), settings.matrix.cells().size());
 
   if (saved_stdout >= 0) std::fflush(stdout), ::dup2(saved_stdout, STDOUT_FILENO), ::close(saved_stdout);
   std::vector<VerdictRow> rows;
@@ -220,10 +231,11 @@ int run_ab_command(AbOptions& options) {
             .c_str());
   else
     std::printf("\n%s", report::verdict_table(rows, base.label(), head.label()).c_str());
+  // An A/A's floors are recorded first: an output that cannot be written then loses no measurement.
+  if (same) record_noise_floors(cells, database, machine, base, options.json ? stderr : stdout);
   options.outputs.fail_above_percent = options.fail_above;
   report::write_verdict_outputs(rows, options.outputs,
                                 "ladder ab: " + head.label() + " against " + base.label());
-  if (same) record_noise_floors(cells, database, machine, base, options.json ? stderr : stdout);
   if (interrupted()) return exit_interrupted;
   for (const auto& row : rows)
     if (report::fails_gate(row, options.fail_above)) return exit_failed;
@@ -265,7 +277,7 @@ Command add_ab(CLI::App& app) {
                  "exit 1 only for a cell slower by more than this many per cent (default: any slower cell)");
   ab->add_flag("--json", options->json, "the verdicts as JSON on stdout");
   ab->add_option("--summary", options->outputs.summary,
-                 "write a Markdown summary here (for $GITHUB_STEP_SUMMARY)");
+                 "append a Markdown summary to this file (as $GITHUB_STEP_SUMMARY expects)");
   ab->add_flag("--annotations", options->outputs.annotations,
                "print GitHub's ::error/::warning lines for slower cells");
   ab->add_option("--bmf", options->outputs.bmf,

@@ -126,7 +126,7 @@ Command add_compare(CLI::App& app) {
                     "compare runs from different machines anyway");
   add_history_option(compare, options->compare.history);
   compare->add_option("--summary", options->compare.outputs.summary,
-                      "also write the verdicts as Markdown to FILE (e.g. $GITHUB_STEP_SUMMARY)");
+                      "also append the verdicts as Markdown to FILE (as $GITHUB_STEP_SUMMARY expects)");
   compare->add_flag("--annotations", options->compare.outputs.annotations,
                     "print GitHub's ::error/::warning lines for slower cells");
   compare->add_option(

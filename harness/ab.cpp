@@ -95,11 +95,13 @@ AbCell measure_ab_cell(const CellKey& key, const AbSettings& settings, const std
     AbPair pair;
     pair.base_first = base_runs_first(static_cast<int>(cell.pairs.size()));
     const Sample first = measure(pair.base_first ? base : head, key, settings, ref, machine);
-    if (first.interrupted) break;
-    const Sample second = first.failure.empty()
+    const Sample second = first.failure.empty() && !first.interrupted
                               ? measure(pair.base_first ? head : base, key, settings, ref, machine)
                               : Sample{};
-    if (second.interrupted) break;
+    if (first.interrupted || second.interrupted) {
+      cell.interrupted = true;
+      break;
+    }
     if (!first.failure.empty() || !second.failure.empty()) {
       const bool first_failed = !first.failure.empty();
       cell.failure = std::string(first_failed == pair.base_first ? "base" : "head") + ": " +
@@ -109,6 +111,10 @@ AbCell measure_ab_cell(const CellKey& key, const AbSettings& settings, const std
     pair.base_seconds = pair.base_first ? first.seconds : second.seconds;
     pair.head_seconds = pair.base_first ? second.seconds : first.seconds;
     cell.pairs.push_back(pair);
+    if (interrupted()) {  // between two processes: the pair is whole
+      cell.interrupted = !settled(cell, settings);
+      break;
+    }
     // A further pair takes about as long as the average one so far: stop before it would overrun.
     const double elapsed = since(started);
     const double per_pair = elapsed / static_cast<double>(cell.pairs.size());
@@ -152,6 +158,7 @@ VerdictRow AbCell::row() const {
                      : "; its change sits on the threshold: more pairs would not likely settle it";
     if (budget_spent) row.note += " (its share of --budget was spent)";
   }
+  if (interrupted) row.note += " (interrupted)";
   return row;
 }
 
@@ -174,6 +181,10 @@ std::vector<AbCell> run_ab(const AbSettings& settings, const std::string& base, 
       cells.push_back(skipped);
     } else {
       cells.push_back(measure_ab_cell(keys[i], settings, base, head, share, machine));
+      if (cells.back().interrupted && cells.back().pairs.empty()) {  // nothing of it was measured
+        cells.pop_back();
+        break;
+      }
     }
     const VerdictRow row = cells.back().row();
     std::printf("  [%zu/%zu] %-40s %s (%s, %s)\n", i + 1, keys.size(), row.cell.c_str(),

@@ -44,12 +44,15 @@ struct AbCell {
   std::string failure;  // why it has no verdict: a process that failed ("head: crashed: …")
   double seconds = 0;   // its wall time
   bool budget_spent = false;
+  bool interrupted = false;  // Ctrl-C or SIGTERM stopped it: its pairs are those before
   // Its interval and verdict (common/noise.hpp), from its pairs.
   VerdictRow row() const;
 };
 
 // Runs each cell of `settings.matrix` in `base` and `head` (worker executables), printing a line a cell as
-// it ends. A process that fails ends its cell with the reason; Ctrl-C ends the run with the cells so far.
+// it ends. A process that fails ends its cell with the reason. Once interrupted() (catch_interrupts, as
+// `ladder run` does) the pair in progress is dropped and the run ends with the cells so far: the cell it
+// stopped keeps its whole pairs and says so, a cell with none is left out.
 std::vector<AbCell> run_ab(const AbSettings& settings, const std::string& base, const std::string& head);
 
 // What `ladder plan` and --budget expect an ab of these cells to take, in seconds, from the calibration of

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <set>
 #include <utility>
 
@@ -283,17 +284,26 @@ nlohmann::json verdict_bmf(const std::vector<VerdictRow>& rows) {
 
 void write_verdict_outputs(const std::vector<VerdictRow>& rows, const VerdictOutputs& outputs,
                            const std::string& title) {
-  const auto write = [](const std::string& option, const std::string& path, const std::string& contents) {
+  check_verdict_outputs(outputs);
+  const auto write = [](const std::string& option, const std::string& path, const std::string& contents,
+                        bool append) {
     try {
-      write_file_atomically(path, contents);
+      if (append) {
+        std::error_code error;
+        const bool holds_something =
+            std::filesystem::is_regular_file(path, error) && std::filesystem::file_size(path, error) > 0;
+        append_to_file(path, (holds_something ? "\n" : "") + contents);
+      } else {
+        write_file_atomically(path, contents);
+      }
     } catch (const WriteError& error) {
-      throw WriteError(option + " '" + path + "' could not be written: " + error.what());
+      throw WriteError(option + " '" + quote_text(path, 200) + "' could not be written: " + error.what());
     }
   };
   // A branch name need not be UTF-8; a job summary is read as UTF-8.
   if (!outputs.summary.empty())
-    write("--summary", outputs.summary, utf8_replaced(verdict_markdown(rows, title)));
-  if (!outputs.bmf.empty()) write("--bmf", outputs.bmf, dump_json(verdict_bmf(rows), 2) + "\n");
+    write("--summary", outputs.summary, utf8_replaced(verdict_markdown(rows, title)), true);
+  if (!outputs.bmf.empty()) write("--bmf", outputs.bmf, dump_json(verdict_bmf(rows), 2) + "\n", false);
   if (outputs.annotations) {
     std::fputs(verdict_annotations(rows, outputs.fail_above_percent).c_str(), stdout);
     std::fflush(stdout);

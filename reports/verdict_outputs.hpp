@@ -58,7 +58,18 @@ std::string verdict_annotations(const std::vector<VerdictRow>& rows,
 // lower or upper values. A failed cell, which has neither, is left out.
 nlohmann::json verdict_bmf(const std::vector<VerdictRow>& rows);
 
-// Writes what `outputs` asks for: the summary and the BMF files atomically (a file that cannot be written
+// Whether what `outputs` names can be written, before a command measures or reads anything
+// (verdict_files.cpp): InputError naming the path and why not. The summary is appended to, as GitHub's
+// $GITHUB_STEP_SUMMARY expects: a new path, or a text file (never a database or a binary). The BMF file is
+// written whole: a new path, an empty file, or Bencher metric format as --bmf writes it, never another file.
+// --summary and --bmf may not name one file.
+void check_verdict_outputs(const VerdictOutputs& outputs);
+
+// Appends `contents` to `path` (made when missing); WriteError with the system's reason.
+void append_to_file(const std::string& path, const std::string& contents);
+
+// Writes what `outputs` asks for, its paths checked first (check_verdict_outputs): the summary appended
+// (after a blank line where the file holds something), the BMF file atomically (a file that cannot be written
 // is a WriteError naming it), the annotations on stdout.
 void write_verdict_outputs(const std::vector<VerdictRow>& rows, const VerdictOutputs& outputs,
                            const std::string& title);

@@ -41,9 +41,22 @@ refused "unknown revision 'HEAD~999999'" --repo "$repo" --base HEAD --head HEAD~
 mkdir -p "$scratch/not-git"
 refused "is not in a git checkout" --repo "$scratch/not-git" --base HEAD
 refused "--max-pairs 3 is out of range" --repo "$repo" --base HEAD --max-pairs 3
+refused "a = 'abc' is not a finite number" --repo "$repo" --base HEAD --a abc
+refused "b = 'nan' is not a finite number" --repo "$repo" --base HEAD --b nan
 echo "an uncommitted change" >>"$repo/README.md"
 refused "both the working tree, which has uncommitted changes" --repo "$repo" --base .
+refused "--base . is the working tree, which has uncommitted changes" --repo "$repo" --base . --head HEAD
 git -C "$repo" checkout -q -- README.md
+# Outputs that cannot be written, or that would replace a file Ladder did not write: refused before any cell.
+echo '{"mine": true}' >"$scratch/notes.json"
+for output in "--summary $scratch:is a directory" "--bmf $scratch/notes.json:not Bencher metric format"; do
+  option=${output%%:*} words=${output#*:}
+  message=$("$ladder" ab --repo "$repo" --base HEAD "${quick[@]}" $option 2>&1)
+  status=$?
+  [ $status -eq 2 ] && grep -qF -- "$words" <<<"$message" || fail "ab $option: exit $status, not 2 saying '$words': $message"
+  [ ! -e "$scratch/history.sqlite" ] || fail "ab $option measured before refusing it"
+done
+[ "$(cat "$scratch/notes.json")" = '{"mine": true}' ] || fail "--bmf replaced a file Ladder did not write"
 echo "bad input: each refused with exit 2, naming the value, before any cell, nothing written"
 
 # A revision that does not build.

@@ -197,10 +197,75 @@ TEST(VerdictOutputs, WritesTheFilesAskedForAndNamesOneItCannotWrite) {
   try {
     write_verdict_outputs(crafted_rows(), nowhere, "t");
     ADD_FAILURE() << "wrote into a directory that does not exist";
-  } catch (const WriteError& error) {
+  } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("--bmf '" + nowhere.bmf + "'"), std::string::npos)
         << error.what();
+    EXPECT_NE(std::string(error.what()).find("does not exist"), std::string::npos) << error.what();
   }
+}
+
+// What check_verdict_outputs refuses (before a command measures anything), and the file it leaves as it was.
+std::string refusal(const VerdictOutputs& outputs) {
+  try {
+    check_verdict_outputs(outputs);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+// The summary is appended to, as GitHub's step summary expects: what the file held stays, before it.
+TEST(VerdictOutputs, TheSummaryIsAppendedToAndWhatTheFileHeldStays) {
+  TempDir dir;
+  const fs::path notes = dir / "notes.md";
+  testing::write_text(notes, "my notes\n");
+  VerdictOutputs outputs;
+  outputs.summary = notes.string();
+  EXPECT_EQ(refusal(outputs), "");
+  write_verdict_outputs(crafted_rows(), outputs, "ladder ab: head against base");
+  write_verdict_outputs(crafted_rows(), outputs, "ladder ab: head against base");
+  const std::string table = testing::read_text(fixtures / "summary.md");
+  EXPECT_EQ(testing::read_text(notes), "my notes\n\n" + table + "\n" + table);
+}
+
+// A file the summary may not go into, or --bmf may not replace, is refused by name and left as it was.
+TEST(VerdictOutputs, AFileLadderDidNotWriteIsRefusedBeforeAnythingAndKept) {
+  TempDir dir;
+  const fs::path database = dir / "history.sqlite", notes = dir / "notes.json", bmf = dir / "bmf.json";
+  testing::write_text(database, std::string("SQLite format 3\0\x10\0", 20));
+  testing::write_text(notes, "{\"mine\": [1, 2, 3]}\n");
+  const auto expect_refused = [](const VerdictOutputs& outputs, const std::string& words) {
+    const std::string message = refusal(outputs);
+    EXPECT_NE(message.find(words), std::string::npos) << "'" << message << "' lacks '" << words << "'";
+    try {
+      write_verdict_outputs(crafted_rows(), outputs, "t");
+      ADD_FAILURE() << "wrote " << outputs.summary << outputs.bmf;
+    } catch (const InputError&) {
+    }
+  };
+  VerdictOutputs outputs;
+  outputs.summary = database.string();
+  expect_refused(outputs, "is not a text file");
+  outputs.summary = dir.str();
+  expect_refused(outputs, "is a directory");
+  outputs.summary = "";
+  outputs.bmf = notes.string();
+  expect_refused(outputs, "not Bencher metric format Ladder wrote");
+  outputs.bmf = (dir / "notes.json" / "under-a-file.json").string();
+  expect_refused(outputs, "does not exist");
+  outputs.summary = bmf.string();
+  outputs.bmf = bmf.string();
+  expect_refused(outputs, "name one file");
+  EXPECT_EQ(testing::read_text(database), std::string("SQLite format 3\0\x10\0", 20));
+  EXPECT_EQ(testing::read_text(notes), "{\"mine\": [1, 2, 3]}\n");
+  EXPECT_FALSE(fs::exists(bmf));
+
+  // Its own BMF file, or an empty one, --bmf replaces.
+  outputs.summary = "";
+  testing::write_text(bmf, "");
+  write_verdict_outputs(crafted_rows(), outputs, "t");
+  write_verdict_outputs(crafted_rows(), outputs, "t");
+  expect_same_json(testing::read_json(bmf), testing::read_json(fixtures / "bmf.json"), "bmf");
 }
 
 // `ladder compare` of two crafted runs of one machine: naive `naive` times slower, xsimd `xsimd` times.
