@@ -52,18 +52,42 @@ struct HistoryCommands {
   CLI::App *import, *list, *report, *check;
 };
 
+// Records each input in turn. One that is refused (an emulated or unfinished run, a file that is not a
+// results file, times that are not a call's) is said at once on stderr and the rest are still recorded; the
+// summary names what was added, what was already there and what was refused, and any refusal makes the exit
+// 2. A database that cannot be written (WriteError) stops it: the next input would fail the same way.
 int import_runs(const HistoryOptions& options, const std::string& path) {
   history::Store store(path, history::Store::Mode::write);
-  int added = 0;
+  int added = 0, already = 0;
+  std::vector<std::string> refused;
   for (const auto& input : options.inputs) {
-    const auto recorded = store.record(input);
-    added += recorded.added;
-    std::printf("%s %s: run %s, %zu cells\n",
-                recorded.added ? "recorded" : "already recorded, nothing added:", input.c_str(),
-                recorded.run_id.substr(0, 12).c_str(), recorded.cells);
+    try {
+      const auto recorded = store.record(input);
+      added += recorded.added;
+      already += !recorded.added;
+      if (recorded.added)
+        std::printf("recorded %s: run %s, %zu cells\n", input.c_str(), recorded.run_id.substr(0, 12).c_str(),
+                    recorded.cells);
+      else
+        std::printf("already recorded, nothing added: %s is run %s (the same host, start time and matrix)\n",
+                    input.c_str(), recorded.run_id.substr(0, 12).c_str());
+    } catch (const InputError& failure) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "ladder: history import: not recorded: %s\n", failure.what());
+      refused.push_back(quote_text(input));
+    }
   }
-  std::printf("history: %d of %zu runs added to %s\n", added, options.inputs.size(), path.c_str());
-  return exit_ok;
+  std::printf("history: %d of %zu runs added to %s", added, options.inputs.size(), path.c_str());
+  if (already > 0) std::printf(", %d already there", already);
+  if (!refused.empty()) std::printf(", %zu refused", refused.size());
+  std::printf("\n");
+  std::fflush(stdout);
+  if (refused.empty()) return exit_ok;
+  std::string names;
+  for (const auto& name : refused) names += (names.empty() ? "'" : ", '") + name + "'";
+  std::fprintf(stderr, "ladder: history import: %zu of %zu not recorded (%s): see why above\n",
+               refused.size(), options.inputs.size(), names.c_str());
+  return exit_bad_input;
 }
 
 int run_history(HistoryOptions& options, const HistoryCommands& commands) {

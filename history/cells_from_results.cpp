@@ -6,9 +6,34 @@
 #include <map>
 #include <string>
 
+#include "errors.hpp"
+#include "quote.hpp"
+#include "remeasured_checks.hpp"
+#include "text.hpp"
+
 namespace ladder::history {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// Refuses a measured cell whose median or a repetition is no call's time (remeasured_checks.hpp's range):
+// a file whose times were scaled by 1e300 or 1e-300 would become a series' point and its noise.
+void check_times(const ResultsFile& file, const CellResult& cell) {
+  const auto refuse = [&](const std::string& what, double ns) {
+    throw InputError("results file '" + file.path + "': cell '" + quote_text(cell.name) + "': " + what + " " +
+                     format_number("%g", ns) + " ns a call is not a measured time (a call takes " +
+                     call_ns_range() + "): nothing of the run was recorded");
+  };
+  const Measurement& measured = *cell.measurement;
+  if (!plausible_call_ns(measured.aggregates.median.real_time))
+    refuse("its median", measured.aggregates.median.real_time);
+  for (std::size_t i = 0; i < measured.repetitions.size(); ++i)
+    if (!plausible_call_ns(measured.repetitions[i].real_time))
+      refuse("its repetition " + std::to_string(i + 1), measured.repetitions[i].real_time);
+}
+
+}  // namespace
 
 // The file's cells, in order, as the store keeps them.
 std::vector<StoredCell> cells_of(const ResultsFile& file) {
@@ -35,6 +60,7 @@ std::vector<StoredCell> cells_of(const ResultsFile& file) {
       cell.tier_source_sha256 = source->second;
     if (result.ok()) {
       const Measurement& measured = *result.measurement;
+      check_times(file, result);
       for (const auto& repetition : measured.repetitions) {
         cell.repetitions.push_back(repetition.real_time);
         cell.cpu_repetitions.push_back(repetition.cpu_time);

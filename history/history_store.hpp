@@ -2,12 +2,14 @@
 // followed across commits, compilers and machines. Made from results files alone, like the report: `ladder
 // run` records the results.json it has just written, `ladder history import` the ones already on disk.
 //
-// A run is identified by the SHA-256 of its results.json text (recording the same file twice adds nothing),
-// and keyed by what it was built from and ran on: the checkout's git commit, branch and dirty flag and the
-// SHA-256 of each tier's source file; the machine's fingerprint (CPU model, logical CPUs, physical cores,
-// sockets/NUMA nodes/L3 groups, memory in GiB); the build's fingerprint (compiler, build type, flags), with
-// the library versions beside it; the label and the time. A series (one cell's median over runs) never mixes
-// machines or builds: its key holds both fingerprints.
+// A run is identified by what makes it that run: its host, its start time and its matrix (the seed of its
+// cells' order among it), so recording it twice adds nothing, from the same file, a copy written another way
+// or the file a `--resume` of the finished run rewrote. Its run id is the SHA-256 of the results.json text it
+// was first recorded from. It is keyed by what it was built from and ran on: the checkout's git commit,
+// branch and dirty flag and the SHA-256 of each tier's source file; the machine's fingerprint (CPU model,
+// logical CPUs, physical cores, sockets/NUMA nodes/L3 groups, memory in GiB); the build's fingerprint
+// (compiler, build type, flags), with the library versions beside it; the label and the time. A series (one
+// cell's median over runs) never mixes machines or builds: its key holds both fingerprints.
 //
 // Integrity: WAL mode, a busy timeout (two runs recording at once both land, one after the other), every
 // record in one transaction (a writer killed mid-record leaves nothing of its run), a schema version with
@@ -29,10 +31,10 @@ namespace ladder::history {
 // "LADR": what PRAGMA application_id holds in a Ladder history database.
 constexpr std::int32_t application_id = 0x4C414452;
 // The schema this Ladder writes; older databases are migrated to it when opened for writing.
-constexpr int schema_version = 5;
+constexpr int schema_version = 6;
 // The oldest schema a database is read in without migrating it (reading never writes): version 2's cells
 // read with an empty build, versions 2 and 3's with no FLOPs a node, versions 2 to 4 with no noise floors
-// measured by `ladder ab` (noise_store.hpp).
+// measured by `ladder ab` (noise_store.hpp), versions 2 to 5 with no run identity (written only).
 constexpr int oldest_readable_version = 2;
 // The database when neither --history nor LADDER_HISTORY names one (relative to the working directory).
 inline const char* const default_database = "ladder-out/history.sqlite";
@@ -43,7 +45,7 @@ std::string database_path(const std::optional<std::string>& option);
 
 // One recorded run, as `ladder history list` shows it.
 struct RecordedRun {
-  std::string run_id;        // SHA-256 of its results.json text
+  std::string run_id;        // SHA-256 of the results.json text it was first recorded from
   std::string results_path;  // where it was recorded from
   std::string recorded;      // when (UTC, ISO 8601)
   std::string started, finished, label, status;
@@ -102,13 +104,14 @@ struct SeriesKey {
 // A series' point: the run it came from and the cell in it.
 struct SeriesPoint {
   std::string run_id, started, label, git_commit, git_branch, git_dirty;
+  std::string host{};  // the run's host name: a series is of a kind of machine, which hosts may share
   StoredCell cell;
 };
 
 // What record() did.
 struct Recorded {
-  bool added = false;  // false: the run was already there
-  std::string run_id;
+  bool added = false;  // false: the run was already there (from this file or another of the same run)
+  std::string run_id;  // the recorded run's: when it was already there, the id it has there
   std::size_t cells = 0;
 };
 
@@ -130,8 +133,10 @@ class Store {
 
   // Records the run of a results directory (or results.json), in one transaction, and reads it back inside
   // it before committing: a run that does not read back as written is rolled back (InputError), so "added"
-  // always means readable. InputError for a results file that cannot be read or a run that did not finish
-  // (interrupted: resume it first).
+  // always means readable. A run already recorded (the same host, start time and matrix; a run recorded
+  // before schema 6: the same host, start time, machine, build and label) adds nothing. InputError for a
+  // results file that cannot be read, a run that did not finish (interrupted: resume it first), an emulated
+  // run, or a measured cell whose times are not a call's (cells_from_results.hpp).
   Recorded record(const std::string& results);
 
   // Runs, oldest first (by start time).

@@ -58,9 +58,10 @@ bool same_cell(const SeriesKey& series, const NoiseKey& key) {
 }  // namespace
 
 void record_noise(Store& store, const NoiseKey& key, const NoiseFigure& figure) {
-  if (!(figure.percent >= 0 && std::isfinite(figure.percent)))
+  if (!(figure.percent >= 0 && figure.percent < max_change_percent))
     throw InputError("noise floor " + format_number("%g", figure.percent) + " % of tier '" + key.tier +
-                     "' is out of range (a number, 0 or more)");
+                     "' is out of range (a number from 0 to under " +
+                     format_number("%g", max_change_percent) + ")");
   if (NoiseTable::version(store) < noise_table_version)
     throw InputError("history database '" + store.path() + "' has schema version " +
                      std::to_string(NoiseTable::version(store)) +
@@ -94,6 +95,13 @@ std::optional<NoiseFigure> recorded_noise(const Store& store, const NoiseKey& ke
   NoiseFigure figure;
   while (query.step()) {
     percents.push_back(query.number("percent").value_or(0));
+    if (!std::isfinite(percents.back()) || percents.back() >= max_change_percent)
+      sqlite::refuse_damaged(store.path(),
+                             "its noise floor of tier '" + key.tier + "', " + key.integrand +
+                                 ", n = " + std::to_string(key.n) + ", " + std::to_string(key.threads) +
+                                 " threads is " + format_number("%g", percents.back()) +
+                                 " %: a noise floor is a percentage from 0 to under " +
+                                 format_number("%g", max_change_percent) + ", so it was edited or damaged");
     figure.pairs += static_cast<int>(query.integer("pairs"));
     if (percents.size() > 1) continue;
     figure.source = query.text("source");
@@ -132,7 +140,7 @@ std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key
 
 std::vector<double> same_build_medians(const Store& store, const NoiseKey& key, const std::string& cell_build,
                                        const std::string& build, const std::string& commit,
-                                       const std::string& started) {
+                                       const std::string& started, const std::string& host) {
   std::vector<double> medians;
   if (commit.empty()) return medians;
   for (const auto& series_key : store.series_keys(key.tier)) {
@@ -140,8 +148,8 @@ std::vector<double> same_build_medians(const Store& store, const NoiseKey& key, 
       continue;
     for (const auto& point : store.series(series_key)) {
       const CellRun run = run_of(point);
-      if (run.commit == commit && !run.dirty && point.started != started && run.median > 0 &&
-          std::isfinite(run.median))
+      if (point.host == host && run.commit == commit && !run.dirty && point.started != started &&
+          run.median > 0 && std::isfinite(run.median))
         medians.push_back(run.median * 1e-9);  // the store keeps nanoseconds
     }
   }

@@ -41,14 +41,20 @@ struct NoiseFigure {
 };
 
 // Records one measurement of the cell's noise floor on that machine, in one transaction. InputError for a
-// percent that is negative or not a number, or a database of an older schema opened for reading (open it
-// for writing: that migrates it).
+// percent that is negative, not a number or max_change_percent or more, or a database of an older schema
+// opened for reading (open it for writing: that migrates it).
 void record_noise(Store& store, const NoiseKey& key, const NoiseFigure& figure);
+
+// The least percentage that is no threshold at all: `ladder ab`'s --min-change and --fail-above accept
+// less, and a recorded noise floor at or above it (or not finite) is a damaged or edited
+// database's, refused rather than taken (it would turn every verdict into "no change").
+inline constexpr double max_change_percent = 1000;
 
 // How many of a cell's newest A/A figures recorded_noise takes the median of.
 inline constexpr int recorded_noise_runs = 5;
 // The cell's recorded figure: the median of its newest recorded_noise_runs A/A figures (its pairs their
-// sum, its other fields the newest's); nullopt when none is, or the database predates the table.
+// sum, its other fields the newest's); nullopt when none is, or the database predates the table. InputError
+// (the database is damaged) for a figure that is not finite or is max_change_percent or more.
 std::optional<NoiseFigure> recorded_noise(const Store& store, const NoiseKey& key);
 // The cell's figure from the history's runs of one clean commit: among its series on that machine (each
 // build apart, never mixed), the one whose clean commit has the most runs (same_commit_noise); nullopt
@@ -56,14 +62,15 @@ std::optional<NoiseFigure> recorded_noise(const Store& store, const NoiseKey& ke
 std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key);
 
 // The cell's medians in the history's runs of the same code, built the same way, on that machine: runs of
-// the clean commit `commit` whose build fingerprint is `build` (build_fingerprint), in the series of the
-// cell's build `cell_build` (empty in a run of one build), started at another time than `started` (the run
-// asking, which the history may already hold), in seconds. Oldest first; empty when `commit` is empty or none
-// is held. These are process-level replicates of one cell: pooled with the run's own median they decide as no
-// run alone can (reports/run_noise.hpp).
+// the host `host` (key.machine is a kind of machine, which a fleet of identical hosts shares; another host's
+// runs are no replicates of this one's) and the clean commit `commit` whose build fingerprint is `build`
+// (build_fingerprint), in the series of the cell's build `cell_build` (empty in a run of one build), started
+// at another time than `started` (the run asking, which the history may already hold), in seconds. Oldest
+// first; empty when `commit` is empty or none is held. These are process-level replicates of one cell: pooled
+// with the run's own median they decide as no run alone can (reports/run_noise.hpp).
 std::vector<double> same_build_medians(const Store& store, const NoiseKey& key, const std::string& cell_build,
                                        const std::string& build, const std::string& commit,
-                                       const std::string& started);
+                                       const std::string& started, const std::string& host);
 
 // The build's fingerprint as the store keys series by: SHA-256 (hex) of the compiler, build type and flags.
 std::string build_fingerprint(const ContextRecord& context);

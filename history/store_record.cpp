@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -80,11 +81,42 @@ void test_pause(std::size_t cells_written) {
   std::this_thread::sleep_for(std::chrono::seconds(seconds ? std::atoi(seconds) : 60));
 }
 
+// What makes a run that run, whichever file it is read from: its host, its start time and its matrix (the
+// seed of its cells' order among it), as SHA-256 (hex). A resume keeps all three; two runs started in the
+// same second on one host differ in their seed or their matrix. A file with no start time is identified by
+// its text alone.
+std::string run_identity(const ContextRecord& context, const std::string& text) {
+  if (context.run.started.empty()) return "file " + sha256_hex(text);
+  return sha256_hex("host=" + context.host_name + "\nstarted=" + context.run.started +
+                    "\nmatrix=" + dump_json(context.matrix.to_json()));
+}
+
+// The run id of the run already recorded that `run` is (nullopt: none): the same identity, or, among the
+// runs recorded before identities were kept (schema 6), the same host, start time, machine, build and label.
+std::optional<std::string> recorded_as(const sqlite::Database& db, const RecordedRun& run,
+                                       const std::string& identity) {
+  Statement same(
+      db,
+      "SELECT run_id FROM runs WHERE run_id = :run_id OR identity = :identity OR (identity IS NULL "
+      "AND host = :host AND started = :started AND machine = :machine AND build = :build AND "
+      "label = :label) ORDER BY id LIMIT 1");
+  same.bind(":run_id", run.run_id)
+      .bind(":identity", identity)
+      .bind(":host", run.host)
+      .bind(":started", run.started)
+      .bind(":machine", run.machine)
+      .bind(":build", run.build)
+      .bind(":label", run.label);
+  if (!same.step()) return std::nullopt;
+  return same.text("run_id");
+}
+
 // Writes the run's row and its tier sources; returns the row's id.
-std::int64_t write_run(const sqlite::Database& db, const RecordedRun& run) {
-  Statement insert_run(db, sqlite::insert_sql("runs", sqlite::column_names(run_fields, {"libraries"})));
+std::int64_t write_run(const sqlite::Database& db, const RecordedRun& run, const std::string& identity) {
+  Statement insert_run(
+      db, sqlite::insert_sql("runs", sqlite::column_names(run_fields, {"libraries", "identity"})));
   sqlite::bind_fields(insert_run, run_fields, run);
-  insert_run.bind(":libraries", dump_json(nlohmann::json(run.libraries))).run();
+  insert_run.bind(":libraries", dump_json(nlohmann::json(run.libraries))).bind(":identity", identity).run();
   const std::int64_t id = sqlite3_last_insert_rowid(db.handle());
   Statement insert_source(db, sqlite::insert_sql("tier_sources", {"run", "file", "sha256"}));
   for (const auto& [source, digest] : run.tier_sources)
@@ -154,16 +186,16 @@ Recorded Store::record(const std::string& results) {
     throw InputError("results file '" + file.path + "' holds an emulated run (" +
                      file.context.emulation->text() +
                      "): the history keeps this machine's times and noise, and an emulator's are neither");
-  const std::string run_id = sha256_hex(read_text(file.path));
+  const std::string text = read_text(file.path);
+  const std::string run_id = sha256_hex(text);
+  const std::string identity = run_identity(file.context, text);
   const sqlite::Database& db = *impl_->db;
   const std::vector<StoredCell> cells = cells_of(file);
+  const RecordedRun run = run_of(file, run_id);
 
   sqlite::Transaction transaction(db);
-  {
-    Statement exists(db, "SELECT 1 AS found FROM runs WHERE run_id = :run_id");
-    if (exists.bind(":run_id", run_id).step()) return {false, run_id, cells.size()};
-  }
-  write_cells(db, write_run(db, run_of(file, run_id)), cells);
+  if (const auto earlier = recorded_as(db, run, identity)) return {false, *earlier, cells.size()};
+  write_cells(db, write_run(db, run, identity), cells);
   check_read_back(*this, run_id, cells);
   transaction.commit();
   return {true, run_id, cells.size()};

@@ -131,6 +131,14 @@ CREATE TABLE noise_floors (
 );
 CREATE INDEX noise_by_cell ON noise_floors (machine, tier, integrand, n, threads, ranks, measured);
 )sql",
+      // 6: a run's identity (run_identity: its host, start time and matrix, the seed among it), so that one
+      // run recorded from two files (a finished run resumed, which rewrites results.json; a re-indented
+      // copy) is one row. The runs recorded before have none (NULL): they are matched by host, start time,
+      // machine, build and label instead.
+      R"sql(
+ALTER TABLE runs ADD COLUMN identity TEXT;
+CREATE UNIQUE INDEX runs_by_identity ON runs (identity);
+)sql",
   };
   return steps;
 }

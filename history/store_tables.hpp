@@ -73,9 +73,13 @@ inline const sqlite::Fields<StoredCell> cell_fields = {
 
 // A series point's run, from the runs table (its cell from cell_fields).
 inline const sqlite::Fields<SeriesPoint> point_run_fields = {
-    {"run_id", &SeriesPoint::run_id},         {"started", &SeriesPoint::started},
-    {"label", &SeriesPoint::label},           {"git_commit", &SeriesPoint::git_commit},
-    {"git_branch", &SeriesPoint::git_branch}, {"git_dirty", &SeriesPoint::git_dirty},
+    {"run_id", &SeriesPoint::run_id},
+    {"started", &SeriesPoint::started},
+    {"label", &SeriesPoint::label},
+    {"git_commit", &SeriesPoint::git_commit},
+    {"git_branch", &SeriesPoint::git_branch},
+    {"git_dirty", &SeriesPoint::git_dirty},
+    {"host", &SeriesPoint::host},
 };
 
 // A series key: a cell's coordinates and build (cells) on its run's machine and build (runs).

@@ -63,8 +63,8 @@ void fill_noise(Run& run, const std::string& history_path) {
   for (const CellResult& cell : every_build_cells(run)) {
     const history::NoiseKey key{machine, cell.tier, cell.integrand, cell.n, cell.threads, cell.ranks};
     // Runs of the same code are pooled build by build: each build's cell is its own series.
-    if (auto others =
-            history::same_build_medians(*store, key, cell.build, build, commit, context.run.started);
+    if (auto others = history::same_build_medians(*store, key, cell.build, build, commit, context.run.started,
+                                                  context.host_name);
         !others.empty())
       run.noise.other_runs[RunNoise::pooled_key(cell)] = std::move(others);
     if (!asked.insert(cell.name).second) continue;

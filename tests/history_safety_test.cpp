@@ -36,19 +36,6 @@ fs::path database_of(const TempDir& scratch, int runs) {
 
 std::string database_option(const fs::path& file) { return " --history " + in_quotes(file); }
 
-// SQL run on the database in the test itself (through SQLite, not Ladder); SQLite's error, or "".
-std::string execute(const fs::path& file, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::string error;
-  if (sqlite3_open(file.c_str(), &db) != SQLITE_OK) error = "cannot open";
-  char* message = nullptr;
-  if (error.empty() && sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK)
-    error = message ? message : "failed";
-  sqlite3_free(message);
-  sqlite3_close(db);
-  return error;
-}
-
 // Damages the first leaf page of the cells table (where the oldest runs' cells are) by flipping bytes of its
 // header and cell pointers, drawn from a fixed seed, until PRAGMA quick_check fails. A later run's cells
 // are appended to the rightmost leaf, so a writer that does not check would record "successfully".
@@ -116,7 +103,8 @@ TEST(HistorySafety, AMissingTableOrColumnIsNamedWithExit2AndNeverWritten) {
       const Outcome refused = ladder(command + database_option(file));
       EXPECT_EQ(refused.exit_code, exit_bad_input) << command << ": " << refused.output;
       EXPECT_NE(refused.output.find("history database '" + file.string() + "': is damaged (" + edit.named +
-                                    "; a Ladder history of schema version 5 has it)"),
+                                    "; a Ladder history of schema version " +
+                                    std::to_string(history::schema_version) + " has it)"),
                 std::string::npos)
           << command << ": " << refused.output;
       EXPECT_TRUE(read_text(file) == before) << command;

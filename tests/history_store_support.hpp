@@ -74,6 +74,19 @@ inline json crafted_run(const std::string& host, const std::string& started, dou
   return document;
 }
 
+// SQL run on the database by the test itself (through SQLite, not Ladder); SQLite's error, or "".
+inline std::string execute(const fs::path& file, const std::string& sql) {
+  sqlite3* db = nullptr;
+  std::string error;
+  if (sqlite3_open(file.c_str(), &db) != SQLITE_OK) error = "cannot open";
+  char* message = nullptr;
+  if (error.empty() && sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK)
+    error = message ? message : "failed";
+  sqlite3_free(message);
+  sqlite3_close(db);
+  return error;
+}
+
 inline Outcome ladder(const std::string& arguments) { return run_command(ladder_binary, arguments); }
 
 inline std::string in_quotes(const fs::path& path) { return "'" + path.string() + "'"; }

@@ -69,13 +69,17 @@ const std::vector<double> seven = {1e-3, 1.01e-3, 0.99e-3, 1.02e-3, 0.98e-3, 1e-
 TEST(NoiseStore, AVersion4DatabaseReadsWithNoNoiseFiguresAndMigratesKeepingEveryRun) {
   TempDir dir;
   const fs::path file = dir / "v4.sqlite";
-  {  // Runs recorded as version 4 recorded them: version 5 only adds the noise table, so dropping it is 4.
+  {  // Runs recorded as version 4 recorded them: version 5 only adds the noise table and version 6 the runs'
+     // identity, so dropping both is 4.
     Store store(file.string(), Store::Mode::write);
     record_runs(store, dir, 0, seven, std::string(40, 'a'));
   }
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "DROP TABLE noise_floors; PRAGMA user_version = 4;", nullptr, nullptr, nullptr),
+  ASSERT_EQ(sqlite3_exec(db,
+                         "DROP TABLE noise_floors; DROP INDEX runs_by_identity; ALTER TABLE runs DROP COLUMN "
+                         "identity; PRAGMA user_version = 4;",
+                         nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);
   const fs::path fresh = dir / "fresh-v4.sqlite";
@@ -101,7 +105,7 @@ TEST(NoiseStore, AVersion4DatabaseReadsWithNoNoiseFiguresAndMigratesKeepingEvery
   EXPECT_EQ(testing::query(file, "PRAGMA user_version"), "4") << "reading migrated the database";
 
   Store store(file.string(), Store::Mode::write);
-  EXPECT_EQ(testing::query(file, "PRAGMA user_version"), "5");
+  EXPECT_EQ(testing::query(file, "PRAGMA user_version"), std::to_string(history::schema_version));
   std::vector<std::string> kept;
   for (const auto& run : store.runs()) kept.push_back(run.run_id);
   EXPECT_EQ(kept, run_ids);
