@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "embedded.hpp"
+#include "emulation.hpp"
 #include "errors.hpp"
 #include "export_plan.hpp"
 #include "global_names.hpp"
@@ -186,6 +187,16 @@ void read_run(ExportPlan& plan) {
   const auto& request = *plan.request;
   if (request.from_run.empty()) return;
   plan.run = read_results_file(request.from_run);
+  if (const auto& emulation = plan.run->context.emulation; emulation && emulation->is_emulated()) {
+    Emulation named = *emulation;  // quoted short: the emulator's name is whatever the run's file holds
+    named.emulator = quote_text(named.emulator);
+    named.guest = quote_text(named.guest);
+    named.host = quote_text(named.host);
+    throw InputError("--from " + named.refusal(quote_text(request.from_run)) +
+                     "; an export's README gives a run's times as the figures of the machine it names, so "
+                     "it takes none from this run. Export without --from, or from a run on a real " +
+                     named.guest + " machine");
+  }
   for (const auto& cell : plan.run->cells)
     if (cell.tier == plan.tier->card.id && cell.integrand == plan.integrand.name && cell.ok())
       plan.measured.push_back(&cell);
@@ -254,7 +265,6 @@ std::vector<ExportedFile> project_files(const ExportRequest& request, std::vecto
     throw InputError("the " + request.tier + " tier is not exported: " + reason);
   plan.integrand = find_integrand_source(request.integrand);
   check_integrand(*plan.tier, plan.integrand);
-  check_out(request.out);
   plan.kernel = kernel_headers(plan.tier->card, plan.ns);
   plan.function = fs::path(plan.kernel.front().origin).stem().string();
   plan.threads = plan.tier->card.parallel;
@@ -286,8 +296,13 @@ std::vector<ExportedFile> project_files(const ExportRequest& request, std::vecto
                            {"ladder_version", request.build.ladder_version},
                            {"git_commit", request.source.git_commit},
                            {"command", request.command_line}};
-  for (const auto& file : files) marker["files"].push_back(file.path);
+  // Each file's SHA-256 as written: a later export replaces only files still as they were (out_directory).
+  for (const auto& file : files) {
+    marker["files"].push_back(file.path);
+    marker["sha256"][file.path] = sha256_hex(file.text);
+  }
   files.push_back({marker_file, dump_json(marker, 1) + "\n"});
+  check_out(request.out, files);
   if (warnings)
     for (const auto& difference : plan.code_differences)
       warnings->push_back("--from " + request.from_run +

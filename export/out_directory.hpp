@@ -5,6 +5,9 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
+
+#include "export.hpp"
 
 namespace ladder::exporter {
 
@@ -14,11 +17,18 @@ namespace ladder::exporter {
 std::filesystem::path export_directory(const std::string& out);
 
 // Throws InputError, naming the problem, unless --out is new, empty, or an earlier export whose manifest
-// parses and lists every file in it (a few unlisted ones are named, with their count).
-void check_out(const std::string& out);
+// parses and lists every file in it (a few unlisted ones are named, with their count), each of them as that
+// export wrote it (its SHA-256 in the manifest) or as FILES, this export, writes it: a file the user edited,
+// or one a manifest made by hand lists, is never replaced.
+void check_out(const std::string& out, const std::vector<ExportedFile>& files);
 
 // The hidden name of a temporary sibling of the export NAME: ".NAME.KIND-UNIQUE", with NAME shortened (a
 // cut and a hash) so that the whole fits in 255 bytes whatever NAME's length. KIND: "partial" or "old".
 std::string temporary_name(const std::string& name, const std::string& kind, const std::string& unique);
+
+// Whether PATH (relative, '/'-separated; a directory when `directory`) is one an export writes, whatever its
+// tier, integrand and namespace (project.cpp, beside the code that writes them): what a stopped export's
+// copy may hold for the next export to remove it.
+bool exported_path(const std::string& path, bool directory);
 
 }  // namespace ladder::exporter

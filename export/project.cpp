@@ -2,10 +2,12 @@
 // test, benchmark and example, the CMakeLists.txt, and on request the Python module and its test.
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 
 #include "embedded.hpp"
 #include "export_plan.hpp"
+#include "out_directory.hpp"
 #include "template.hpp"
 #include "text.hpp"
 
@@ -230,6 +232,36 @@ std::vector<ExportedFile> generated_files(const ExportPlan& plan) {
     files.push_back({"python/test_midpoint.py", from("test_midpoint.py.in")});
   }
   return files;
+}
+
+bool exported_path(const std::string& path, bool directory) {
+  // As generated_files() writes them: NS and the integrand's header name vary, the rest does not.
+  static const std::set<std::string> files = {"CMakeLists.txt",
+                                              "README.md",
+                                              marker_file,
+                                              "src/midpoint.cpp",
+                                              "src/kernel.hpp",
+                                              "src/kernel.cpp",
+                                              "src/kernel.cu",
+                                              "tests/midpoint_test.cpp",
+                                              "bench/midpoint_bench.cpp",
+                                              "example/integrate.cpp",
+                                              "python/module.cpp",
+                                              "python/test_midpoint.py"};
+  static const std::set<std::string> directories = {"include", "src", "tests", "bench", "example", "python"};
+  if (directory ? directories.count(path) : files.count(path)) return true;
+  if (!path.starts_with("include/")) return false;
+  const std::string below = path.substr(8);  // NS, NS/NAME, NS/ladder, NS/ladder/integrand.hpp
+  const auto slash = below.find('/');
+  const std::string ns = below.substr(0, slash);  // a C++ identifier (export.cpp checks it)
+  if (ns.empty() ||
+      ns.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != ns.npos)
+    return false;
+  if (slash == below.npos) return directory;
+  const std::string rest = below.substr(slash + 1);
+  if (rest.empty()) return false;
+  if (rest.find('/') == rest.npos) return !directory || rest == "ladder";
+  return !directory && rest == "ladder/integrand.hpp";
 }
 
 }  // namespace ladder::exporter

@@ -15,33 +15,22 @@
 #include "command.hpp"
 #include "errors.hpp"
 #include "export.hpp"
+#include "export_commands.hpp"
 #include "integrand_source.hpp"
 #include "out_directory.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using ladder::testing::entries;
+using ladder::testing::export_to;
 using ladder::testing::read_text;
 using ladder::testing::run_command;
+using ladder::testing::shell_quoted;
 using ladder::testing::TempDir;
 using ladder::testing::write_text;
 
 const std::string ladder_binary = LADDER_BINARY;
-
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
-
-// What `ladder export TIER --out OUT` (and more arguments) prints, and its exit code.
-ladder::testing::Outcome export_to(const fs::path& out, const std::string& more = "",
-                                   const std::string& tier = "inlined") {
-  return run_command(ladder_binary, "export " + tier + " --out " + quoted(out) + " " + more);
-}
-
-std::vector<std::string> entries(const fs::path& directory) {
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(directory)) names.push_back(entry.path().filename());
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 const std::string integrand_body = "{ static constexpr std::string_view name = \"long-one\"; };\n";
 
@@ -73,11 +62,11 @@ TEST(ExportHeaders, TheCommandTakesOrRefusesALongRunAndNeverCrashes) {
   const TempDir dir;
   const std::string spaces(30'000, ' ');
   write_text(dir / "long.hpp", "struct A" + spaces + integrand_body + "LADDER_INTEGRAND(A);\n");
-  const auto done = export_to(dir / "out", "--integrand " + quoted(dir / "long.hpp"));
+  const auto done = export_to(dir / "out", "--integrand " + shell_quoted(dir / "long.hpp"));
   EXPECT_EQ(done.exit_code, 0) << done.output;
   write_text(dir / "name.hpp", "struct A { static constexpr std::string_view name = \"" +
                                    std::string(30'000, 'n') + "\"; };\nLADDER_INTEGRAND(A);\n");
-  const auto named = export_to(dir / "out2", "--integrand " + quoted(dir / "name.hpp"));
+  const auto named = export_to(dir / "out2", "--integrand " + shell_quoted(dir / "name.hpp"));
   EXPECT_TRUE(named.exit_code == 0 || named.exit_code == 2) << named.exit_code << named.output.substr(0, 400);
 }
 
@@ -88,7 +77,7 @@ TEST(ExportHeaders, AHeaderOfManyIntegrandsIsNotListedWhole) {
     text += "struct S" + std::to_string(i) + " { static constexpr std::string_view name = \"s" +
             std::to_string(i) + "\"; };\nLADDER_INTEGRAND(S" + std::to_string(i) + ");\n";
   write_text(dir / "many.hpp", text);
-  const auto refused = export_to(dir / "out", "--integrand " + quoted(dir / "many.hpp"));
+  const auto refused = export_to(dir / "out", "--integrand " + shell_quoted(dir / "many.hpp"));
   EXPECT_EQ(refused.exit_code, 2) << refused.output.substr(0, 400);
   EXPECT_NE(refused.output.find("defines 20000 integrands"), std::string::npos)
       << refused.output.substr(0, 400);
@@ -101,7 +90,7 @@ TEST(ExportHeaders, AHeaderOfManyIntegrandsIsNotListedWhole) {
 TEST(ExportHeaders, AHeaderWithoutItsRegistrationIsRefused) {
   const TempDir dir;
   write_text(dir / "unregistered.hpp", "struct A " + integrand_body);
-  const auto refused = export_to(dir / "out", "--integrand " + quoted(dir / "unregistered.hpp"));
+  const auto refused = export_to(dir / "out", "--integrand " + shell_quoted(dir / "unregistered.hpp"));
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
   EXPECT_NE(refused.output.find("has no LADDER_INTEGRAND(Type); line"), std::string::npos) << refused.output;
   EXPECT_FALSE(fs::exists(dir / "out"));
@@ -188,9 +177,10 @@ TEST(ExportOut, AnEarlierExportHoldingAUsersFilesIsNotReplaced) {
 // ---- D7: one exchange, and the temporaries of a stopped export swept -----------------------------------
 // A stale temporary as a stopped export leaves it: a manifest and some of the files it lists.
 void stale_copy(const fs::path& path, const std::string& extra = "") {
-  fs::create_directories(path / "include");
-  write_text(path / ladder::exporter::marker_file, "{\"files\": [\"CMakeLists.txt\", \"include/a.hpp\"]}");
-  write_text(path / "include" / "a.hpp", "half");
+  fs::create_directories(path / "include" / "midpoint");
+  write_text(path / ladder::exporter::marker_file,
+             "{\"files\": [\"CMakeLists.txt\", \"include/midpoint/a.hpp\"]}");
+  write_text(path / "include" / "midpoint" / "a.hpp", "half");
   if (!extra.empty()) write_text(path / extra, "a user's");
 }
 
@@ -202,17 +192,14 @@ TEST(ExportOut, TheNextExportSweepsWhatAStoppedOneLeftAndNothingElse) {
   stale_copy(dir / (".proj.partial-" + pid + "-1"));
   stale_copy(dir / (".proj.old-" + pid + "-2"));
   stale_copy(dir / (".proj.old-" + pid + "-3"), "mine.txt");               // holds an unlisted file: kept
-  fs::create_directories(dir / (".proj.partial-" + pid + "-4"));           // no manifest: kept
+  fs::create_directories(dir / (".proj.partial-" + pid + "-4"));           // no manifest yet: swept too
   stale_copy(dir / (".proj.partial-x-5"));                                 // not Ladder's naming: kept
   stale_copy(dir / (".other.partial-" + pid + "-6"));                      // another export's: kept
   stale_copy(dir / (".proj.partial-" + std::to_string(getpid()) + "-7"));  // a live process's: kept
   const auto done = export_to(dir / "proj", "", "xsimd");
   EXPECT_EQ(done.exit_code, 0) << done.output;
-  std::vector<std::string> left = {".other.partial-" + pid + "-6",
-                                   ".proj.old-" + pid + "-3",
-                                   ".proj.partial-" + pid + "-4",
-                                   ".proj.partial-" + std::to_string(getpid()) + "-7",
-                                   ".proj.partial-x-5",
+  std::vector<std::string> left = {".other.partial-" + pid + "-6", ".proj.old-" + pid + "-3",
+                                   ".proj.partial-" + std::to_string(getpid()) + "-7", ".proj.partial-x-5",
                                    "proj"};
   std::sort(left.begin(), left.end());
   EXPECT_EQ(entries(dir.str()), left);
@@ -225,8 +212,8 @@ TEST(ExportOut, AnEarlierExportIsSwappedOutInOneExchange) {
   const TempDir dir;
   ASSERT_EQ(export_to(dir / "proj").exit_code, 0);
   const auto traced =
-      run_command("strace", "-f -e trace=rename,renameat,renameat2 -o " + quoted(dir / "log") + " " +
-                                ladder_binary + " export xsimd --out " + quoted(dir / "proj"));
+      run_command("strace", "-f -e trace=rename,renameat,renameat2 -o " + shell_quoted(dir / "log") + " " +
+                                ladder_binary + " export xsimd --out " + shell_quoted(dir / "proj"));
   ASSERT_EQ(traced.exit_code, 0) << traced.output;
   const std::string log = read_text(dir / "log");
   EXPECT_NE(log.find("RENAME_EXCHANGE"), std::string::npos) << log;
@@ -239,14 +226,14 @@ TEST(ExportOut, AnEarlierExportIsSwappedOutInOneExchange) {
 // ---- D12 and D4: the --out path -------------------------------------------------------------------------
 TEST(ExportOut, ATrailingSlashDotLongNamesAndLatin1BytesWork) {
   const TempDir dir;
-  auto done = run_command(ladder_binary, "export inlined --out " + quoted(dir / "newdir") + "/");
+  auto done = run_command(ladder_binary, "export inlined --out " + shell_quoted(dir / "newdir") + "/");
   EXPECT_EQ(done.exit_code, 0) << done.output;
   EXPECT_TRUE(fs::exists(dir / "newdir" / ladder::exporter::marker_file));
   fs::create_directories(dir / "here");
-  done = run_command("cd " + quoted(dir / "here") + " && " + ladder_binary, "export inlined --out .");
+  done = run_command("cd " + shell_quoted(dir / "here") + " && " + ladder_binary, "export inlined --out .");
   EXPECT_EQ(done.exit_code, 0) << done.output;
   EXPECT_TRUE(fs::exists(dir / "here" / ladder::exporter::marker_file));
-  done = run_command("cd " + quoted(dir / "here") + " && " + ladder_binary, "export xsimd --out .");
+  done = run_command("cd " + shell_quoted(dir / "here") + " && " + ladder_binary, "export xsimd --out .");
   EXPECT_EQ(done.exit_code, 0) << done.output;
   EXPECT_TRUE(fs::exists(dir / "here" / "include" / "midpoint" / "xsimd.hpp"));
   for (const std::size_t size : {250u, 255u}) {
