@@ -1,6 +1,7 @@
 // `ladder run`: the benchmark matrix (harness/runner.hpp), then the report from the results it wrote.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "cards.hpp"
@@ -73,6 +74,11 @@ int run(const RunCommandOptions& options, const MoneyOptions& money_options) {
   report::check_team_knows(money.figures.team_knows, cards);
   // Checked before the run: an empty path or a directory (the file itself is opened once the run is done).
   const std::string database = options.no_history ? "" : history::database_path(options.history);
+  // A history that exists is opened as the run's end will open it, before any cell: a damaged or foreign
+  // file, or one that cannot be written, is refused now rather than after the measuring.
+  std::error_code missing;
+  if (!database.empty() && std::filesystem::file_size(database, missing) > 0 && !missing)
+    history::Store(database, history::Store::Mode::write);
   const RunOutcome outcome = run_matrix(options.request());
   if (outcome.exit_code == exit_cannot_write) return outcome.exit_code;
   // The report, from the results file just written, as `ladder report DIR` would make it: with this

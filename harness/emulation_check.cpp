@@ -129,6 +129,17 @@ void refuse_under_emulation(const std::string& command) {
                       emulation.guest + " machine");
 }
 
+void check_resume_emulation(const std::optional<Emulation>& began, const std::string& dir) {
+  const Emulation now = detect_emulation();
+  const bool began_emulated = began && began->is_emulated();
+  if (now.is_emulated() == began_emulated) return;
+  const std::string then = !began ? "before Ladder recorded emulation (so natively)" : began->text();
+  throw InputError("--resume '" + quote_text(dir) + "': its run began " + then + ", and this process runs " +
+                   now.text() + " (" + now.evidence +
+                   "): its cells would mix two machines' times; resume it as it began, or start a new run "
+                   "in another --out");
+}
+
 std::vector<std::string> emulator_words() {
   // Read once: a process's emulator does not change while it runs, and every worker started asks.
   static const std::vector<std::string> words = [] {

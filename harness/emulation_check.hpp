@@ -14,6 +14,7 @@
 // 3. Neither readable: "unknown", never "native".
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,11 @@ Emulation detect_emulation();
 // Throws Unavailable when this process runs under emulation: `command` ("ladder ab") gives a verdict from
 // times, which the emulator's are not.
 void refuse_under_emulation(const std::string& command);
+
+// A resume continues a run on the machine it began on: InputError naming `dir` when this process is emulated
+// and the run began natively (or before Ladder looked), or the other way round, since its cells would
+// then mix the emulator's times with the machine's and the history would record them as one run's.
+void check_resume_emulation(const std::optional<Emulation>& began, const std::string& dir);
 
 // The words a worker's command line starts with so that this program runs under the same emulator with the
 // same options (qemu's -L, -cpu): empty when this process is not emulated. Read from the emulator's own

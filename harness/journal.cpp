@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "atomic_file.hpp"
+#include "emulation_check.hpp"
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "optional_json.hpp"
@@ -145,7 +146,7 @@ Journal read_journal(const std::string& path, bool repair) {
   return journal;
 }
 
-void check_journal_cards(const JournalHeader& header, const std::string& path) {
+void check_resumable(const JournalHeader& header, const std::string& path, const std::string& dir) {
   const auto damaged = [&](const std::string& why) {
     return InputError("journal '" + quote_text(path) + "' is damaged: its first line's tiers " + why +
                       "; start a new run in another --out");
@@ -157,6 +158,7 @@ void check_journal_cards(const JournalHeader& header, const std::string& path) {
     if (!carded.count(tier))
       throw damaged("hold no card of tier " + quote_value(tier) +
                     ", one of its matrix's (a results file without it is refused by report and pick)");
+  check_resume_emulation(header.context.emulation, dir);
 }
 
 void append_journal(const std::string& path, const json& line) {

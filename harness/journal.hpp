@@ -59,9 +59,10 @@ struct Journal {
 // line is damaged (naming the line and the field). A journal of schema 1 is read through its migration.
 Journal read_journal(const std::string& path, bool repair);
 // What a resume needs of a journal beyond its schema: the header carries one card a tier, for every tier of
-// its matrix (a results file made from it without one is refused by `report` and `pick`), and no tier twice.
-// Throws InputError naming the journal and the tier.
-void check_journal_cards(const JournalHeader& header, const std::string& path);
+// its matrix (a results file made from it without one is refused by `report` and `pick`), and no tier twice;
+// and this process runs as the run began, natively or emulated (check_resume_emulation). Throws InputError
+// naming the journal and the tier, or the run's directory `dir`.
+void check_resumable(const JournalHeader& header, const std::string& path, const std::string& dir);
 // Appends one line and flushes it to disk before returning; WriteError when it cannot. User text in it (a
 // path in the command line) that is not UTF-8 is written replaced (dump_json), never refused.
 void append_journal(const std::string& path, const nlohmann::json& line);

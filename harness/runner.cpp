@@ -119,7 +119,7 @@ class MatrixRunner {
     const Paths& paths = outcome_.paths;
     if (!fs::is_directory(paths.dir)) throw InputError("--resume '" + paths.dir + "' is not a directory");
     journal_ = read_journal(paths.journal, false);
-    check_journal_cards(*journal_.header, paths.journal);
+    check_resumable(*journal_.header, paths.journal, paths.dir);
     const Matrix recorded = journal_.header->matrix;
     matrix_ = requested_matrix(args_, &recorded, topology_);
     if (const auto difference = Matrix::difference(matrix_, recorded); !difference.empty())

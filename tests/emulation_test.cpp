@@ -223,5 +223,35 @@ TEST(EmulatedRun, RecordsTheEmulationWarnsReportsWithoutRankingAndStaysOutOfTheH
   EXPECT_NE(report.find("Errors against the references"), std::string::npos) << report;
 }
 
+// T5-13: a run resumed under another emulation than it began in is refused, both ways, and keeps its files:
+// its cells would mix the emulator's times with the machine's, and the history would record them as native.
+TEST(EmulatedRun, AResumeUnderAnotherEmulationThanTheRunBeganInIsRefused) {
+  TempDir dir;
+  const std::string qemu = elf_file(dir / "qemu-guest-static", other_machine);
+  const std::string emulated = "LADDER_TEST_EMULATION=runner=" + qemu + ",machine=none ";
+  const std::string tiny =
+      "run --tiers inlined --n 1e4 --threads 1 --reps 1 --min-time 0.005 --rounds 1 "
+      "--no-limits --no-instructions --no-history --out ";
+  for (const bool began_emulated : {false, true}) {
+    const fs::path out = dir / (began_emulated ? "emulated" : "native");
+    const auto began =
+        testing::run_command((began_emulated ? emulated : "") + LADDER_BINARY, tiny + out.string());
+    ASSERT_EQ(began.exit_code, 0) << began.output;
+    const std::string results = testing::read_text(out / "results.json");
+    const auto resumed = testing::run_command((began_emulated ? "" : emulated) + LADDER_BINARY,
+                                              "run --resume " + out.string() + " --no-history");
+    EXPECT_EQ(resumed.exit_code, 2) << resumed.output;
+    EXPECT_NE(resumed.output.find("its run began " + std::string(began_emulated ? "emulated" : "native")),
+              std::string::npos)
+        << resumed.output;
+    EXPECT_NE(resumed.output.find("resume it as it began"), std::string::npos) << resumed.output;
+    EXPECT_EQ(testing::read_text(out / "results.json"), results);
+    // As it began, it resumes.
+    const auto same = testing::run_command((began_emulated ? emulated : "") + LADDER_BINARY,
+                                           "run --resume " + out.string() + " --no-history");
+    EXPECT_EQ(same.exit_code, 0) << same.output;
+  }
+}
+
 }  // namespace
 }  // namespace ladder

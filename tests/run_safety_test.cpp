@@ -267,5 +267,21 @@ TEST(RunSafetyRun, AResumeOfAJournalWithNoTiersKeepsTheResultsPickReads) {
   EXPECT_EQ(ladder("pick " + quoted(run)).exit_code, 0);
 }
 
+// T5-21: a --history that is no SQLite database (or a damaged one) is refused before any cell, exit 2, and
+// left as it was: the run measured everything before, then could neither report nor record (exit 4).
+TEST(RunSafetyRun, AHistoryThatIsNotADatabaseIsRefusedBeforeAnyCellAndKept) {
+  TempDir dir;
+  const fs::path history = dir / "notes.sqlite";
+  write_text(history, "my notes, not a database\n");
+  const Outcome run = ladder(
+      "run --tiers inlined --n 1e4 --threads 1 --reps 1 --min-time 0.005 --rounds 1 "
+      "--no-limits --no-instructions --out " +
+      quoted(dir / "run") + " --history " + quoted(history));
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("is not an SQLite database"), std::string::npos) << run.output;
+  EXPECT_FALSE(fs::exists(dir / "run" / "results.json")) << "it measured before refusing";
+  EXPECT_EQ(read_text(history), "my notes, not a database\n");
+}
+
 }  // namespace
 }  // namespace ladder::testing
