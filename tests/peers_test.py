@@ -284,6 +284,48 @@ class Unavailable(unittest.TestCase):
         self.assertIn("needs numba: No module named 'numba'", result["reason"])
 
 
+class BrokenPyPy(unittest.TestCase):
+    """A LADDER_PYPY that hangs, prints bytes that are not UTF-8, or has a path that is not UTF-8: the pypy peers
+    are unavailable with a one-line reason, and the cards stay JSON that any reader takes."""
+
+    def fake(self, name, script):
+        path = os.path.join(SCRATCH, name)
+        with open(path, "w") as out:
+            out.write("#!/bin/sh\n" + script)
+        os.chmod(path, 0o755)
+        return path
+
+    def test_a_pypy3_that_hangs_is_stopped_with_its_child(self):
+        pid_file = os.path.join(SCRATCH, "hanging-child.pid")
+        program = self.fake("hanging-pypy", f"sleep 300 &\necho $! > {pid_file}\nwait\n")
+        with mock.patch.object(peers.pypy_peers, "PROBE_SECONDS", 1):
+            found, why = peers.pypy_peers.probe(program)
+        self.assertIsNone(found)
+        self.assertEqual(why, f"{program} did not print its version within 1 s (stopped)")
+        with open(pid_file) as written:
+            stat = f"/proc/{written.read().strip()}/stat"
+        if os.path.exists(stat):  # killed with its parent's group: a zombie until something reaps it
+            with open(stat) as state:
+                self.assertEqual(state.read().rpartition(") ")[2][:1], "Z")
+
+    def test_a_pypy3_that_prints_garbage(self):
+        program = self.fake("garbage-pypy", "printf '\\377\\376 not a version\\n'\n")
+        self.assertEqual(peers.pypy_peers.probe(program),
+                         (None, f"{program} is not PyPy: it printed '\ufffd\ufffd not a version' for its version"))
+        failing = self.fake("failing-pypy", "exit 3\n")
+        self.assertEqual(peers.pypy_peers.probe(failing), (None, f"{failing} does not run (it exited with 3)"))
+
+    def test_a_pypy3_path_that_is_not_utf8_gives_cards_of_valid_json(self):
+        path = os.fsdecode(os.path.join(os.fsencode(SCRATCH), b"caf\xe9"))  # a lone surrogate in the str
+        with mock.patch.dict(os.environ, {"LADDER_PYPY": path}):
+            cards = json.loads(json.dumps(peers.valid_text(peers.cards())))
+        by_id = {card["id"]: card for card in cards}
+        self.assertEqual(by_id["pypy-list"]["unavailable_reason"],
+                         f"{peers.pypy_peers.NEEDS}: {SCRATCH}/caf\ufffd does not run")
+        json.dumps(cards, ensure_ascii=False).encode("utf-8")  # no lone surrogate is left anywhere
+        self.assertTrue(by_id["py-list"]["available"])
+
+
 class Worker(unittest.TestCase):
     MEMORY = {"peak_heap_bytes": int, "allocations": type(None), "allocated_bytes": type(None),
               "peak_rss_bytes": int, "rss_before_bytes": int, "peak_rss_growth_bytes": int,

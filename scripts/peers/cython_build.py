@@ -36,14 +36,14 @@ TOOL_FLAGS_WHY = {"-fopenmp": "Cython writes prange as an OpenMP `parallel for` 
 def timed(command):
     """Runs a command; its seconds, or SystemExit with its output when it fails."""
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = subprocess.run(command, capture_output=True, text=True, errors="replace")
     if done.returncode:
         sys.exit(f"cython_build: `{shlex.join(command)}` failed ({done.returncode}):\n{done.stdout}{done.stderr}")
     return time.perf_counter() - start
 
 
 def cython_version(cython):
-    done = subprocess.run([cython, "--version"], capture_output=True, text=True)
+    done = subprocess.run([cython, "--version"], capture_output=True, text=True, errors="replace")
     return (done.stdout + done.stderr).strip()  # "Cython version 0.29.32", on stderr
 
 

@@ -60,7 +60,7 @@ def annotate(pyx, cython="cython3", directory=None):
         where = directory or scratch
         stem = os.path.splitext(os.path.basename(pyx))[0]
         subprocess.run([cython, "-3", "-a", pyx, "-o", os.path.join(where, stem + ".c")], check=True,
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, errors="replace")
         with open(pyx) as source, open(os.path.join(where, stem + ".html")) as page:
             return count(source.read(), page.read())
 

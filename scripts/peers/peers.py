@@ -435,7 +435,16 @@ def cards():
     return [card(peer["id"]) for peer in PEERS]
 
 
+def valid_text(value):
+    """Each string as valid UTF-8 (U+FFFD a byte): a path that is not (LADDER_PYPY) has lone surrogates."""
+    if isinstance(value, dict):
+        return {valid_text(key): valid_text(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [valid_text(item) for item in value]
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace") if isinstance(value, str) else value
+
+
 if __name__ == "__main__":
     if sys.argv[1:] != ["cards"]:
         sys.exit("usage: python3 scripts/peers/peers.py cards")
-    print(json.dumps(cards(), indent=1, sort_keys=True))
+    print(json.dumps(valid_text(cards()), indent=1, sort_keys=True))

@@ -9,6 +9,8 @@ import functools
 import os
 import platform
 import shutil
+import re
+import signal
 import subprocess
 import sys
 
@@ -26,16 +28,51 @@ def interpreter():
     return chosen if chosen else shutil.which(PACKAGE)
 
 
+PROBE_SECONDS = 10  # how long pypy3 may take to print its version: well under the listing's own limit
+VERSION = re.compile(r"PyPy [0-9][^ ]* \(Python [0-9][^ ]*\)")  # what probe()'s code prints
+
+
+def shown(path):
+    """A path as text that is valid UTF-8 (each byte that is not replaced by U+FFFD), for a message or a card."""
+    return os.fsencode(path).decode("utf-8", "replace")
+
+
 @functools.cache
-def version_of(program):
-    """'PyPy 7.3.11 (Python 3.9.16)' from the program itself, or None when it does not run."""
+def probe(program):
+    """('PyPy 7.3.11 (Python 3.9.16)', None) from the program itself, or (None, why it does not run) in one
+    line. The program runs in a session of its own: one that hangs is killed after PROBE_SECONDS with all it
+    started, and what it prints is read as UTF-8 with replacement, whatever its bytes."""
     code = "import platform, sys; v = sys.pypy_version_info; " \
            "print(f'PyPy {v.major}.{v.minor}.{v.micro} (Python {platform.python_version()})')"
     try:
-        done = subprocess.run([program, "-c", code], capture_output=True, text=True, timeout=60)
-    except OSError:
-        return None
-    return done.stdout.strip() if done.returncode == 0 else None
+        child = subprocess.Popen([program, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, start_new_session=True)
+    except (OSError, ValueError):  # missing, not executable; ValueError: a NUL in the path
+        return None, f"{shown(program)} does not run"
+    try:
+        out, _ = child.communicate(timeout=PROBE_SECONDS)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(child.pid, signal.SIGKILL)  # its whole group: a child of a wrapper script too
+        except OSError:
+            pass
+        try:
+            child.communicate(timeout=1)
+        except subprocess.TimeoutExpired:  # a grandchild of a session of its own holds the pipe still
+            child.stdout.close()
+            child.wait()
+        return None, f"{shown(program)} did not print its version within {PROBE_SECONDS} s (stopped)"
+    if child.returncode != 0:
+        return None, f"{shown(program)} does not run (it exited with {child.returncode})"
+    found = out.decode("utf-8", "replace").strip()
+    if not VERSION.fullmatch(found):
+        return None, f"{shown(program)} is not PyPy: it printed {found[:80]!r} for its version"
+    return found, None
+
+
+def version_of(program):
+    """'PyPy 7.3.11 (Python 3.9.16)' from the program itself, or None when it does not run."""
+    return probe(program)[0]
 
 
 def need(unavailable):
@@ -45,8 +82,9 @@ def need(unavailable):
     program = interpreter()
     if not program:
         raise unavailable(f"{NEEDS}: no {PACKAGE} on the PATH")
-    if not version_of(program):
-        raise unavailable(f"{NEEDS}: {program} does not run")
+    found, why = probe(program)
+    if not found:
+        raise unavailable(f"{NEEDS}: {why}")
 
 
 def language():
@@ -80,7 +118,7 @@ def start_again_under_pypy(argv):
     try:
         os.execv(program, [program] + argv)
     except OSError as error:
-        return f"{NEEDS}: cannot start {program}: {error.strerror}"
+        return f"{NEEDS}: cannot start {shown(program)}: {error.strerror}"
 
 
 def peers(py_list, py_generator, py_inlined, max_nodes):
