@@ -27,8 +27,10 @@ std::size_t integrand_index(const IntervalOptions& options) {
 }
 
 Interval parsed_interval(const IntervalOptions& options) {
-  return {options.a.empty() ? 0.0 : parse_real("a", options.a),
-          options.b.empty() ? 1.0 : parse_real("b", options.b)};
+  const Interval interval{options.a.empty() ? 0.0 : parse_real("a", options.a),
+                          options.b.empty() ? 1.0 : parse_real("b", options.b)};
+  check_interval(interval.a, interval.b);
+  return interval;
 }
 
 namespace {

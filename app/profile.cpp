@@ -28,6 +28,7 @@ int profile_tier_lines(const ProfileArguments& args) {
   const Tier& tier = find_tier(id);
   const std::string integrand = integrands()[integrand_index(args.interval)].name;
   const std::int64_t n = parse_size(n_text);
+  const Interval interval = parsed_interval(args.interval);  // bad input before an unavailable valgrind
   if (n > 100'000'000)
     throw InputError("--n " + quote_text(n_text) +
                      " is too large to run under valgrind (about 50 times slower); use at most 1e8");
@@ -37,7 +38,6 @@ int profile_tier_lines(const ProfileArguments& args) {
                      "' is not in the profiling build: it runs under an MPI launcher");
   if (const auto reason = profiling::unavailable_reason(); !reason.empty())
     throw Unavailable("cannot profile: " + reason);
-  const Interval interval = parsed_interval(args.interval);
   const auto profile = profiling::profile_lines(id, integrand, interval.a, interval.b, n);
   std::fputs(profiling::render(profile, hot).c_str(), stdout);
   return 0;

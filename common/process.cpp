@@ -168,7 +168,9 @@ Finished run_program(const Program& program) {
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   posix_spawnattr_setsigmask(&attributes, &caller_mask);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setpgroup(&attributes, 0);  // used with own_group only
+  posix_spawnattr_setflags(&attributes, static_cast<short>(POSIX_SPAWN_SETSIGMASK |
+                                                           (program.own_group ? POSIX_SPAWN_SETPGROUP : 0)));
   pid_t pid = 0;
   const int failed = ::posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
@@ -183,7 +185,7 @@ Finished run_program(const Program& program) {
       deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                     std::chrono::duration<double>(program.timeout_seconds));
     finished.timed_out = exchange(program, pid, in.write, out.read, err.read, finished, deadline);
-    if (finished.timed_out) ::kill(pid, SIGKILL);
+    if (finished.timed_out) ::kill(program.own_group ? -pid : pid, SIGKILL);
     close_fd(in.write), close_fd(out.read), close_fd(err.read);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -41,6 +41,8 @@ struct Program {
   // Where given, each chunk of a captured stdout is handed here as it arrives instead of kept in
   // Finished::out (a build's log, written while it runs).
   std::function<void(std::string_view)> on_output{};
+  // Started in a process group of its own, which its timeout kills whole: what it started dies with it.
+  bool own_group = false;
 };
 
 struct Finished {

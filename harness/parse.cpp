@@ -102,6 +102,17 @@ double parse_real(std::string_view name, std::string_view text) {
   return value;
 }
 
+void check_interval(double a, double b) {
+  if (std::isfinite(b - a)) return;
+  const auto shortest = [](double value) {  // the shortest text that reads back as the value: 1e+308
+    char text[32];
+    return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
+  };
+  throw InputError("the interval a = " + shortest(a) + ", b = " + shortest(b) +
+                   " is too wide: b - a is not a finite number; give an a and a b less than about 1.8e308 "
+                   "apart");
+}
+
 std::map<std::string, int> parse_name_counts(std::string_view variable, const char* value,
                                              std::string_view form, int max_count, int fallback) {
   const std::string text = value ? value : "";

@@ -31,4 +31,9 @@ std::map<std::string, int> parse_name_counts(std::string_view variable, const ch
 // A finite real number such as "0", "-1.5" or "1e-3".
 double parse_real(std::string_view name, std::string_view text);
 
+// Refuses an interval [a, b] (--a, --b; each finite already) whose width b − a is not a finite number, as
+// 1e308 and -1e308 give: the step (b − a)/n and every node would be infinite or NaN. InputError naming a
+// and b and what is accepted.
+void check_interval(double a, double b);
+
 }  // namespace ladder

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "process.hpp"
 #include "quote.hpp"
 #include "registry.hpp"
+#include "text.hpp"
 
 namespace ladder {
 namespace {
@@ -41,7 +43,29 @@ std::string beside_executable(const std::string& folder) {
   }
 }
 
+// The interpreter as a message names it, with where it was chosen.
+std::string interpreter_named(const std::string& python) {
+  return quote_text(python) + (std::getenv("LADDER_PYTHON") ? " (LADDER_PYTHON)" : "");
+}
+
 }  // namespace
+
+std::string output_end(std::string_view output, std::size_t lines) {
+  const std::size_t last = output.find_last_not_of(" \t\r\n");
+  if (last == std::string_view::npos) return "(it printed nothing)";
+  output = output.substr(0, last + 1);
+  std::vector<std::string_view> kept;  // the last lines, the first of them first
+  for (std::size_t end = output.size(); kept.size() < lines;) {
+    const std::size_t newline = end == 0 ? std::string_view::npos : output.rfind('\n', end - 1);
+    const std::size_t start = newline == std::string_view::npos ? 0 : newline + 1;
+    kept.insert(kept.begin(), output.substr(start, end - start));
+    if (start == 0) break;
+    end = start - 1;
+  }
+  std::string shown = kept.front().data() == output.data() ? "" : "… ";
+  for (std::size_t i = 0; i < kept.size(); ++i) shown += (i > 0 ? "\n" : "") + quote_text(kept[i], 240);
+  return shown;
+}
 
 std::string python_interpreter() {
   if (const char* chosen = std::getenv("LADDER_PYTHON")) return chosen;
@@ -55,7 +79,8 @@ std::string peers_directory() {
 }
 
 void load_peers(const std::string& language) {
-  if (language != "python") throw InputError("--peers '" + language + "' is unknown; peers: python");
+  if (language != "python")
+    throw InputError("--peers '" + quote_text(language) + "' is unknown; peers: python");
   const std::string directory = peers_directory();
   // The cpp-extension modules (cmake/python_extension.cmake), the Cython peers'
   // (cmake/cython_peers.cmake) and the Pythran peers'; a user's own setting stays.
@@ -65,17 +90,24 @@ void load_peers(const std::string& language) {
     setenv("LADDER_CYTHON_PEERS", modules.c_str(), 0);
   if (const std::string modules = beside_executable("pythran-peers"); !modules.empty())
     setenv("LADDER_PYTHRAN_MODULES", modules.c_str(), 0);  // cmake/pythran_peers.cmake's
-  Program listing{{python_interpreter(), directory + "/peers.py", "cards"}};
+  const std::string python = python_interpreter();
+  Program listing{{python, directory + "/peers.py", "cards"}};
   listing.stderr_to = Stream::merge;
-  const std::string command = command_text(listing.argv);
+  listing.timeout_seconds = peers_listing_seconds;
+  listing.own_group = true;  // a wrapper's children die with it on the timeout
+  const std::string command = quote_text(command_text(listing.argv), 240);
   const Finished finished = run_program(listing);
-  const std::string output = finished.started() ? finished.out : finished.how();
+  if (finished.timed_out)
+    throw ToolFailed("--peers python: the peers' Python " + interpreter_named(python) +
+                     " printed no cards within " + format_number("%.0f", peers_listing_seconds) + " s (`" +
+                     command + "`); it was stopped, with what it had started");
+  const std::string& output = finished.out;
   const auto cards = parse_json_document(output, "the Python peers' listing (`" + command + "`)");
   if (!finished.ok() || !cards.is_array())
-    throw InputError("--peers python: cannot list the Python peers with `" + command +
-                     "` (is python3 installed? "
-                     "set LADDER_PEERS_DIR to scripts/peers): " +
-                     output.substr(0, 400));
+    throw InputError("--peers python: cannot list the Python peers with `" + command + "`: it " +
+                     finished.how() +
+                     (finished.started() ? ", its output ending " + output_end(output, 1) : "") +
+                     " (is python3 installed? set LADDER_PEERS_DIR to scripts/peers)");
   try {
     for (const auto& in : JsonReader(cards, "peers").elements()) {
       PeerCard peer;

@@ -37,6 +37,16 @@ std::string peers_directory();
 // python3-numpy and friends are installed), else the first python3 on the PATH.
 std::string python_interpreter();
 
+// How long the peers' Python may take to print their cards (`peers.py cards`: it imports NumPy, Numba and
+// the rest, and starts pypy3 once, for at most 10 s, for its version). Past it, it is stopped with all it
+// started, and the listing fails naming the interpreter.
+constexpr double peers_listing_seconds = 40;
+
+// The end of a program's output for a message: its last `lines` lines that are not blank at the end, each
+// shown printable (quote_text) and bounded; "… " before them when there was more. A Python traceback's
+// last line is its exception.
+std::string output_end(std::string_view output, std::size_t lines);
+
 // Loads the peers of a language ("python"); throws InputError naming the problem when the language is
 // unknown or its peers cannot be listed. Sets LADDER_PYTHON_EXTENSIONS, unless set already, to where this
 // build makes the cpp-extension peer's modules (python-extension/build/modules beside the executable), for

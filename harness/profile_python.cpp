@@ -1,6 +1,7 @@
 #include "profile_python.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 
 #include "errors.hpp"
@@ -32,16 +33,16 @@ std::string listed(const JsonReader& answer) { return join(answer.at("accepted")
     throw InputError("integrand '" + quote_text(integrand) +
                      "' is not one the Python peers have; they have " + listed(answer));
   if (why == "too many nodes")
-    throw InputError("--n " + std::to_string(n) + " is more than " + peer + " runs (at most " +
-                     format_count(answer.at("max_nodes").number()) +
-                     " nodes; under memory_profiler a million nodes already take a minute)");
+    throw InputError("--n " + std::to_string(n) + " is more than `ladder profile --peer " + peer +
+                     "` takes: at most " + format_count(answer.at("max_nodes").number()) +
+                     " nodes (under memory_profiler a million nodes already take a minute)");
   throw ToolFailed("scripts/peers/profile.py refused the profile for a reason Ladder does not know: " +
                    quote_text(why));
 }
 
-std::string tail(const std::string& text, std::size_t characters = 1500) {
-  return text.size() > characters ? "…" + text.substr(text.size() - characters) : text;
-}
+// How long profile.py may take: a generous bound for both profilers over n nodes (about 0.1 ms a node
+// on a busy 2-core VM, the memory pass and the timed one together), ten times that and half a minute more.
+double profile_seconds(std::int64_t n) { return 30 + 1e-3 * static_cast<double>(n); }
 
 }  // namespace
 
@@ -50,20 +51,29 @@ PythonProfile profile_python(const std::string& peer, const std::string& integra
   const std::string python = python_interpreter();
   Program program{{python, peers_directory() + "/profile.py", peer, integrand, format_number("%.17g", a),
                    format_number("%.17g", b), std::to_string(n)}};
+  program.timeout_seconds = profile_seconds(n);
+  program.own_group = true;  // a wrapper's children die with it on the timeout
   const Finished finished = run_program(program);
   if (!finished.started())
-    throw Unavailable("cannot profile: the peers' Python (" + python +
+    throw Unavailable("cannot profile: the peers' Python (" + quote_text(python) +
                       ") cannot be started: " + finished.not_started);
+  if (finished.timed_out)
+    throw ToolFailed(
+        "profiling " + quote_text(peer) + " at n = " + std::to_string(n) + ": the peers' Python " +
+        quote_text(python) + (std::getenv("LADDER_PYTHON") ? " (LADDER_PYTHON)" : "") + " ran past " +
+        format_number("%.0f", profile_seconds(n)) + " s (`" + quote_text(command_text(program.argv), 240) +
+        "`) and was stopped, with what it had started");
   const auto document = parse_json_document(finished.out, "scripts/peers/profile.py's answer");
   if (document.is_discarded() || !document.is_object() ||
       (finished.exit_code != 0 && finished.exit_code != 2 && finished.exit_code != 3))
-    throw ToolFailed("profiling " + peer + " with `" + command_text(program.argv) + "` failed (it " +
-                     finished.how() + "): " + tail(finished.err + finished.out));
+    throw ToolFailed("profiling " + quote_text(peer) + " with `" +
+                     quote_text(command_text(program.argv), 240) + "` failed (it " + finished.how() +
+                     "): " + output_end(finished.err + finished.out, 12));
   const JsonReader answer(document, "profile.py");
   if (finished.exit_code == 2) refuse(answer, peer, integrand, n);
   if (finished.exit_code == 3)
     throw Unavailable("cannot profile: " + answer.at("missing").string() + " cannot be imported by " +
-                      python + " (Debian package " + answer.at("package").string() +
+                      quote_text(python) + " (Debian package " + answer.at("package").string() +
                       "; scripts/install-deps.sh installs it): " + answer.at("error").string());
   return read_python_profile(answer);
 }

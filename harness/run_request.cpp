@@ -64,6 +64,7 @@ void parse_matrix_options(const RunArguments& args, RunRequest& request) {
   if (!args.integrand.empty()) request.integrands = parse_integrands(args.integrand);
   if (!args.a.empty()) request.a = parse_real("a", args.a);
   if (!args.b.empty()) request.b = parse_real("b", args.b);
+  check_interval(request.a.value_or(0.0), request.b.value_or(1.0));  // the matrix's defaults: 0 and 1
   for (const auto& text : args.sizes) request.sizes.push_back(parse_size(text));
   sort_unique(request.sizes);
   for (const auto& text : args.threads) request.threads.push_back(parse_threads_word(text));

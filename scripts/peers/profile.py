@@ -21,6 +21,8 @@ import peers  # noqa: E402
 
 PACKAGES = {"line_profiler": "python3-line-profiler", "memory_profiler": "python3-memory-profiler"}
 MIB = 2**20  # memory_profiler's psutil backend reports MiB
+# The most nodes a profile takes: under memory_profiler and line_profiler a million take a minute or two.
+MAX_NODES = 10**6
 
 
 def pure_python(peer_id):
@@ -40,8 +42,9 @@ def refusal(peer_id, integrand, n):
         return {"refused": "not pure Python", "needs": peers.BY_ID[peer_id]["needs"], "accepted": accepted()}
     if integrand not in peers.SCALAR:
         return {"refused": "integrand", "accepted": list(peers.SCALAR)}
-    if n > peers.max_nodes(peer_id):
-        return {"refused": "too many nodes", "max_nodes": peers.max_nodes(peer_id)}
+    limit = min(peers.max_nodes(peer_id), MAX_NODES)
+    if n > limit:
+        return {"refused": "too many nodes", "max_nodes": limit}
     return None
 
 
