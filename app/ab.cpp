@@ -60,9 +60,10 @@ void check_options(const AbOptions& options) {
            std::to_string(interval_min_pairs) + " to 1000)");
   for (const auto& [name, value] :
        {std::pair{"--min-change", options.min_change}, {"--fail-above", options.fail_above}})
-    if (value && !(*value >= 0 && *value < 1000))
+    if (value && !(*value >= 0 && *value < history::max_change_percent))  // the bound a recorded floor has
       refuse(std::string(name) + " " + format_number("%g", *value) +
-             " is not a percentage (0 or more, under 1000)");
+             " is not a percentage (0 or more, under " + format_number("%g", history::max_change_percent) +
+             ")");
   if (options.no_history && options.history) refuse("--history and --no-history: give one of them");
   report::check_verdict_outputs(options.outputs);  // before any build or cell: nothing measured is lost
 }

@@ -183,7 +183,7 @@ Command add_history(CLI::App& app) {
                     "this machine's noise floor for the cell, else the documented 5 %)");
   check->add_option("--tier", options->series.tier, "check this tier's series only");
   check->add_option("--summary", options->verdicts.summary,
-                    "also write the verdicts as a Markdown table to FILE (for $GITHUB_STEP_SUMMARY)");
+                    "also append the verdicts as a Markdown table to FILE (as $GITHUB_STEP_SUMMARY expects)");
   check->add_option(
       "--bmf", options->verdicts.bmf,
       "also write the verdicts in Bencher's metric format to FILE, with lower and upper values");
