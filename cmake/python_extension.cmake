@@ -19,6 +19,15 @@ string(CONCAT project "# Written by cmake/python_extension.cmake: the modules of
             "set(CMAKE_LIBRARY_OUTPUT_DIRECTORY \${CMAKE_BINARY_DIR}/modules)\n")
 foreach(name IN LISTS names)
   string(REPLACE "-" "_" id "${name}")
+  # An export written before manifests kept each file's SHA-256 cannot be told from a user's edits, so a new
+  # export refuses to replace it; this one is the build's own, made afresh.
+  if(EXISTS "${DIR}/${id}/.ladder-export.json")
+    file(READ "${DIR}/${id}/.ladder-export.json" manifest)
+    string(FIND "${manifest}" "\"sha256\"" hashed)
+    if(hashed EQUAL -1)
+      file(REMOVE_RECURSE "${DIR}/${id}")
+    endif()
+  endif()
   execute_process(COMMAND "${LADDER}" export xsimd --integrand "${name}" --namespace "ladder_xsimd_${id}" --python
                           --out "${DIR}/${id}"
                   RESULT_VARIABLE failed OUTPUT_QUIET)
