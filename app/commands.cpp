@@ -4,6 +4,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "emulation_check.hpp"
 #include "errors.hpp"
 #include "parse.hpp"
 #include "process.hpp"
@@ -154,6 +155,7 @@ int parse_and_run(int argc, char** argv, std::string& name) {
   for (const auto& command : commands)
     if (command.subcommand->parsed()) {
       name += " " + command.subcommand->get_name();
+      refuse_mismatched_c_library();  // said, where the first thread would hang
       return command.run();
     }
   return exit_ok;

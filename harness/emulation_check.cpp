@@ -1,10 +1,13 @@
 #include "emulation_check.hpp"
 
 #include <elf.h>
+#include <link.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -55,6 +58,36 @@ EmulationProbe test_probe(const std::string& value) {
   if (!runner || !machine)
     throw InputError("LADDER_TEST_EMULATION: '" + quote_text(value) + "' must name both files: " + form);
   return probe;
+}
+
+// The glibc build a loaded object names, from its read-only segments (where its banner is).
+std::string build_in(const dl_phdr_info& object) {
+  for (int i = 0; i < object.dlpi_phnum; ++i) {
+    const ElfW(Phdr)& segment = object.dlpi_phdr[i];
+    if (segment.p_type != PT_LOAD || !(segment.p_flags & PF_R) || (segment.p_flags & PF_W)) continue;
+    const auto* start = reinterpret_cast<const char*>(object.dlpi_addr + segment.p_vaddr);
+    if (std::string build = glibc_build({start, segment.p_filesz}); !build.empty()) return build;
+  }
+  return {};
+}
+
+struct LoadedObjects {
+  std::uintptr_t loader_base;  // where the kernel loaded the program's interpreter (AT_BASE)
+  CLibraryPair pair;
+};
+
+int look_at(dl_phdr_info* object, std::size_t, void* data) {
+  auto& loaded = *static_cast<LoadedObjects*>(data);
+  const std::string name = object->dlpi_name ? object->dlpi_name : "";
+  if (loaded.loader_base != 0 && object->dlpi_addr == loaded.loader_base) {
+    loaded.pair.loader = name;
+    loaded.pair.loader_build = build_in(*object);
+  } else if (loaded.pair.library.empty() &&
+             std::filesystem::path(name).filename().string().starts_with("libc.so")) {
+    loaded.pair.library = name;
+    loaded.pair.library_build = build_in(*object);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -156,6 +189,59 @@ std::vector<std::string> emulator_words() {
     return given;
   }();
   return words;
+}
+
+std::string glibc_build(std::string_view bytes) {
+  const std::string_view mark = " release version ";
+  const auto at = bytes.find(mark);
+  if (at == std::string_view::npos) return {};
+  const auto end_before = bytes.find_last_of(std::string_view("\0\n", 2), at);  // of the string before
+  const std::size_t begins = end_before == std::string_view::npos ? 0 : end_before + 1;
+  const std::string_view before = bytes.substr(begins, at - begins);
+  // "(PKGVERSION) RELEASE", or RELEASE alone where the build names no package version.
+  const auto open = before.find('(');
+  const auto from = open != std::string_view::npos ? open : before.find_last_of(' ') + 1;
+  std::string_view line = bytes.substr(at + mark.size());
+  line = line.substr(0, line.find_first_of(std::string_view("\0\n", 2)));
+  while (!line.empty() && (line.back() == '.' || line.back() == ' ')) line.remove_suffix(1);
+  if (line.empty() || from >= before.size()) return {};
+  return std::string(before.substr(from)) + std::string(mark) + std::string(line);
+}
+
+CLibraryPair loaded_c_library() {
+  LoadedObjects loaded{getauxval(AT_BASE), {}};
+  dl_iterate_phdr(look_at, &loaded);
+  return loaded.pair;
+}
+
+std::string c_library_mismatch(const CLibraryPair& pair, const std::vector<std::string>& emulator) {
+  if (pair.loader_build.empty() || pair.library_build.empty() || pair.loader_build == pair.library_build)
+    return {};
+  std::string reason =
+      "this process's dynamic loader and C library are two builds of glibc: " + quote_text(pair.loader) +
+      " is " + quote_text(pair.loader_build) + ", " + quote_text(pair.library) + " is " +
+      quote_text(pair.library_build) +
+      " (as this process names them); the two share a private interface, so its first thread "
+      "would never start (OpenMP, oneTBB and Ladder's own threads hang in pthread_create)";
+  if (!emulator.empty())
+    return reason + ". It runs under `" + quote_text(join(emulator, " ")) +
+           "`: qemu's -L PREFIX (or QEMU_LD_PREFIX) starts PREFIX's loader, which finds the libraries "
+           "through "
+           "this machine's /etc/ld.so.cache where PREFIX has none; run it without -L (the loader of the "
+           "multiarch glibc the libraries come from), or with a PREFIX whose loader and libc.so.6 are one "
+           "build";
+  return reason +
+         "; start it with the loader of the libc.so.6 it loads (LD_LIBRARY_PATH and LD_PRELOAD choose "
+         "the libraries, the program's interpreter or the command line the loader)";
+}
+
+void refuse_mismatched_c_library() {
+  const CLibraryPair pair = loaded_c_library();
+  if (c_library_mismatch(pair, {}).empty()) return;
+  std::vector<std::string> emulator = emulator_words();
+  if (const Emulation emulation = detect_emulation(); emulator.empty() && emulation.is_emulated())
+    emulator = {emulation.emulator};  // its prefix from QEMU_LD_PREFIX, not from its command line
+  throw Unavailable(c_library_mismatch(pair, emulator));
 }
 
 }  // namespace ladder

@@ -16,6 +16,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "emulation.hpp"
@@ -61,5 +62,34 @@ void check_resume_emulation(const std::optional<Emulation>& began, const std::st
 // them, starting an aarch64 worker on an x86-64 machine needs qemu registered with binfmt_misc, which a
 // container often cannot do. Empty too when the two cannot be matched; the worker is then started as it is.
 std::vector<std::string> emulator_words();
+
+// The dynamic loader and the C library this process runs with. glibc's loader (ld.so) and its libc.so.6
+// share a private interface (the loader's _rtld_global, whose layout may change from one build to the
+// next), so they must be one build: with two, the first thread a program starts never starts
+// (pthread_create walks the loader's list of cached stacks at the wrong offset, forever). OpenMP and
+// oneTBB on two threads hang that way, and so does a one-thread run, whose workers start a thread too.
+// It happens under qemu-user with -L PREFIX (or QEMU_LD_PREFIX): the program starts with PREFIX's loader,
+// which finds the libraries through this machine's /etc/ld.so.cache when PREFIX has none: a cross
+// sysroot's loader (Debian GLIBC 2.36-8) with the :arm64 multiarch libc.so.6 (Debian GLIBC 2.36-9+deb12u14).
+struct CLibraryPair {
+  std::string loader, loader_build;    // its name as this process has it, and the build it names
+  std::string library, library_build;  // libc.so.6, likewise; a build is empty where it cannot be told
+};
+
+// The glibc build named by the banner in a loaded object's bytes: "ld.so (Debian GLIBC 2.36-8) stable
+// release version 2.36." -> "(Debian GLIBC 2.36-8) stable release version 2.36", the same words in libc's
+// "GNU C Library (…) stable release version 2.36."; empty when the bytes hold no banner.
+std::string glibc_build(std::string_view bytes);
+
+// This process's pair, read from the objects in its memory (a static program or another C library: the
+// builds are empty).
+CLibraryPair loaded_c_library();
+
+// Why `pair` cannot start a thread, and what to do (`emulator`: the words this process is run with,
+// emulator_words()); empty when the two are one build or either build is unknown.
+std::string c_library_mismatch(const CLibraryPair& pair, const std::vector<std::string>& emulator);
+
+// Throws Unavailable with this process's c_library_mismatch(): before a command starts any thread.
+void refuse_mismatched_c_library();
 
 }  // namespace ladder

@@ -16,7 +16,8 @@
 # tests run by ctest under qemu (about 4 minutes each). --emulated-run TESTS cross-builds `ladder` itself
 # (armv8-a, in BUILD_ROOT/neon) and runs TESTS (the x86-64 ladder_emulation_tests) filtered to
 # EmulatedAarch64.*: `ladder run --preset quick` under qemu says it is emulated and its report ranks nothing
-# (about 3 minutes to build, 3 to run). BUILD_ROOT keeps the builds, so the next run is incremental.
+# (about 3 minutes to build, 3 to run), after `ladder eval --tier openmp --threads 2` under qemu with and
+# without -L (eval_openmp_on_two_threads, below). BUILD_ROOT keeps the builds, so the next run is incremental.
 # Skipped (77) where the cross toolchain is not installed and this user cannot install it
 # (scripts/install-deps.sh --cross arm64 needs root).
 #   usage: aarch64_tiers_test.sh SOURCE_DIR BUILD_ROOT [--million-nodes | --exports LADDER |
@@ -86,8 +87,31 @@ if [ -n "$ladder" ]; then
   echo "PASS: the xsimd and highway exports on aarch64"
   exit 0
 fi
+# `ladder eval --tier openmp --threads 2` of the aarch64 build under qemu (issue 50), started the two ways
+# a user may: as cmake/toolchain-aarch64.cmake does (the :arm64 multiarch glibc's loader), where it must
+# answer on two threads, and with -L and the cross sysroot, whose loader can be another glibc build than
+# the multiarch libc.so.6 it then finds: it answers, or refuses saying so (exit 3); it never hangs.
+eval_openmp_on_two_threads() {
+  local ladder=$1 output result
+  output=$(timeout 120 qemu-aarch64-static "$ladder" eval --tier openmp --threads 2 --n 1e5 2>&1)
+  result=$?
+  [ $result -eq 0 ] && grep -qE '^n, threads +100000, 2$' <<<"$output" ||
+    fail "eval --tier openmp --threads 2 under qemu: exit $result (124: it hung 120 s): $output"
+  if [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ]; then
+    output=$(timeout 120 qemu-aarch64-static -L /usr/aarch64-linux-gnu "$ladder" eval --tier openmp --threads 2 \
+      --n 1e5 2>&1)
+    result=$?
+    { [ $result -eq 0 ] && grep -qE '^n, threads +100000, 2$' <<<"$output"; } ||
+      { [ $result -eq 3 ] && grep -q 'two builds of glibc' <<<"$output"; } ||
+      fail "eval --tier openmp --threads 2 under qemu -L /usr/aarch64-linux-gnu: exit $result (124: it hung 120 s): $output"
+    echo "qemu -L /usr/aarch64-linux-gnu: eval --tier openmp --threads 2 exit $result: $(tail -c 300 <<<"$output")"
+  fi
+  echo "PASS: eval --tier openmp --threads 2 of the aarch64 build under qemu answers or says why not"
+}
+
 if [ -n "$emulation_tests" ]; then
   build neon armv8-a ladder
+  eval_openmp_on_two_threads "$build_root/neon/ladder"
   log=$build_root/emulated-run.log
   start=$(date +%s)
   LADDER_AARCH64_LADDER=$build_root/neon/ladder "$emulation_tests" --gtest_filter='EmulatedAarch64.*' \
