@@ -58,7 +58,7 @@ fi
 build() {
   local name=$1 arch=$2 target=${3:-aarch64_tier_tests} start
   start=$(date +%s)
-  "$source_dir/scripts/build-aarch64" --arch "$arch" --dir "$build_root/$name" "$target" \
+  nice -n 10 "$source_dir/scripts/build-aarch64" --arch "$arch" --dir "$build_root/$name" "$target" \
     >"$build_root/$name.build.log" 2>&1 ||
     { grep -E 'error|FAILED|install-deps' "$build_root/$name.build.log" | head -40; fail "building $arch failed"; }
   echo "built $target for $arch in $(($(date +%s) - start)) s ($build_root/$name.build.log)"
@@ -159,7 +159,8 @@ for run in "${runs[@]}"; do
   [ "$shards" -gt 1 ] && log=$build_root/$cpu$suffix.part$((shard + 1)).log
   started[$run]=$(date +%s)
   QEMU_CPU=$qemu_cpu LADDER_EXPECTED_SVE_BITS=$bits GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard \
-    qemu-aarch64-static "$build_root/$build_name/tests/aarch64_tier_tests" --gtest_filter="$cpu_filter" >"$log" 2>&1 &
+    nice -n 10 qemu-aarch64-static "$build_root/$build_name/tests/aarch64_tier_tests" --gtest_filter="$cpu_filter" \
+    >"$log" 2>&1 &
   pids[$run]=$!
   logs[$run]=$log
 done

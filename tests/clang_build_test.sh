@@ -27,7 +27,7 @@ generator=()
   >"$build_dir/configure.log" 2>&1 || { tail -40 "$build_dir/configure.log"; fail "configuring with $compiler failed"; }
 grep -qE "^CMAKE_CXX_COMPILER:[A-Z]+=.*clang\+\+-16$" "$build_dir/CMakeCache.txt" ||
   fail "$build_dir is not configured with $compiler: $(grep '^CMAKE_CXX_COMPILER:' "$build_dir/CMakeCache.txt")"
-"$cmake" --build "$build_dir" --target tier_correctness_test --parallel "$(nproc)" >"$build_dir/build.log" 2>&1 ||
+nice -n 10 "$cmake" --build "$build_dir" --target tier_correctness_test --parallel "$(nproc)" >"$build_dir/build.log" 2>&1 ||
   { grep -E 'error|FAILED' "$build_dir/build.log" | head -40; fail "building tier_correctness_test with $compiler failed"; }
 built=$(date +%s)
 echo "configured and built with $compiler in $((built - start)) s ($build_dir/build.log)"

@@ -54,7 +54,7 @@ generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$out" -B "$out/build" "${generator[@]}" -DPython_EXECUTABLE=/usr/bin/python3 >"$scratch/configure.log" 2>&1 ||
   { cat "$scratch/configure.log"; fail "configuring the export failed"; }
-cmake --build "$out/build" --parallel 2 >"$scratch/build.log" 2>&1 || { tail -50 "$scratch/build.log"; fail "building the export failed"; }
+nice -n 10 cmake --build "$out/build" --parallel 2 >"$scratch/build.log" 2>&1 || { tail -50 "$scratch/build.log"; fail "building the export failed"; }
 ctest --test-dir "$out/build" --output-on-failure >"$scratch/ctest.log" 2>&1 || { cat "$scratch/ctest.log"; fail "the export's own tests failed"; }
 echo "configure + build + test: $(echo "$(date +%s.%N) - $start" | bc) s; $(grep -c 'Test #' "$scratch/ctest.log") test programs passed"
 if [ ${#python[@]} -gt 0 ]; then grep -q "${ns}_python_test .*Passed" "$scratch/ctest.log" || fail "the Python test did not run and pass"; fi

@@ -117,7 +117,7 @@ EOF
 build=$scratch/build
 "$cmake" -S "$source_dir" -B "$build" "${options[@]}" "-DLADDER_USER_INTEGRANDS=$outside/team.hpp" \
   >"$scratch/configure.log" 2>&1 || fail "configuring with $outside/team.hpp failed: $(tail -30 "$scratch/configure.log")"
-"$cmake" --build "$build" --target ladder --parallel "$(nproc)" >"$scratch/build.log" 2>&1 ||
+nice -n 10 "$cmake" --build "$build" --target ladder --parallel "$(nproc)" >"$scratch/build.log" 2>&1 ||
   fail "building with $outside/team.hpp failed: $(grep -m5 -A5 error "$scratch/build.log")"
 ladder=$build/ladder
 echo "built ladder with $outside/team.hpp"
