@@ -75,9 +75,12 @@ int run(const RunCommandOptions& options, const MoneyOptions& money_options) {
   // Checked before the run: an empty path or a directory (the file itself is opened once the run is done).
   const std::string database = options.no_history ? "" : history::database_path(options.history);
   // A history that exists is opened as the run's end will open it, before any cell: a damaged or foreign
-  // file, or one that cannot be written, is refused now rather than after the measuring.
+  // file, or one that cannot be written, is refused now rather than after the measuring; so is one that is
+  // not a regular file (a FIFO, a socket, a device), which has no size.
   std::error_code missing;
-  if (!database.empty() && std::filesystem::file_size(database, missing) > 0 && !missing)
+  const auto status = std::filesystem::status(database, missing);
+  if (!database.empty() && std::filesystem::exists(status) &&
+      (!std::filesystem::is_regular_file(status) || std::filesystem::file_size(database, missing) > 0))
     history::Store(database, history::Store::Mode::write);
   const RunOutcome outcome = run_matrix(options.request());
   if (outcome.exit_code == exit_cannot_write) return outcome.exit_code;
