@@ -94,16 +94,19 @@ std::string floor_source(const history::NoiseFigure& figure) {
   return "this machine's noise floor (" + figure.source + ")";
 }
 
+// A row naming the cell, nothing judged yet.
+VerdictRow row_of(const CellResult& cell) {
+  VerdictRow row;
+  row.cell = cell.name, row.tier = cell.tier, row.integrand = cell.integrand;
+  row.n = cell.n, row.threads = cell.threads;
+  return row;
+}
+
 // One cell in both runs as a verdict row: the ratio of the medians new/old and, where the floor is known,
 // its interval and the verdict against --min-change or else that floor; without, no threshold (no verdict).
 VerdictRow compared_row(const CellResult& old_cell, const CellResult& new_cell, const NoiseFloors& floors,
                         const CompareOptions& options) {
-  VerdictRow row;
-  row.cell = new_cell.name;
-  row.tier = new_cell.tier;
-  row.integrand = new_cell.integrand;
-  row.n = new_cell.n;
-  row.threads = new_cell.threads;
+  VerdictRow row = row_of(new_cell);
   row.base_seconds = old_cell.median();
   row.head_seconds = new_cell.median();
   const double ratio = new_cell.median() / old_cell.median();
@@ -120,6 +123,15 @@ VerdictRow compared_row(const CellResult& old_cell, const CellResult& new_cell, 
   row.verdict = judge(row.interval, row.threshold.percent);
   row.note =
       row.verdict == Verdict::undecided ? "measured apart: `ladder ab` would settle it" : "measured apart";
+  return row;
+}
+
+// A cell measured in the old run that failed in the new one: nothing to compare, a failed row.
+VerdictRow failed_row(const CellResult& new_cell) {
+  VerdictRow row = row_of(new_cell);
+  row.failed = true;
+  row.note = "failed in the new run: " + std::string(to_string(new_cell.status)) +
+             (new_cell.reason.empty() ? "" : ": " + new_cell.reason);
   return row;
 }
 
@@ -191,7 +203,11 @@ int compare(const std::string& old_results, const std::string& new_results, cons
   std::vector<VerdictRow> rows;
   std::vector<double> ratios;
   for (const auto& cell : after.cells) {
-    if (!cell.ok() || !old_cells.count(match_key(cell))) continue;
+    if (!old_cells.count(match_key(cell))) continue;
+    if (!cell.ok()) {  // a cell that failed in the new run fails the gate, as a head that crashes fails ab's
+      if (is_failure(cell.status)) rows.push_back(failed_row(cell));
+      continue;
+    }
     rows.push_back(compared_row(*old_cells.at(match_key(cell)), cell, floors, options));
     ratios.push_back(rows.back().interval.ratio);
   }
@@ -207,8 +223,8 @@ int compare(const std::string& old_results, const std::string& new_results, cons
     return options.outputs.fail_above_percent ? 1 : 0;  // a gate with nothing to judge is not passed
   }
   std::fputs(verdict_table(rows, "old", "new").c_str(), stdout);
-  const auto unjudged =
-      std::count_if(rows.begin(), rows.end(), [](const auto& row) { return !has_verdict(row); });
+  const auto unjudged = std::count_if(rows.begin(), rows.end(),
+                                      [](const auto& row) { return !row.failed && !has_verdict(row); });
   if (options.min_change_percent && unjudged > 0)
     std::printf(
         "--min-change %g %% is not applied to %s: two runs measured apart have an interval only where this "
