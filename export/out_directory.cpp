@@ -164,7 +164,14 @@ std::string listed(const std::vector<std::string>& paths) {
 bool alive(const std::string& pid) {
   if (pid.empty() || pid.size() > 9) return false;
   const int id = std::stoi(pid);
-  return id == getpid() || ::kill(id, 0) == 0 || errno == EPERM;
+  if (id == getpid()) return true;
+  if (::kill(id, 0) != 0 && errno != EPERM) return false;
+  // A zombie (a killed export not reaped yet) answers kill(0) but writes nothing: /proc/PID/stat's state.
+  std::ifstream stat("/proc/" + pid + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  const auto close = line.rfind(')');
+  return close == std::string::npos || close + 2 >= line.size() || line[close + 2] != 'Z';
 }
 
 int rename_with(const fs::path& from, const fs::path& to, unsigned flags) {

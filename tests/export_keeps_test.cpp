@@ -3,6 +3,7 @@
 // stopped export left beside --out (removed when they hold only what an export writes, whatever stopped it
 // and when), a --from run made under emulation, and a file system that refuses the write.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -127,6 +128,25 @@ TEST(ExportKeeps, TheCopiesOfAStoppedExportAreRemovedWhateverTheyHoldOfAnExport)
   std::sort(left.begin(), left.end());
   EXPECT_EQ(entries(dir.str()), left);
   EXPECT_EQ(read_text(copy("partial-" + gone + "8") / "src" / "mine.cpp"), "a user's");
+}
+
+// A killed export that its parent has not reaped yet is a zombie: kill(pid, 0) still answers for it, but it
+// writes nothing more, so its copy is swept like a gone process's (as found: `timeout -s KILL` under an init
+// that reaps late left every copy of the killed exports in place).
+TEST(ExportKeeps, TheCopyOfAKilledExportNotYetReapedIsRemoved) {
+  const TempDir dir;
+  ASSERT_EQ(export_to(dir / "k").exit_code, 0);
+  const pid_t zombie = fork();
+  if (zombie == 0) _exit(0);
+  ASSERT_GT(zombie, 0);
+  siginfo_t exited{};  // waits for the child's exit and leaves it unreaped (WNOWAIT): a zombie
+  ASSERT_EQ(waitid(P_PID, static_cast<id_t>(zombie), &exited, WEXITED | WNOWAIT), 0);
+  const fs::path copy = dir / (".k.partial-" + std::to_string(zombie) + "-1");
+  write_file(copy / "include" / "midpoint" / "xsimd.hpp", "half");
+  const auto done = export_to(dir / "k", "", "xsimd");
+  EXPECT_EQ(done.exit_code, 0) << done.output;
+  EXPECT_FALSE(fs::exists(copy));
+  waitpid(zombie, nullptr, 0);
 }
 
 // Every path any export writes is one the sweep takes for an export's (export/project.cpp keeps the list).
