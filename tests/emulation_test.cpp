@@ -168,6 +168,33 @@ TEST(EmulationSchema, TheContextFieldRoundTripsAndOlderFilesStillRead) {
   }
 }
 
+// T5-19: the fields no reader ranks by are checked like the rest: an architecture that is no name, an
+// emulator or evidence longer than Ladder writes are refused naming the field, and a message quotes them
+// bounded.
+TEST(EmulationSchema, JunkInTheFieldsNoReaderRanksByIsRefusedNamingTheField) {
+  ContextRecord context;
+  context.matrix.integrands = {"gauss"};
+  context.emulation = Emulation{"user-mode", "aarch64", "x86_64", "/opt/box64", "seen"};
+  const std::string huge(1 << 20, 'x');
+  const std::vector<std::pair<std::string, json>> junk = {
+      {"guest", ""}, {"guest", "aarch64; rm -rf /"}, {"host", huge}, {"emulator", huge}, {"evidence", huge}};
+  for (const auto& [field, value] : junk) {
+    json written = context;
+    written["emulation"][field] = value;
+    try {
+      read_context_record(JsonReader(written));
+      ADD_FAILURE() << field << " = " << value.dump().substr(0, 40) << " was read";
+    } catch (const SchemaError& error) {
+      EXPECT_NE(std::string(error.what()).find(field), std::string::npos) << error.what();
+      EXPECT_LT(std::string(error.what()).size(), 1000U) << field;
+    }
+  }
+  Emulation long_named = *context.emulation;
+  long_named.emulator = std::string(4000, 'e');
+  EXPECT_LT(long_named.text().size(), 400U);
+  EXPECT_LT(long_named.refusal(huge).size(), 800U);
+}
+
 TEST(EmulationCheck, AbRefusesUnderEmulation) {
   TempDir dir;
   const std::string qemu = elf_file(dir / "qemu-guest-static", other_machine);
