@@ -22,6 +22,12 @@ class Invocation:
     readback: list = None  # argv; exit 2 (refused) or a crash after this invocation succeeded is data lost
     bounded_message: bool = True  # a value read from a file is quoted bounded; one typed on the command line
     # may be echoed whole (the user has it already)
+    env: dict = None  # variables added to the fuzz's environment for this command
+    timeout: float = None  # seconds, instead of --timeout (a broken interpreter's own limit is longer)
+    interrupt: object = None  # fuzz_surfaces.Interrupt: a signal sent to it at a seeded moment
+    expect: object = None  # expect(outcome) -> [(kind, text)]: what else must hold afterwards
+    leftovers: bool = False  # no process of its process group may outlive it
+    pid_files: list = field(default_factory=list)  # files of pids (fake interpreters) that must be gone after
 
 
 @dataclass
