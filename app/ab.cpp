@@ -1,7 +1,7 @@
 // `ladder ab --base REV [--head REV] [matrix options]`: did the change make a difference? The two revisions'
-// workers are built once (harness/revisions.hpp), their processes interleaved cell by cell (harness/ab.hpp),
-// and each cell judged against this machine's run-to-run noise (common/noise.hpp), read from the history
-// database. An A/A run (both sides one tree) measures that noise and records it there.
+// workers are built once (harness/revisions.hpp), their processes interleaved cell by cell
+// (harness/run/ab.hpp), and each cell judged against this machine's run-to-run noise (common/noise.hpp), read
+// from the history database. An A/A run (both sides one tree) measures that noise and records it there.
 #include "ab.hpp"
 
 #include <unistd.h>
@@ -147,6 +147,12 @@ void record_noise_floors(const std::vector<AbCell>& cells, const std::string& da
         out, "  %-44s %s\n", cell.name.c_str(),
         floor ? format_number("±%.2f %%", *floor).c_str() : ("not measured: " + cell.failure).c_str());
     if (!floor || !store) continue;
+    if (!(*floor < history::max_change_percent)) {  // a threshold that large would call every change none
+      std::fprintf(out,
+                   "  %-44s not recorded: at or above %g %%, the machine was too busy to measure its noise\n",
+                   "", history::max_change_percent);
+      continue;
+    }
     const std::string source = "A/A `ladder ab` of " + revision.tree.substr(0, 10) + ", " +
                                counted(static_cast<int>(logs.size()), "pair", "pairs") + ", " + measured;
     history::record_noise(

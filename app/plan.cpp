@@ -1,4 +1,4 @@
-// `ladder plan [any run options]`: the matrix `ladder run` would measure, without running it (harness/
+// `ladder plan [any run options]`: the matrix `ladder run` would measure, without running it (harness/run/
 // plan.hpp): every cell, the thread counts and why, the predicted wall time in parts, the peak memory.
 // It takes every option of `ladder run`, so that a run's command line plans as it is: those that do not
 // change what is measured (--history, --no-history, the money options of the run's report) are checked as

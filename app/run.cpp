@@ -1,4 +1,4 @@
-// `ladder run`: the benchmark matrix (harness/runner.hpp), then the report from the results it wrote.
+// `ladder run`: the benchmark matrix (harness/run/runner.hpp), then the report from the results it wrote.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>

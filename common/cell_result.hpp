@@ -193,7 +193,7 @@ void to_json(nlohmann::json& out, const Placement& placement);
 Placement read_placement(const JsonReader& in);
 
 // A cell measured again because its measurement was disturbed (disturbance.hpp's rule; the runner's
-// harness/remeasure.hpp): how many times, what its first measurement said and why it was doubted, and
+// harness/run/remeasure.hpp): how many times, what its first measurement said and why it was doubted, and
 // whether the measurement kept is disturbed still. Absent from a cell measured once (and from files
 // written before cells were measured again).
 struct Remeasured {
@@ -205,7 +205,7 @@ struct Remeasured {
 void to_json(nlohmann::json& out, const Remeasured& remeasured);
 Remeasured read_remeasured(const JsonReader& in);
 
-// One round of a cell (harness/rounds.hpp): one worker process that warmed up and timed its share of the
+// One round of a cell (harness/run/rounds.hpp): one worker process that warmed up and timed its share of the
 // repetitions, at its place in the run's schedule. The first round also measured memory, counters and the
 // error; later rounds time only, with the first round's iterations a repetition.
 struct Round {

@@ -1,8 +1,8 @@
 // Whether a cell's measurement was disturbed: the one rule the runner (which measures a disturbed round
-// again, harness/remeasure.hpp), the run's warnings and the report's answer (which never lets a disturbed
+// again, harness/run/remeasure.hpp), the run's warnings and the report's answer (which never lets a disturbed
 // figure decide silently) share.
 //
-// A cell measured in rounds (schema 3, harness/rounds.hpp) is disturbed when fewer than two of its rounds
+// A cell measured in rounds (schema 3, harness/run/rounds.hpp) is disturbed when fewer than two of its rounds
 // are clean. A round is dropped (its `disturbed` reasons, set by the runner) when, while its process ran,
 // - other processes competed for its CPUs: their load (the worker's other_load_cores) beyond the CPUs the
 //   cell left free (the machine's less the cell's threads × ranks) came to a quarter of a core or more for

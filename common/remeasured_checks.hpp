@@ -24,7 +24,7 @@ inline std::string call_ns_range() {
          " ns (11.6 days)";
 }
 
-// The most times a cell is measured again (`ladder run --remeasure`, harness/run_request.hpp's
+// The most times a cell is measured again (`ladder run --remeasure`, harness/run/run_request.hpp's
 // most_remeasure): a record of more attempts was not written by a run.
 inline constexpr int max_remeasure_attempts = 10;
 // The most reasons a first measurement can have been disturbed for (a few a round, max_rounds rounds), and

@@ -1,4 +1,4 @@
-// A run's own noise, measured from its cells' rounds (harness/rounds.hpp): the one rule the runner (which
+// A run's own noise, measured from its cells' rounds (harness/run/rounds.hpp): the one rule the runner (which
 // drops a round beyond it) and the readers (the report's bands, ties and usage map, `pick`, `compare`)
 // share.
 //

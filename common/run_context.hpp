@@ -39,7 +39,7 @@ struct MatrixRecord {
   int cpus = 1;  // the machine's logical CPUs when the run started
   bool reproducible = false;
   int repetitions = 10;
-  // Each cell's rounds: fresh worker processes spread over the run (harness/rounds.hpp), the repetitions
+  // Each cell's rounds: fresh worker processes spread over the run (harness/run/rounds.hpp), the repetitions
   // shared among them. 1 in files written before rounds (schema_v2.hpp's migration).
   int rounds = 1;
   double min_time = 0.1;          // seconds a repetition runs at least (Google Benchmark's min_time)
@@ -73,7 +73,7 @@ struct IntegrandRecord {
 void to_json(nlohmann::json& out, const IntegrandRecord& integrand);
 IntegrandRecord read_integrand_record(const JsonReader& in);
 
-// How a run was fitted to --budget (harness/plan.hpp's fit_budget), as context.run.budget carries it.
+// How a run was fitted to --budget (harness/run/plan.hpp's fit_budget), as context.run.budget carries it.
 struct BudgetRecord {
   std::string text;                     // as typed: "2m"
   double seconds = 0;                   // the budget

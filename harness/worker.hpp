@@ -24,9 +24,10 @@ namespace ladder {
 // errors and the memory figures. Throws what the kernel throws.
 // The references may come computed (`ladder run` computes them once per size); else they are computed here.
 // cpus: where the harness placed the cell's threads, one a thread (RunOptions::cpus); empty: not pinned.
-// iterations: a later round's (harness/rounds.hpp), the first round's iterations a repetition: the warm-up
-// and the timed repetitions only, no memory or counter pass (its memory is empty and its counters absent:
-// the first round's are the cell's). Absent: the first round, which sizes a repetition from its warm calls.
+// iterations: a later round's (harness/run/rounds.hpp), the first round's iterations a repetition: the
+// warm-up and the timed repetitions only, no memory or counter pass (its memory is empty and its counters
+// absent: the first round's are the cell's). Absent: the first round, which sizes a repetition from its warm
+// calls.
 Measurement measure_cell(const CellKey& cell, const Matrix& matrix,
                          const std::optional<Reference>& computed = std::nullopt,
                          const std::vector<int>& cpus = {},

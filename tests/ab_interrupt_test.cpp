@@ -1,5 +1,5 @@
-// `ladder ab` stopped by SIGTERM (or Ctrl-C) part-way (harness/ab.hpp): what was measured is kept. The head
-// side is a wrapper that runs this build's own worker and, on its third process, sends SIGTERM to the
+// `ladder ab` stopped by SIGTERM (or Ctrl-C) part-way (harness/run/ab.hpp): what was measured is kept. The
+// head side is a wrapper that runs this build's own worker and, on its third process, sends SIGTERM to the
 // process that started it (this test, which has caught interrupts as `ladder ab` does): the run ends inside
 // the first cell's third pair, keeps its two whole pairs and says it was interrupted, and never starts the
 // second cell. A binary of its own, since the interrupt is remembered for the rest of the process.

@@ -1,4 +1,4 @@
-// `ladder ab`'s measurement (harness/ab.hpp) with real workers: each side is a wrapper script that notes
+// `ladder ab`'s measurement (harness/run/ab.hpp) with real workers: each side is a wrapper script that notes
 // its letter in a log and then runs this build's own worker, so the order the processes really ran in is on
 // disk. A head made twice as slow by the test-only switch LADDER_TEST_SLOWDOWN is called slower with a
 // ratio near 2; a head whose process fails ends its cell with the reason and no verdict; both sides the same

@@ -25,8 +25,8 @@ struct Outcome {
   std::string output;
 };
 
-// The calibration cache of `ladder plan` and `ladder run` (harness/calibration.hpp): one for the tests, in
-// the temporary directory, never the user's own.
+// The calibration cache of `ladder plan` and `ladder run` (harness/run/calibration.hpp): one for the tests,
+// in the temporary directory, never the user's own.
 inline void use_the_tests_cache() {
   const std::string cache = (std::filesystem::temp_directory_path() / "ladder-tests-cache").string();
   setenv("LADDER_CACHE_DIR", cache.c_str(), 0);

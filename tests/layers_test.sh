@@ -19,23 +19,30 @@ declare -A may_see=(
 declare -A generated=(
   [ladder_user_integrands.hpp]="variants"  # cmake/user_integrands.cmake: the user integrands of this build
 )
+# A layer's rooms: its subfolders with a CMakeLists.txt of their own, which puts each on the layer's include
+# path (harness/run/, harness/worker/, …): their headers are found by name as the layer's own.
+rooms() { for room in "$1"/*/CMakeLists.txt; do [ -f "$room" ] && echo "${room%/CMakeLists.txt}"; done; }
 status=0
 for layer in "${!may_see[@]}"; do
   [ -d "$layer" ] || continue
   while IFS=: read -r file header; do
     found=""
     for folder in ${may_see[$layer]}; do
-      [ -f "$folder/$header" ] && found=$folder
+      for place in "$folder" $(rooms "$folder"); do
+        [ -f "$place/$header" ] && found=$folder
+      done
       [ "${generated[$header]:-}" = "$folder" ] && found=$folder
     done
     # Headers the build generates (build_info.hpp's definitions, the vectorization table) are declared in
     # harness/ and variants/ and found there.
     if [ -z "$found" ]; then
-      owner=$(ls -d */"$header" 2>/dev/null | head -1)
+      owner=$(ls -d */"$header" */*/"$header" 2>/dev/null | head -1)
       echo "$file includes \"$header\"${owner:+ ($owner)}, which $layer/ may not see (it sees: ${may_see[$layer]})"
       status=1
     fi
-  done < <(grep -o '#include "[^"]*"' "$layer"/*.[ch]pp "$layer"/*.in 2>/dev/null | sed 's/#include "\(.*\)"/\1/')
+  done < <(for place in "$layer" $(rooms "$layer"); do
+             grep -Ho '#include "[^"]*"' "$place"/*.[ch]pp "$place"/*.in 2>/dev/null
+           done | sed 's/#include "\(.*\)"/\1/')
 done
 [ $status -eq 0 ] && echo "every include points down the layers"
 exit $status

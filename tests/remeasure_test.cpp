@@ -1,10 +1,11 @@
-// Disturbed cells measured again (harness/remeasure.hpp, `ladder run --remeasure N`). On crafted journals,
-// with a stand-in for the worker that returns measurements the test chose: a disturbed cell is measured again
-// until a try is quiet, a cell disturbed every time keeps its least slowed measurement and says so, a quiet
-// cell and --remeasure 0 measure nothing again, an interrupted pass is resumed where it stopped, and the
-// journal reads a re-measured cell once. Through the binary: the test switch LADDER_TEST_DISTURB makes a cell
-// disturbed and it is measured again, --remeasure 0 turns it off, bad values are refused, a resume finishes
-// the measuring again; and a real busy loop beside a run gets every cell it disturbed measured again.
+// Disturbed cells measured again (harness/run/remeasure.hpp, `ladder run --remeasure N`). On crafted
+// journals, with a stand-in for the worker that returns measurements the test chose: a disturbed cell is
+// measured again until a try is quiet, a cell disturbed every time keeps its least slowed measurement and
+// says so, a quiet cell and --remeasure 0 measure nothing again, an interrupted pass is resumed where it
+// stopped, and the journal reads a re-measured cell once. Through the binary: the test switch
+// LADDER_TEST_DISTURB makes a cell disturbed and it is measured again, --remeasure 0 turns it off, bad values
+// are refused, a resume finishes the measuring again; and a real busy loop beside a run gets every cell it
+// disturbed measured again.
 #include "remeasure.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Rounds (harness/rounds.hpp, common/round_noise.hpp, common/disturbance.hpp's round rule): the schedule
+// Rounds (harness/run/rounds.hpp, common/round_noise.hpp, common/disturbance.hpp's round rule): the schedule
 // (each cell in R processes, a new order each round, a cell's rounds never adjacent); the run's noise
 // recomputed by hand from crafted rounds; the round rule (outside load, a round slower than its others beyond
 // the band, a cell kept out only under two clean rounds); a dropped round measured again on a crafted journal

@@ -1,7 +1,7 @@
-// The run's warnings (harness/warnings.cpp) about its measurements, each triggered on purpose on a crafted
-// journal, and each with a threshold left out just under it: a threshold moved tenfold, either way, fails one
-// of the two. The warnings that restate the run's own state (incomplete, resumed elsewhere, skipped cells, a
-// virtual machine, results not bit-identical) have no threshold: each is shown said when it holds.
+// The run's warnings (harness/run/warnings.cpp) about its measurements, each triggered on purpose on a
+// crafted journal, and each with a threshold left out just under it: a threshold moved tenfold, either way,
+// fails one of the two. The warnings that restate the run's own state (incomplete, resumed elsewhere, skipped
+// cells, a virtual machine, results not bit-identical) have no threshold: each is shown said when it holds.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Issue 49, the harness's share of a run: a worker warms up by itself, a cell's first round makes its
 // memory and counter passes after the warm-up and sizes a repetition from its warm calls (1.4 × the
 // minimum time, as Google Benchmark sizes one), a later round times the first round's iterations; and the
-// instruction counts a run keeps per profiling build and machine (harness/instruction_cache.hpp).
+// instruction counts a run keeps per profiling build and machine (harness/run/instruction_cache.hpp).
 #include <gtest/gtest.h>
 #include <stdlib.h>
 

@@ -46,9 +46,9 @@ struct RunArguments {
   std::string command_line;
 };
 
-// --remeasure (harness/remeasure.hpp): the rounds a cell may run in place of its disturbed ones, 2 by
+// --remeasure (harness/run/remeasure.hpp): the rounds a cell may run in place of its disturbed ones, 2 by
 // default, and at most ten: a cell disturbed ten times running is measuring the machine's steady load, not a
-// passing one. --rounds (harness/rounds.hpp): each cell in 3 worker processes by default.
+// passing one. --rounds (harness/run/rounds.hpp): each cell in 3 worker processes by default.
 constexpr int default_remeasure = 2, most_remeasure = 10;
 constexpr int default_rounds = 3;
 
