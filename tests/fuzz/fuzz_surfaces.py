@@ -48,7 +48,9 @@ def ab_invocation(seed, d, *extra, history=None, **fields):
     ab = seed.ab
     argv = seed.cmd("ab", "--repo", ab.repo, "--base", ab.commit, "--head", ab.commit, *AB_QUICK, "--history",
                     history or os.path.join(d, "h.sqlite"), *extra)
-    builds = ab.builds if ab.measures else os.path.join(d, "builds")
+    # The cache that holds the worker, or the case's own folder (the build at hand measures: nothing is
+    # built there, and it must stay absent).
+    builds = ab.builds if ab.measures and ab.builds else os.path.join(d, "builds")
     return Invocation(argv, env={"LADDER_BUILDS_DIR": builds}, leftovers=True, **fields)
 
 
