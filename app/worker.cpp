@@ -1,4 +1,4 @@
-// `ladder worker`: hidden; one cell, started by `ladder run` in its own process (harness/worker.hpp).
+// `ladder worker`: hidden; one cell, started by `ladder run` in its own process (harness/worker/worker.hpp).
 #include "worker.hpp"
 
 #include <memory>

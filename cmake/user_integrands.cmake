@@ -59,7 +59,7 @@ function(ladder_add_evaluation_kind id)
   set_property(GLOBAL PROPERTY LADDER_PROBE_${id}_libraries "${libraries}")
 endfunction()
 
-# The references' own probes (harness/reference_library.hpp): quadrature in cpp_bin_float_quad, derivatives
+# The references' own probes (harness/worker/reference_library.hpp): quadrature in cpp_bin_float_quad, derivatives
 # by autodiff's fvar, for the build's target alone. Their records are IntegrandBuild's `wide` and `autodiff`.
 ladder_add_evaluation_kind(wide KIND_LIST LADDER_REFERENCE_PROBES WHAT "cpp_bin_float_quad" LANES 1
                            INCLUDE <boost/multiprecision/cpp_bin_float.hpp>

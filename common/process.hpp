@@ -5,8 +5,8 @@
 // why it could not be started at all. Where a shell redirection or a pipe was once written, a caller says it
 // here (stderr merged, say). Nothing here throws for a program that fails: each caller says what failure is.
 //
-// One exception starts programs by hand: the worker (harness/worker_process.cpp) forks and execs itself,
-// because its child sets resource limits and pins its threads between fork and exec, which no
+// One exception starts programs by hand: the worker (harness/worker/worker_process.cpp) forks and execs
+// itself, because its child sets resource limits and pins its threads between fork and exec, which no
 // posix_spawn attribute can do.
 //
 // This program's own path (/proc/self/exe) is read here too, and nowhere else.

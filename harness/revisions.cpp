@@ -78,19 +78,21 @@ std::string tree_at_hand(const std::string& top) {
   return tree.status == 0 ? tree.text : std::string();
 }
 
-// The file every revision of Ladder has, that `ladder ab` builds its worker from.
-constexpr const char* ladder_marker = "harness/worker_main.cpp";
+// The file every revision of Ladder has, that `ladder ab` builds its worker from: in the worker's room since
+// harness/ was carved into rooms (issue 51), at the top of harness/ before.
+constexpr const char* ladder_markers[] = {"harness/worker/worker_main.cpp", "harness/worker_main.cpp"};
 
 // InputError, before anything is exported or built, when `revision` (a commit; empty: the working tree) of
 // the checkout `top` is not Ladder's code.
 void check_is_ladder(const std::string& top, const std::string& commit, const std::string& name) {
   std::error_code error;
-  const bool found = commit.empty() ? fs::is_regular_file(fs::path(top) / ladder_marker, error)
-                                    : git(top, {"cat-file", "-e", commit + ":" + ladder_marker}).status == 0;
-  if (!found)
-    throw InputError(name + " of " + quote_text(top) + " is not Ladder: it has no " + ladder_marker +
-                     ", which every revision of Ladder has; `ladder ab` compares two revisions of a "
-                     "checkout of Ladder (--repo DIR names it)");
+  for (const std::string marker : ladder_markers)
+    if (commit.empty() ? fs::is_regular_file(fs::path(top) / marker, error)
+                       : git(top, {"cat-file", "-e", commit + ":" + marker}).status == 0)
+      return;
+  throw InputError(name + " of " + quote_text(top) + " is not Ladder: it has neither " + ladder_markers[0] +
+                   " nor " + ladder_markers[1] + ", one of which every revision of Ladder has; `ladder ab` " +
+                   "compares two revisions of a checkout of Ladder (--repo DIR names it)");
 }
 
 // InputError for a revision git does not resolve to one commit: ambiguous (a short hash of several

@@ -40,7 +40,8 @@ std::string checkout_top(const std::string& repo);
 
 // REV in the checkout: empty or "." is the working tree. InputError naming an unknown revision (and saying
 // how to list the ones there are), an ambiguous short hash, or a revision that is not Ladder (it has no
-// harness/worker_main.cpp), at once, before anything is written. Values are quoted (common/quote.hpp).
+// harness/worker/worker_main.cpp, or harness/worker_main.cpp before the rooms), at once, before anything is
+// written. Values are quoted (common/quote.hpp).
 Revision resolve_revision(const std::string& top, const std::string& revision);
 
 // The folder under builds/ a revision of the checkout `top` is built in (before its tiers' suffix):

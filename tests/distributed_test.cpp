@@ -1,5 +1,5 @@
-// The launch command the harness builds for a distributed tier (harness/distributed.cpp): how ranks are
-// mapped and bound on one machine, oversubscribed past its CPUs, and on a cluster's hostfile; then the
+// The launch command the harness builds for a distributed tier (harness/worker/distributed.cpp): how ranks
+// are mapped and bound on one machine, oversubscribed past its CPUs, and on a cluster's hostfile; then the
 // same seen from `ladder run`: --hostfile reaching the launcher, and an oversubscribed cell's mark in the
 // results and the report.
 #include "distributed.hpp"

@@ -66,16 +66,16 @@ check() {
 if [ "${1:-}" = "--self-test" ]; then
   tree=$(mktemp -d)
   trap 'rm -rf "$tree"' EXIT
-  mkdir -p "$tree/variants/kernels" "$tree/harness"
+  mkdir -p "$tree/variants/kernels" "$tree/harness/worker"
   printf '#pragma once\n#include "tier.hpp"\n' >"$tree/variants/shared.hpp"  # reached only transitively
-  printf '#pragma once\n' >"$tree/variants/tier.hpp" >"$tree/harness/worker.hpp" >"$tree/variants/fine.hpp"
+  printf '#pragma once\n' >"$tree/variants/tier.hpp" >"$tree/harness/worker/worker.hpp" >"$tree/variants/fine.hpp"
   printf '#pragma once\n#include <vector>\n#include "fine.hpp"\n#include "shared.hpp"\n' >"$tree/variants/kernels/a.hpp"
   printf '#pragma once\n#include "../fine.hpp"\n#include "worker.hpp"\n#include "missing.hpp"\n' \
     >"$tree/variants/kernels/b.cuh"
   output=$(check "$tree")
   echo "$output"
   for expected in 'variants/shared.hpp includes "tier.hpp"' 'variants/kernels/b.cuh includes "../fine.hpp"' \
-                  'variants/kernels/b.cuh includes "worker.hpp"' 'variants/kernels/b.cuh includes "missing.hpp"'; do
+                  'variants/kernels/b.cuh includes "worker.hpp": a kernel must include nothing' 'variants/kernels/b.cuh includes "missing.hpp"'; do
     if ! grep -qF "$expected" <<<"$output"; then
       echo "self-test: the check did not report: $expected"
       exit 1

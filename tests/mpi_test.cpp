@@ -30,8 +30,8 @@ json eval_json(const std::string& arguments) {
 }
 
 // Against the test's own oracle: the exact midpoint sum, computed here in long double from the integrand
-// (harness/reference.cpp, which no tier's code enters), and the bound for the depth the tests pin for mpi
-// (test_support.hpp), not the within_bound the binary under test reports. n = 1000003 is prime: no rank
+// (harness/worker/reference.cpp, which no tier's code enters), and the bound for the depth the tests pin for
+// mpi (test_support.hpp), not the within_bound the binary under test reports. n = 1000003 is prime: no rank
 // count divides it, so the shares are uneven and the remainder path runs.
 TEST(MpiTier, AgreesWithTheExactMidpointSumForOneTwoAndThreeRanksOnEveryIntegrand) {
   const Tier& mpi = find_tier("mpi");

@@ -50,7 +50,7 @@ SCRATCH = tempfile.mkdtemp(prefix="peers_test.")  # the workers' result files
 
 def reference(integrand, a, b, n):
     """The midpoint sum, correctly rounded from its terms (math.fsum), and the rounding bound of the
-    harness (harness/reference.cpp) with the summation depth of a sequential sum, n."""
+    harness (harness/worker/reference.cpp) with the summation depth of a sequential sum, n."""
     f, _, derivative, magnitude = INTEGRANDS[integrand]
     h = (b - a) / n
     nodes = [a + (i + 0.5) * h for i in range(n)]

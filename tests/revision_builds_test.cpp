@@ -50,8 +50,8 @@ std::string worker_script(const std::string& made_from) {
          "\nEND\n";
 }
 
-// A stand-in for Ladder's sources in `dir`: harness/worker_main.cpp (empty), and a CMake project whose
-// ladder-worker target copies worker.sh into the build folder.
+// A stand-in for Ladder's sources in `dir`: harness/worker_main.cpp (empty: the layout before the rooms), and
+// a CMake project whose ladder-worker target copies worker.sh into the build folder.
 void write_stand_in(const fs::path& dir, const std::string& made_from) {
   fs::create_directories(dir / "harness");
   write_text(dir / "harness" / "worker_main.cpp", "");
@@ -152,13 +152,31 @@ TEST_F(RevisionBuilds, ARepositoryThatIsNotLadderIsRefusedBeforeAnythingIsWritte
   const testing::Outcome ab = testing::run_command(
       LADDER_BINARY, "ab --repo " + (dir_ / "other").string() + " --base HEAD --head HEAD --tiers inlined");
   EXPECT_EQ(ab.exit_code, 2) << ab.output;
-  EXPECT_NE(
-      ab.output.find("of " + (dir_ / "other").string() + " is not Ladder: it has no harness/worker_main.cpp"),
-      std::string::npos)
+  EXPECT_NE(ab.output.find(
+                "of " + (dir_ / "other").string() +
+                " is not Ladder: it has neither harness/worker/worker_main.cpp nor harness/worker_main.cpp"),
+            std::string::npos)
       << ab.output;
   EXPECT_FALSE(fs::exists(dir_ / "builds")) << "a refused repository left builds behind";
   const std::string top = checkout_top((dir_ / "other").string());
   EXPECT_THROW(resolve_revision(top, "."), InputError);  // its working tree, clean, is HEAD
+}
+
+// Ladder since harness/ has rooms (issue 51): the worker's main in harness/worker/, none at the top. `ladder
+// ab` compares revisions from before and after the move, so both layouts are Ladder, committed or not.
+TEST_F(RevisionBuilds, ACheckoutWithTheWorkersMainInItsRoomIsLadder) {
+  fs::create_directories(dir_ / "rooms" / "harness" / "worker");
+  write_text(dir_ / "rooms" / "harness" / "worker" / "worker_main.cpp", "");
+  shell(dir_ / "rooms",
+        "git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -q -m rooms");
+  const std::string top = checkout_top((dir_ / "rooms").string());
+  for (const std::string revision : {"HEAD", "."}) {  // the commit, then the working tree
+    try {
+      resolve_revision(top, revision);
+    } catch (const InputError& refused) {
+      ADD_FAILURE() << revision << " was refused: " << refused.what();
+    }
+  }
 }
 
 // A revision or --repo value, whole, in a message: the message stays short and no escape reaches the

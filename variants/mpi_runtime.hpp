@@ -1,6 +1,6 @@
 // The MPI runtime the mpi tier runs in, in one place: which launcher starts the ranks, and MPI's start
 // and end in a process. The tier's kernel only computes (variants/kernels/mpi.hpp, which calls start());
-// the harness (harness/distributed.cpp) starts the ranks with this launcher and leads them. Built only
+// the harness (harness/worker/distributed.cpp) starts the ranks with this launcher and leads them. Built only
 // where the build found MPI, as the tier is. (The namespace is mpi_runtime: ladder::mpi is the kernel.)
 #pragma once
 

@@ -17,7 +17,7 @@ namespace ladder {
 
 // What the references know about an integrand, in long double (see integrands.hpp). A user integrand gives
 // its function and perhaps an antiderivative; what it leaves out is null, and the references take it from
-// Boost.Math instead (harness/reference_library.hpp).
+// Boost.Math instead (harness/worker/reference_library.hpp).
 struct IntegrandInfo {
   std::string name;
   std::string formula;  // empty unless the integrand gives one

@@ -55,8 +55,8 @@ struct EvaluationKind {
   std::string_view id{};
   // In words, as the reasons and reports say it: "xsimd batches".
   std::string_view words = "doubles";
-  // The probe whose measured ulps the rounding bound adds (harness/reference.hpp): empty, its own; another
-  // kind's where its type does that kind's vector maths.
+  // The probe whose measured ulps the rounding bound adds (harness/worker/reference.hpp): empty, its own;
+  // another kind's where its type does that kind's vector maths.
   std::string_view ulps_of{};
   // Why it takes the built-in integrands only (the user's are not probed on it), or empty.
   std::string_view built_ins_only{};

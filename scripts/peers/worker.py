@@ -1,10 +1,10 @@
-"""Measures one cell of a Python peer: the protocol of harness/worker.cpp, the same result JSON.
+"""Measures one cell of a Python peer: the protocol of harness/worker/worker.cpp, the same result JSON.
 
     python3 scripts/peers/worker.py --spec JSON --result FILE
 
 The spec: {"cell": {"tier", "integrand", "a", "b", "n", "threads", "ranks", "reproducible_requested"},
 "matrix": {"repetitions", "min_time", "min_warmup_time", ...}, "reference": "%La %La %La %La %La METHOD"
-(exact, midpoint, absolute sum, evaluation scale, width; see to_text in harness/reference.cpp),
+(exact, midpoint, absolute sum, evaluation scale, width; see to_text in harness/worker/reference.cpp),
 "rounding_bound": NUMBER}. Timing follows Google Benchmark: a warm-up of min_warmup_time, then
 `repetitions` repetitions of `iterations` calls, iterations grown until a repetition lasts min_time.
 Numba's first call compiles: it is made apart, at n = 1, and reported as compile_seconds. A pypy peer's cell
