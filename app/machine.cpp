@@ -1,5 +1,5 @@
-// `ladder machine [--json]`: the machine's limits alone (harness/measure_limits.hpp), measured now: the
-// peak vector FMA rate and the memory bandwidth of one core and of all the CPUs Ladder may use, each the
+// `ladder machine [--json]`: the machine's limits alone (harness/machine/measure_limits.hpp), measured now:
+// the peak vector FMA rate and the memory bandwidth of one core and of all the CPUs Ladder may use, each the
 // best of several short runs, with every run's figure, the tool and the method.
 #include <cstdio>
 #include <memory>

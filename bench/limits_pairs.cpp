@@ -1,5 +1,5 @@
-// Ladder's probes of the machine's limits (harness/limit_probes.hpp) against likwid-bench's peakflops and
-// triad kernels, run in pairs: one run of each, one right after the other, the order swapped every pair,
+// Ladder's probes of the machine's limits (harness/machine/limit_probes.hpp) against likwid-bench's peakflops
+// and triad kernels, run in pairs: one run of each, one right after the other, the order swapped every pair,
 // for each reading (FMA peak and triad bandwidth, one core and all cores). On a shared VM whose speed swings
 // within minutes, only figures taken side by side compare: each pair's ratio is printed, then each tool's
 // best and the ratio of the bests, and whether the one-core figures agree within 15 %. A benchmark, not a

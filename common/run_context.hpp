@@ -1,5 +1,5 @@
 // The results schema, part three: what a run says of itself beside its cells. The machine and the build
-// (MachineContext, gathered by harness/context.cpp), the matrix (MatrixRecord), the run's own record
+// (MachineContext, gathered by harness/machine/context.cpp), the matrix (MatrixRecord), the run's own record
 // (RunRecord: started, progress, end, budget) and results.json's `context`, which holds all of them
 // (ContextRecord). Each type is written by its to_json and read back by its checked reader, the same type
 // both ways: a missing or mistyped field is a SchemaError naming its path ("context.simd.kernels_use: …").

@@ -1,7 +1,7 @@
 // A machine's shape as the thread ladder and the report need it: the hardware threads (PUs) a run may
-// use, and the core, L3 group, NUMA node and socket each belongs to. harness/machine_topology.hpp reads it
-// from hwloc; a results file carries it in its context; the report and `ladder plan` read it back. Pure data
-// and pure functions here: no hwloc, so a report made on another machine sees the same shape.
+// use, and the core, L3 group, NUMA node and socket each belongs to. harness/machine/machine_topology.hpp
+// reads it from hwloc; a results file carries it in its context; the report and `ladder plan` read it back.
+// Pure data and pure functions here: no hwloc, so a report made on another machine sees the same shape.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// An emulated run says so and ranks nothing (common/emulation.hpp, harness/emulation_check.hpp,
+// An emulated run says so and ranks nothing (common/emulation.hpp, harness/machine/emulation_check.hpp,
 // reports/emulated.cpp): the check on crafted ELF files, its test switch, the context field read and written
 // (and absent from older files), and the report, pick and compare of a crafted emulated run: no answer, no
 // usage map, no speedups, a sentence why, each cell's error and each tier's vectorization still shown.

@@ -1,6 +1,6 @@
 // The machine's limits: their record in the results schema (common/machine_limits.hpp), likwid-bench's
-// output read (harness/likwid_bench.hpp), a likwid-bench that fails or prints its figures (a script on
-// PATH in its place), Ladder's own probes, `ladder machine`, and a run that carries them in its context.
+// output read (harness/machine/likwid_bench.hpp), a likwid-bench that fails or prints its figures (a script
+// on PATH in its place), Ladder's own probes, `ladder machine`, and a run that carries them in its context.
 #include "machine_limits.hpp"
 
 #include <gtest/gtest.h>
