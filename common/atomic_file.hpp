@@ -10,6 +10,10 @@ namespace ladder {
 // Throws WriteError naming the path when the file cannot be written (the old file, if any, is untouched).
 void write_file_atomically(const std::string& path, const std::string& contents);
 
+// Appends `contents` to `path` (made when missing), as a summary file is appended to; WriteError with the
+// system's reason.
+void append_to_file(const std::string& path, const std::string& contents);
+
 // The whole of the regular file at `path`. Throws InputError "WHAT 'PATH' does not exist", "… is a directory,
 // not a file", "… is not a regular file" or "… cannot be read: REASON" (WHAT: "--baseline", "journal").
 std::string read_whole_file(const std::string& path, const std::string& what);

@@ -1,6 +1,5 @@
 // Where the verdicts' files go (verdict_outputs.hpp): each path checked before a command measures or reads
 // anything, the summary appended to, and a BMF file replaced only when Ladder wrote it.
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -96,23 +95,6 @@ void check_verdict_outputs(const VerdictOutputs& outputs) {
       (outputs.summary == outputs.bmf || fs::equivalent(outputs.summary, outputs.bmf, error)))
     throw InputError("--summary and --bmf name one file, '" + quote_text(outputs.bmf, 200) +
                      "'; give each its own");
-}
-
-void append_to_file(const std::string& path, const std::string& contents) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw WriteError(std::strerror(errno));
-  std::size_t written = 0;
-  while (written < contents.size()) {
-    const ssize_t count = ::write(fd, contents.data() + written, contents.size() - written);
-    if (count < 0 && errno == EINTR) continue;
-    if (count < 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      throw WriteError(why);
-    }
-    written += static_cast<std::size_t>(count);
-  }
-  if (::close(fd) != 0) throw WriteError(std::strerror(errno));
 }
 
 }  // namespace ladder::report

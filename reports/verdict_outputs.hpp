@@ -65,9 +65,6 @@ nlohmann::json verdict_bmf(const std::vector<VerdictRow>& rows);
 // --summary and --bmf may not name one file.
 void check_verdict_outputs(const VerdictOutputs& outputs);
 
-// Appends `contents` to `path` (made when missing); WriteError with the system's reason.
-void append_to_file(const std::string& path, const std::string& contents);
-
 // Writes what `outputs` asks for, its paths checked first (check_verdict_outputs): the summary appended
 // (after a blank line where the file holds something), the BMF file atomically (a file that cannot be written
 // is a WriteError naming it), the annotations on stdout.
