@@ -1,6 +1,6 @@
 // `ladder --version`: one line naming the version, the commit and the build, each read from what the build
-// already records (harness/build_info.hpp: the project's version, the compiler and the -march target; the
-// checkout's commit and dirty flag), never a second copy of a fact.
+// already records (harness/builds/build_info.hpp: the project's version, the compiler and the -march target;
+// the checkout's commit and dirty flag), never a second copy of a fact.
 #include <string>
 
 #include "build_info.hpp"

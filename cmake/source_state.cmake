@@ -1,5 +1,5 @@
 # Run at every build (cmake -P, from the ladder_source_state target): the checkout's git commit, branch and
-# dirty flag, and the SHA-256 of each tier's source file, written to OUTPUT as C++ (harness/build_info.hpp's
+# dirty flag, and the SHA-256 of each tier's source file, written to OUTPUT as C++ (harness/builds/build_info.hpp's
 # source_state()). The file is replaced only when its text changes, so a build where nothing changed
 # relinks nothing. A checkout that is not a git repository of its own (a tarball, even one unpacked inside
 # another repository), or a machine without git, gives "unknown".

@@ -1,10 +1,11 @@
 // A build of Ladder, described once: the compiler as it identifies itself, the -march target and the flags
 // every tier is compiled with (`Build`). Every record of a build holds one: this binary's own (`BuildInfo`,
-// harness/build_info.hpp's build_info()), what a worker says of itself (harness/builds.hpp's
+// harness/builds/build_info.hpp's build_info()), what a worker says of itself (harness/builds/builds.hpp's
 // BuildDescription), the builds a run measured in (results.json's context.run.builds, run_context.hpp),
 // `ladder list --builds`, and what `ladder export` writes of the binary that exported. "compiler" is always
 // the compiler as it names itself ("GNU 12.2.0"), never the family a user asks for (`--compilers gcc`:
-// harness/builds.hpp's BuildSpec::compiler_family), and the -march value is always `target` (`--arch`).
+// harness/builds/builds.hpp's BuildSpec::compiler_family), and the -march value is always `target`
+// (`--arch`).
 //
 // A cell's own record of its build (cell_result.hpp's BuildRecord) keeps its tier's full flags, not the
 // build's common ones, and says which beside the compiler and target: see there.
@@ -38,8 +39,8 @@ inline Build read_build(const JsonReader& in) {
   return {in.at("compiler").string(), in.at("target").string(), in.at("common_flags").string()};
 }
 
-// How this binary was built: what every measurement needs beside it (harness/build_info.hpp fills it in
-// from CMake's configuration).
+// How this binary was built: what every measurement needs beside it (harness/builds/build_info.hpp fills it
+// in from CMake's configuration).
 struct BuildInfo : Build {
   std::string build_type;       // e.g. "Release"
   std::string instruction_set;  // what xsimd's batches use in this build, e.g. "avx512bw"

@@ -164,8 +164,8 @@ struct WorkerReport {
 void to_json(nlohmann::json& out, const WorkerReport& worker);
 WorkerReport read_worker_report(const JsonReader& in);
 
-// The build a cell ran in, as it said of itself (harness/builds.hpp): the compiler and its version, the
-// target, the full flags of the tier's file, and the build's own reading of the tier's hot loop from its
+// The build a cell ran in, as it said of itself (harness/builds/builds.hpp): the compiler and its version,
+// the target, the full flags of the tier's file, and the build's own reading of the tier's hot loop from its
 // disassembly (variants/vectorization.hpp). Its compiler and target mean what build.hpp's Build's do, but it
 // is not a Build: a cell keeps its tier's flags in full (the build's common ones and the tier's own, as one
 // string in the file), not the build's common flags, which it cannot tell apart from them.

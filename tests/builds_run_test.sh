@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds as a dimension of the matrix (`ladder run --compilers … --arch …`, harness/builds.hpp), end to end:
+# Builds as a dimension of the matrix (`ladder run --compilers … --arch …`, harness/builds/builds.hpp), end to end:
 #   - bad input (an unknown compiler or target, a compiler that is not installed, a build that fails to
 #     configure) exits 2 before any cell, naming the value, and writes no results directory;
 #   - a failed build leaves no worker a later run would use;

@@ -1,4 +1,4 @@
-// The builds of `ladder ab`'s revisions (harness/revisions.hpp, builds.hpp, build_steps.hpp), on tiny
+// The builds of `ladder ab`'s revisions (harness/builds/revisions.hpp, builds.hpp, build_steps.hpp), on tiny
 // checkouts that stand in for Ladder: their CMake project makes a stand-in worker, a script that describes
 // itself as this build and says in a comment which files it was made from, so a build takes a second and
 // the worker a folder holds names the source it was really built from.
