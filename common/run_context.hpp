@@ -22,7 +22,7 @@
 namespace ladder {
 
 // What a run measures and how hard: tiers × integrands × sizes × threads (× ranks) on one interval. The
-// harness's Matrix (harness/matrix.hpp) adds the cells it expands into.
+// harness's Matrix (harness/matrix/matrix.hpp) adds the cells it expands into.
 // The most rounds a cell may run in (`--rounds`).
 inline constexpr int max_rounds = 20;
 

@@ -94,8 +94,8 @@ struct Run {
   // The cells at the matrix's sizes (context.matrix.sizes; every cell when it records none): all that the
   // sizes, charts, tables and answers read.
   std::vector<CellResult> cells;
-  // The cells at other sizes: a peer's per-call sizes (harness/matrix.hpp: cpp-extension and the tier it
-  // wraps at n = 1000), kept apart so that no size, chart or answer counts them; read by the crossing
+  // The cells at other sizes: a peer's per-call sizes (harness/matrix/matrix.hpp: cpp-extension and the tier
+  // it wraps at n = 1000), kept apart so that no size, chart or answer counts them; read by the crossing
   // passage (crossing()), every-cell table and `ladder compare` only.
   std::vector<CellResult> per_call_cells;
   std::vector<std::string> warnings;           // "kind: message (N cells)"

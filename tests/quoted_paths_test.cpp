@@ -1,5 +1,5 @@
 // Paths with a space and a single quote reach the programs Ladder starts as they are, now that none is
-// started through a shell (common/process.hpp): the Python peers' folder (harness/peers.cpp), a git
+// started through a shell (common/process.hpp): the Python peers' folder (harness/matrix/peers.cpp), a git
 // checkout `ladder ab` reads (harness/builds/revisions.cpp, git with a scratch index in its environment) and
 // a build's log (harness/builds/build_steps.cpp, whose command's stderr joins its stdout without a `2>&1`).
 #include <gtest/gtest.h>

@@ -61,7 +61,8 @@ TEST(ReadableReport, ADefaultRunsReportPassesEveryCheck) {
   EXPECT_EQ(browser.exit_code, 0) << browser.output;
 }
 
-// The Python the run's peers use (harness/peers.cpp): LADDER_PYTHON, else /usr/bin/python3, else python3.
+// The Python the run's peers use (harness/matrix/peers.cpp): LADDER_PYTHON, else /usr/bin/python3, else
+// python3.
 std::string peers_python() {
   if (const char* chosen = std::getenv("LADDER_PYTHON")) return chosen;
   return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";

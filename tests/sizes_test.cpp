@@ -1,5 +1,5 @@
 // Sizes as `ladder run` reads them (--sizes, --threads, --a/--b), and the sizes a peer adds to the matrix:
-// its per-call sizes (harness/matrix.hpp), on peers whose cards a crafted peers.py prints.
+// its per-call sizes (harness/matrix/matrix.hpp), on peers whose cards a crafted peers.py prints.
 #include <gtest/gtest.h>
 
 #include <cstdint>

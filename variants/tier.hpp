@@ -105,8 +105,8 @@ struct TierCard {
   double heap_bytes_per_node = 0;
   // Bytes a node the kernel moves to and from memory once n outgrows the caches, and how they were
   // counted: a design fact, like the heap bytes. Left empty, the card says 0, "none: streaming, the nodes
-  // never leave registers" when heap_bytes_per_node is 0 (harness/cards.cpp); a tier that keeps nodes in
-  // memory types both.
+  // never leave registers" when heap_bytes_per_node is 0 (harness/matrix/cards.cpp); a tier that keeps nodes
+  // in memory types both.
   double memory_bytes_per_node = 0;
   std::string memory_bytes_counted{};
   // Environment the harness gives this tier's worker processes, "NAME=value", unless the user's own
