@@ -1,5 +1,6 @@
 // `ladder instructions`: instructions a node for each tier under callgrind, with the FLOPs and FP
-// instructions a node from the same runs, against a baseline (the gate itself: harness/instruction_gate.hpp).
+// instructions a node from the same runs, against a baseline (the gate itself:
+// harness/profiling/instruction_gate.hpp).
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>

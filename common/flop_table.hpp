@@ -1,8 +1,8 @@
 // The opcode table behind every FLOP count in Ladder: what one x86 instruction, as objdump prints it
 // (AT&T syntax: "vfmadd231pd %zmm1,%zmm2,%zmm3"), does in floating-point operations and whether it takes an
 // FP port. The build's static count of a hot loop (tools/vectorization_classify.cpp) and the dynamic count
-// over callgrind's per-instruction execution counts (harness/profiling_flops.cpp) both weigh with it, so
-// the two agree by construction wherever they see the same instructions.
+// over callgrind's per-instruction execution counts (harness/profiling/profiling_flops.cpp) both weigh with
+// it, so the two agree by construction wherever they see the same instructions.
 //
 // The convention (flops_convention below, written beside every count):
 // - FLOPs: add, sub, mul, div, sqrt (and addsub, hadd, hsub) = the lanes; fused multiply-add and its kin
