@@ -15,7 +15,6 @@
 #include "build_steps.hpp"
 #include "errors.hpp"
 #include "json_reader.hpp"
-#include "plan.hpp"
 #include "process.hpp"
 #include "quote.hpp"
 #include "registry.hpp"
