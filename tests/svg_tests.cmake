@@ -1,9 +1,9 @@
-# The reports' SVG charts (reports/svg.hpp, reports/svg/), on their own: no harness, no tiers.
+# The reports' SVG charts (reports/svg/svg.hpp, reports/svg/), on their own: no harness, no tiers.
 list(TRANSFORM ladder_svg_sources PREPEND ${PROJECT_SOURCE_DIR}/ OUTPUT_VARIABLE svg_sources)
 # Where xmllint is missing (Debian's libxml2-utils, which scripts/install-deps.sh installs), its test calls
 # GTEST_SKIP with the reason, and ctest lists it as skipped: gtest_discover_tests sets SKIP_REGULAR_EXPRESSION.
 ladder_add_test(ladder_svg_tests SOURCES svg_test.cpp svg_labels_test.cpp svg_more_test.cpp ${svg_sources}
-  INCLUDES ${PROJECT_SOURCE_DIR}/reports LABEL quick)
+  INCLUDES ${PROJECT_SOURCE_DIR}/reports/svg LABEL quick)
 
 # The headless-browser check of an HTML report (browser_check.py) on a sample page made with the SVG
 # charts: once where it must pass, then on three pages where it must fail, each for the reason named. Where
