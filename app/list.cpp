@@ -41,7 +41,7 @@ void print_list(bool as_json, bool ids_only, const std::string& costs) {
   if (as_json) {
     std::vector<std::string> ids;
     for (const auto& tier : tiers()) ids.push_back(tier.card.id);
-    // Each card with what it costs a team in engineer-days (reports/economics.hpp), from the default
+    // Each card with what it costs a team in engineer-days (reports/analysis/economics.hpp), from the default
     // figures or --costs FILE.
     const report::CostFigures figures =
         costs.empty() ? report::CostFigures{} : report::read_cost_figures(costs);

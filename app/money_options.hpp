@@ -1,4 +1,4 @@
-// The money model's options (reports/economics.hpp), declared once for the commands that answer with it:
+// The money model's options (reports/analysis/economics.hpp), declared once for the commands that answer with it:
 // `ladder pick`, `ladder report` and `ladder run` (whose report is the same). Parsed and checked before
 // anything runs: a bad price, horizon, deadline or costs file is an InputError naming it (exit 2).
 #pragma once

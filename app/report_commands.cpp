@@ -64,7 +64,7 @@ Command add_pick(CLI::App& app) {
   struct Options {
     std::string input, n;
     report::PickConstraints constraints;
-    // The money model's inputs (reports/economics.hpp); any of them asks for its answer.
+    // The money model's inputs (reports/analysis/economics.hpp); any of them asks for its answer.
     MoneyOptions money;
     std::string current;
     bool json = false;

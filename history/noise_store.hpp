@@ -67,7 +67,7 @@ std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key
 // (build_fingerprint), in the series of the cell's build `cell_build` (empty in a run of one build), started
 // at another time than `started` (the run asking, which the history may already hold), in seconds. Oldest
 // first; empty when `commit` is empty or none is held. These are process-level replicates of one cell: pooled
-// with the run's own median they decide as no run alone can (reports/run_noise.hpp).
+// with the run's own median they decide as no run alone can (reports/analysis/run_noise.hpp).
 std::vector<double> same_build_medians(const Store& store, const NoiseKey& key, const std::string& cell_build,
                                        const std::string& build, const std::string& commit,
                                        const std::string& started, const std::string& host);

@@ -1,4 +1,4 @@
-// The money model (reports/economics.hpp), each figure recomputed here by hand from the formula the header
+// The money model (reports/analysis/economics.hpp), each figure recomputed here by hand from the formula the header
 // and the README document, on cards and times chosen so that the arithmetic can be followed: engineer-days
 // from a card's parts, a tier's line over calls a day, the break-even of two tiers, the usage map (the
 // lower envelope) and the costs file's checks.

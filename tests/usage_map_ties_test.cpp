@@ -1,4 +1,4 @@
-// The money and latency answer within the noise (reports/decision.hpp, reports/economics.hpp), on crafted
+// The money and latency answer within the noise (reports/analysis/decision.hpp, reports/analysis/economics.hpp), on crafted
 // runs whose every figure is the test's own: two tiers whose core-seconds a call are within the noise make
 // one usage-map step "≈" that goes to the tier cheaper to keep, whichever median is the lower; tiers apart
 // beyond the noise keep their own steps, each break-even with a range recomputed here from the formula and
@@ -215,7 +215,7 @@ TEST(LatencyWithinTheNoise, WithoutADeadlineATieGoesToTheCheaperToKeepAndIsNamed
 }
 
 // The same two tiers 1.5 % apart, on a machine whose measured noise floor is 1 % (its history's, as
-// reports/run_noise.hpp fills it): apart beyond the noise, each keeps its own step and the faster is the
+// reports/analysis/run_noise.hpp fills it): apart beyond the noise, each keeps its own step and the faster is the
 // latency answer, untied; the intervals and the answer's words name the measured floor.
 TEST(UsageMapTies, AMeasuredNoiseFloorUnderTheirDistanceKeepsTwoTiersApart) {
   ladder::testing::TempDir dir;

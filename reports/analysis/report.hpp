@@ -50,7 +50,7 @@ struct Integrand {
 // The machine's run-to-run noise for a run's cells (common/noise.hpp): how far a cell's median moves between
 // two runs of the same code here, the band its interval is widened by. load_run measures it from the run's
 // own rounds where it has them (common/round_noise.hpp: by size, and over every size as the fallback), else
-// leaves the documented default; fill_noise (reports/run_noise.hpp) adds what the history of this machine
+// leaves the documented default; fill_noise (reports/analysis/run_noise.hpp) adds what the history of this machine
 // knows. Where both are known the wider is used, and every answer says where its figure came from.
 struct RunNoise {
   std::map<std::string, Threshold> by_cell;  // by CellResult::name

@@ -1,7 +1,7 @@
 // One decision, in one place: from a run's cells at one size, the money answer (a throughput job) and the
 // latency answer (one call that must be fast), with every tier's figures behind them. `ladder pick` and
 // the report's "Money and latency" section both call decide(), so they say the same.
-// Every figure carries its interval (reports/intervals.hpp): a tier faster or cheaper than another by less
+// Every figure carries its interval (reports/analysis/intervals.hpp): a tier faster or cheaper than another by less
 // than this machine's noise is tied with it, and the tie is broken by the cost to keep, saying so.
 #pragma once
 

@@ -77,7 +77,7 @@ struct TierMoney {
   EngineerDays days;
   double people = 0;   // dollars over the horizon
   double compute = 0;  // dollars over the horizon for each call a day
-  // The compute within the noise: at the low and the high end of the cell's interval (reports/intervals.hpp).
+  // The compute within the noise: at the low and the high end of the cell's interval (reports/analysis/intervals.hpp).
   // The people cost has no noise; the slope of the line does, so two lines whose slopes overlap here may
   // cross anywhere, or not at all.
   double compute_low = 0, compute_high = 0;
