@@ -1,6 +1,6 @@
 // `ladder history import|list|show|report|check`: the runs kept in the history database
 // (history/history_store.hpp), checked for changes (history/history_series.hpp) and drawn
-// (reports/history_report.hpp).
+// (reports/outputs/history_report.hpp).
 #include <cstdio>
 #include <memory>
 #include <optional>

@@ -93,7 +93,7 @@ inline constexpr double min_threshold_percent = 1;
 // raised to it.
 Threshold floor_threshold(double floor_percent, const std::string& source);
 
-// One cell's verdict, as every output shows it (reports/verdict_outputs.hpp: the table, Markdown,
+// One cell's verdict, as every output shows it (reports/outputs/verdict_outputs.hpp: the table, Markdown,
 // GitHub annotations, Bencher's metric format).
 struct VerdictRow {
   std::string cell;  // "inlined/gauss/n:1e7/threads:1"

@@ -1,4 +1,4 @@
-// The history page (reports/history_page.hpp) on a crafted history of synthetic series
+// The history page (reports/outputs/history_page.hpp) on a crafted history of synthetic series
 // (history_series_support.hpp): its charts, its table of changes newest first, escaping, and headless
 // Chromium where it is installed.
 #include "history_page.hpp"

@@ -1,4 +1,4 @@
-// The verdicts where people and CI read them (reports/verdict_outputs.hpp): the table, the Markdown
+// The verdicts where people and CI read them (reports/outputs/verdict_outputs.hpp): the table, the Markdown
 // summary, GitHub's annotations and Bencher's metric format of a crafted set of rows, against fixtures
 // written by hand from the spec (tests/fixtures/verdicts/); the escaping GitHub asks for; and `ladder
 // compare` of two crafted runs, without a history (no verdict) and with a noise figure recorded in one.
