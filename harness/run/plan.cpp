@@ -74,7 +74,7 @@ constexpr double uncalibrated_seconds_per_node = 1e-8, uncalibrated_worker_secon
 constexpr std::int64_t reference_sum_limit = std::int64_t{1} << 22;
 // The share of cells a run finds disturbed (common/disturbance.hpp), for the time measuring them again
 // takes: 20 % of a standard run's cells on a 2-vCPU VM (tests/fixtures/default_run_results.json.gz) and 30 %
-// of the reference runs on a 16-core Xeon (reports/reference/h200-xeon-16c), mostly by their cv.
+// of the reference runs on a 16-core Xeon (data/reference/h200-xeon-16c), mostly by their cv.
 constexpr double expected_disturbed_share = 0.25;
 
 Calibration::TierCost fallback_cost(const Calibration& calibration) {
