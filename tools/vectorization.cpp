@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "process.hpp"
 #include "vectorization_classify.hpp"
 
 namespace {
@@ -69,21 +70,14 @@ Arguments parse(int argc, char** argv) {
   return arguments;
 }
 
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
+// objdump started as every program of Ladder's is (common/process.hpp): an argv, no shell between.
 std::string disassembly(const std::string& objdump, const std::string& object) {
-  const std::string command = shell_quoted(objdump) + " -dr --no-show-raw-insn -C " + shell_quoted(object);
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) throw std::runtime_error("cannot run " + command);
-  std::string text;
-  char buffer[65536];
-  for (std::size_t read; (read = fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, read);
-  if (pclose(pipe) != 0) throw std::runtime_error(command + " failed");
-  return text;
+  const std::vector<std::string> argv{objdump, "-dr", "--no-show-raw-insn", "-C", object};
+  ladder::Program program{argv};
+  program.stderr_to = ladder::Stream::inherit;  // objdump's own complaint, as the build log shows it
+  const ladder::Finished done = ladder::run_program(program);
+  if (!done.ok()) throw std::runtime_error(ladder::command_text(argv) + " " + done.how());
+  return done.out;
 }
 
 std::string literal(const std::string& text) {

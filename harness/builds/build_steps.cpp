@@ -11,6 +11,7 @@
 
 #include "atomic_file.hpp"
 #include "process.hpp"
+#include "text.hpp"
 
 namespace ladder {
 
@@ -30,9 +31,10 @@ int run_logged(const std::vector<std::string>& argv, const std::string& log, con
     const int percent = 100 * done / total;
     const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
     if (tty)
-      std::printf("\r  %s: %d of %d steps, %.0f s  ", label.c_str(), done, total, seconds);
+      std::printf("\r  %s: %d of %d steps, %s  ", label.c_str(), done, total,
+                  format_seconds(seconds).c_str());
     else if (percent / 25 != last_shown / 25)
-      std::printf("  %s: %d of %d steps, %.0f s\n", label.c_str(), done, total, seconds);
+      std::printf("  %s: %d of %d steps, %s\n", label.c_str(), done, total, format_seconds(seconds).c_str());
     last_shown = percent;
     std::fflush(stdout);
   };

@@ -17,7 +17,7 @@ MachineLimits sample(const RunRequest& args, const Topology& topology, bool befo
   const auto started = std::chrono::steady_clock::now();
   MachineLimits limits = measure_machine_limits(topology, tool, run_limit_runs(tool, before));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::printf(" %s\n", limits.measured ? format_number("%.2g s", seconds).c_str() : limits.reason.c_str());
+  std::printf(" %s\n", limits.measured ? format_seconds(seconds).c_str() : limits.reason.c_str());
   std::fflush(stdout);
   return limits;
 }

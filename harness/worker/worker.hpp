@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cell_result.hpp"
+#include "errors.hpp"
 #include "matrix.hpp"
 #include "reference.hpp"
 
@@ -41,8 +42,10 @@ void record_reference(Measurement& measurement, double result, const Reference& 
 // reason it failed) to result_file, atomically. Returns the process's exit code.
 int run_worker(const std::string& cell_json, const std::string& result_file);
 
-// Exit codes a worker uses for failures it catches itself.
+// Exit codes a worker uses for failures it catches itself. Out of memory has a code no command of the CLI
+// uses (common/errors.hpp: 3 is "unavailable" there), so a worker's exit status never reads as another's.
 constexpr int worker_failed = 1;
-constexpr int worker_out_of_memory = 3;
+constexpr int worker_out_of_memory = 6;
+static_assert(worker_out_of_memory > exit_tool_failed && worker_out_of_memory < exit_internal_error);
 
 }  // namespace ladder
