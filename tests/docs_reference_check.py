@@ -4,6 +4,10 @@
   such section is a real command (the hidden worker's too);
 - a command's options, as `ladder COMMAND --help` lists them (-h/--help aside), are the options its section's
   table names in its first column: none missing, none that the command does not have;
+- a section may open its table with one line "Options: every option of [`ladder run`](#ladder-run), and:"
+  (one or more links to headings of the page, e.g. [the money options](#the-money-options)): the linked
+  sections' options, theirs inherited too, count as this section's and are held to the command the same way;
+  a link to no heading of the page, or an "Options:" line without one, is a fault;
 - the page's "Exit codes" table holds exactly the codes of common/errors.hpp;
 - every environment variable the product reads (LADDER_*, HWLOC_*, XDG_*; tests' hooks aside) is named.
 
@@ -24,14 +28,15 @@ PRODUCT = ("app", "harness", "history", "reports", "common", "export", "variants
 
 
 def sections(text):
-    """{heading text: its lines up to the next heading}, for every heading outside code blocks."""
+    """{heading text: its lines up to the next heading, code blocks left out}, for every heading outside
+    code blocks."""
     found, current = {}, None
     for _, line, kind in docs_support.lines(text):
         match = docs_support.HEADING.match(line) if kind == "text" else None
         if match:
             current = match.group(2)
             found[current] = []
-        elif current is not None:
+        elif current is not None and kind == "text":
             found[current].append(line)
     return found
 
@@ -47,6 +52,41 @@ def options_named(lines):
     for cell in first_column(lines):
         names.update(re.findall(r"(?<![\w-])(--?[a-zA-Z][\w-]*)", cell))
     return names
+
+
+INHERITS = re.compile(r"^Options: every option of (.*), and:$")
+LINK = re.compile(r"\[([^\]]*)\]\(#([^)\s]+)\)")
+
+
+def inherited(lines):
+    """The anchors a section's "Options: every option of [..](#anchor), and:" line names; None for an
+    "Options:" line the check does not understand (no such pattern, or no link into the page)."""
+    anchors = []
+    for line in lines:
+        if line.startswith("Options:"):
+            match = INHERITS.match(line.strip())
+            links = LINK.findall(match.group(1)) if match else []
+            if not links:
+                return None
+            anchors += [anchor for _, anchor in links]
+    return anchors
+
+
+def all_options(heading, found, by_anchor, seen=None):
+    """{option: the heading it is inherited from, None for the section's own} of a section and of every
+    section it inherits from, and the anchors it inherits from that are no heading of the page."""
+    seen = (seen or set()) | {heading}
+    options = {option: None for option in options_named(found[heading])}
+    dangling = []
+    for anchor in inherited(found[heading]) or []:
+        source = by_anchor.get(anchor)
+        if source is None:
+            dangling.append(anchor)
+        elif source not in seen:
+            theirs, _ = all_options(source, found, by_anchor, seen)
+            for option, origin in theirs.items():
+                options.setdefault(option, origin or source.strip())
+    return options, dangling
 
 
 def exit_codes(source):
@@ -66,15 +106,19 @@ def faults(ladder, page, source):
     text = Path(page).read_text(encoding="utf-8")
     cli = docs_support.cli(ladder)
     found = sections(text)
+    by_anchor = {docs_support.slug(heading): heading for heading in found}
     documented = {}
     for heading, lines in found.items():
         match = TITLE.match(heading.strip())
         if match:
-            documented[tuple(match.group(1).split())] = lines
+            documented[tuple(match.group(1).split())] = heading
     for words in cli:
         if words not in documented:
             yield f"`ladder {' '.join(words)}` has no section".replace("ladder `", "ladder`")
-    for words, lines in documented.items():
+    for heading, lines in found.items():
+        if inherited(lines) is None:
+            yield f'{heading.strip()}: its "Options:" line is not "Options: every option of [..](#anchor), and:"'
+    for words, heading in documented.items():
         name = " ".join(("ladder",) + words)
         options = cli.get(words)
         if options is None:
@@ -82,12 +126,15 @@ def faults(ladder, page, source):
             if options is None:
                 yield f"`{name}`: no such command"
                 continue
-        named = options_named(lines)
+        named, dangling = all_options(heading, found, by_anchor)
+        for anchor in dangling:
+            yield f"`{name}`: it takes every option of #{anchor}, which is no heading of the page"
         if words in cli:
-            for option in sorted(options - {"-h", "--help"} - named):
+            for option in sorted(options - {"-h", "--help"} - set(named)):
                 yield f"`{name}`: its option {option} is not in the section"
-        for option in sorted(named - options):
-            yield f"`{name}`: the section names {option}, which the command does not have"
+        for option in sorted(set(named) - options):
+            via = f" (every option of {named[option]})" if named[option] else ""
+            yield f"`{name}`: the section names {option}{via}, which the command does not have"
     table = next((lines for heading, lines in found.items() if heading.strip() == "Exit codes"), None)
     codes = exit_codes(source)
     if table is None:
