@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,18 @@ namespace ladder::report {
 // Each tier's look slot (svg::look): the runs' cards in rung order, the first run's first, a tier only some
 // runs have after those of the runs before.
 std::map<std::string, std::size_t> tier_slots(const std::vector<const Run*>& runs);
+// What the chart files share (charts.cpp): a tier's slot plus `offset` (none where `slots` lacks the tier),
+// and the suffix of a machine's chart ids ("-1" for the first).
+std::optional<std::size_t> slot_of(const std::map<std::string, std::size_t>& slots, const std::string& tier,
+                                   std::size_t offset = 0);
+std::string suffix(std::size_t machine);
+
+// Speedup and parallel efficiency against threads, one machine's figures before drawing
+// (charts_scaling.cpp).
+svg::Plot scaling_figures(const Analysis& analysis, std::size_t machine,
+                          const std::map<std::string, std::size_t>& slots);
+svg::Plot efficiency_figures(const Analysis& analysis, std::size_t machine,
+                             const std::map<std::string, std::size_t>& slots);
 
 // A year's cost of each tier against calls a day, with the usage map's envelope (charts_money.cpp): one a
 // decision (one a run: runs[i] is decisions[i]'s), on shared axes.
