@@ -39,6 +39,18 @@ void integrand_sets(Document& doc, const std::vector<Run>& runs, const std::vect
 void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
             const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
             const std::string& rule, const CostFigures& figures);
+// The answer's parts that its two files share. In sections_answer.cpp: the kinds of the run's warnings that
+// name a row's cell ("noisy"), and the analyses a run gives the answer's table (each integrand's, or with
+// `whole` its one analysis when it holds one integrand). In sections_answer_lines.cpp: "Trust: …" where the
+// warnings touch any integrand's pick or runner-up ("" when none do), and "The pick: …", the rule and the
+// width each answer is for.
+std::vector<std::string> flagged(const Run& run, const Row* row);
+std::vector<const Analysis*> rows_of(const Analysis& analysis, const IntegrandAnswers& answers, bool whole);
+std::string integrands_trust_line(const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
+                                  const std::vector<IntegrandAnswers>& answers);
+std::string rule_line(const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
+                      const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
+                      const std::vector<std::string>& names, bool any_integrands, const std::string& rule);
 // The money and latency answer (decide(), as `ladder pick` gives it), a section with the id "money": one
 // decision a run (runs[i] is decisions[i]'s), each at its analysis' n for its run's focus integrand.
 struct Decision;

@@ -62,18 +62,6 @@ std::string cost_text(const Row& row, bool of_ten = true, bool short_form = fals
   return format_number("%.1f", row.cost.score) + (of_ten ? " of 10 — " : " — ") + join(words, "; ");
 }
 
-// The kinds of the run's warnings that name a row's cell ("noisy", "load during the run").
-std::vector<std::string> flagged(const Run& run, const Row* row) {
-  std::vector<std::string> said;
-  if (!row) return said;
-  for (const auto& warning : run.warning_records)
-    for (const auto& cell : warning.cells)
-      if ((cell == row->cell->name || cell.rfind(row->cell->name + " ", 0) == 0) &&
-          std::find(said.begin(), said.end(), warning.kind) == said.end())
-        said.push_back(warning.kind);
-  return said;
-}
-
 // What the run's warnings say about the pick's and the runner-up's cells, one line ("" when nothing).
 std::string trust_line(const Run& run, const Row& pick, const Row* runner_up) {
   std::vector<std::string> parts;
@@ -263,18 +251,6 @@ std::string gives_up(const Run& run, const IntegrandAnswers& answers) {
 
 }  // namespace
 
-// "2 threads, all this machine has" (or "the widest measured", or "as asked; 4 were measured").
-std::string short_width(const Analysis& analysis) {
-  const auto threads = [](int count) { return counted(count, "thread", "threads"); };
-  const int widest = widest_measured(*analysis.run, analysis.n);
-  if (analysis.width < widest)
-    return threads(analysis.width) + " (as asked; " + threads(widest) + " measured)";
-  const Run& run = *analysis.run;
-  const int hardware = run.topology ? run.topology->hardware_threads() : run.cpus;
-  return threads(analysis.width) +
-         (hardware > 0 && analysis.width >= hardware ? ", all this machine has" : ", the widest measured");
-}
-
 // The analyses a run gives the answer's table: each integrand's, or with `whole` (one table for every
 // run) its one analysis when it holds one integrand.
 std::vector<const Analysis*> rows_of(const Analysis& analysis, const IntegrandAnswers& answers, bool whole) {
@@ -282,6 +258,18 @@ std::vector<const Analysis*> rows_of(const Analysis& analysis, const IntegrandAn
   for (const auto& one : answers.analyses) each.push_back(&one);
   if (each.empty() && whole) each.push_back(&analysis);
   return each;
+}
+
+// The kinds of the run's warnings that name a row's cell ("noisy", "load during the run").
+std::vector<std::string> flagged(const Run& run, const Row* row) {
+  std::vector<std::string> said;
+  if (!row) return said;
+  for (const auto& warning : run.warning_records)
+    for (const auto& cell : warning.cells)
+      if ((cell == row->cell->name || cell.rfind(row->cell->name + " ", 0) == 0) &&
+          std::find(said.begin(), said.end(), warning.kind) == said.end())
+        said.push_back(warning.kind);
+  return said;
 }
 
 namespace {
@@ -346,62 +334,6 @@ void each_machine(Document& blocks, const std::vector<Run>& all_runs, const std:
     if (std::string said_up = gives_up(all_runs[i], answers[i]); !said_up.empty())
       blocks.push_back(paragraph(std::move(said_up)));
   }
-}
-
-// The warnings that touch any integrand's pick or runner-up, once for the whole table: "Trust: …"; empty
-// when none does.
-std::string integrands_trust_line(const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
-                                  const std::vector<IntegrandAnswers>& answers) {
-  const bool several = all_runs.size() > 1;
-  std::vector<std::string> integrands, kinds;
-  std::size_t rows = 0, touched = 0;
-  for (std::size_t i = 0; i < answers.size(); ++i)
-    for (const auto* each : rows_of(analyses[i], answers[i], several)) {
-      const Analysis& analysis = *each;
-      ++rows;
-      auto said = flagged(all_runs[i], analysis.recommended);
-      for (auto& kind : flagged(all_runs[i], analysis.cheaper)) said.push_back(kind);
-      if (said.empty()) continue;
-      ++touched;
-      const std::string name = analysis.run->integrand_names().front();
-      if (std::find(integrands.begin(), integrands.end(), name) == integrands.end())
-        integrands.push_back(name);
-      for (auto& kind : said)
-        if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
-    }
-  if (touched == 0) return "";
-  return "Trust: " +
-         (touched == rows ? std::string("every pick or its runner-up")
-                          : "the pick or runner-up for " + join(integrands)) +
-         " rests on cells flagged " + join(kinds) + "; see the run's warnings below.";
-}
-
-// The rule of the pick and the width each answer is for, said once when the same everywhere.
-std::string rule_line(const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
-                      const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
-                      const std::vector<std::string>& names, bool any_integrands, const std::string& rule) {
-  const bool several = all_runs.size() > 1;
-  std::vector<std::string> widths;
-  for (std::size_t i = 0; i < analyses.size(); ++i) {
-    const std::string width = short_width(analyses[i]);
-    const bool each_integrand = !answers[i].analyses.empty();
-    widths.push_back((several ? "on **" + names[i] + "** " : std::string()) + "for " + width +
-                     (each_integrand ? ", for each integrand" : ""));
-  }
-  const bool same_width = std::all_of(analyses.begin(), analyses.end(), [&](const Analysis& each) {
-    return short_width(each) == short_width(analyses.front());
-  });
-  std::string answered = same_width && several ? "for " + short_width(analyses.front()) +
-                                                     (any_integrands ? ", for each integrand" : "")
-                                               : join(widths, "; ");
-  if (same_width && several)  // said once for every machine
-    if (const auto at = answered.find("all this machine has"); at != std::string::npos)
-      answered.replace(at, 20, "all each machine has");
-  return "The pick: " + rule + ", answered " + answered + ". " +
-         (current_tier.empty()
-              ? "The likely current rung: " + current_rung_rule() + " (--current TIER sets it)"
-              : "Your current rung: " + current_tier + " (--current)") +
-         ". \"Stay where you are\" when no tier beats it beyond the noise and by more than 10 %.";
 }
 
 }  // namespace
