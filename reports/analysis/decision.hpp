@@ -1,8 +1,8 @@
 // One decision, in one place: from a run's cells at one size, the money answer (a throughput job) and the
 // latency answer (one call that must be fast), with every tier's figures behind them. `ladder pick` and
 // the report's "Money and latency" section both call decide(), so they say the same.
-// Every figure carries its interval (reports/analysis/intervals.hpp): a tier faster or cheaper than another by less
-// than this machine's noise is tied with it, and the tie is broken by the cost to keep, saying so.
+// Every figure carries its interval (reports/analysis/intervals.hpp): a tier faster or cheaper than another
+// by less than this machine's noise is tied with it, and the tie is broken by the cost to keep, saying so.
 #pragma once
 
 #include <cstdint>
@@ -75,7 +75,7 @@ std::string interval_text(const CellInterval& interval);
 std::string noise_text(const Decision& decision);
 
 // The decision in words (the figures it used first) and as JSON (every tier's compute, upkeep, adoption,
-// total and break-even; `ladder pick --json`).
+// total and break-even; `ladder pick --json`), in decision_output.cpp.
 void print_decision(const Decision& decision);
 nlohmann::json decision_json(const Decision& decision);
 
