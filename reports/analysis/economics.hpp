@@ -77,9 +77,9 @@ struct TierMoney {
   EngineerDays days;
   double people = 0;   // dollars over the horizon
   double compute = 0;  // dollars over the horizon for each call a day
-  // The compute within the noise: at the low and the high end of the cell's interval (reports/analysis/intervals.hpp).
-  // The people cost has no noise; the slope of the line does, so two lines whose slopes overlap here may
-  // cross anywhere, or not at all.
+  // The compute within the noise: at the low and the high end of the cell's interval
+  // (reports/analysis/intervals.hpp). The people cost has no noise; the slope of the line does, so two lines
+  // whose slopes overlap here may cross anywhere, or not at all.
   double compute_low = 0, compute_high = 0;
   double total(double calls_per_day) const { return people + calls_per_day * compute; }
   double core_seconds() const { return cores * wall_seconds; }
@@ -141,10 +141,10 @@ struct MoneyInputs {
   Usage usage;
 };
 
-// The cost figures of `path` over `base`: a TOML file (named *.toml, read with toml++) or a JSON object,
-// whose keys are CostFigures' member names (core_hour = 0.0425, team_knows = ["openmp"]). Throws
-// InputError naming the file and the problem: not TOML or JSON (TOML's line and column), an unknown key
-// (listing the accepted ones), a value of the wrong type, or a figure out of range (check_cost_figures).
+// The cost figures of `path` over `base` (economics_file.cpp): a TOML file (named *.toml, read with toml++)
+// or a JSON object, whose keys are CostFigures' member names (core_hour = 0.0425, team_knows = ["openmp"]).
+// Throws InputError naming the file and the problem: not TOML or JSON (TOML's line and column), an unknown
+// key (listing the accepted ones), a value of the wrong type, or a figure out of range (check_cost_figures).
 CostFigures read_cost_figures(const std::string& path, CostFigures base = {});
 // Checks a figure set (what read_cost_figures and the command-line options give): every day figure and
 // price at least 0, the horizon above 0, the bus factor at least 1; InputError naming the figure, its
