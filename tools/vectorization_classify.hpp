@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "disassembly.hpp"
 #include "flop_count.hpp"
 
 namespace ladder::vectorization {
@@ -41,5 +42,14 @@ Verdict classify(std::string_view objdump_text, const std::string& integrand = "
 std::optional<LoopFlops> hot_loop_flops(std::string_view objdump_text, const std::string& integrand = "Gauss",
                                         const std::vector<std::string>& other_integrands = {"Pi", "Sine",
                                                                                             "Poly"});
+
+// The classifier's parts in vectorization_kernel.cpp: the functions of one integrand's kernel (those whose
+// name mentions it, its registration lambda, those referring to it and the functions they call, none
+// mentioning another integrand), and a function's name without its parameters, return type or deeply
+// nested template arguments ("integrate<ladder::Gauss>").
+std::vector<const Function*> kernel_functions(const std::vector<Function>& functions,
+                                              const std::string& integrand,
+                                              const std::vector<std::string>& other_integrands);
+std::string short_name(const std::string& name);
 
 }  // namespace ladder::vectorization
