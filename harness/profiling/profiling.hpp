@@ -61,7 +61,12 @@ struct LineProfile {
 LineProfile profile_lines(const std::string& tier, const std::string& integrand, double a, double b,
                           std::int64_t n);
 
-// The text `ladder profile` prints: each file's lines with their share, the hottest marked.
+// The text `ladder profile` prints: each file's lines with their share, the hottest marked
+// (profiling_render.cpp).
 std::string render(const LineProfile& profile, int hot_lines = 3);
+
+// This checkout's source directory with a trailing slash, empty where the build did not say: the prefix a
+// profile's file names are shown without.
+std::string source_directory();
 
 }  // namespace ladder::profiling
