@@ -1,6 +1,7 @@
 # The Cython peers (scripts/peers/cython_peers.py): the .pyx files of scripts/peers/cython/ compiled at build
 # time by Debian's cython3 and the project's C++ compiler with the project's flags (LADDER_COMMON_FLAGS), for
-# the system Python, into cython-peers/ beside the executable, where `ladder run` points LADDER_CYTHON_PEERS.
+# the system Python, into cython-peers/ beside the executable, under the folder `ladder run` names in
+# LADDER_PEER_MODULES.
 # scripts/peers/cython_build.py does the work and writes cython-peers/cython-peers.json: the flags, the seconds
 # Cython and the compiler took, and each kernel's yellow count from `cython -a`. Without cython3 the peers say
 # they are unavailable and name the package.

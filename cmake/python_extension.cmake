@@ -2,7 +2,8 @@
 # modules. For each built-in integrand, `ladder export xsimd --python` writes the xsimd tier as a project of
 # its own (DIR/INTEGRAND), exactly as a team would get it; one CMake project over all of them builds their
 # pybind11 modules (not their tests) for the system Python, into DIR/build/modules, where
-# scripts/peers/peers.py imports them from (LADDER_PYTHON_EXTENSIONS, which `ladder run` sets).
+# scripts/peers/extension_peers.py imports them from (python-extension/build/modules under LADDER_PEER_MODULES,
+# which `ladder run` sets to the build folder).
 #   cmake -DLADDER=… -DDIR=… -DSOURCE_DIR=… -DPYTHON=/usr/bin/python3 [-DGENERATOR=Ninja] -P python_extension.cmake
 file(GLOB headers "${SOURCE_DIR}/variants/builtin/*.hpp")
 set(names)

@@ -2,9 +2,9 @@
 
     python3 tests/cython_peers_test.py     # exit 0 when every test passed, 77 when one was skipped
 
-The peers' modules are those Ladder's build made, in $LADDER_CYTHON_PEERS (tests/CMakeLists.txt sets it;
-unset, build/cython-peers in the source tree). Without cython3 the tests that need it are skipped, with the
-reason, and the exit status is 77, which ctest reports as a skip, never a pass.
+The peers' modules are those Ladder's build made, in cython-peers/ under $LADDER_PEER_MODULES
+(tests/CMakeLists.txt sets it; unset, build/ in the source tree). Without cython3 the tests that need it are
+skipped, with the reason, and the exit status is 77, which ctest reports as a skip, never a pass.
 """
 import inspect
 import json
@@ -18,9 +18,9 @@ from unittest import mock
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 TESTS = os.path.dirname(os.path.abspath(__file__))
 PEERS_DIR = os.path.normpath(os.path.join(TESTS, "..", "scripts", "peers"))
-BUILT = os.path.normpath(os.path.join(TESTS, "..", "build", "cython-peers"))
-if "LADDER_CYTHON_PEERS" not in os.environ and os.path.isdir(BUILT):
-    os.environ["LADDER_CYTHON_PEERS"] = BUILT
+BUILT = os.path.normpath(os.path.join(TESTS, "..", "build"))
+if "LADDER_PEER_MODULES" not in os.environ and os.path.isdir(BUILT):
+    os.environ["LADDER_PEER_MODULES"] = BUILT
 sys.path.insert(0, TESTS)
 import peers_test  # noqa: E402  (puts scripts/peers on sys.path; its integrands and references)
 import cython_peers  # noqa: E402
@@ -115,6 +115,11 @@ class Peers(unittest.TestCase):
                 self.assertEqual(card["source_file"], f"cython/{module}.pyx")
                 self.assertGreater(card["source_lines"], 0)
 
+    def test_the_report_draws_py_inlined_and_these_peers_on_one_staircase(self):  # whether built or not
+        on_it = [card["id"] for card in peers.cards() if card.get("staircase") == cython_peers.STAIRCASE]
+        self.assertEqual(on_it, ["py-inlined"] + IDS)
+        self.assertEqual([card["id"] for card in peers.cards() if card.get("baseline")], ["py-list"])
+
     def test_yellow_untyped_above_typed_at_or_above_zero(self):
         require_built(self)
         yellow = {peer_id: peers.card(peer_id)["yellow"] for peer_id in IDS}
@@ -149,8 +154,10 @@ class Missing(unittest.TestCase):
 
     def test_directory_without_the_build(self):
         result_file = os.path.join(peers_test.SCRATCH, "unbuilt.json")
+        unbuilt = os.path.join(peers_test.SCRATCH, "unbuilt-cython")
+        os.makedirs(os.path.join(unbuilt, "cython-peers"), exist_ok=True)
         code, result = peers_test.run_worker(peers_test.tiny_spec("cython"), result_file,
-                                             LADDER_CYTHON_PEERS=peers_test.SCRATCH)
+                                             LADDER_PEER_MODULES=unbuilt)
         self.assertEqual((code, result["status"]), (1, "unavailable"))
         self.assertIn("cython-peers.json is not there", result["reason"])
 

@@ -4,9 +4,9 @@
 
 A peer whose module (NumPy, numexpr, Numba, the C++ extension modules) is missing is skipped, with the
 reason, never passed: the exit status is then 77, which ctest reports as a skip (SKIP_RETURN_CODE 77 in
-tests/CMakeLists.txt); a failure anywhere still exits 1. The cpp-extension peer imports its modules from
-$LADDER_PYTHON_EXTENSIONS (`ladder run` sets it); unset, this test looks where Ladder's build makes them,
-build/python-extension/build/modules in the source tree.
+tests/CMakeLists.txt); a failure anywhere still exits 1. The compiled peers import their modules from
+the folder $LADDER_PEER_MODULES names (`ladder run` sets it); unset, this test looks where Ladder's build
+makes them, build/ in the source tree (the cpp-extension peer's in build/python-extension/build/modules).
 """
 import ast
 import inspect
@@ -24,10 +24,12 @@ from unittest import mock
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 PEERS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "peers")
 sys.path.insert(0, PEERS_DIR)
-BUILT_MODULES = os.path.normpath(os.path.join(PEERS_DIR, "..", "..", "build", "python-extension", "build", "modules"))
-if "LADDER_PYTHON_EXTENSIONS" not in os.environ and os.path.isdir(BUILT_MODULES):
-    os.environ["LADDER_PYTHON_EXTENSIONS"] = BUILT_MODULES
+BUILT_MODULES = os.path.normpath(os.path.join(PEERS_DIR, "..", "..", "build"))
+if "LADDER_PEER_MODULES" not in os.environ and os.path.isdir(BUILT_MODULES):
+    os.environ["LADDER_PEER_MODULES"] = BUILT_MODULES
+import extension_peers  # noqa: E402
 import peers  # noqa: E402
+import pypy_peers  # noqa: E402
 import worker  # noqa: E402
 
 U = 2.0**-53  # unit roundoff
@@ -163,10 +165,14 @@ class Cards(unittest.TestCase):
                   "heap_bytes_per_node", "distributed", "environment", "peer", "language", "max_nodes",
                   "available", "unavailable_reason"}
         per_call = {"per_call_sizes", "beside"}  # only a peer that wraps a C++ tier has them
+        staircase = ("py-inlined", "cython-untyped", "cython", "cython-parallel")  # the report draws them apart
         for card in peers.cards():
             with self.subTest(peer=card["id"]):
                 built = {"note", "yellow"} if card["id"].startswith("cython") and card["available"] else set()
-                self.assertEqual(set(card), fields | (per_call if card["id"] == "cpp-extension" else set()) | built)
+                place = ({"staircase"} if card["id"] in staircase else
+                         {"baseline"} if card["id"] == "py-list" else set())
+                self.assertEqual(set(card), fields | (per_call if card["id"] == "cpp-extension" else set()) | built
+                                 | place)
                 self.assertIn(card["learning_time"], ("minutes", "hours", "days"))
                 self.assertIn(card["reproducible"], ("always", "on request", "no"))
                 self.assertEqual(card["parallel"], card["id"] in ("numexpr", "numba-parallel", "pythran-omp",
@@ -189,7 +195,7 @@ class Cards(unittest.TestCase):
         # A crafted export beside crafted modules: the shares are its C++ (not its tests), the lines those
         # holding code once // and /* */ comments are gone.
         with tempfile.TemporaryDirectory() as root:
-            export = os.path.join(root, "gauss")
+            export = os.path.join(root, "python-extension", "gauss")
             files = {"include/ns/midpoint.hpp": "// a comment\n#pragma once\n\nint f();  // code\n",
                      "src/midpoint.cpp": "/* a\n block */ int f() {\n  return 1; /* inline */\n}\n",
                      "python/module.cpp": "int g;\n", "tests/midpoint_test.cpp": "int t;\n"}
@@ -197,14 +203,14 @@ class Cards(unittest.TestCase):
                 os.makedirs(os.path.dirname(os.path.join(export, name)), exist_ok=True)
                 with open(os.path.join(export, name), "w") as out:
                     out.write(text)
-            modules = os.path.join(root, "build", "modules")
-            with mock.patch.dict(os.environ, {"LADDER_PYTHON_EXTENSIONS": modules}):
-                shares, lines = peers.shared_code("cpp-extension")
-            with mock.patch.dict(os.environ, {"LADDER_PYTHON_EXTENSIONS": os.path.join(root, "a", "b", "c")}):
-                self.assertEqual(peers.shared_code("cpp-extension"), ([], 0))
-        self.assertEqual(shares, ["include/ns/midpoint.hpp", "python/module.cpp", "src/midpoint.cpp"])
-        self.assertEqual(lines, 2 + 1 + 3)  # #pragma, int f(); | int g; | the block's end line, return, }
-        self.assertEqual(peers.shared_code("numpy"), ([], 0))
+            with mock.patch.dict(os.environ, {"LADDER_PEER_MODULES": root}):
+                card = peers.card("cpp-extension")
+                numpy = peers.card("numpy")
+            with mock.patch.dict(os.environ, {"LADDER_PEER_MODULES": os.path.join(root, "a", "b", "c")}):
+                self.assertEqual(extension_peers.shared_code(), ([], 0))
+        self.assertEqual(card["shares"], ["include/ns/midpoint.hpp", "python/module.cpp", "src/midpoint.cpp"])
+        self.assertEqual(card["shared_lines"], 2 + 1 + 3)  # #pragma, int f(); | int g; | block's end, return, }
+        self.assertEqual((numpy["shares"], numpy["shared_lines"]), ([], 0))
 
     def test_source_lines_are_counted_from_the_source(self):
         # Counted again here from the syntax tree of the file each function is in (peers.py, or a peer's own
@@ -258,16 +264,19 @@ class Unavailable(unittest.TestCase):
                                  "(hidden by LADDER_PEERS_HIDE)")
 
     def test_extension_directory_unset_or_missing(self):
-        environment = {key: value for key, value in os.environ.items() if key != "LADDER_PYTHON_EXTENSIONS"}
+        environment = {key: value for key, value in os.environ.items() if key != "LADDER_PEER_MODULES"}
         with mock.patch.dict(os.environ, environment, clear=True):
             self.assertRegex(peers.unavailable_reason("cpp-extension"),
-                             r"^needs the modules Ladder's build makes .*: LADDER_PYTHON_EXTENSIONS is not set")
-        with mock.patch.dict(os.environ, {"LADDER_PYTHON_EXTENSIONS": os.path.join(SCRATCH, "none")}):
-            self.assertRegex(peers.unavailable_reason("cpp-extension"), r"none is not a directory$")
+                             r"^needs the modules Ladder's build makes .*: LADDER_PEER_MODULES is not set")
+        with mock.patch.dict(os.environ, {"LADDER_PEER_MODULES": os.path.join(SCRATCH, "none")}):
+            self.assertRegex(peers.unavailable_reason("cpp-extension"),
+                             r"none/python-extension/build/modules is not a directory "
+                             r"\(under LADDER_PEER_MODULES=.*none\)$")
 
     def test_worker_reports_a_directory_without_the_modules(self):  # a process of its own: nothing cached
+        os.makedirs(os.path.join(SCRATCH, "unbuilt", "python-extension", "build", "modules"), exist_ok=True)
         code, result = run_worker(tiny_spec("cpp-extension"), os.path.join(SCRATCH, "no-modules.json"),
-                                  LADDER_PYTHON_EXTENSIONS=SCRATCH)
+                                  LADDER_PEER_MODULES=os.path.join(SCRATCH, "unbuilt"))
         self.assertEqual((code, result["status"]), (1, "unavailable"))
         self.assertIn("No module named 'ladder_xsimd_gauss'", result["reason"])
 
@@ -298,8 +307,8 @@ class BrokenPyPy(unittest.TestCase):
     def test_a_pypy3_that_hangs_is_stopped_with_its_child(self):
         pid_file = os.path.join(SCRATCH, "hanging-child.pid")
         program = self.fake("hanging-pypy", f"sleep 300 &\necho $! > {pid_file}\nwait\n")
-        with mock.patch.object(peers.pypy_peers, "PROBE_SECONDS", 1):
-            found, why = peers.pypy_peers.probe(program)
+        with mock.patch.object(pypy_peers, "PROBE_SECONDS", 1):
+            found, why = pypy_peers.probe(program)
         self.assertIsNone(found)
         self.assertEqual(why, f"{program} did not print its version within 1 s (stopped)")
         with open(pid_file) as written:
@@ -310,10 +319,10 @@ class BrokenPyPy(unittest.TestCase):
 
     def test_a_pypy3_that_prints_garbage(self):
         program = self.fake("garbage-pypy", "printf '\\377\\376 not a version\\n'\n")
-        self.assertEqual(peers.pypy_peers.probe(program),
+        self.assertEqual(pypy_peers.probe(program),
                          (None, f"{program} is not PyPy: it printed '\ufffd\ufffd not a version' for its version"))
         failing = self.fake("failing-pypy", "exit 3\n")
-        self.assertEqual(peers.pypy_peers.probe(failing), (None, f"{failing} does not run (it exited with 3)"))
+        self.assertEqual(pypy_peers.probe(failing), (None, f"{failing} does not run (it exited with 3)"))
 
     def test_a_pypy3_path_that_is_not_utf8_gives_cards_of_valid_json(self):
         path = os.fsdecode(os.path.join(os.fsencode(SCRATCH), b"caf\xe9"))  # a lone surrogate in the str
@@ -321,7 +330,7 @@ class BrokenPyPy(unittest.TestCase):
             cards = json.loads(json.dumps(peers.valid_text(peers.cards())))
         by_id = {card["id"]: card for card in cards}
         self.assertEqual(by_id["pypy-list"]["unavailable_reason"],
-                         f"{peers.pypy_peers.NEEDS}: {SCRATCH}/caf\ufffd does not run")
+                         f"{pypy_peers.NEEDS}: {SCRATCH}/caf\ufffd does not run")
         json.dumps(cards, ensure_ascii=False).encode("utf-8")  # no lone surrogate is left anywhere
         self.assertTrue(by_id["py-list"]["available"])
 

@@ -2,7 +2,7 @@
 by Pythran, alone and with OpenMP): their values against the references, the interpreter a cell records,
 and what they say when PyPy or Pythran is missing.
 
-    LADDER_PYTHRAN_MODULES=build/pythran-peers python3 tests/python_peers_pypy_pythran_test.py
+    LADDER_PEER_MODULES=build python3 tests/python_peers_pypy_pythran_test.py
 
 Without pypy3 or without the Pythran modules the tests that need them are skipped, with the reason, never
 passed: the exit status is then 77 (SKIP_RETURN_CODE in tests/CMakeLists.txt); a failure still exits 1.
@@ -18,9 +18,9 @@ from unittest import mock
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-BUILT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "pythran-peers"))
-if "LADDER_PYTHRAN_MODULES" not in os.environ and os.path.isdir(BUILT):
-    os.environ["LADDER_PYTHRAN_MODULES"] = BUILT
+BUILT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
+if "LADDER_PEER_MODULES" not in os.environ and os.path.isdir(BUILT):
+    os.environ["LADDER_PEER_MODULES"] = BUILT
 import peers_test  # noqa: E402
 from peers_test import INTEGRANDS, INTERVALS, PEERS_DIR, SIZES, reference, run_worker, tiny_spec  # noqa: E402
 import peers  # noqa: E402
@@ -116,7 +116,7 @@ class PythranValues(unittest.TestCase):
 
     def test_a_cell_records_the_builds_compile_time_and_flags(self):
         skip_unless_available(self, "pythran")
-        with open(os.path.join(os.environ["LADDER_PYTHRAN_MODULES"], "build.json")) as record:
+        with open(os.path.join(os.environ["LADDER_PEER_MODULES"], "pythran-peers", "build.json")) as record:
             built = json.load(record)
         for peer, module, threads in (("pythran", "ladder_pythran", 1), ("pythran-omp", "ladder_pythran_omp", 2)):
             with self.subTest(peer=peer):
@@ -168,8 +168,9 @@ class Missing(unittest.TestCase):
                                                     "(the Debian package python3-pythran)")
 
     def test_a_build_without_the_modules(self):  # a directory with no modules: a process of its own
+        os.makedirs(os.path.join(SCRATCH, "empty", "pythran-peers"), exist_ok=True)
         code, result = run_worker(tiny_spec("pythran"), os.path.join(SCRATCH, "empty.json"),
-                                  LADDER_PYTHRAN_MODULES=SCRATCH)
+                                  LADDER_PEER_MODULES=os.path.join(SCRATCH, "empty"))
         self.assertEqual((code, result["status"]), (1, "unavailable"))
         self.assertIn("No module named 'ladder_pythran'", result["reason"])
         self.assertIn("python3-pythran", result["reason"])

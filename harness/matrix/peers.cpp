@@ -32,12 +32,12 @@ std::vector<PeerCard>& loaded() {
   return peers;
 }
 
-// Where this build puts a folder of peer modules: the folder beside the executable; empty when this
-// program's own path cannot be read.
-std::string beside_executable(const std::string& folder) {
+// Where this build puts the compiled peers' modules, each family's in its own subfolder: the executable's
+// folder; empty when this program's own path cannot be read.
+std::string executable_folder() {
   try {
     const std::string executable = self_path();
-    return executable.substr(0, executable.find_last_of('/')) + "/" + folder;
+    return executable.substr(0, executable.find_last_of('/'));
   } catch (const Unavailable&) {
     return "";
   }
@@ -82,14 +82,10 @@ void load_peers(const std::string& language) {
   if (language != "python")
     throw InputError("--peers '" + quote_text(language) + "' is unknown; peers: python");
   const std::string directory = peers_directory();
-  // The cpp-extension modules (cmake/python_extension.cmake), the Cython peers'
-  // (cmake/cython_peers.cmake) and the Pythran peers'; a user's own setting stays.
-  if (const std::string modules = beside_executable("python-extension/build/modules"); !modules.empty())
-    setenv("LADDER_PYTHON_EXTENSIONS", modules.c_str(), 0);
-  if (const std::string modules = beside_executable("cython-peers"); !modules.empty())
-    setenv("LADDER_CYTHON_PEERS", modules.c_str(), 0);
-  if (const std::string modules = beside_executable("pythran-peers"); !modules.empty())
-    setenv("LADDER_PYTHRAN_MODULES", modules.c_str(), 0);  // cmake/pythran_peers.cmake's
+  // Every family's modules (cmake/python_extension.cmake, cmake/pythran_peers.cmake,
+  // cmake/cython_peers.cmake), found by scripts/peers/built_modules.py; a user's own setting stays.
+  if (const std::string modules = executable_folder(); !modules.empty())
+    setenv("LADDER_PEER_MODULES", modules.c_str(), 0);
   const std::string python = python_interpreter();
   Program listing{{python, directory + "/peers.py", "cards"}};
   listing.stderr_to = Stream::merge;

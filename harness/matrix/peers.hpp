@@ -48,9 +48,9 @@ constexpr double peers_listing_seconds = 40;
 std::string output_end(std::string_view output, std::size_t lines);
 
 // Loads the peers of a language ("python"); throws InputError naming the problem when the language is
-// unknown or its peers cannot be listed. Sets LADDER_PYTHON_EXTENSIONS, unless set already, to where this
-// build makes the cpp-extension peer's modules (python-extension/build/modules beside the executable), for
-// the cards and every worker.
+// unknown or its peers cannot be listed. Sets LADDER_PEER_MODULES, unless set already, to the folder under
+// which this build makes the compiled peers' modules (the executable's folder; each family's in its own
+// subfolder), for the cards and every worker.
 void load_peers(const std::string& language);
 const std::vector<PeerCard>& loaded_peers();  // by rung
 

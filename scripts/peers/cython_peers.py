@@ -1,10 +1,10 @@
 """The Cython peers: py-inlined compiled as it is, the loop typed, and the typed loop under prange.
 
 Their sources are the .pyx files of scripts/peers/cython/; Ladder's build compiles them with cython3 and the
-project's C++ compiler and flags (cmake/cython_peers.cmake, cython_build.py) into the directory `ladder run`
-names in LADDER_CYTHON_PEERS, beside cython-peers.json: what was built, in how long, and each kernel's yellow
-count (cython_yellow.py). peers.py lists these peers with the others; this module never imports it, so
-`python3 peers.py cards` and the worker see one copy of peers.py's classes.
+project's C++ compiler and flags (cmake/cython_peers.cmake, cython_build.py) into cython-peers/ under the
+peers' modules folder (built_modules.py), beside cython-peers.json: what was built, in how long, and each
+kernel's yellow count (cython_yellow.py). peers.py lists these peers with the others; this module never
+imports it, so `python3 peers.py cards` and the worker see one copy of peers.py's classes.
 """
 import functools
 import importlib
@@ -12,30 +12,29 @@ import json
 import os
 import sys
 
-DIRECTORY = "LADDER_CYTHON_PEERS"
+import built_modules
+
+NAME = "cython"
+MODULES = "cython-peers"  # its subfolder of the peers' modules folder
 MANIFEST = "cython-peers.json"
+STAIRCASE = "py-inlined compiled by Cython"  # the report draws py-inlined and these peers on it, apart
 SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cython")
 NEEDS = "needs the modules Ladder's build compiles with Cython (the Debian package cython3)"
 
 
 class Missing(Exception):
-    """The modules are not there, or do not import: the reason, which peers.py prefixes with NEEDS."""
+    """The modules are not there, or do not import: the reason, NEEDS first."""
 
 
 @functools.cache
 def manifest():
-    """cython-peers.json from $LADDER_CYTHON_PEERS, its directory put on sys.path; Missing if not there."""
-    directory = os.environ.get(DIRECTORY)
-    if not directory:
-        raise Missing(f"{DIRECTORY} is not set (`ladder run` sets it)")
+    """cython-peers.json from the modules' folder, the folder put on sys.path; Missing if not there."""
+    directory = built_modules.folder(MODULES, NEEDS, Missing)
     path = os.path.join(directory, MANIFEST)
     if not os.path.isfile(path):
-        raise Missing(f"{path} is not there (the build writes it where cython3 is installed)")
+        raise Missing(f"{NEEDS}: {path} is not there (the build writes it where cython3 is installed)")
     with open(path) as text:
-        built = json.load(text)
-    if directory not in sys.path:
-        sys.path.insert(0, directory)
-    return built
+        return json.load(text)
 
 
 @functools.cache
@@ -43,17 +42,26 @@ def module(peer_id):
     try:
         return importlib.import_module(manifest()["modules"][peer_id]["module"])
     except (ImportError, KeyError) as error:  # a module built for another Python, or a manifest without it
-        raise Missing(f"{type(error).__name__}: {error}") from None
+        raise Missing(f"{NEEDS}: {type(error).__name__}: {error}") from None
 
 
-def load(peer_id):
-    """Imports the peer's module, or raises Missing."""
-    module(peer_id)
+def need(unavailable):
+    """Import the peers' modules, or raise `unavailable` naming the package."""
+    try:
+        for peer in PEERS:
+            module(peer["id"])
+    except Missing as error:
+        raise unavailable(str(error)) from None
 
 
-def card_fields(peer_id):
+def peers(earlier):
+    return PEERS
+
+
+def card_fields(peer):
     """What the build says of a peer, for its card: its source, flags, compile time and yellow count. The
     source lines are counted from the .pyx whether or not it was built."""
+    peer_id = peer["id"]
     stem = {"cython-untyped": "cython_untyped", "cython": "cython_typed", "cython-parallel": "cython_parallel"}
     fields = {"source_file": f"cython/{stem[peer_id]}.pyx",
               "source_lines": pyx_lines(os.path.join(SOURCES, stem[peer_id] + ".pyx"))}
@@ -69,9 +77,9 @@ def card_fields(peer_id):
             "yellow": built["yellow"]}
 
 
-def build_seconds(peer_id):
+def build_seconds(peer):
     """The seconds the build took to make the peer's module, Cython's and the compiler's, for its cells."""
-    built = manifest()["modules"][peer_id]
+    built = manifest()["modules"][peer["id"]]
     return {"cython": built["cython_seconds"], "compiler": built["compile_seconds"]}
 
 
@@ -96,7 +104,7 @@ def cython_parallel(integrand, a, b, n, threads):
 
 # Their cards, less what card_fields and peers.py's card() add.
 PEERS = [
-    dict(id="cython-untyped", functions=[cython_untyped], needs=["cython"],
+    dict(id="cython-untyped", functions=[cython_untyped], needs=[NAME], staircase=STAIRCASE,
          summary="py-inlined's function as it is, compiled by Cython with no type declared",
          libraries=["Cython 0.29"],
          concepts=["Cython compilation", "the Python C-API", "annotated (yellow) lines", "extension builds"],
@@ -106,7 +114,7 @@ PEERS = [
                     else "sum(): one accumulator, in order"),
          heap_bytes_per_node=0,
          max_nodes=10**7),  # every node still a Python float: pure-Python speed, pure Python's limit
-    dict(id="cython", functions=[cython_typed], needs=["cython"],
+    dict(id="cython", functions=[cython_typed], needs=[NAME], staircase=STAIRCASE,
          summary="the loop typed: cdef double, libc.math's exp and sin, boundscheck(False), cdivision(True)",
          libraries=["Cython 0.29"],
          concepts=["Cython compilation", "static typing (cdef)", "C functions (cdef, nogil)",
@@ -114,7 +122,7 @@ PEERS = [
          learning_time="hours", parallel=False, reproducible="always",
          summation="one accumulator, in order",
          heap_bytes_per_node=0),
-    dict(id="cython-parallel", functions=[cython_parallel], needs=["cython"],
+    dict(id="cython-parallel", functions=[cython_parallel], needs=[NAME], staircase=STAIRCASE,
          summary="the typed loop as a prange under nogil: OpenMP threads, a reduction over the total",
          libraries=["Cython 0.29", "OpenMP"],
          concepts=["Cython compilation", "static typing (cdef)", "releasing the GIL (nogil)",

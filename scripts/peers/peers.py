@@ -5,8 +5,20 @@ scripts/peers/worker.py, the same protocol as the C++ worker. Every peer is a fu
 
     integrate(integrand_name, a, b, n, threads) -> float
 
-and a card with the fields of `ladder list --json`. NumPy, numexpr, Numba and the C++ extension modules are
-optional: a peer whose module is missing is listed as unavailable, with the reason.
+and a card with the fields of `ladder list --json`. NumPy, numexpr and Numba are optional: a peer whose module
+is missing is listed as unavailable, with the reason.
+
+The peers that need more than a Python module come in families, one module each, listed in FAMILY_MODULES.
+A family module has one shape:
+    NAME                  the word in its peers' `needs` (and in LADDER_PEERS_HIDE)
+    NEEDS                 what it needs, the start of every reason it gives for being unavailable
+    need(unavailable)     returns when its peers can run here, else raises unavailable(the reason)
+    peers(earlier)        its peers' cards, given the peers listed before it by id; a card with `after`
+                          goes right after that peer (a twin), the others after every earlier peer
+    card_fields(peer)     what a peer's card says beyond what card() says of every peer
+    build_seconds(peer)   the seconds the build took to compile the peer's module, for its cells; None
+                          when the build compiles nothing for it
+A family's compiled modules lie in its own subfolder of $LADDER_PEER_MODULES (built_modules.py).
 
     python3 scripts/peers/peers.py cards        # the JSON array of every peer's card
 """
@@ -19,9 +31,13 @@ import os
 import platform
 import sys
 
-import cython_peers  # the Cython peers (rungs after these): their modules are compiled by Ladder's build
-import pypy_peers  # py-list, py-generator and py-inlined under PyPy
-import pythran_peers  # the Pythran peers: their modules are compiled by Ladder's build
+FAMILY_MODULES = [  # the families, in their rungs' order: a new family is its module and one line here
+    "extension_peers",  # cpp-extension: the xsimd tier exported as a pybind11 module
+    "pypy_peers",  # py-list, py-generator and py-inlined under PyPy, each beside its twin
+    "pythran_peers",  # the loop compiled by Pythran at build time
+    "cython_peers",  # py-inlined compiled by Cython at build time, then typed, then under prange
+]
+FAMILIES = [importlib.import_module(name) for name in FAMILY_MODULES]
 
 np = ne = numba = None  # imported by need(), by the peers that use them only: py-list never pays for Numba
 
@@ -193,75 +209,26 @@ def numba_parallel(integrand, a, b, n, threads):
     return numba_parallel_kernel(integrand)(a, b, n)
 
 
-# ---- cpp-extension: the last rung leaves Python. The xsimd tier, exported by
-# `ladder export xsimd --python` and built as a pybind11 module a built-in integrand: the loop runs in C++,
-# only the call crosses from Python (and releases the GIL while the kernel runs).
-@functools.cache
-def extension_module(integrand):
-    return importlib.import_module("ladder_xsimd_" + integrand.replace("-", "_"))
-
-
-def cpp_extension(integrand, a, b, n, threads=1):
-    return extension_module(integrand).integrate(a, b, n)
-
-
 # ---------------------------------------------------------------------------------------------------------
 # The cards: what `ladder list --json` says of a C++ tier, for each peer. Computed fields are added by card().
 
 IMPORT_NAME = {"numpy": "np", "numexpr": "ne", "numba": "numba"}
 PURE_PYTHON_MAX_NODES = 10**7  # 1e7 nodes take a pure-Python peer some seconds a call; above, minutes a cell
-PYPY_MAX_NODES = 10**8  # PyPy's JIT runs them ten times faster or more; py-list's list takes 800 MB there
 
 
 class Unavailable(Exception):
     """A peer cannot run here: one of its modules cannot be imported."""
 
 
-# The cpp-extension peer's modules: Ladder's build makes them (cmake/python_extension.cmake) and `ladder run`
-# names their directory in LADDER_PYTHON_EXTENSIONS; the export of gauss lies at DIRECTORY/../../gauss.
-EXTENSIONS = "LADDER_PYTHON_EXTENSIONS"
-EXTENSION_NEEDS = ("needs the modules Ladder's build makes with `ladder export xsimd --python` "
-                   "(pybind11-dev, python3-pybind11)")
-
-
-def need_extension():
-    """Put the modules' directory on sys.path and import each integrand's module, or raise Unavailable."""
-    directory = os.environ.get(EXTENSIONS)
-    if not directory:
-        raise Unavailable(f"{EXTENSION_NEEDS}: {EXTENSIONS} is not set (`ladder run` sets it)")
-    if not os.path.isdir(directory):
-        raise Unavailable(f"{EXTENSION_NEEDS}: {EXTENSIONS}={directory} is not a directory")
-    if directory not in sys.path:
-        sys.path.insert(0, directory)
-    try:
-        for integrand in SCALAR:
-            extension_module(integrand)
-    except Exception as error:  # ImportError, or a module built for another Python
-        raise Unavailable(f"{EXTENSION_NEEDS}: {error}") from None
-
-
-def need_cython():
-    """Import the Cython peers' modules, or raise Unavailable naming the package."""
-    try:
-        for peer in cython_peers.PEERS:
-            cython_peers.load(peer["id"])
-    except cython_peers.Missing as error:
-        raise Unavailable(f"{cython_peers.NEEDS}: {error}") from None
-
-
 def need(module):
     """Import an optional module into this file's globals, or raise Unavailable with the reason.
     LADDER_PEERS_HIDE=numba,numexpr,extension makes the named modules look missing (for the tests)."""
+    family = FAMILY.get(module)
     if module in os.environ.get("LADDER_PEERS_HIDE", "").split(","):
-        missing = {"extension": EXTENSION_NEEDS, "cython": cython_peers.NEEDS, "pypy": pypy_peers.NEEDS,
-                   "pythran": pythran_peers.NEEDS}.get(module, f"needs {module}")
+        missing = family.NEEDS if family else f"needs {module}"
         raise Unavailable(f"{missing}: No module named '{module}' (hidden by LADDER_PEERS_HIDE)")
-    if module == "extension":
-        return need_extension()
-    if module == "cython":
-        return need_cython()
-    if module in ("pypy", "pythran"):
-        return {"pypy": pypy_peers, "pythran": pythran_peers}[module].need(Unavailable)
+    if family:
+        return family.need(Unavailable)
     try:
         globals()[IMPORT_NAME[module]] = importlib.import_module(module)
     except Exception as error:  # ImportError, or a broken install (a NumPy too new for this Numba, ...)
@@ -278,7 +245,8 @@ PEERS = [
          libraries=[], concepts=["lists", "list comprehensions", "lambdas", "the interpreter loop"],
          learning_time="minutes", parallel=False, reproducible="always",
          summation="one accumulator, in order",
-         heap_bytes_per_node=32),  # a pointer in the list + a float object (24 bytes) a node
+         heap_bytes_per_node=32,  # a pointer in the list + a float object (24 bytes) a node
+         baseline=True),  # the report measures every row against it too
     dict(id="py-generator", functions=[py_generator], needs=[],
          summary="nodes from a generator, sum() over f(node): no list",
          libraries=[], concepts=["generator expressions", "built-in sum()", "lambdas"],
@@ -290,7 +258,8 @@ PEERS = [
          libraries=[], concepts=["generator expressions", "function-call overhead", "local names"],
          learning_time="minutes", parallel=False, reproducible="always",
          summation=BUILTIN_SUM,
-         heap_bytes_per_node=0),
+         heap_bytes_per_node=0,
+         staircase="py-inlined compiled by Cython"),  # the interpreted rung of cython_peers.STAIRCASE
     dict(id="numpy", functions=[numpy_whole], needs=["numpy"],
          summary="np.arange nodes, the integrand on the whole array, then .sum()",
          libraries=["NumPy"], concepts=["arrays", "vectorized ufuncs", "temporary arrays"],
@@ -326,22 +295,13 @@ PEERS = [
          learning_time="hours", parallel=True, reproducible="no",
          summation="one accumulator per thread over its share, thread totals added by Numba",
          heap_bytes_per_node=0),
-    dict(id="cpp-extension", functions=[extension_module, cpp_extension], needs=["extension"],
-         summary="the xsimd tier exported by `ladder export xsimd --python`, called through pybind11",
-         libraries=["pybind11 2.10", "xsimd 8.1"],
-         concepts=["C++ extension modules", "pybind11 bindings", "the GIL", "CMake builds", "SIMD batch types"],
-         learning_time="days", parallel=False, reproducible="always",
-         summation="4 × width SIMD lanes, then a horizontal add",  # the xsimd tier's
-         heap_bytes_per_node=0,
-         per_call_sizes=[1000],  # also measured where the call, not the loop, is the cost
-         beside="xsimd"),  # the C++ tier it wraps, measured at the same sizes
 ]
-# Each pypy peer right after its CPython twin (py-list, py-generator, py-inlined, the first three): the same
-# code under another interpreter, side by side.
-for index, twin in enumerate(pypy_peers.peers(py_list, py_generator, py_inlined, PYPY_MAX_NODES)):
-    PEERS.insert(2 * index + 1, twin)
-PEERS += pythran_peers.peers()
-PEERS += cython_peers.PEERS
+FAMILY = {}  # a family module by its NAME
+for family in FAMILIES:
+    FAMILY[family.NAME] = family
+    for peer in family.peers({peer["id"]: peer for peer in PEERS}):
+        twin = [index for index, earlier in enumerate(PEERS) if earlier["id"] == peer.get("after")]
+        PEERS.insert(twin[0] + 1 if twin else len(PEERS), peer)  # a twin's peer side by side with it
 BY_ID = {peer["id"]: peer for peer in PEERS}
 
 
@@ -349,42 +309,6 @@ def source_lines(functions):
     """Lines of code in the functions' source: blank lines and comment lines are not counted."""
     lines = [line.strip() for f in functions for line in inspect.getsource(f).splitlines()]
     return sum(1 for line in lines if line and not line.startswith("#"))
-
-
-def cpp_lines(path):
-    """Lines holding code once // and /* */ comments are removed: the rule of tools/count_lines.cpp."""
-    count, in_comment = 0, False
-    with open(path) as source:
-        for line in source:
-            has_code, i = False, 0
-            while i < len(line):
-                if in_comment:
-                    if line.startswith("*/", i):
-                        in_comment, i = False, i + 1
-                elif line.startswith("/*", i):
-                    in_comment, i = True, i + 1
-                elif line.startswith("//", i):
-                    break
-                elif not line[i].isspace():
-                    has_code = True
-                i += 1
-            count += has_code
-    return count
-
-
-def shared_code(peer_id):
-    """The C++ a peer calls into, as (files, lines): the export of gauss beside the modules, the code the
-    module is built from (include/, src/, python/; not its tests), or nothing when it is not there."""
-    if "extension" not in BY_ID[peer_id]["needs"] or not os.environ.get(EXTENSIONS):
-        return [], 0
-    export = os.path.normpath(os.path.join(os.environ[EXTENSIONS], "..", "..", "gauss"))
-    files = []
-    for part in ("include", "src", "python"):
-        for folder, _, names in os.walk(os.path.join(export, part)):
-            files += [os.path.relpath(os.path.join(folder, name), export)
-                      for name in names if name.endswith((".hpp", ".h", ".cpp"))]
-    files.sort()
-    return files, sum(cpp_lines(os.path.join(export, file)) for file in files)
 
 
 def unavailable_reason(peer_id):
@@ -413,22 +337,27 @@ def max_nodes(peer_id):
     return BY_ID[peer_id].get("max_nodes", default)  # a peer run by a faster interpreter has its own
 
 
+def families(peer):
+    """The family modules whose NAME the peer needs."""
+    return [FAMILY[module] for module in peer["needs"] if module in FAMILY]
+
+
 def card(peer_id):
     peer = BY_ID[peer_id]
     reason = unavailable_reason(peer_id)
-    fields = {key: value for key, value in peer.items() if key not in ("functions", "needs", "interpreter", "module")}
-    shares, shared_lines = shared_code(peer_id)
+    internal = ("functions", "needs", "interpreter", "module", "after")
+    fields = {key: value for key, value in peer.items() if key not in internal}
+    own = {}  # what its family says: a compiled peer's source, flags and build; PyPy's Python; shared code
+    for family in families(peer):
+        own.update(family.card_fields(peer))
     return {**fields, "heap_bytes_per_node": float(peer["heap_bytes_per_node"]),
             "rung": 100 + PEERS.index(peer),
             "source_file": os.path.basename(__file__),
             "source_lines": source_lines(peer["functions"]),
-            "shared_lines": shared_lines, "shares": shares, "flags": [], "environment": [], "distributed": False,
+            "shared_lines": 0, "shares": [], "flags": [], "environment": [], "distributed": False,
             "peer": True, "language": f"Python {platform.python_version()}",
             "max_nodes": max_nodes(peer_id),
-            "available": reason is None, "unavailable_reason": reason,
-            **(cython_peers.card_fields(peer_id) if "cython" in peer["needs"] else {}),  # its .pyx, its build
-            **(pythran_peers.card_fields(peer) if "pythran" in peer["needs"] else {}),  # its source, its flags
-            **({"language": pypy_peers.language()} if "pypy" in peer["needs"] else {})}  # PyPy's Python
+            "available": reason is None, "unavailable_reason": reason, **own}
 
 
 def cards():

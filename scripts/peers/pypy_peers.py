@@ -14,7 +14,9 @@ import signal
 import subprocess
 import sys
 
+NAME = "pypy"
 PACKAGE = "pypy3"  # the Debian package, and the command it installs
+MAX_NODES = 10**8  # PyPy's JIT runs pure Python ten times faster or more; py-list's list takes 800 MB there
 NEEDS = f"needs PyPy (the Debian package {PACKAGE})"
 
 
@@ -121,26 +123,35 @@ def start_again_under_pypy(argv):
         return f"{NEEDS}: cannot start {shown(program)}: {error.strerror}"
 
 
-def peers(py_list, py_generator, py_inlined, max_nodes):
-    """The three cards. Each peer's code is its CPython twin's function itself: the card counts its lines
-    the same, and pypy-list sits beside py-list in the report, the same code under another interpreter."""
-    common = dict(needs=["pypy"], libraries=["PyPy 7.3 (tracing JIT)"], learning_time="minutes",
-                  parallel=False, reproducible="always", interpreter=PACKAGE, max_nodes=max_nodes)
+def peers(earlier):
+    """The three cards, each right after its CPython twin. Each peer's code is its twin's function itself: the
+    card counts its lines the same, and pypy-list sits beside py-list in the report, the same code under
+    another interpreter."""
+    common = dict(needs=[NAME], libraries=["PyPy 7.3 (tracing JIT)"], learning_time="minutes",
+                  parallel=False, reproducible="always", interpreter=PACKAGE, max_nodes=MAX_NODES)
     jit = ["tracing JIT compilation", "JIT warm-up apart from the steady state", "a second interpreter"]
     return [
-        dict(common, id="pypy-list", functions=[py_list],
+        dict(common, id="pypy-list", functions=earlier["py-list"]["functions"], after="py-list",
              summary="py-list's code unchanged, run by PyPy: its JIT compiles the loop while it runs",
              concepts=["lists", "list comprehensions", "lambdas"] + jit,
              summation="one accumulator, in order",
              heap_bytes_per_node=8),  # PyPy's list of floats holds the doubles themselves, unboxed
-        dict(common, id="pypy-generator", functions=[py_generator],
+        dict(common, id="pypy-generator", functions=earlier["py-generator"]["functions"], after="py-generator",
              summary="py-generator's code unchanged, run by PyPy",
              concepts=["generator expressions", "built-in sum()"] + jit,
              summation="sum(): one accumulator, in order",  # PyPy 7.3 is Python 3.9: no compensated sum
              heap_bytes_per_node=0),
-        dict(common, id="pypy-inlined", functions=[py_inlined],
+        dict(common, id="pypy-inlined", functions=earlier["py-inlined"]["functions"], after="py-inlined",
              summary="py-inlined's code unchanged, run by PyPy",
              concepts=["generator expressions", "built-in sum()"] + jit,
              summation="sum(): one accumulator, in order",
              heap_bytes_per_node=0),
     ]
+
+
+def card_fields(peer):
+    return {"language": language()}  # PyPy's Python
+
+
+def build_seconds(peer):
+    return None  # nothing is compiled before the run: the JIT's time is the cell's jit_warmup_seconds

@@ -2,9 +2,9 @@
 (pythran-omp).
 
 Their sources are scripts/peers/pythran/*.py. Ladder's build compiles them (cmake/pythran_peers.cmake), as it
-builds the cpp-extension peer, and writes what it did, flags and seconds, to build.json beside the modules;
-`ladder run` names that directory in LADDER_PYTHRAN_MODULES. The compile time is so recorded apart from the
-run time, as numba's compile_seconds is.
+builds the cpp-extension peer, into pythran-peers/ under the peers' modules folder (built_modules.py), and
+writes what it did, flags and seconds, to build.json beside the modules. The compile time is so recorded
+apart from the run time, as numba's compile_seconds is.
 """
 import functools
 import importlib
@@ -12,10 +12,12 @@ import importlib.util
 import json
 import os
 import platform
-import sys
 
+import built_modules
+
+NAME = "pythran"
 PACKAGE = "python3-pythran"  # the Debian package
-MODULES = "LADDER_PYTHRAN_MODULES"
+MODULES = "pythran-peers"  # its subfolder of the peers' modules folder
 NEEDS = f"needs the modules Ladder's build compiles with Pythran (the Debian package {PACKAGE})"
 SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pythran")
 INTEGRANDS = ("gauss", "pi", "sin", "poly")  # each exported by both modules; any other is refused
@@ -23,13 +25,7 @@ INTEGRANDS = ("gauss", "pi", "sin", "poly")  # each exported by both modules; an
 
 def need(unavailable):
     """Put the modules' directory on sys.path and import both modules, or raise `unavailable`."""
-    directory = os.environ.get(MODULES)
-    if not directory:
-        raise unavailable(f"{NEEDS}: {MODULES} is not set (`ladder run` sets it)")
-    if not os.path.isdir(directory):
-        raise unavailable(f"{NEEDS}: {MODULES}={directory} is not a directory (is {PACKAGE} installed?)")
-    if directory not in sys.path:
-        sys.path.insert(0, directory)
+    built_modules.folder(MODULES, NEEDS, unavailable)
     try:
         for name in ("ladder_pythran", "ladder_pythran_omp"):
             compiled(name)
@@ -53,11 +49,11 @@ def source(name):
 
 def build_record(name):
     """What the build did for one module: {"flags": [...], "compile_seconds": s}, or {} when not built."""
-    directory = os.environ.get(MODULES)
+    where = built_modules.path(MODULES, "build.json")
     try:
-        with open(os.path.join(directory or "", "build.json")) as record:
+        with open(where) as record:
             return json.load(record).get(name, {})
-    except (OSError, ValueError):
+    except (TypeError, OSError, ValueError):  # TypeError: the folder is not named
         return {}
 
 
@@ -85,11 +81,11 @@ def flags(name):
         "-std=c++11 -fno-math-errno -fvisibility=hidden (Pythran's own defaults, its pythran.cfg)"]
 
 
-def peers():
+def peers(earlier):
     plain, omp = source("ladder_pythran"), source("ladder_pythran_omp")
     loops = [plain.midpoint, plain.gauss, plain.pi, plain.sin, plain.poly]
     loops_omp = [omp.midpoint, omp.gauss, omp.pi, omp.sin, omp.poly]
-    common = dict(needs=["pythran"], libraries=["Pythran 0.11 (Python to C++)"], learning_time="hours",
+    common = dict(needs=[NAME], libraries=["Pythran 0.11 (Python to C++)"], learning_time="hours",
                   heap_bytes_per_node=0)
     concepts = ["ahead-of-time compilation", "#pythran export type signatures", "the Python subset Pythran reads"]
     return [
@@ -110,3 +106,8 @@ def card_fields(peer):
     """What a pythran peer's card says beyond a Python peer's: its source file, the build's flags."""
     return {"source_file": "pythran/" + peer["module"] + ".py", "flags": flags(peer["module"]),
             "language": f"Python {platform.python_version()} (the subset Pythran compiles to C++)"}
+
+
+def build_seconds(peer):
+    """The seconds the build took to compile the peer's module, for its cells (None where not recorded)."""
+    return build_record(peer["module"]).get("compile_seconds")

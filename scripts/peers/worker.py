@@ -186,11 +186,10 @@ def measure(peer, integrand, a, b, n, threads, repetitions, min_time, min_warmup
         start = time.perf_counter_ns()
         integrate(integrand, a, b, 1, threads)
         outcome["compile_seconds"] = (time.perf_counter_ns() - start) / 1e9
-    if "cython" in peers.BY_ID[peer]["needs"]:  # compiled by the build, not here: the build's seconds
-        outcome["build_seconds"] = peers.cython_peers.build_seconds(peer)
-    if "pythran" in peers.BY_ID[peer]["needs"]:  # compiled by the build too
-        outcome["build_seconds"] = peers.pythran_peers.build_record(peers.BY_ID[peer]["module"]).get(
-            "compile_seconds")
+    for family in peers.families(peers.BY_ID[peer]):  # a module compiled by the build, not here: its seconds
+        seconds = family.build_seconds(peers.BY_ID[peer])
+        if seconds is not None:
+            outcome["build_seconds"] = seconds
 
     def call():
         return integrate(integrand, a, b, n, threads)
