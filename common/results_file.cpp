@@ -81,6 +81,8 @@ void to_json(json& out, const CardRecord& card) {
          {"vectorization", card.vectorization}};
   if (!card.per_call_sizes.empty()) out["per_call_sizes"] = card.per_call_sizes;  // only where there are
   if (!card.beside.empty()) out["beside"] = card.beside;
+  if (!card.staircase.empty()) out["staircase"] = card.staircase;  // only where set, as beside
+  if (card.baseline) out["baseline"] = true;
   if (card.yellow)
     out["yellow"] = {{"lines", card.yellow->lines},
                      {"score", card.yellow->score},
@@ -125,6 +127,8 @@ CardRecord read_card_record(const JsonReader& in) {
   if (const auto sizes = in.find("per_call_sizes"))
     for (const auto& size : sizes->elements()) card.per_call_sizes.push_back(size.integer());
   card.beside = in.string_or("beside", "");
+  card.staircase = in.string_or("staircase", "");
+  card.baseline = in.boolean_or("baseline", false);
   card.note = in.at("note").string();
   card.max_ulp_error = nullable_number(in, "max_ulp_error");
   for (const auto& entry : in.at("vectorization").elements())

@@ -59,6 +59,10 @@ struct CardRecord {
   // thread, beside the C++ tier it wraps (cpp-extension: xsimd); both empty for every other card.
   std::vector<std::int64_t> per_call_sizes{};
   std::string beside{};
+  // A peer's place in a report, from its card: the staircase of peers it is drawn on apart, by its title
+  // (empty for most), and whether it is the baseline every row is also measured against.
+  std::string staircase{};
+  bool baseline = false;
   std::string note{};
   std::optional<double> max_ulp_error{};  // of an elementary function the tier implements itself
   std::vector<VectorizationRecord> vectorization{};

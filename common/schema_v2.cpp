@@ -35,9 +35,25 @@ void complete_card(json& card) {
                  "fp_instructions_per_node", "flops_evidence"});
 }
 
+// A peer's place in a report (its card's staircase and baseline, written only where set): a file in which no
+// card says it was written before the cards did, when the report knew the two by the peers' ids.
+void complete_peer_places(json& cards) {
+  for (const auto& card : cards)
+    if (card.is_object() && (card.contains("staircase") || card.contains("baseline"))) return;
+  for (auto& card : cards) {
+    if (!card.is_object() || !card.contains("id") || !card.at("id").is_string() || !card.value("peer", false))
+      continue;
+    const std::string id = card.at("id").get<std::string>();
+    if (id == "py-list") card["baseline"] = true;
+    if (id == "py-inlined" || id == "cython-untyped" || id == "cython" || id == "cython-parallel")
+      card["staircase"] = "py-inlined compiled by Cython";
+  }
+}
+
 void complete_cards(json& holder) {
-  if (holder.is_object() && holder.contains("tiers") && holder.at("tiers").is_array())
-    for (auto& card : holder.at("tiers")) complete_card(card);
+  if (!holder.is_object() || !holder.contains("tiers") || !holder.at("tiers").is_array()) return;
+  for (auto& card : holder.at("tiers")) complete_card(card);
+  complete_peer_places(holder.at("tiers"));
 }
 
 // A cell: its key's ranks (a run from before distributed tiers had one), whether it was oversubscribed and

@@ -147,5 +147,28 @@ TEST(Migration, ADamagedVersion1EntryIsNamedByItsPath) {
   }
 }
 
+// A file written before a peer's card said its place in the report: the peers the report knew by id get it
+// (py-list the baseline, py-inlined and the Cython peers their staircase); a file whose cards say it is left.
+TEST(Migration, PeersPlacesInTheReportComeFromTheirIdsInAnOlderFile) {
+  const auto card = [](const std::string& id, bool peer) { return json{{"id", id}, {"peer", peer}}; };
+  json document = {{"tiers",
+                    {card("naive", false), card("py-list", true), card("py-inlined", true),
+                     card("cython", true), card("numpy", true)}}};
+  complete_results_v2(document);
+  const json& cards = document.at("tiers");
+  EXPECT_EQ(cards[1].value("baseline", false), true);
+  EXPECT_EQ(cards[2].value("staircase", ""), "py-inlined compiled by Cython");
+  EXPECT_EQ(cards[3].value("staircase", ""), "py-inlined compiled by Cython");
+  for (const int plain : {0, 4})
+    EXPECT_FALSE(cards[plain].contains("staircase") || cards[plain].contains("baseline")) << cards[plain];
+  EXPECT_FALSE(cards[2].contains("baseline"));
+
+  json newer = {{"tiers", {card("py-list", true), card("cython", true)}}};
+  newer["tiers"][1]["staircase"] = "its own title";
+  complete_results_v2(newer);
+  EXPECT_FALSE(newer.at("tiers")[0].contains("baseline")) << "a file whose cards say it is as written";
+  EXPECT_EQ(newer.at("tiers")[1].at("staircase"), "its own title");
+}
+
 }  // namespace
 }  // namespace ladder

@@ -65,6 +65,8 @@ std::vector<CardRecord> tier_cards(const std::vector<std::string>& ids) {
       if (peer->size_limit) record.size_limit = peer->size_limit;
       record.per_call_sizes = peer->per_call_sizes;
       record.beside = peer->beside;
+      record.staircase = peer->staircase;
+      record.baseline = peer->baseline;
       record.yellow = peer->yellow;
     } else {
       record = card_record(find_tier(id).card);

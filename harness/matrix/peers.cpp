@@ -132,6 +132,8 @@ void load_peers(const std::string& language) {
       if (const auto sizes = in.find("per_call_sizes"))
         for (const auto& size : sizes->elements()) peer.per_call_sizes.push_back(size.integer());
       peer.beside = in.string_or("beside", "");
+      peer.staircase = in.string_or("staircase", "");
+      peer.baseline = in.boolean_or("baseline", false);
       if (const auto flags = in.find("flags")) card.flags = flags->strings();  // a compiled peer's
       card.note = in.string_or("note", "");
       if (const auto yellow = in.find("yellow")) peer.yellow = read_yellow_lines(*yellow);

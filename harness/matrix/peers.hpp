@@ -26,7 +26,9 @@ struct PeerCard {
   // Sizes it is also measured at, one thread, where one call costs more than its loop (cpp-extension:
   // what crossing from Python into C++ costs); the matrix adds them (Matrix::cells).
   std::vector<std::int64_t> per_call_sizes;
-  std::string beside;  // the C++ tier it wraps, measured at the same per-call sizes when it runs; or empty
+  std::string beside;     // the C++ tier it wraps, measured at the same per-call sizes when it runs; or empty
+  std::string staircase;  // the staircase of peers a report draws it on apart, by its title; or empty
+  bool baseline = false;  // the peer every row of a report is also measured against
   std::optional<YellowLines> yellow;  // a Cython peer's kernel as `cython -a` scores it
 };
 

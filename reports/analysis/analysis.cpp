@@ -194,13 +194,15 @@ double measured_rows(const Run& run, Analysis& analysis) {
 }
 
 // Each row against the others: its share of the fastest, its speedup over the rung below (the peers' own
-// staircase apart), over py-list and the best peer, and whether it is on the Pareto frontier.
+// staircase apart), over the baseline peer and the best peer, and whether it is on the Pareto frontier.
 void compare_rows(Analysis& analysis, double fastest) {
+  for (const auto& card : analysis.run->cards)
+    if (card.peer && card.baseline) analysis.baseline = &card;
   const Row* below = nullptr;
-  const Row* py_list = nullptr;
+  const Row* baseline = nullptr;
   for (const auto& row : analysis.rows) {
     if (!row.card->peer) continue;
-    if (row.card->id == "py-list") py_list = &row;
+    if (row.card == analysis.baseline) baseline = &row;
     if (!analysis.best_peer || row.cell->median() < analysis.best_peer->cell->median())
       analysis.best_peer = &row;
   }
@@ -213,7 +215,7 @@ void compare_rows(Analysis& analysis, double fastest) {
       row.below_range = ratio_range(previous->interval, row.interval);
     }
     if (!row.card->pypy()) previous = &row;  // a PyPy twin is measured against, never as, a CPython rung
-    if (py_list) row.over_py_list = py_list->cell->median() / row.cell->median();
+    if (baseline) row.over_baseline = baseline->cell->median() / row.cell->median();
     if (analysis.best_peer) row.over_best_peer = analysis.best_peer->cell->median() / row.cell->median();
     if (analysis.best_peer && !row.card->peer && !analysis.first_beating_peers &&
         row.cell->median() < analysis.best_peer->cell->median())

@@ -50,8 +50,8 @@ struct Integrand {
 // The machine's run-to-run noise for a run's cells (common/noise.hpp): how far a cell's median moves between
 // two runs of the same code here, the band its interval is widened by. load_run measures it from the run's
 // own rounds where it has them (common/round_noise.hpp: by size, and over every size as the fallback), else
-// leaves the documented default; fill_noise (reports/analysis/run_noise.hpp) adds what the history of this machine
-// knows. Where both are known the wider is used, and every answer says where its figure came from.
+// leaves the documented default; fill_noise (reports/analysis/run_noise.hpp) adds what the history of this
+// machine knows. Where both are known the wider is used, and every answer says where its figure came from.
 struct RunNoise {
   std::map<std::string, Threshold> by_cell;  // by CellResult::name
   // The cell's medians in the history's other runs of this same code and build on this machine
@@ -178,7 +178,7 @@ struct Row {
   std::optional<double> speedup_below;  // against the rung below (on the same staircase: C++ or peers)
   // The two speedups with the range their cells' intervals allow ("179× (170–188×)", "≈ 1 (…)").
   std::optional<RatioRange> speedup_range, below_range;
-  std::optional<double> over_py_list;    // against the py-list peer, when peers ran
+  std::optional<double> over_baseline;   // against the baseline peer (its card says so), when it ran
   std::optional<double> over_best_peer;  // against the fastest peer, when peers ran
   double fraction_of_fastest = 0;
   bool pareto = false;  // no other tier is both faster and no more costly
@@ -203,6 +203,7 @@ struct Analysis {
   std::vector<Row> rows;                      // rung order, tiers with a measured cell at n
   std::vector<const CellResult*> unmeasured;  // cells at n that did not run, with their reasons
   const Row* best_peer = nullptr;             // the fastest peer, when peers ran
+  const Card* baseline = nullptr;             // the peer whose card says it is the baseline, measured or not
   const Row* first_beating_peers = nullptr;   // the lowest C++ rung faster than every peer
   // The fastest tier within the noise that may be recommended, a tie going to the cheapest to keep; prefer()
   // may set `recommended` to another (a deadline's), `decided` stays the fastest's.

@@ -62,8 +62,8 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
 // per-call size and integrand: the two medians, their difference (what one call costs to cross from Python
 // into C++) and its share of the peer's call at the run's largest n; "not measured" where a cell is missing.
 void crossing(Document& doc, const std::vector<Run>& runs);
-// For each run with a Cython peer's yellow count on its card: py-inlined and its Cython rungs, each one's
-// yellow lines and Cython's score beside its time a node (sections_yellow.cpp).
+// For each run and each staircase of peers its cards name (`staircase`) with a yellow count on a card: the
+// staircase's rungs, each one's yellow lines and Cython's score beside its time a node (sections_yellow.cpp).
 void yellow_lines(Document& doc, const std::vector<Run>& runs);
 void where_the_time_goes(Document& doc, const Analysis& analysis, bool several);
 void costs(Document& doc, const Run& run);

@@ -106,9 +106,10 @@ void which(Document& doc, const std::vector<Analysis>& analyses) {
       const Row* fastest = nullptr;
       for (const auto& row : analysis.rows)
         if (!row.card->peer && (!fastest || row.cell->median() < fastest->cell->median())) fastest = &row;
-      if (fastest && fastest->over_py_list)
-        cross += "; the fastest C++ tier, " + fastest->card->id + ", is " + times(*fastest->over_py_list) +
-                 " py-list and " + times(*fastest->over_best_peer) + " " + best.card->id;
+      if (fastest && fastest->over_baseline)
+        cross += "; the fastest C++ tier, " + fastest->card->id + ", is " + times(*fastest->over_baseline) +
+                 " " + analysis.baseline->id + " and " + times(*fastest->over_best_peer) + " " +
+                 best.card->id;
       items.push_back(cross + ".");
     }
     const Row* previous = nullptr;

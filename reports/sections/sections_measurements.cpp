@@ -230,7 +230,10 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
     Table more{{"tier", "min – max", "cv", "nodes/s", "of fastest", "peak heap", "minor faults", "instr/node",
                 "vector", "counters", "rounding error", "reproducible"},
                {}};
-    if (peers) more.header.insert(more.header.begin() + 5, {"× py-list", "× best Python"});
+    if (peers)
+      more.header.insert(
+          more.header.begin() + 5,
+          {"× " + (analysis.baseline ? analysis.baseline->id : std::string("baseline")), "× best Python"});
     for (const auto& row : analysis.rows) {
       const CellResult& cell = *row.cell;
       const std::string name = row.card->id + (row.card->peer ? " (Python)" : "");
@@ -250,7 +253,7 @@ void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool sev
            cell.reproducible ? (*cell.reproducible ? "yes" : "no") : "–"});
       if (peers)
         more.rows.back().insert(more.rows.back().begin() + 5,
-                                {row.over_py_list ? times(*row.over_py_list) : "–",
+                                {row.over_baseline ? times(*row.over_baseline) : "–",
                                  row.over_best_peer ? times(*row.over_best_peer) : "–"});
     }
     doc.push_back(table(rows));

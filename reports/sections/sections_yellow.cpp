@@ -1,5 +1,6 @@
-// "How yellow, how fast": py-inlined's code interpreted, compiled by Cython untyped, typed and under prange,
-// each Cython peer's yellow count (its card's, from `cython -a` at build time) beside its time a node.
+// "How yellow, how fast": a staircase of peers (the cards that name it: the same code interpreted, then
+// compiled by Cython untyped, typed and under prange), each compiled peer's yellow count (its card's, from
+// `cython -a` at build time) beside its time a node.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -9,9 +10,6 @@
 
 namespace ladder::report {
 namespace {
-
-// py-inlined's code as the interpreter runs it, then its Cython rungs, the card's order.
-const std::vector<std::string> staircase{"py-inlined", "cython-untyped", "cython", "cython-parallel"};
 
 // The peer's measured cell of one integrand at n on the most threads it ran on (prange's at --threads), or
 // null.
@@ -60,8 +58,9 @@ void yellow_table(Document& doc, const Run& run, const std::vector<const Card*>&
          cell ? format_number("%.3g ns", cell->median() * 1e9 / static_cast<double>(n)) : "not measured",
          peer->learning_time});
   }
-  doc.push_back(heading(2, "How yellow, how fast: py-inlined compiled by Cython" +
+  doc.push_back(heading(2, "How yellow, how fast: " + peers.front()->staircase +
                                (several ? " on " + run.machine : std::string())));
+  const Card* interpreted = peers.front()->yellow ? nullptr : peers.front();  // the staircase's first rung
   doc.push_back(paragraph(
       "`cython -a` paints a line of a .pyx yellow where the C it became calls into the Python C-API, the "
       "deeper the more it calls. A Cython peer's yellow lines are those of its kernel (the loop and the "
@@ -70,7 +69,8 @@ void yellow_table(Document& doc, const Run& run, const std::vector<const Card*>&
       "of the cell's repetitions, divided by n, for " +
       (integrand.empty() ? std::string("the run's integrand") : integrand) +
       (n ? " at n = " + format_count(static_cast<double>(n)) : std::string()) +
-      "; py-inlined is the same code interpreted. How the count is made: docs/python-peers.md."));
+      (interpreted ? "; " + interpreted->id + " is the same code interpreted" : std::string()) +
+      ". How the count is made: docs/python-peers.md."));
   doc.push_back(table(std::move(rows)));
 }
 
@@ -78,12 +78,20 @@ void yellow_table(Document& doc, const Run& run, const std::vector<const Card*>&
 
 void yellow_lines(Document& doc, const std::vector<Run>& runs) {
   for (const auto& run : runs) {
-    std::vector<const Card*> peers;
-    for (const auto& id : staircase)
-      if (const Card* card = run.card(id)) peers.push_back(card);
-    const bool any_yellow =
-        std::any_of(peers.begin(), peers.end(), [](const Card* card) { return card->yellow; });
-    if (any_yellow) yellow_table(doc, run, peers, runs.size() > 1);
+    std::vector<std::vector<const Card*>> staircases;  // each staircase the cards name, in rung order
+    for (const Card* card : run.cards_by_rung()) {
+      if (card->staircase.empty()) continue;
+      const auto same = std::find_if(staircases.begin(), staircases.end(), [&](const auto& staircase) {
+        return staircase.front()->staircase == card->staircase;
+      });
+      if (same == staircases.end())
+        staircases.push_back({card});
+      else
+        same->push_back(card);
+    }
+    for (const auto& peers : staircases)
+      if (std::any_of(peers.begin(), peers.end(), [](const Card* card) { return card->yellow; }))
+        yellow_table(doc, run, peers, runs.size() > 1);
   }
 }
 
