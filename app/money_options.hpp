@@ -1,5 +1,5 @@
-// The money model's options (reports/analysis/economics.hpp), declared once for the commands that answer with it:
-// `ladder pick`, `ladder report` and `ladder run` (whose report is the same). Parsed and checked before
+// The money model's options (reports/analysis/economics.hpp), declared once for the commands that answer with
+// it: `ladder pick`, `ladder report` and `ladder run` (whose report is the same). Parsed and checked before
 // anything runs: a bad price, horizon, deadline or costs file is an InputError naming it (exit 2).
 #pragma once
 

@@ -41,8 +41,9 @@ TEST(CommandLine, ListJsonGivesTheCards) {
   EXPECT_GT(cards[6]["source_lines"].get<int>(), 5);  // the kernel header's lines
   EXPECT_EQ(cards[8]["learning_time"], "days");
   EXPECT_EQ(cards[9]["reproducible"], "on request");
-  // Each card's engineer-days, recomputed from the documented default figures (reports/analysis/economics.hpp):
-  // xsimd learns in days (3), 3 concepts × 0.25, 1 library × 0.5, no flag, its lines × 0.25 a hundred.
+  // Each card's engineer-days, recomputed from the documented default figures
+  // (reports/analysis/economics.hpp): xsimd learns in days (3), 3 concepts × 0.25, 1 library × 0.5, no flag,
+  // its lines × 0.25 a hundred.
   const auto& xsimd = cards[6];
   const double lines = xsimd["source_lines"].get<double>() + xsimd["shared_lines"].get<double>();
   EXPECT_DOUBLE_EQ(xsimd["engineer_days"]["adoption"].get<double>(), 3 + 3 * 0.25 + 0.5 + lines * 0.25 / 100);

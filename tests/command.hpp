@@ -35,8 +35,8 @@ inline void use_the_tests_cache() {
 // The history database (LADDER_HISTORY) of the runs a test makes: one a test process (ctest runs each test
 // in its own), in the temporary directory, removed when the process exits. One history shared by every test
 // let one test's runs decide another's report: five recorded runs of a build are pooled into each cell's
-// interval (reports/analysis/run_noise.hpp), so a test's figures depended on the tests before it. A test that names
-// a history (`LADDER_HISTORY=… ladder …`, or --history) still gets it.
+// interval (reports/analysis/run_noise.hpp), so a test's figures depended on the tests before it. A test that
+// names a history (`LADDER_HISTORY=… ladder …`, or --history) still gets it.
 inline const std::filesystem::path& the_tests_history_dir() {
   static const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("ladder-test-history-" + std::to_string(getpid()));

@@ -1,6 +1,6 @@
-// The readers of an emulated run (reports/sections/emulated.cpp): the report, `ladder pick` and `ladder compare` of a
-// crafted run whose context says qemu-user rank nothing and say why, while the same run without that
-// record is answered as ever; each cell's error and each tier's vectorization evidence are still shown.
+// The readers of an emulated run (reports/sections/emulated.cpp): the report, `ladder pick` and `ladder
+// compare` of a crafted run whose context says qemu-user rank nothing and say why, while the same run without
+// that record is answered as ever; each cell's error and each tier's vectorization evidence are still shown.
 // The run part: `ladder run` under the test switch writes the record, its warning and an emulated report,
 // and keeps the run out of the history. The aarch64 part: the cross-built ladder under qemu-aarch64-static.
 #include <gtest/gtest.h>

@@ -1,7 +1,8 @@
 // An emulated run says so and ranks nothing (common/emulation.hpp, harness/machine/emulation_check.hpp,
-// reports/sections/emulated.cpp): the check on crafted ELF files, its test switch, the context field read and written
-// (and absent from older files), and the report, pick and compare of a crafted emulated run: no answer, no
-// usage map, no speedups, a sentence why, each cell's error and each tier's vectorization still shown.
+// reports/sections/emulated.cpp): the check on crafted ELF files, its test switch, the context field read and
+// written (and absent from older files), and the report, pick and compare of a crafted emulated run: no
+// answer, no usage map, no speedups, a sentence why, each cell's error and each tier's vectorization still
+// shown.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 

@@ -1,8 +1,8 @@
 // One answer for a machine (issue 38): where the history holds other runs of this same code and build on
-// this machine, a cell's interval pools their medians with its own (reports/analysis/intervals.hpp): runs measured
-// apart are independent samples, a run's repetitions are not. The pooled interval recomputed by hand; which
-// runs count (a clean commit, the same build, not the run itself); under five others, no pooling; and a
-// current rung that one run's noise band leaves tied, decided by the runs. Histories are made by hand.
+// this machine, a cell's interval pools their medians with its own (reports/analysis/intervals.hpp): runs
+// measured apart are independent samples, a run's repetitions are not. The pooled interval recomputed by
+// hand; which runs count (a clean commit, the same build, not the run itself); under five others, no pooling;
+// and a current rung that one run's noise band leaves tied, decided by the runs. Histories are made by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,5 @@
-// Where each cell's noise figure comes from (reports/analysis/run_noise.hpp): fill_noise reads the history of the
-// machine a run was measured on, the runs of one clean commit first, then a recorded A/A figure, else the
+// Where each cell's noise figure comes from (reports/analysis/run_noise.hpp): fill_noise reads the history of
+// the machine a run was measured on, the runs of one clean commit first, then a recorded A/A figure, else the
 // documented default; it never creates or writes the database. `ladder report` and `ladder pick` take
 // --history as compare does. Histories are made by hand (the store's own record and record_noise); nothing is
 // timed.

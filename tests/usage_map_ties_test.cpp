@@ -1,9 +1,10 @@
-// The money and latency answer within the noise (reports/analysis/decision.hpp, reports/analysis/economics.hpp), on crafted
-// runs whose every figure is the test's own: two tiers whose core-seconds a call are within the noise make
-// one usage-map step "≈" that goes to the tier cheaper to keep, whichever median is the lower; tiers apart
-// beyond the noise keep their own steps, each break-even with a range recomputed here from the formula and
-// the noise band; a deadline inside a tier's interval is met (or missed) "within the noise"; a tier whose
-// every cell was disturbed is said to be; and the answer does not depend on the order of the cells.
+// The money and latency answer within the noise (reports/analysis/decision.hpp,
+// reports/analysis/economics.hpp), on crafted runs whose every figure is the test's own: two tiers whose
+// core-seconds a call are within the noise make one usage-map step "≈" that goes to the tier cheaper to keep,
+// whichever median is the lower; tiers apart beyond the noise keep their own steps, each break-even with a
+// range recomputed here from the formula and the noise band; a deadline inside a tier's interval is met (or
+// missed) "within the noise"; a tier whose every cell was disturbed is said to be; and the answer does not
+// depend on the order of the cells.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -215,8 +216,8 @@ TEST(LatencyWithinTheNoise, WithoutADeadlineATieGoesToTheCheaperToKeepAndIsNamed
 }
 
 // The same two tiers 1.5 % apart, on a machine whose measured noise floor is 1 % (its history's, as
-// reports/analysis/run_noise.hpp fills it): apart beyond the noise, each keeps its own step and the faster is the
-// latency answer, untied; the intervals and the answer's words name the measured floor.
+// reports/analysis/run_noise.hpp fills it): apart beyond the noise, each keeps its own step and the faster is
+// the latency answer, untied; the intervals and the answer's words name the measured floor.
 TEST(UsageMapTies, AMeasuredNoiseFloorUnderTheirDistanceKeepsTwoTiersApart) {
   ladder::testing::TempDir dir;
   CraftedCell a = cell("simd-a", 2, 1e-3), b = cell("simd-b", 3, 0.985e-3);
