@@ -82,7 +82,7 @@ Command add_pick(CLI::App& app) {
   pick->add_flag("--include-peers", options->constraints.include_peers,
                  "let the Python peers win too (staying in Python is an answer)");
   pick->add_option("--without", options->constraints.without,
-                   "libraries you will not take on, comma-separated")
+                   "libraries or concepts you will not take on, comma-separated, as `ladder list` names them")
       ->delimiter(',');
   pick->add_option("--integrand", options->constraints.integrand,
                    "answer for this integrand of the file; without it, a file of several integrands is "

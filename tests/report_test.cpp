@@ -156,6 +156,25 @@ TEST(Pick, EachConstraintRulesOutWhatItShould) {
   EXPECT_NE(without.output.find("needs xsimd 8.1 (--without xsimd)"), std::string::npos) << without.output;
 }
 
+// --without takes the names `ladder list` prints, whole ("xsimd 8.1", "xsimd"), and refuses a name that is
+// no library or concept of the tiers: a typo or a fragment ("xs") would rule out nothing, or the wrong tier.
+TEST(Pick, WithoutTakesTheListedNamesAndRefusesOneNoTierHas) {
+  TempDir dir;
+  const fs::path run = crafted_run(dir / "run");
+  const auto versioned = pick(run, "--without 'xsimd 8.1'");
+  EXPECT_EQ(versioned.exit_code, 0) << versioned.output;
+  EXPECT_NE(versioned.output.find("pick: eigen"), std::string::npos) << versioned.output;
+  EXPECT_NE(versioned.output.find("needs xsimd 8.1 (--without xsimd 8.1)"), std::string::npos)
+      << versioned.output;
+  const auto fragment = pick(run, "--without xs");
+  EXPECT_EQ(fragment.exit_code, 2) << fragment.output;
+  EXPECT_NE(fragment.output.find("--without 'xs' is no library or concept of these tiers; accepted: "),
+            std::string::npos)
+      << fragment.output;
+  EXPECT_NE(fragment.output.find("xsimd"), std::string::npos) << fragment.output;
+  EXPECT_EQ(fragment.output.find("pick:"), std::string::npos) << fragment.output;
+}
+
 TEST(Pick, SaysPlainlyWhenNoTierMeetsTheConstraintsAndWhy) {
   TempDir dir;
   const auto outcome = pick(crafted_run(dir / "run"), "--max-cost 1.5 --max-error 1e-20");

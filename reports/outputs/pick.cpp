@@ -17,9 +17,25 @@
 namespace ladder::report {
 namespace {
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
+// The name of `needs` (a card's library or concept) that --without's `unwanted` names, by the key both are
+// known by (name_key: "oneTBB" and "oneTBB 2021.8" are one); empty when it names none of them.
+std::string unwanted_need(const Card& card, const std::string& unwanted) {
+  const std::string key = name_key(unwanted);
+  for (const auto* needs : {&card.libraries, &card.concepts})
+    for (const auto& name : *needs)
+      if (name_key(name) == key) return name;
+  return "";
+}
+
+// --without names libraries or concepts of these tiers, as `ladder list` prints them (or their keys): a
+// name none has would rule out nothing, so it is refused with the accepted ones.
+void check_without(const std::vector<std::string>& without, const std::vector<Card>& cards) {
+  const std::vector<CardRecord> records(cards.begin(), cards.end());
+  const auto accepted = knowable_names(records);
+  for (const auto& name : without)
+    if (!std::binary_search(accepted.begin(), accepted.end(), name_key(name)))
+      throw InputError("--without '" + quote_text(name) +
+                       "' is no library or concept of these tiers; accepted: " + join(accepted));
 }
 
 struct Candidate {
@@ -74,10 +90,9 @@ std::vector<Candidate> candidates_at(const Run& run, const PickConstraints& cons
   for (const auto& card : run.cards) {
     if (card.peer && !constraints.include_peers) continue;
     Candidate candidate{&card, nullptr, maintenance_cost(card), {}};
-    for (const auto& library : card.libraries)
-      for (const auto& unwanted : constraints.without)
-        if (lower(library).find(lower(unwanted)) != std::string::npos)
-          candidate.ruled_out = "needs " + library + " (--without " + unwanted + ")";
+    for (const auto& unwanted : constraints.without)
+      if (const std::string needs = unwanted_need(card, unwanted); !needs.empty())
+        candidate.ruled_out = "needs " + needs + " (--without " + unwanted + ")";
     if (candidate.ruled_out.empty() && constraints.max_cost && candidate.cost.score > *constraints.max_cost)
       candidate.ruled_out = format_number("costs %.1f", candidate.cost.score) +
                             format_number(" (--max-cost %g)", *constraints.max_cost);
@@ -296,6 +311,7 @@ int pick(const std::string& results, const PickConstraints& constraints) {
   if (run.emulated()) return pick_emulated(run, constraints.money && constraints.money->json);
   const auto names = run.integrand_names();
   if (!constraints.integrand.empty()) check_integrand(run, constraints.integrand, "--integrand");
+  check_without(constraints.without, run.cards);
   if (constraints.money) {
     std::vector<CardRecord> cards(run.cards.begin(), run.cards.end());
     check_team_knows(constraints.money->figures.team_knows, cards);
