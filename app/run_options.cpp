@@ -66,7 +66,9 @@ void add_run_options(CLI::App* command, RunCommandOptions& options) {
                       "the seed of the cells' shuffled order (default: random, recorded)");
   command->add_flag("--reproducible", args.reproducible,
                     "ask parallel tiers that can for the same bits at every thread count");
-  command->add_option("--out", args.out, "output directory (default ./ladder-out); must be new or empty");
+  command->add_option(
+      "--out", args.out,
+      "output directory, new or empty (default: a new ladder-out/run-DATE-TIME for each run)");
   command->add_option("--resume", args.resume, "finish the interrupted run in this directory");
   command->add_flag("--force", args.force, "replace the results in a non-empty --out");
   command->add_option("--label", args.label, "a name for this run, kept in the results");

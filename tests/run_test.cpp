@@ -334,13 +334,41 @@ TEST(Run, AnOutputDirectoryThatCannotBeWrittenIsRefusedFirst) {
   EXPECT_EQ(read_text(dir / "a-file"), "not a directory");
 }
 
+// With no --out, each run gets a folder of its own (ladder-out/run-DATE-TIME, -2 … within one second), so
+// the second plain `ladder run` works as the first did; a non-empty --out that holds no run is refused with
+// that said, and nothing in it is touched.
+TEST(Run, TwoRunsWithNoOutEachGetAFolderOfTheirOwn) {
+  TempDir dir;
+  const std::string here = "cd '" + dir.str() + "' && " + LADDER_BINARY;
+  const std::string run =
+      "run --no-limits --no-instructions --no-history --tiers xsimd --n 1e4 " + std::string(quick_cells);
+  const Outcome first = run_command(here, run), second = run_command(here, run);
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+  std::vector<std::string> runs;
+  for (const auto& entry : fs::directory_iterator(dir / "ladder-out"))
+    if (entry.path().filename().string().starts_with("run-") && fs::exists(entry.path() / "results.json"))
+      runs.push_back(entry.path().filename().string());
+  EXPECT_EQ(runs.size(), 2u) << first.output << second.output;
+
+  fs::create_directories(dir / "mine");
+  std::ofstream(dir / "mine/notes.txt") << "my notes";
+  const Outcome refused = ladder(run + " --out " + (dir / "mine").string());
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("is not empty and holds no run of Ladder's"), std::string::npos)
+      << refused.output;
+  EXPECT_EQ(refused.output.find("--resume"), std::string::npos) << refused.output;
+  EXPECT_EQ(read_text(dir / "mine/notes.txt"), "my notes");
+}
+
 TEST(Run, ExistingResultsAreNeverOverwrittenBySurprise) {
   TempDir dir;
   fs::create_directories(dir / "out");
   std::ofstream(dir / "out/results.json") << "{\"mine\": true}";
   const Outcome refused = ladder("run --no-limits --tiers xsimd --n 1e4 --out " + (dir / "out").string());
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
-  EXPECT_NE(refused.output.find("is not empty"), std::string::npos) << refused.output;
+  EXPECT_NE(refused.output.find("holds results (results.json); give --force"), std::string::npos)
+      << refused.output;
   EXPECT_EQ(read_text(dir / "out/results.json"), "{\"mine\": true}");
 
   const Outcome forced = ladder("run --no-limits --tiers xsimd --n 1e4 " + std::string(quick_cells) +

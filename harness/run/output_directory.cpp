@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 
 #include "errors.hpp"
@@ -26,9 +27,18 @@ std::string prepare_directory(const std::string& dir, bool resuming, bool force)
     throw InputError("--out '" + shown + "' is a file, not a directory");
   std::string created;
   if (!resuming) {
-    if (fs::exists(dir, error) && !fs::is_empty(dir, error) && !force)
-      throw InputError("--out '" + shown + "' is not empty; give --resume " + shown +
-                       " to finish the run it holds, --force to replace its results, or another --out");
+    if (fs::exists(dir, error) && !fs::is_empty(dir, error) && !force) {
+      const Paths paths = paths_in(dir);
+      if (fs::exists(paths.journal, error))
+        throw InputError("--out '" + shown + "' holds a run (its journal.jsonl); give --resume " + shown +
+                         " to finish it, --force to replace its results, or another --out");
+      if (fs::exists(paths.json, error))
+        throw InputError("--out '" + shown + "' holds results (results.json); give --force to replace " +
+                         "them, or another --out");
+      throw InputError(
+          "--out '" + shown + "' is not empty and holds no run of Ladder's; give a new or empty " +
+          "--out (with no --out, each run gets a folder of its own: " + runs_folder + "/run-DATE-TIME)");
+    }
     for (fs::path missing = dir; !missing.empty() && !fs::exists(missing, error);
          missing = missing.parent_path()) {
       created = missing.string();
@@ -50,6 +60,19 @@ std::string prepare_directory(const std::string& dir, bool resuming, bool force)
   ::close(fd);
   ::unlink(probe.c_str());
   return created;
+}
+
+std::string new_run_directory(const std::string& parent) {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "run-%Y%m%d-%H%M%S", &local);
+  const std::string first = parent + "/" + stamp;
+  std::string dir = first;
+  std::error_code error;
+  for (int again = 2; fs::exists(dir, error); ++again) dir = first + "-" + std::to_string(again);
+  return dir;
 }
 
 void remove_created_directory(const std::string& created) {

@@ -9,6 +9,7 @@
 #include "context.hpp"
 #include "distributed.hpp"
 #include "errors.hpp"
+#include "output_directory.hpp"
 #include "parse.hpp"
 #include "peers.hpp"
 #include "quote.hpp"
@@ -152,7 +153,8 @@ RunRequest parse_request(const RunArguments& args) {
   request.tiers = args.tiers;
   parse_matrix_options(args, request);
   request.reproducible = args.reproducible;
-  request.out = args.out;
+  // No --out: a new folder of its own (a resumed run writes into the folder it resumes).
+  request.out = !args.out.empty() || !args.resume.empty() ? args.out : new_run_directory();
   request.resume = given(args.resume);
   request.force = args.force;
   request.label = args.label;

@@ -28,7 +28,7 @@ struct RunArguments {
   std::optional<double> min_time;
   std::string seed;
   bool reproducible = false;
-  std::string out = "ladder-out";
+  std::string out;  // --out; empty: a new ladder-out/run-DATE-TIME (output_directory.hpp)
   std::string resume;
   bool force = false;
   std::string label;
