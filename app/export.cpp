@@ -33,9 +33,10 @@ int export_tier(exporter::ExportRequest request, const Invocation& invocation) {
   const bool replaced = exporter::write_project(request.out, files);
   std::cout << (replaced ? "Replaced the earlier export in " : "Wrote ") << request.out << ": "
             << files.size() << " files, the " << request.tier << " tier as the library target "
-            << request.name_space << "::midpoint.\nBuild and test it:\n  cmake -S " << request.out << " -B "
-            << request.out << "/build && cmake --build " << request.out
-            << "/build --parallel && ctest --test-dir " << request.out << "/build --output-on-failure\n";
+            << request.name_space << "::midpoint.\nBuild and test it, in a folder beside it (a build inside "
+            << request.out << " would stop the next export into it):\n  cmake -S " << request.out << " -B "
+            << request.out << "-build && cmake --build " << request.out
+            << "-build --parallel && ctest --test-dir " << request.out << "-build --output-on-failure\n";
   return 0;
 }
 

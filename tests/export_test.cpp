@@ -412,9 +412,15 @@ TEST(ExportCommand, WritesTheProjectAndSaysHowToBuildIt) {
   const auto done = ladder::testing::run_command(LADDER_BINARY, "export xsimd --out " + (dir / "p").string());
   EXPECT_EQ(done.exit_code, 0) << done.output;
   EXPECT_NE(done.output.find("midpoint::midpoint"), std::string::npos) << done.output;
-  EXPECT_NE(done.output.find("ctest --test-dir " + (dir / "p").string() + "/build"), std::string::npos)
+  // The hint builds beside the export, not in it: configured as it says, the next export still replaces it.
+  const std::string beside = (dir / "p").string() + "-build";
+  EXPECT_NE(done.output.find("cmake -S " + (dir / "p").string() + " -B " + beside + " "), std::string::npos)
       << done.output;
+  EXPECT_NE(done.output.find("ctest --test-dir " + beside), std::string::npos) << done.output;
   EXPECT_TRUE(std::filesystem::exists(dir / "p" / "include" / "midpoint" / "xsimd.hpp"));
+  const auto configured =
+      ladder::testing::run_command("cmake", "-S " + (dir / "p").string() + " -B " + beside + " -G Ninja");
+  ASSERT_EQ(configured.exit_code, 0) << configured.output;
   const auto again = ladder::testing::run_command(LADDER_BINARY, "export tbb --out " + (dir / "p").string());
   EXPECT_EQ(again.exit_code, 0) << again.output;
   EXPECT_NE(again.output.find("Replaced the earlier export"), std::string::npos) << again.output;
