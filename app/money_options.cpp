@@ -41,9 +41,10 @@ void MoneyOptions::add(CLI::App* command) {
                       "instead of --calls-per-day: the core-hours a day the job holds on the current rung");
   command->add_option("--deadline", deadline, "the wall time one call must meet, e.g. 30ms");
   command
-      ->add_option("--team-knows", team_knows,
-                   "concepts and libraries the team knows, comma-separated (the names of `ladder list "
-                   "--json`'s cards, e.g. openmp,xsimd): they cost it no learning")
+      ->add_option(
+          "--team-knows", team_knows,
+          "concepts and libraries the team knows, comma-separated, as `ladder list` names them or by "
+          "their keys (openmp,xsimd,simd-batch-types): they cost it no learning")
       ->delimiter(',');
   command->add_option(
       "--bus-factor", bus_factor,

@@ -1,7 +1,7 @@
-// The money model (reports/analysis/economics.hpp), each figure recomputed here by hand from the formula the header
-// and the README document, on cards and times chosen so that the arithmetic can be followed: engineer-days
-// from a card's parts, a tier's line over calls a day, the break-even of two tiers, the usage map (the
-// lower envelope) and the costs file's checks.
+// The money model (reports/analysis/economics.hpp), each figure recomputed here by hand from the formula the
+// header and the README document, on cards and times chosen so that the arithmetic can be followed:
+// engineer-days from a card's parts, a tier's line over calls a day, the break-even of two tiers, the usage
+// map (the lower envelope) and the costs file's checks.
 #include "economics.hpp"
 
 #include <gtest/gtest.h>
@@ -80,6 +80,18 @@ TEST(Economics, WhatTheTeamKnowsCostsItNoLearning) {
   // Everything known: only the flag and reading the code are left; upkeep does not change.
   EXPECT_DOUBLE_EQ(all.adoption, 0.25 + 0.79 * 0.25);
   EXPECT_DOUBLE_EQ(all.upkeep, engineer_days(threads, CostFigures{}).upkeep);
+}
+
+// The team may name what it knows as `ladder list` prints it ("SIMD batch types", "xsimd 8.1", "OpenMP") or
+// by its key (simd-batch-types, xsimd, openmp): the same names, the same days, and the check accepts both.
+TEST(Economics, WhatTheTeamKnowsIsTakenAsListPrintsItOrByItsKey) {
+  CostFigures keys, printed;
+  keys.team_knows = {"openmp", "openmp-reductions", "xsimd", "simd-batch-types"};
+  printed.team_knows = {"OpenMP", "OpenMP reductions", "xsimd 8.1", "SIMD batch types"};
+  EXPECT_DOUBLE_EQ(engineer_days(threads, printed).adoption, engineer_days(threads, keys).adoption);
+  EXPECT_LT(engineer_days(threads, printed).adoption, engineer_days(threads, CostFigures{}).adoption);
+  EXPECT_NO_THROW(check_team_knows(printed.team_knows, {threads}));
+  EXPECT_NO_THROW(check_team_knows(keys.team_knows, {threads}));
 }
 
 TEST(Economics, ATiersLineIsPeopleAndComputeOverTheHorizon) {

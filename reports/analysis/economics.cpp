@@ -7,14 +7,18 @@
 #include <set>
 
 #include "errors.hpp"
+#include "quote.hpp"
 #include "text.hpp"
 
 namespace ladder::report {
 namespace {
 
+// Whether the team knows `name` (a card's concept or library): by key, so that "SIMD batch types" as
+// `ladder list` prints it, its key simd-batch-types, and "xsimd" or "xsimd 8.1" are each one name.
 bool known(const std::string& name, const CostFigures& figures) {
   const std::string key = name_key(name);
-  return std::find(figures.team_knows.begin(), figures.team_knows.end(), key) != figures.team_knows.end();
+  return std::any_of(figures.team_knows.begin(), figures.team_knows.end(),
+                     [&](const std::string& knows) { return name_key(knows) == key; });
 }
 
 std::size_t count_known(const std::vector<std::string>& names, const CostFigures& figures) {
@@ -62,8 +66,8 @@ std::vector<std::string> knowable_names(const std::vector<CardRecord>& cards) {
 void check_team_knows(const std::vector<std::string>& names, const std::vector<CardRecord>& cards) {
   const auto accepted = knowable_names(cards);
   for (const auto& name : names)
-    if (!std::binary_search(accepted.begin(), accepted.end(), name))
-      throw InputError("--team-knows '" + name +
+    if (!std::binary_search(accepted.begin(), accepted.end(), name_key(name)))
+      throw InputError("--team-knows '" + quote_text(name) +
                        "' is no concept or library of these tiers; accepted: " + join(accepted));
 }
 
