@@ -15,7 +15,8 @@ def folder(subfolder, needs, unavailable):
         raise unavailable(f"{needs}: {VARIABLE} is not set (`ladder run` sets it)")
     directory = os.path.join(root, subfolder)
     if not os.path.isdir(directory):
-        raise unavailable(f"{needs}: {directory} is not a directory (under {VARIABLE}={root})")
+        raise unavailable(f"{needs}: {directory} is not a directory (under {VARIABLE}={root}); build the peers' "
+                          "modules: cmake --build build --target ladder_peers")
     if directory not in sys.path:
         sys.path.insert(0, directory)
     return directory

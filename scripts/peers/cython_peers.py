@@ -32,7 +32,7 @@ def manifest():
     directory = built_modules.folder(MODULES, NEEDS, Missing)
     path = os.path.join(directory, MANIFEST)
     if not os.path.isfile(path):
-        raise Missing(f"{NEEDS}: {path} is not there (the build writes it where cython3 is installed)")
+        raise Missing(f"{NEEDS}: {path} is not there (the build writes it where cython3 is installed: cmake --build build --target ladder_peers)")
     with open(path) as text:
         return json.load(text)
 
