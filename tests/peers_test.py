@@ -271,7 +271,8 @@ class Unavailable(unittest.TestCase):
         with mock.patch.dict(os.environ, {"LADDER_PEER_MODULES": os.path.join(SCRATCH, "none")}):
             self.assertRegex(peers.unavailable_reason("cpp-extension"),
                              r"none/python-extension/build/modules is not a directory "
-                             r"\(under LADDER_PEER_MODULES=.*none\)$")
+                             r"\(under LADDER_PEER_MODULES=.*none\); build the peers' modules: "
+                             r"cmake --build build --target ladder_peers$")
 
     def test_worker_reports_a_directory_without_the_modules(self):  # a process of its own: nothing cached
         os.makedirs(os.path.join(SCRATCH, "unbuilt", "python-extension", "build", "modules"), exist_ok=True)
