@@ -29,9 +29,8 @@ std::string unwanted_need(const Card& card, const std::string& unwanted) {
 
 // --without names libraries or concepts of these tiers, as `ladder list` prints them (or their keys): a
 // name none has would rule out nothing, so it is refused with the accepted ones.
-void check_without(const std::vector<std::string>& without, const std::vector<Card>& cards) {
-  const std::vector<CardRecord> records(cards.begin(), cards.end());
-  const auto accepted = knowable_names(records);
+void check_without(const std::vector<std::string>& without, const std::vector<CardRecord>& cards) {
+  const auto accepted = knowable_names(cards);
   for (const auto& name : without)
     if (!std::binary_search(accepted.begin(), accepted.end(), name_key(name)))
       throw InputError("--without '" + quote_text(name) +
@@ -311,9 +310,9 @@ int pick(const std::string& results, const PickConstraints& constraints) {
   if (run.emulated()) return pick_emulated(run, constraints.money && constraints.money->json);
   const auto names = run.integrand_names();
   if (!constraints.integrand.empty()) check_integrand(run, constraints.integrand, "--integrand");
-  check_without(constraints.without, run.cards);
+  const std::vector<CardRecord> cards(run.cards.begin(), run.cards.end());
+  check_without(constraints.without, cards);
   if (constraints.money) {
-    std::vector<CardRecord> cards(run.cards.begin(), run.cards.end());
     check_team_knows(constraints.money->figures.team_knows, cards);
     if (constraints.money->json) {
       const std::string name = constraints.integrand.empty() ? names.front() : constraints.integrand;
