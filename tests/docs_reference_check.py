@@ -9,7 +9,9 @@
   sections' options, theirs inherited too, count as this section's and are held to the command the same way;
   a link to no heading of the page, or an "Options:" line without one, is a fault;
 - the page's "Exit codes" table holds exactly the codes of common/errors.hpp;
-- every environment variable the product reads (LADDER_*, HWLOC_*, XDG_*; tests' hooks aside) is named.
+- every environment variable the product reads (LADDER_*, HWLOC_*, XDG_*; tests' hooks aside) is named: C++
+  `getenv`, the Python of scripts/ (a quoted name) and its shell scripts (`$NAME`, `${NAME…}`);
+- every CMake option (`option(LADDER_…)`, or a `set(LADDER_… CACHE …)`) of the build's CMake files is named.
 
     python3 tests/docs_reference_check.py LADDER PAGE SOURCE   # the binary, reference.md, the checkout
 
@@ -94,12 +96,45 @@ def exit_codes(source):
     return {int(code) for code in re.findall(r"constexpr int exit_\w+ = (\d+);", text)}
 
 
-def environment(source):
+VARIABLE = r"((?:LADDER|HWLOC|XDG)_\w+)"
+READS = {
+    "C++": re.compile(r'getenv\("' + VARIABLE + r'"\)'),
+    "Python": re.compile(r'"' + VARIABLE + r'"'),
+    "shell": re.compile(r"\$\{?" + VARIABLE),
+}
+
+
+def shell_script(path):
+    with open(path, "rb") as file:
+        first = file.readline()
+    return path.is_file() and first.startswith(b"#!") and first.rstrip().endswith((b"sh", b"bash"))
+
+
+def read_variables(source):
+    """The environment variables that the product's C++, the Python of scripts/ and its shell scripts read."""
+    root = Path(source)
+    files = [(path, "C++") for folder in PRODUCT for path in (root / folder).rglob("*.[ch]pp")]
+    files += [(path, "Python") for path in (root / "scripts").rglob("*.py")]
+    files += [(path, "shell") for path in (root / "scripts").rglob("*") if path.is_file() and shell_script(path)]
     names = set()
-    for folder in PRODUCT:
-        for path in (Path(source) / folder).rglob("*.[ch]pp"):
-            names.update(re.findall(r'getenv\("((?:LADDER|HWLOC|XDG)_\w+)"\)', path.read_text(encoding="utf-8")))
+    for path, language in files:
+        names.update(READS[language].findall(path.read_text(encoding="utf-8")))
     return {name for name in names if "_TEST_" not in name and not name.endswith("_TEST")}
+
+
+OPTION = re.compile(r"\b(?:option\((LADDER_\w+)|set\((LADDER_\w+)\s[^)]*\bCACHE\b)")
+
+
+def cmake_options(source):
+    """The build's CMake options: every option(LADDER_…) and cached set(LADDER_… CACHE …), the tests' included."""
+    root = Path(source)
+    files = [root / "CMakeLists.txt", *(root / "cmake").glob("*.cmake")]
+    files += list(root.glob("*/CMakeLists.txt"))
+    names = set()
+    for path in files:
+        for match in OPTION.finditer(path.read_text(encoding="utf-8")):
+            names.add(match.group(1) or match.group(2))
+    return names
 
 
 def faults(ladder, page, source):
@@ -145,9 +180,12 @@ def faults(ladder, page, source):
             yield f"exit code {code} (common/errors.hpp) is not in the table"
         for code in sorted(listed - codes):
             yield f"exit code {code} is in the table, not in common/errors.hpp"
-    for variable in sorted(environment(source)):
+    for variable in sorted(read_variables(source)):
         if f"`{variable}`" not in text:
             yield f"the environment variable {variable}, which Ladder reads, is not named"
+    for option in sorted(cmake_options(source)):
+        if f"`{option}`" not in text:
+            yield f"the CMake option {option} is not named"
 
 
 def main():
