@@ -71,9 +71,9 @@ check_the_matrix() {
   [ "$(job_state "$job")" = COMPLETED ] || fail "job $job is $(job_state "$job"), not COMPLETED"
   local tiers
   tiers=$("$ladder" list | awk '$1 ~ /^[0-9]+$/ { print $2 }' | paste -sd, -)
-  python3 "$results_check" ladder "$out/node" "$job" "$tiers" "$(nproc)" || fail "job $job's whole-ladder run"
+  python3 "$results_check" ladder "$out/one-host" "$job" "$tiers" "$(nproc)" || fail "job $job's whole-ladder run"
 
-  said=$("$ladder" report "$out/mpi" "$out/node" --out "$scratch/report" 2>&1) ||
+  said=$("$ladder" report "$out/mpi" "$out/one-host" --out "$scratch/report" 2>&1) ||
     fail "ladder report over job $job's runs: $said"
   grep -q "slurm job $job" "$scratch/report/report.md" || fail "the report does not name job $job's runs"
   echo "ladder report over both: $scratch/report/report.md names slurm job $job"

@@ -61,10 +61,10 @@ dry_run 3
 out=ladder-out/slurm-423
 [ "$(cat "$scratch/3/$out/hostfile")" = "$(printf 'node1 slots=1\nnode2 slots=1\nnode3 slots=1')" ] ||
   fail "hostfile: $(cat "$scratch/3/$out/hostfile")"
-expect_calls 3 "ladder|run|--tiers|mpi|--ranks|1,2,3|--threads|8|--n|1e8,1e9|--hostfile|$out/hostfile|--label|slurm job 423: mpi on 1 to 3 nodes × 8 threads|--out|$out/mpi|--reps|2
-srun|--nodes=1|--ntasks=1|--cpus-per-task=8|$scratch/bin/ladder|run|--label|slurm job 423: every tier on one node|--out|$out/node|--reps|2
-ladder|run|--label|slurm job 423: every tier on one node|--out|$out/node|--reps|2"
-grep -q "results: $out/mpi and $out/node" "$scratch/3.log" || fail "no results line: $(cat "$scratch/3.log")"
+expect_calls 3 "ladder|run|--tiers|mpi|--ranks|1,2,3|--threads|8|--n|1e8,1e9|--hostfile|$out/hostfile|--label|slurm job 423: mpi on 1 to 3 hosts × 8 threads|--out|$out/mpi|--reps|2
+srun|--nodes=1|--ntasks=1|--cpus-per-task=8|$scratch/bin/ladder|run|--label|slurm job 423: every tier on one host|--out|$out/one-host|--reps|2
+ladder|run|--label|slurm job 423: every tier on one host|--out|$out/one-host|--reps|2"
+grep -q "results: $out/mpi and $out/one-host" "$scratch/3.log" || fail "no results line: $(cat "$scratch/3.log")"
 # Both runs know the job's end time (squeue's, in seconds); only the one-node run keeps Open MPI off the
 # allocation.
 end=$(date -d 2030-01-02T03:04:05 +%s)

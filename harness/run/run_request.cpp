@@ -110,7 +110,7 @@ std::vector<int> thread_counts(const RunRequest& request, const Topology& topolo
         counts.push_back(hardware_threads);
         break;
       case ThreadsWanted::Kind::count:
-        if (wanted.count > hardware_threads && request.hostfile.empty())  // a hostfile's nodes run them
+        if (wanted.count > hardware_threads && request.hostfile.empty())  // a hostfile's hosts run them
           throw InputError("--threads " + quote_text(wanted.text) + " is more than the " +
                            std::to_string(hardware_threads) + " hardware threads of " + topology.describe() +
                            "; thread counts go from 1 to " + std::to_string(hardware_threads) +

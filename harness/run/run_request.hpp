@@ -32,7 +32,7 @@ struct RunArguments {
   std::string resume;
   bool force = false;
   std::string label;
-  std::string hostfile;      // MPI hostfile for distributed tiers: one rank per node
+  std::string hostfile;      // MPI hostfile for distributed tiers: one rank a host
   std::string peers;         // "python"
   std::string python_limit;  // n above which pure-Python peers are not attempted
   double cell_timeout = 600;

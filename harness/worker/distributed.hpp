@@ -24,7 +24,7 @@ bool launched();
 // threads and `cores` physical cores (0: as many as cpus): each rank bound to its own `threads` cores; past
 // the physical cores, to `threads` hardware threads (Open MPI counts PE= in cores unless told to use
 // hardware threads, and finds "no available cpus" otherwise); when ranks × threads exceed the hardware
-// threads, oversubscribed and unbound. With a hostfile (a cluster), one rank per node, bound to `threads`
+// threads, oversubscribed and unbound. With a hostfile (a cluster), one rank a host, bound to `threads`
 // cores there. As root, Open MPI must be told that it is allowed.
 std::vector<std::string> launch_command(int ranks, int threads, int cpus, const std::string& hostfile = {},
                                         int cores = 0);
