@@ -26,6 +26,7 @@
 #include "process.hpp"
 #include "quote.hpp"
 #include "revisions.hpp"
+#include "run_options.hpp"
 #include "run_request.hpp"
 #include "text.hpp"
 #include "verdict_outputs.hpp"
@@ -49,9 +50,6 @@ struct AbOptions {
 
 void check_options(const AbOptions& options) {
   const auto refuse = [](const std::string& what) { throw InputError(what); };
-  if (options.matrix.min_time && !(*options.matrix.min_time > 0 && *options.matrix.min_time <= 60))
-    refuse("--min-time " + format_number("%g", *options.matrix.min_time) +
-           " is not a time (0 to 60 seconds)");
   if (options.max_pairs < interval_min_pairs || options.max_pairs > 1000)
     refuse("--max-pairs " + std::to_string(options.max_pairs) + " is out of range (" +
            std::to_string(interval_min_pairs) + " to 1000: fewer pairs give no interval)");
@@ -263,14 +261,11 @@ Command add_ab(CLI::App& app) {
                  "the revision after (default: the working tree, uncommitted changes included; `.` says so)");
   ab->add_option("--repo", options->repo, "the git checkout of Ladder (default: the current directory's)");
   RunArguments& args = options->matrix;
-  ab->add_option("--tiers", args.tiers, "tier ids, comma-separated (default: every tier)")->delimiter(',');
-  add_interval_options(ab, options->interval, true);
-  ab->add_option("--n", args.sizes, "node counts, comma-separated (default: the standard preset's)")
-      ->delimiter(',');
-  ab->add_option("--threads", args.threads, "thread counts for the parallel tiers, comma-separated")
-      ->delimiter(',');
-  ab->add_option("--reps", args.repetitions, "repetitions a process (default 3; the process is the sample)");
-  ab->add_option("--min-time", args.min_time, "seconds a repetition runs at least (default 0.05)");
+  add_cell_options(ab, args, options->interval);  // as `ladder run` declares them (app/run_options.hpp)
+  add_repetition_options(ab, args);
+  ab->get_option("--n")->description("node counts, comma-separated (default: the standard preset's)");
+  ab->get_option("--reps")->description("repetitions a process (default 3; the process is the sample)");
+  ab->get_option("--min-time")->description("seconds a repetition runs at least, up to 100 (default 0.05)");
   ab->add_option("--budget", options->budget,
                  "the most the cells may take in all: 90s, 15m, 2h (default 10m)");
   ab->add_option("--max-pairs", options->max_pairs,

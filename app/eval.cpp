@@ -8,16 +8,17 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 
 #include "build_info.hpp"
 #include "commands.hpp"
 #include "distributed.hpp"
+#include "machine_topology.hpp"
 #include "optional_json.hpp"
 #include "parse.hpp"
 #include "quote.hpp"
 #include "reference.hpp"
 #include "registry.hpp"
+#include "run_request.hpp"
 #include "text.hpp"
 #include "worker.hpp"
 
@@ -130,6 +131,20 @@ void print_text(const Evaluation& evaluation) {
               build.instruction_set.c_str(), build.simd_width);
 }
 
+// --threads: a count, or `cores` or `smt` as `ladder run` reads them (every core, every hardware thread;
+// 1 for a tier that is not parallel). `all` is run's list from 1 up, no one count: refused, naming both.
+int eval_threads(const std::string& text, const Tier& tier) {
+  const ThreadsWanted wanted = parse_threads_word(text);
+  if (wanted.kind == ThreadsWanted::Kind::all)
+    throw InputError(
+        "--threads all is `ladder run`'s list (1 to every hardware thread); eval takes one count: "
+        "a number, cores (every core) or smt (every hardware thread)");
+  if (wanted.kind == ThreadsWanted::Kind::count) return wanted.count;
+  if (!tier.card.parallel) return 1;
+  const Topology topology = read_topology();
+  return wanted.kind == ThreadsWanted::Kind::cores ? topology.cores : topology.hardware_threads();
+}
+
 // The call and its references; nullopt on a follower rank of a distributed tier, which prints nothing.
 std::optional<Evaluation> evaluated(const EvalArguments& args) {
   Evaluation evaluation;
@@ -138,11 +153,7 @@ std::optional<Evaluation> evaluated(const EvalArguments& args) {
   evaluation.integrand = integrand_index(args.interval);
   evaluation.ab = parsed_interval(args.interval);
   evaluation.n = parse_size(args.n);
-  const int threads = args.threads != "all" ? parse_threads(args.threads)
-                      : tier.card.parallel
-                          ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
-                          : 1;
-  evaluation.options = RunOptions{threads, args.reproducible};
+  evaluation.options = RunOptions{eval_threads(args.threads, tier), args.reproducible};
   if (!args.ranks.empty() && !tier.card.distributed)
     throw InputError("--ranks " + quote_text(args.ranks) + ": tier '" + tier.card.id +
                      "' is not distributed; only " + "tiers that run under an MPI launcher take ranks");
@@ -152,8 +163,8 @@ std::optional<Evaluation> evaluated(const EvalArguments& args) {
   // A distributed tier starts again under the MPI launcher, once per rank (the inputs are checked above,
   // so no rank fails alone and leaves the others waiting). Rank 0 prints; the others make its calls.
   if (tier.card.distributed && !distributed::launched())
-    distributed::start_ranks(args.ranks.empty() ? 1 : parse_count("ranks", args.ranks), threads,
-                             args.command_line);
+    distributed::start_ranks(args.ranks.empty() ? 1 : parse_count("ranks", args.ranks),
+                             evaluation.options.threads, args.command_line);
   const distributed::KernelCall one_call = [&](std::int64_t nodes) {
     return integrate(tier, evaluation.integrand, evaluation.ab, nodes, evaluation.options);
   };
@@ -198,7 +209,8 @@ Command add_eval(CLI::App& app, const Invocation& invocation) {
   eval->add_option("--n", args->n, "number of nodes: 1000000, 1e6 or 2^20 (default 1e6)");
   eval->add_option(
       "--threads", args->threads,
-      "threads, for parallel tiers (default 1; all: every core for a parallel tier, 1 otherwise)");
+      "threads, for parallel tiers: a count, cores (every core) or smt (every hardware thread), as `ladder "
+      "run` reads them (default 1; a tier that is not parallel runs 1)");
   eval->add_option("--ranks", args->ranks, "MPI ranks, for a distributed tier (default 1)");
   eval->add_flag("--reproducible", args->reproducible,
                  "ask a parallel tier for the same bits at every thread count, where it can");

@@ -13,14 +13,10 @@ RunRequest RunCommandOptions::request() const {
   return parse_request(typed);
 }
 
-void add_run_options(CLI::App* command, RunCommandOptions& options) {
-  RunArguments& args = options.args;
-  command->add_option("--preset", args.preset,
-                      "quick (under 1 minute), standard (the default, under 15 minutes) or full, on any "
-                      "machine up to 256 hardware threads (`ladder plan` estimates)");
+void add_cell_options(CLI::App* command, RunArguments& args, IntervalOptions& interval) {
   command->add_option("--tiers", args.tiers, "tier ids, comma-separated (default: every tier)")
       ->delimiter(',');
-  add_interval_options(command, options.interval, true);
+  add_interval_options(command, interval, true);
   command
       ->add_option("--n", args.sizes, "node counts, comma-separated: 1e5,1e6 or 2^20 (default: the preset's)")
       ->delimiter(',');
@@ -31,6 +27,20 @@ void add_run_options(CLI::App* command, RunCommandOptions& options) {
           "smt "
           "(default: 1, powers of two, one L3 group, NUMA node and socket, all cores, all hardware threads)")
       ->delimiter(',');
+}
+
+void add_repetition_options(CLI::App* command, RunArguments& args) {
+  command->add_option("--reps", args.repetitions, "repetitions a cell (default: the preset's, 10 standard)");
+  command->add_option("--min-time", args.min_time,
+                      "seconds a repetition runs at least, over 0 and up to 100 (default: the preset's)");
+}
+
+void add_run_options(CLI::App* command, RunCommandOptions& options) {
+  RunArguments& args = options.args;
+  command->add_option("--preset", args.preset,
+                      "quick (under 1 minute), standard (the default, under 15 minutes) or full, on any "
+                      "machine up to 256 hardware threads (`ladder plan` estimates)");
+  add_cell_options(command, args, options.interval);
   command
       ->add_option("--ranks", args.ranks,
                    "MPI ranks for distributed tiers, comma-separated (default 1,2 where they fit the cores)")
@@ -51,14 +61,12 @@ void add_run_options(CLI::App* command, RunCommandOptions& options) {
                       "n above which pure-Python peers are not attempted (default 1e7; quick: 1e6)");
   command
       ->add_option("--hostfile", args.hostfile,
-                   "MPI hostfile for distributed tiers: one rank per node (docs/mpi-and-clusters.md)")
+                   "MPI hostfile for distributed tiers: one rank a host (docs/mpi-and-clusters.md)")
       ->check(CLI::ExistingFile);
-  command->add_option("--reps", args.repetitions, "repetitions a cell (default: the preset's, 10 standard)");
+  add_repetition_options(command, args);
   command->add_option("--rounds", args.rounds,
                       "worker processes a cell, spread over the run in shuffled orders; the repetitions are "
                       "shared among them and their spread is the run's own noise (default 3; 1 to 20)");
-  command->add_option("--min-time", args.min_time,
-                      "seconds a repetition runs at least (default: the preset's)");
   command->add_option("--budget", args.budget,
                       "fit the run into this time (90s, 15m, 2h): fewer repetitions and a shorter minimum "
                       "time down to a floor, then fewer thread counts, then fewer sizes");

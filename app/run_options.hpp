@@ -1,5 +1,5 @@
 // The options of `ladder run`, declared once: `ladder plan` takes the very same, so the plan is the
-// matrix the run would make.
+// matrix the run would make, and `ladder ab` takes those that choose the cells and their repetitions.
 #pragma once
 
 #include <memory>
@@ -22,6 +22,11 @@ struct RunCommandOptions {
   RunRequest request() const;
 };
 
+// The options that choose the cells (--tiers, the interval's, --n, --threads) and their repetitions
+// (--reps, --min-time): `ladder ab` declares them from here as well, so it takes them as `run` does and
+// parse_request holds them to the same ranges.
+void add_cell_options(CLI::App* command, RunArguments& args, IntervalOptions& interval);
+void add_repetition_options(CLI::App* command, RunArguments& args);
 // Declares every option of `ladder run` (and `ladder plan`) on `command`, filling `options`.
 void add_run_options(CLI::App* command, RunCommandOptions& options);
 // --history and --no-history, `ladder run`'s only.

@@ -2,7 +2,8 @@
 # `ladder ab` end to end, through the command line, on a clone of this checkout:
 #   - bad input exits 2 before any cell, naming the bad value, and leaves nothing behind (no worker, no
 #     summary file): an unknown revision, a directory that is no git checkout, --base the working tree while
-#     it has uncommitted changes, an out-of-range --max-pairs;
+#     it has uncommitted changes, an out-of-range --max-pairs; the options it shares with `run`, refused
+#     in run's very words;
 #   - a revision that does not build (its CMakeLists.txt fails on purpose) exits 2 with its log's path and
 #     first error, and no worker is left in place;
 #   - an A/A run of the tree this binary was built from uses the build at hand (nothing is built), writes
@@ -43,6 +44,15 @@ refused "is not in a git checkout" --repo "$scratch/not-git" --base HEAD
 refused "--max-pairs 3 is out of range" --repo "$repo" --base HEAD --max-pairs 3
 refused "a = 'abc' is not a finite number" --repo "$repo" --base HEAD --a abc
 refused "b = 'nan' is not a finite number" --repo "$repo" --base HEAD --b nan
+# The options ab shares with run are run's declarations: the same value is refused in the same words.
+for option in "--min-time 200" "--reps 0" "--threads 0" "--n 7x"; do
+  said_by_run=$("$ladder" run $option --out "$scratch/run-out" 2>&1)
+  said_by_ab=$("$ladder" ab --repo "$repo" --base HEAD $option 2>&1)
+  status=$?
+  [ $status -eq 2 ] || fail "ladder ab $option exited $status, not 2: $said_by_ab"
+  [ "$said_by_ab" = "$said_by_run" ] || fail "ab and run refuse $option differently: '$said_by_ab' / '$said_by_run'"
+  [ ! -e "$scratch/run-out" ] && [ ! -e "$scratch/history.sqlite" ] || fail "$option: something was written"
+done
 echo "an uncommitted change" >>"$repo/README.md"
 refused "both the working tree, which has uncommitted changes" --repo "$repo" --base .
 refused "--base . is the working tree, which has uncommitted changes" --repo "$repo" --base . --head HEAD

@@ -98,21 +98,26 @@ TEST(CommandLine, EvalTextPrintsSeventeenDigits) {
   EXPECT_NE(eval.output.find("SIMD "), std::string::npos) << "the instruction set is shown beside the result";
 }
 
-// `--threads all`: every core for a parallel tier, 1 for a serial one (README, `ladder eval`).
-TEST(CommandLine, EvalThreadsAllIsEveryCoreForAParallelTierAndOneForASerialOne) {
-  const Outcome parallel = run("eval --tier openmp --n 1e5 --threads all --json");
+// `--threads smt` and `cores` as `ladder run` reads them: every hardware thread, every core, for a parallel
+// tier; 1 for a serial one. `all`, run's list from 1 up, is no one count: eval refuses it, naming both.
+TEST(CommandLine, EvalThreadsWordsMeanWhatRunsDoAndAllIsRefused) {
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  const Outcome parallel = run("eval --tier openmp --n 1e5 --threads smt --json");
   ASSERT_EQ(parallel.exit_code, 0) << parallel.output;
-  EXPECT_EQ(nlohmann::json::parse(parallel.output).at("threads").get<unsigned>(),
-            std::max(1u, std::thread::hardware_concurrency()));
-  const Outcome serial = run("eval --tier naive --n 1e5 --threads all --json");
+  EXPECT_EQ(nlohmann::json::parse(parallel.output).at("threads").get<unsigned>(), hardware);
+  const Outcome cores = run("eval --tier tbb --n 1e5 --threads cores --json");
+  ASSERT_EQ(cores.exit_code, 0) << cores.output;
+  const auto core_count = nlohmann::json::parse(cores.output).at("threads").get<unsigned>();
+  EXPECT_GE(core_count, 1u);
+  EXPECT_LE(core_count, hardware);
+  const Outcome serial = run("eval --tier naive --n 1e5 --threads smt --json");
   ASSERT_EQ(serial.exit_code, 0) << serial.output;
   EXPECT_EQ(nlohmann::json::parse(serial.output).at("threads"), 1);
-  const Outcome text = run("eval --tier tbb --n 1e5 --threads all");
-  ASSERT_EQ(text.exit_code, 0) << text.output;
-  EXPECT_NE(text.output.find("n, threads      100000, " +
-                             std::to_string(std::max(1u, std::thread::hardware_concurrency())) + "\n"),
-            std::string::npos)
-      << text.output;
+  const Outcome all = run("eval --tier tbb --n 1e5 --threads all");
+  EXPECT_EQ(all.exit_code, 2) << all.output;
+  EXPECT_NE(all.output.find("--threads all is `ladder run`'s list"), std::string::npos) << all.output;
+  EXPECT_NE(all.output.find("cores (every core) or smt (every hardware thread)"), std::string::npos)
+      << all.output;
 }
 
 TEST(CommandLine, ZeroExactIntegralSaysRelativeErrorIsUndefined) {

@@ -15,6 +15,7 @@
 #include "quote.hpp"
 #include "registry.hpp"
 #include "remeasure.hpp"
+#include "text.hpp"
 
 namespace ladder {
 namespace {
@@ -31,14 +32,6 @@ std::uint64_t parse_seed(const std::string& text) {
   if (error != std::errc() || end != text.data() + text.size())
     throw InputError("--seed '" + quote_text(text) + "' is not a whole number from 0 to 2^64 - 1");
   return value;
-}
-
-ThreadsWanted parse_threads_word(const std::string& text) {
-  using Kind = ThreadsWanted::Kind;
-  if (text == "all") return {Kind::all, 0, text};
-  if (text == "cores") return {Kind::cores, 0, text};
-  if (text == "smt") return {Kind::smt, 0, text};
-  return {Kind::count, parse_threads(text), text};
 }
 
 // --remeasure: a whole number from 0 to most_remeasure; empty: the default.
@@ -80,7 +73,7 @@ void parse_matrix_options(const RunArguments& args, RunRequest& request) {
   request.rounds = args.rounds;
   if (args.min_time && !(*args.min_time > 0 && *args.min_time <= 100))
     throw InputError(
-        "--min-time " + std::to_string(*args.min_time) +
+        "--min-time " + format_number("%g", *args.min_time) +
         " is out of range; it is the seconds a repetition runs at least, above 0 and at most 100");
   request.min_time = args.min_time;
   if (!args.seed.empty()) request.seed = parse_seed(args.seed);
@@ -146,6 +139,14 @@ Matrix base_matrix(const RunRequest& request, const Matrix* resumed, const Topol
 }
 
 }  // namespace
+
+ThreadsWanted parse_threads_word(const std::string& text) {
+  using Kind = ThreadsWanted::Kind;
+  if (text == "all") return {Kind::all, 0, text};
+  if (text == "cores") return {Kind::cores, 0, text};
+  if (text == "smt") return {Kind::smt, 0, text};
+  return {Kind::count, parse_threads(text), text};
+}
 
 RunRequest parse_request(const RunArguments& args) {
   RunRequest request;

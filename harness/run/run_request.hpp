@@ -66,6 +66,9 @@ struct ThreadsWanted {
   std::string text;  // as typed, for messages
 };
 
+// One --threads word: a count, or all, cores or smt (resolved on a topology by thread_counts).
+ThreadsWanted parse_threads_word(const std::string& text);
+
 // The request, every option in its type; unset (nullopt, empty) where not given.
 struct RunRequest {
   std::optional<std::string> preset;

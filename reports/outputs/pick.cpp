@@ -236,8 +236,8 @@ int pick_one(const Run& run, const PickConstraints& constraints, std::optional<s
   std::printf("\npick: %s\n", describe(best).c_str());
   for (const auto& note : best.cell->reference_notes()) std::printf("reference note: %s\n", note.c_str());
   if (const int used = best.cell->threads * best.cell->ranks; best.card->parallel && used < at_width.width)
-    std::printf("note: %s is fastest on %d threads, fewer than the %d this answer is for\n",
-                best.card->id.c_str(), used, at_width.width);
+    std::printf("note: %s is fastest on %d thread%s, fewer than the %d this answer is for\n",
+                best.card->id.c_str(), used, used == 1 ? "" : "s", at_width.width);
   print_why(run, candidates, chosen, constraints.money && constraints.money->usage.deadline_seconds);
   print_ruled_out(candidates);
   return 0;
