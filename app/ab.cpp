@@ -88,8 +88,7 @@ std::function<Threshold(const CellKey&)> thresholds(const AbOptions& options, co
                      "); give --history a readable path, or --no-history");
   return [store, machine](const CellKey& cell) {
     if (store)
-      if (const auto figure = history::ab_noise_floor(
-              *store, {machine, cell.tier, cell.integrand, cell.n, cell.threads, cell.ranks}))
+      if (const auto figure = history::ab_noise_floor(*store, {cell, machine}))
         return floor_threshold(figure->percent, "this machine's noise floor " +
                                                     format_number("%.2g %%", figure->percent) + " (" +
                                                     figure->source + ")");
@@ -154,8 +153,7 @@ void record_noise_floors(const std::vector<AbCell>& cells, const std::string& da
     const std::string source = "A/A `ladder ab` of " + revision.tree.substr(0, 10) + ", " +
                                counted(static_cast<int>(logs.size()), "pair", "pairs") + ", " + measured;
     history::record_noise(
-        *store,
-        {machine, cell.cell.tier, cell.cell.integrand, cell.cell.n, cell.cell.threads, cell.cell.ranks},
+        *store, {cell.cell, machine},
         {*floor, static_cast<int>(logs.size()), source, now_utc(), revision.commit, revision.commit});
   }
   if (store)

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cell_coordinates.hpp"
 #include "json_reader.hpp"
 #include "topology.hpp"
 
@@ -36,14 +37,9 @@ void to_json(nlohmann::json& out, CellStatus status);
 void from_json(const nlohmann::json& in, CellStatus& status);
 CellStatus read_cell_status(const JsonReader& in);
 
-// One measurement's coordinates: one tier at one size, thread count and rank count.
-struct CellKey {
-  std::string tier;
-  std::string integrand;
+// One measurement: one tier at one size, thread count and rank count (its coordinates), over an interval.
+struct CellKey : CellCoordinates {
   double a = 0, b = 1;
-  std::int64_t n = 0;
-  int threads = 1;
-  int ranks = 1;                        // processes, for a distributed tier (under the MPI launcher)
   bool reproducible_requested = false;  // ask the tier for the same bits at every thread count
   // The build it runs in, when the run measures several (`--compilers`, `--arch`): "gcc-native",
   // "clang-x86-64-v2"; empty in a run of the build at hand alone (and in files written before builds).

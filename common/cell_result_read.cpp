@@ -42,13 +42,10 @@ Memory read_memory(const JsonReader& in) {
 }  // namespace
 
 CellKey read_cell_key(const JsonReader& in) {
-  CellKey cell{in.at("tier").string(),
-               in.at("integrand").string(),
+  CellKey cell{{in.at("tier").string(), in.at("integrand").string(), in.at("n").integer(),
+                in.at("threads").small_integer(), in.at("ranks").small_integer()},
                in.at("a").number(),
                in.at("b").number(),
-               in.at("n").integer(),
-               in.at("threads").small_integer(),
-               in.at("ranks").small_integer(),
                in.at("reproducible_requested").boolean(),
                in.string_or("build", "")};
   if (cell.n < 1) in.at("n").fail("a cell has at least one node");

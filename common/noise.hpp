@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "cell_coordinates.hpp"
+
 namespace ladder {
 
 // The threshold when this machine's noise floor is unknown, in per cent: the run-to-run noise of cells on
@@ -95,11 +97,8 @@ Threshold floor_threshold(double floor_percent, const std::string& source);
 
 // One cell's verdict, as every output shows it (reports/outputs/verdict_outputs.hpp: the table, Markdown,
 // GitHub annotations, Bencher's metric format).
-struct VerdictRow {
-  std::string cell;  // "inlined/gauss/n:1e7/threads:1"
-  std::string tier, integrand;
-  long long n = 0;
-  int threads = 1;
+struct VerdictRow : CellCoordinates {
+  std::string cell;        // "inlined/gauss/n:1e7/threads:1"
   RatioInterval interval;  // head/base (new/old)
   Verdict verdict = Verdict::undecided;
   Threshold threshold;

@@ -122,13 +122,10 @@ BenchmarkEntry read_entry(const JsonReader& in) {
   entry.cell = in.at("cell").string();
   // A results file made by hand may leave out what a report does not need: the interval and whether
   // reproducibility was asked for.
-  entry.coordinates = {in.at("tier").string(),
-                       in.at("integrand").string(),
+  entry.coordinates = {{in.at("tier").string(), in.at("integrand").string(), in.at("n").integer(),
+                        in.at("threads").small_integer(), in.small_integer_or("ranks", 1)},
                        in.number_or("a", 0),
                        in.number_or("b", 1),
-                       in.at("n").integer(),
-                       in.at("threads").small_integer(),
-                       in.small_integer_or("ranks", 1),
                        in.boolean_or("reproducible_requested", false)};
   entry.rung = in.at("rung").small_integer();
   entry.oversubscribed = in.boolean_or("oversubscribed", false);

@@ -45,13 +45,8 @@ std::vector<StoredCell> cells_of(const ResultsFile& file) {
   std::vector<StoredCell> cells;
   for (const CellResult& result : file.cells) {
     StoredCell cell;
-    cell.name = result.name;
-    cell.tier = result.tier;
-    cell.integrand = result.integrand;
-    cell.n = result.n;
-    cell.threads = result.threads;
-    cell.ranks = result.ranks;
-    cell.build = result.build;
+    cell.coordinates() = result;
+    cell.name = result.name, cell.build = result.build;
     cell.status = std::string(to_string(result.status));
     cell.reason = result.reason;
     cell.instructions_per_node = file.instructions.per_node(cell.tier, cell.integrand);

@@ -74,25 +74,12 @@ std::pair<std::size_t, std::size_t> baseline_of(const HistorySeries& series, con
   return {std::max(level_start, end >= window ? end - window : 0), end};
 }
 
-// "simd/gauss/n:1e8/threads:2": the cell as the verdict outputs name it.
-std::string cell_name(const HistorySeries& series) {
-  std::string name = series.tier_id.empty() ? series.tier : series.tier_id;
-  if (!series.integrand.empty()) name += "/" + series.integrand;
-  name += "/n:" + format_count(static_cast<double>(series.n)) + "/threads:" + std::to_string(series.threads);
-  if (series.ranks > 1) name += "/ranks:" + std::to_string(series.ranks);
-  if (!series.cell_build.empty()) name += "/build:" + series.cell_build;
-  return name;
-}
-
 // The series' verdict row: its newest run against the earlier median `apart` was judged on.
 VerdictRow row_of(const HistorySeries& series, const Apart& apart, const Threshold& threshold,
                   const std::string& note) {
   VerdictRow row;
-  row.cell = cell_name(series);
-  row.tier = series.tier_id.empty() ? series.tier : series.tier_id;
-  row.integrand = series.integrand;
-  row.n = series.n;
-  row.threads = series.threads;
+  row.coordinates() = series.coordinates();
+  row.cell = coordinates_name(row, series.cell_build);
   row.interval = apart.interval;
   row.verdict = apart.verdict;
   row.threshold = threshold;

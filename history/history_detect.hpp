@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "cell_coordinates.hpp"
 #include "noise.hpp"
 
 namespace ladder::history {
@@ -55,6 +56,11 @@ struct HistorySeries {
   std::string tier_id{}, integrand{};
   int ranks = 1;
   std::string cell_build{};
+
+  // The cell's coordinates as the store keys them (its tier's id), to name it in a verdict row.
+  CellCoordinates coordinates() const {
+    return {tier_id.empty() ? tier : tier_id, integrand, n, threads, ranks};
+  }
 };
 
 struct DetectOptions {

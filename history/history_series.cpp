@@ -65,7 +65,7 @@ std::vector<HistorySeries> history_series(const Store& store, const HistorySerie
   std::map<std::string, std::set<std::string>> builds;      // machine -> its builds
   std::map<std::string, std::set<std::string>> integrands;  // tier -> its integrands
   for (const auto& key : keys)
-    builds[key.machine].insert(key.build), integrands[key.tier].insert(key.integrand);
+    builds[key.machine].insert(key.build_fingerprint), integrands[key.tier].insert(key.integrand);
 
   std::vector<HistorySeries> all;
   for (const auto& key : keys) {
@@ -74,15 +74,16 @@ std::vector<HistorySeries> history_series(const Store& store, const HistorySerie
     HistorySeries series;
     series.tier = key.tier + (integrands[key.tier].size() > 1 ? ", " + key.integrand : "") +
                   (key.ranks > 1 ? ", " + counted(key.ranks, "rank", "ranks") : "") +
-                  (key.cell_build.empty() ? "" : ", build " + key.cell_build);
+                  (key.build.empty() ? "" : ", build " + key.build);
     series.n = key.n;
     series.threads = key.threads;
     series.tier_id = key.tier;
     series.integrand = key.integrand;
     series.ranks = key.ranks;
-    series.cell_build = key.cell_build;
+    series.cell_build = key.build;
     series.machine = host + " (machine " + key.machine.substr(0, 8) +
-                     (builds[key.machine].size() > 1 ? ", build " + key.build.substr(0, 8) : "") + ")";
+                     (builds[key.machine].size() > 1 ? ", build " + key.build_fingerprint.substr(0, 8) : "") +
+                     ")";
     for (const auto& point : store.series(key))
       if (point.cell.median && (filter.since.empty() || point.started >= filter.since))
         series.runs.push_back(as_run(point));

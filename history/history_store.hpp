@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "cell_coordinates.hpp"
 #include "sha256.hpp"
 
 namespace ladder::history {
@@ -55,7 +56,7 @@ struct RecordedRun {
   std::string host, cpu_model, topology;            // topology: "1 socket, 2 cores, …" or "unknown"
   int logical_cpus = 0, physical_cores = 0;         // physical_cores 0: not recorded
   std::optional<double> memory_total_bytes;
-  std::string build;  // the build's fingerprint (SHA-256, hex) of compiler, build type and flags
+  std::string build_fingerprint;  // SHA-256 (hex) of compiler, build type and flags
   std::string compiler, build_type, common_flags;
   std::map<std::string, std::string> libraries;  // library -> version
   std::vector<std::string> tiers;                // the tiers with cells in the run, sorted
@@ -63,10 +64,8 @@ struct RecordedRun {
 };
 
 // One cell of a recorded run: times are nanoseconds a call (Google Benchmark's real_time).
-struct StoredCell {
-  std::string name, tier, integrand;
-  std::int64_t n = 0;
-  int threads = 1, ranks = 1;
+struct StoredCell : CellCoordinates {
+  std::string name;
   // The build it ran in, in a run of several (`--compilers`, `--arch`): "gcc-native"; empty in a run of the
   // build at hand alone and in every cell recorded before builds were a dimension (schema version 2).
   std::string build;
@@ -91,14 +90,11 @@ struct RunFilter {
 
 // One series: a cell's coordinates (its build among them, in a run of several) on one machine with one
 // build of the run.
-struct SeriesKey {
-  std::string tier, integrand;
-  std::int64_t n = 0;
-  int threads = 1, ranks = 1;
-  std::string machine, build;  // fingerprints: the machine's, the run's build's (compiler, build type, flags)
-  std::string cell_build{};    // the cell's build id ("gcc-native"); empty in a run of one build
-  bool operator<(const SeriesKey& other) const;
-  bool operator==(const SeriesKey& other) const = default;
+struct SeriesKey : CellCoordinates {
+  // Fingerprints: the machine's, the run's build's (compiler, build type, flags).
+  std::string machine, build_fingerprint;
+  std::string build{};  // the cell's build id ("gcc-native"); empty in a run of one build
+  auto operator<=>(const SeriesKey&) const = default;
 };
 
 // A series' point: the run it came from and the cell in it.

@@ -40,7 +40,7 @@ json run_json(const RecordedRun& run) {
             {"memory_total_bytes", optional_json(run.memory_total_bytes)},
             {"topology", run.topology}}},
           {"build",
-           {{"fingerprint", run.build},
+           {{"fingerprint", run.build_fingerprint},
             {"compiler", run.compiler},
             {"build_type", run.build_type},
             {"common_flags", run.common_flags},
@@ -110,11 +110,11 @@ void print_series(const Store& store, const SeriesQuery& query, bool as_json) {
                      " (`ladder history list --tier " + quote_text(query.tier) +
                      "` shows the runs that have the tier)");
   std::map<std::string, RecordedRun> machines;  // a run of each machine, to describe it
-  for (const auto& run : store.runs()) machines.emplace(run.machine + run.build, run);
+  for (const auto& run : store.runs()) machines.emplace(run.machine + run.build_fingerprint, run);
   json all = json::array();
   for (const auto& key : keys) {
     const auto points = store.series(key);
-    const RecordedRun& example = machines.at(key.machine + key.build);
+    const RecordedRun& example = machines.at(key.machine + key.build_fingerprint);
     if (as_json) {
       json listed = json::array();
       for (const auto& point : points)
@@ -138,19 +138,16 @@ void print_series(const Store& store, const SeriesQuery& query, bool as_json) {
                      {"ranks", key.ranks},
                      {"machine", key.machine},
                      {"host", example.host},
-                     {"build", key.build},
-                     {"cell_build", key.cell_build},
+                     {"build", key.build_fingerprint},
+                     {"cell_build", key.build},
                      {"compiler", example.compiler},
                      {"common_flags", example.common_flags},
                      {"points", listed}});
       continue;
     }
-    const std::string ranks = key.ranks > 1 ? "/ranks:" + std::to_string(key.ranks) : "";
-    const std::string cell_build = key.cell_build.empty() ? "" : "/build:" + key.cell_build;
-    std::printf("%s/%s/n:%s/threads:%d%s%s on %s (machine %s), %s %s (build %s)\n", key.tier.c_str(),
-                key.integrand.c_str(), format_count(static_cast<double>(key.n)).c_str(), key.threads,
-                ranks.c_str(), cell_build.c_str(), example.host.c_str(), key.machine.substr(0, 12).c_str(),
-                example.compiler.c_str(), example.common_flags.c_str(), key.build.substr(0, 12).c_str());
+    std::printf("%s on %s (machine %s), %s %s (build %s)\n", coordinates_name(key, key.build).c_str(),
+                example.host.c_str(), key.machine.substr(0, 12).c_str(), example.compiler.c_str(),
+                example.common_flags.c_str(), key.build_fingerprint.substr(0, 12).c_str());
     std::vector<std::vector<std::string>> rows = {
         {"run", "started", "commit", "dirty", "median", "min", "max", "instructions/node", "FLOPs/node"}};
     for (const auto& point : points)

@@ -51,8 +51,7 @@ CellRun run_of(const SeriesPoint& point) {
 
 // Whether a series is of the cell on its machine (of any build).
 bool same_cell(const SeriesKey& series, const NoiseKey& key) {
-  return series.machine == key.machine && series.integrand == key.integrand && series.n == key.n &&
-         series.threads == key.threads && series.ranks == key.ranks;
+  return series.machine == key.machine && series.coordinates() == key.coordinates();
 }
 
 }  // namespace
@@ -144,7 +143,8 @@ std::vector<double> same_build_medians(const Store& store, const NoiseKey& key, 
   std::vector<double> medians;
   if (commit.empty()) return medians;
   for (const auto& series_key : store.series_keys(key.tier)) {
-    if (!same_cell(series_key, key) || series_key.build != build || series_key.cell_build != cell_build)
+    if (!same_cell(series_key, key) || series_key.build_fingerprint != build ||
+        series_key.build != cell_build)
       continue;
     for (const auto& point : store.series(series_key)) {
       const CellRun run = run_of(point);

@@ -20,11 +20,8 @@
 namespace ladder::history {
 
 // A cell on one machine: a noise floor holds for any build of it.
-struct NoiseKey {
+struct NoiseKey : CellCoordinates {
   std::string machine;  // the machine's fingerprint (machine_fingerprint)
-  std::string tier, integrand;
-  std::int64_t n = 0;
-  int threads = 1, ranks = 1;
 };
 
 // One measurement of a cell's noise floor.

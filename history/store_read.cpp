@@ -58,12 +58,6 @@ StoredCell cell_of(const Database& db, const Statement& row) {
 
 }  // namespace
 
-bool SeriesKey::operator<(const SeriesKey& other) const {
-  return std::tie(tier, integrand, n, threads, ranks, machine, build, cell_build) <
-         std::tie(other.tier, other.integrand, other.n, other.threads, other.ranks, other.machine,
-                  other.build, other.cell_build);
-}
-
 std::vector<RecordedRun> Store::runs(const RunFilter& filter) const {
   const Database& db = *impl_->db;
   Statement query(db, "SELECT r.id AS id, r.libraries AS libraries, " + sqlite::select_list("r", run_fields) +

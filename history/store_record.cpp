@@ -61,7 +61,7 @@ RecordedRun run_of(const ResultsFile& file, const std::string& run_id) {
   run.physical_cores = context.physical_cores;
   run.memory_total_bytes = context.memory_total_bytes;
   run.topology = context.topology ? context.topology->describe() : std::string("unknown");
-  run.build = build_fingerprint(context);
+  run.build_fingerprint = build_fingerprint(context);
   run.compiler = context.compiler;
   run.build_type = context.build_type;
   run.common_flags = context.common_flags;
@@ -105,7 +105,7 @@ std::optional<std::string> recorded_as(const sqlite::Database& db, const Recorde
       .bind(":host", run.host)
       .bind(":started", run.started)
       .bind(":machine", run.machine)
-      .bind(":build", run.build)
+      .bind(":build", run.build_fingerprint)
       .bind(":label", run.label);
   if (!same.step()) return std::nullopt;
   return same.text("run_id");

@@ -36,7 +36,7 @@ inline const sqlite::Fields<RecordedRun> run_fields = {
     {"physical_cores", &RecordedRun::physical_cores},
     {"memory_total_bytes", &RecordedRun::memory_total_bytes},
     {"topology", &RecordedRun::topology},
-    {"build", &RecordedRun::build},
+    {"build", &RecordedRun::build_fingerprint},
     {"compiler", &RecordedRun::compiler},
     {"build_type", &RecordedRun::build_type},
     {"common_flags", &RecordedRun::common_flags},
@@ -84,13 +84,12 @@ inline const sqlite::Fields<SeriesPoint> point_run_fields = {
 
 // A series key: a cell's coordinates and build (cells) on its run's machine and build (runs).
 inline const sqlite::Fields<SeriesKey> key_cell_fields = {
-    {"tier", &SeriesKey::tier},   {"integrand", &SeriesKey::integrand},
-    {"n", &SeriesKey::n},         {"threads", &SeriesKey::threads},
-    {"ranks", &SeriesKey::ranks}, {"build_id", &SeriesKey::cell_build},
+    {"tier", &SeriesKey::tier},       {"integrand", &SeriesKey::integrand}, {"n", &SeriesKey::n},
+    {"threads", &SeriesKey::threads}, {"ranks", &SeriesKey::ranks},         {"build_id", &SeriesKey::build},
 };
 inline const sqlite::Fields<SeriesKey> key_run_fields = {
     {"machine", &SeriesKey::machine},
-    {"build", &SeriesKey::build},
+    {"build", &SeriesKey::build_fingerprint},
 };
 
 // A select list of `fields` from the cells table (alias c) as a database of schema `version` holds them: one

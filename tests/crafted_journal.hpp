@@ -40,7 +40,7 @@ inline JournalHeader crafted_header(int repetitions = 10) {
 // machine.
 inline CellResult measured_cell(const std::string& tier, int threads = 1, double nanoseconds = 2e6) {
   CellResult record;
-  static_cast<CellKey&>(record) = {tier, "gauss", 0, 1, 100'000, threads, 1, false};
+  static_cast<CellKey&>(record) = {{tier, "gauss", 100'000, threads, 1}, 0, 1, false};
   record.name = cell_name(record);
   record.rung = find_card(tier).rung;
   record.finished = "2026-01-01T00:00:01Z";

@@ -62,7 +62,7 @@ inline std::string cell_name(const CraftedCell& cell) {
 // The cell's record as the harness makes it (common/cell_result.hpp), its status `status`.
 inline CellResult crafted_record(const CraftedCell& cell, CellStatus status) {
   CellResult record;
-  static_cast<CellKey&>(record) = {cell.tier, cell.integrand, 0, 1, cell.n, cell.threads, 1, false};
+  static_cast<CellKey&>(record) = {{cell.tier, cell.integrand, cell.n, cell.threads, 1}, 0, 1, false};
   record.name = cell_name(cell);
   record.rung = cell.rung;
   record.status = status;

@@ -32,8 +32,8 @@ TEST(HistoryBounds, ANoiseFloorThatIsNoPercentageIsRefusedAsDamage) {
   json document = crafted_run("alpha", "2026-11-30T10:00:00Z");
   document["cells"].erase(3);  // the cuda cell, whose tier has no card there: `ladder report` reads the run
   const fs::path run = write_results(scratch / "run", document);
-  const history::NoiseKey key{
-      history::machine_fingerprint(read_results_file(run.string()).context), "naive", "gauss", 1000000, 1, 1};
+  const history::NoiseKey key{{"naive", "gauss", 1000000, 1, 1},
+                              history::machine_fingerprint(read_results_file(run.string()).context)};
   {
     Store store(file.string(), Store::Mode::write);
     store.record(run.string());

@@ -46,14 +46,12 @@ TEST(HistoryBuilds, TwoBuildsOfOneTierAreTwoSeriesNamedByTheirBuild) {
   std::set<std::string> builds;
   for (const auto& key : store.series_keys("xsimd")) {
     if (key.n != 10000000) continue;
-    builds.insert(key.cell_build);
+    builds.insert(key.build);
     const auto points = store.series(key);
-    ASSERT_EQ(points.size(), 1u) << key.cell_build;
-    EXPECT_EQ(points[0].cell.build, key.cell_build);
-    const double expected_ms = key.cell_build == "gcc-native"      ? 1.0
-                               : key.cell_build == "gcc-x86-64-v2" ? 2.0
-                                                                   : 2.5;
-    EXPECT_NEAR(*points[0].cell.median, expected_ms * 1e6, 1e-3) << key.cell_build;
+    ASSERT_EQ(points.size(), 1u) << key.build;
+    EXPECT_EQ(points[0].cell.build, key.build);
+    const double expected_ms = key.build == "gcc-native" ? 1.0 : key.build == "gcc-x86-64-v2" ? 2.0 : 2.5;
+    EXPECT_NEAR(*points[0].cell.median, expected_ms * 1e6, 1e-3) << key.build;
   }
   EXPECT_EQ(builds, (std::set<std::string>{"gcc-native", "gcc-x86-64-v2", "clang-x86-64-v2"}));
   std::set<std::string> named;
@@ -72,7 +70,7 @@ TEST(HistoryBuilds, ACellOfARunOfOneBuildHasNoBuildAndItsSeriesIsNamedAsBefore) 
   store.record(testing::write_results(dir / "one", testing::crafted_results("vm", cards, cells)).string());
   const auto keys = store.series_keys("naive");
   ASSERT_EQ(keys.size(), 1u);
-  EXPECT_EQ(keys[0].cell_build, "");
+  EXPECT_EQ(keys[0].build, "");
   EXPECT_EQ(history_series(store).at(0).tier, "naive");
 }
 
@@ -103,7 +101,7 @@ TEST(HistoryBuilds, AVersion2DatabaseIsReadAsItIsWithItsCellsOfNoBuild) {
     EXPECT_EQ(cells[0].build, "");
     const auto keys = store.series_keys("naive");
     ASSERT_EQ(keys.size(), 1u);
-    EXPECT_EQ(keys[0].cell_build, "");
+    EXPECT_EQ(keys[0].build, "");
     const auto points = store.series(keys[0]);
     ASSERT_EQ(points.size(), 1u);
     EXPECT_EQ(points[0].cell.repetitions.size(), 3u);
@@ -127,7 +125,7 @@ TEST(HistoryBuilds, AVersion2DatabaseMigratesKeepingItsCellsWithAnEmptyBuild) {
   EXPECT_EQ(store.record(three_build_results(dir).string()).cells, 24u);
   std::multiset<std::string> builds;  // naive at 1e6, 1 thread: the old cell's series and one a new build
   for (const auto& key : store.series_keys("naive"))
-    if (key.n == 1000000) builds.insert(key.cell_build);
+    if (key.n == 1000000) builds.insert(key.build);
   EXPECT_EQ(builds, (std::multiset<std::string>{"", "clang-x86-64-v2", "gcc-native", "gcc-x86-64-v2"}));
 }
 

@@ -114,7 +114,7 @@ TEST(HistoryIdentity, PoolingTakesThisHostsRunsAloneThoughTheSeriesHoldsTheFleet
   record("alpha", 9, 1.0);
   const fs::path asking = write_results(scratch / "asking", crafted_run("alpha", "2026-11-30T10:00:00Z"));
   const ContextRecord context = read_results_file(asking.string()).context;
-  const history::NoiseKey key{history::machine_fingerprint(context), "naive", "gauss", 1000000, 1, 1};
+  const history::NoiseKey key{{"naive", "gauss", 1000000, 1, 1}, history::machine_fingerprint(context)};
   const std::string build = history::build_fingerprint(context);
   const std::string commit = context.source.git_commit;
   const auto mine = history::same_build_medians(store, key, "", build, commit, context.run.started, "alpha");

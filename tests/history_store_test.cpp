@@ -58,7 +58,7 @@ TEST(HistoryStore, RecordsAndReadsBackEveryField) {
   EXPECT_EQ(run.physical_cores, 2);
   EXPECT_EQ(run.memory_total_bytes, 8.0 * 1024 * 1024 * 1024);
   EXPECT_NE(run.topology, "unknown");
-  EXPECT_EQ(run.build.size(), 64u);
+  EXPECT_EQ(run.build_fingerprint.size(), 64u);
   EXPECT_EQ(run.compiler, "GNU 12.2.0");
   EXPECT_EQ(run.build_type, "Release");
   EXPECT_EQ(run.common_flags, "-O3 -DNDEBUG -march=native");

@@ -167,7 +167,7 @@ TEST(IntegrandMatrix, APythonPeerRunsTheBuiltInIntegrandsOnly) {
   Matrix matrix;
   matrix.tiers = {peer};
   matrix.integrands = {"rational"};
-  const CellKey cell{peer, "rational", 0, 1, 1000, 1, 1, false};
+  const CellKey cell{{peer, "rational", 1000, 1, 1}, 0, 1, false};
   EXPECT_EQ(not_attempted(cell, matrix, 0),
             std::make_pair(CellStatus::unavailable,
                            "tier '" + peer + "' cannot run integrand 'rational': it " + reason));

@@ -44,7 +44,7 @@ inline std::string record_one_commit(
 // take: adjacent processes are no floor for runs measured apart.
 inline void record_aa(history::Store& store, const std::string& machine, const std::string& tier, int threads,
                       double percent) {
-  history::record_noise(store, {machine, tier, "gauss", 1000000, threads, 1},
+  history::record_noise(store, {{tier, "gauss", 1000000, threads, 1}, machine},
                         {percent, 12, "A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03",
                          "2026-12-03T00:00:00Z", "3f2a1b0c9d", "3f2a1b0c9d"});
 }

@@ -55,7 +55,7 @@ void record_runs(Store& store, const TempDir& dir, int first, const std::vector<
 }
 
 NoiseKey naive_key(const Store& store) {
-  return {store.runs().at(0).machine, "naive", "gauss", 1000000, 1, 1};
+  return {{"naive", "gauss", 1000000, 1, 1}, store.runs().at(0).machine};
 }
 
 std::vector<double> log_ratios(const std::vector<double>& medians) {
@@ -122,7 +122,7 @@ TEST(NoiseStore, AVersion4DatabaseReadsWithNoNoiseFiguresAndMigratesKeepingEvery
 TEST(NoiseStore, RecordedFiguresRoundTripAndTheNewestFiveGiveTheirMedian) {
   TempDir dir;
   Store store((dir / "h.sqlite").string(), Store::Mode::write);
-  const NoiseKey key{"f00d", "xsimd", "gauss", 10000000, 2, 1};
+  const NoiseKey key{{"xsimd", "gauss", 10000000, 2, 1}, "f00d"};
   EXPECT_FALSE(recorded_noise(store, key));
   record_noise(store, key,
                {6.5, 12, "A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03", "2026-12-03T10:00:00Z",

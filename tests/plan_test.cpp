@@ -135,11 +135,11 @@ TEST(PlanEstimate, InstructionCountingSharesItsTiersOutToTheHardwareThreads) {
 TEST(PlanEstimate, PrefersWhatAnEarlierRunHereTookWithTheSameSettings) {
   const Matrix matrix = crafted_matrix();
   Calibration calibration = crafted_calibration();
-  const CellKey cell{"naive", "gauss", 0, 1, 1'000'000, 1, 1, false};
+  const CellKey cell{{"naive", "gauss", 1'000'000, 1, 1}, 0, 1, false};
   calibration.cells[cell_key(cell, matrix)] = 42;
   Matrix other = matrix;
   other.repetitions = 7;  // another setting: the earlier run says nothing about it
-  calibration.cells[cell_key({"openmp", "gauss", 0, 1, 1'000'000, 2, 1, false}, other)] = 99;
+  calibration.cells[cell_key({{"openmp", "gauss", 1'000'000, 2, 1}, 0, 1, false}, other)] = 99;
   const Estimate estimate = ladder::estimate(matrix, calibration, no_instructions());
   EXPECT_EQ(planned(estimate, "naive/gauss/n:1000000/threads:1").seconds, 42);
   EXPECT_EQ(planned(estimate, "naive/gauss/n:1000000/threads:1").source, "an earlier run here");

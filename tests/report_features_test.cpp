@@ -177,7 +177,7 @@ Journal journal_of_two_cells() {
   const auto record = [](const std::string& tier, int threads, std::vector<Repetition> repetitions,
                          Timing median) {
     CellResult cell;
-    static_cast<CellKey&>(cell) = {.tier = tier, .integrand = "gauss", .n = 1000000, .threads = threads};
+    cell.coordinates() = {.tier = tier, .integrand = "gauss", .n = 1000000, .threads = threads};
     cell.name = tier + "/gauss/n:1000000/threads:" + std::to_string(threads);
     Measurement measurement;
     measurement.repetitions = std::move(repetitions);

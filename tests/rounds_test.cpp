@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 
 std::vector<CellKey> keys(int count) {
   std::vector<CellKey> cells;
-  for (int i = 0; i < count; ++i) cells.push_back({"naive", "gauss", 0, 1, 1000 + i, 1, 1, false});
+  for (int i = 0; i < count; ++i) cells.push_back({{"naive", "gauss", 1000 + i, 1, 1}, 0, 1, false});
   return cells;
 }
 

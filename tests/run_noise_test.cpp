@@ -111,9 +111,9 @@ TEST(RunNoise, PerCallCellsAndOtherBuildsCellsGetTheirFiguresToo) {
   const std::string database = history_of_one_commit(dir, machine);
   {
     history::Store store(database, history::Store::Mode::write);
-    history::record_noise(store, {machine, "xsimd", "gauss", 1000, 1, 1},
+    history::record_noise(store, {{"xsimd", "gauss", 1000, 1, 1}, machine},
                           {3, 10, "A/A at 1000", "2026-12-03"});
-    history::record_noise(store, {machine, "xsimd", "gauss", 1 << 20, 1, 1},
+    history::record_noise(store, {{"xsimd", "gauss", 1 << 20, 1, 1}, machine},
                           {6, 10, "A/A at 2^20", "2026-12-03"});
   }
   report::Run run = load_run(crafted(dir / "run", 1).string());

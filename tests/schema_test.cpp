@@ -123,7 +123,7 @@ TEST(Schema, ACellStatusIsOneOfTheKnownOnes) {
 // A cell that did not run is one entry of Google Benchmark's view, written as it writes an errored run.
 TEST(Schema, ACellThatDidNotRunIsProjectedAsGoogleBenchmarkWritesAnErroredRun) {
   CellResult cell;
-  static_cast<CellKey&>(cell) = {"cuda", "gauss", 0, 1, 100000, 1, 1, false};
+  static_cast<CellKey&>(cell) = {{"cuda", "gauss", 100000, 1, 1}, 0, 1, false};
   cell.name = "cuda/gauss/n:100000/threads:1";
   cell.status = CellStatus::unavailable;
   cell.reason = "no GPU";
@@ -144,7 +144,7 @@ TEST(Schema, ACellThatDidNotRunIsProjectedAsGoogleBenchmarkWritesAnErroredRun) {
 // A measured cell is one entry a repetition, then its six aggregates, each as Google Benchmark names it.
 TEST(Schema, AMeasuredCellIsProjectedAsItsRepetitionsThenItsAggregates) {
   CellResult cell;
-  static_cast<CellKey&>(cell) = {"naive", "gauss", 0, 1, 1000, 2, 1, false};
+  static_cast<CellKey&>(cell) = {{"naive", "gauss", 1000, 2, 1}, 0, 1, false};
   cell.name = "naive/gauss/n:1000/threads:2";
   cell.measurement = read_measurement(JsonReader(a_measurement()));
   cell.measurement->repetitions = {{0, 5, 3.0e6, 6.0e6}, {1, 5, 1.0e6, 2.0e6}, {2, 5, 2.0e6, 4.0e6}};
@@ -188,7 +188,7 @@ TEST(Schema, AggregatesAreTheRepetitionsStatistics) {
 // One record, written and read back as the same type: the journal's line and results.json's cell.
 TEST(Schema, ACellResultReadsBackAsItWasWritten) {
   CellResult cell;
-  static_cast<CellKey&>(cell) = {"openmp", "gauss", 0, 1, 1000, 2, 1, true};
+  static_cast<CellKey&>(cell) = {{"openmp", "gauss", 1000, 2, 1}, 0, 1, true};
   cell.name = "openmp/gauss/n:1000/threads:2";
   cell.rung = 8;
   cell.reproducible = false;

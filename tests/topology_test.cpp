@@ -328,7 +328,7 @@ cpu_set_t every_cpu(const Topology& topology) {
 std::string mask_of(const ThreadBinding& binding) { return cpu_list(binding.cpus); }
 
 CellKey cell_of(const std::string& tier, int threads, int ranks = 1) {
-  return {tier, "gauss", 0, 1, 1000, threads, ranks, false};
+  return {{tier, "gauss", 1000, threads, ranks}, 0, 1, false};
 }
 
 TEST(CellBinding, OpenMpGetsAnExplicitPlacesListAndTheMask) {

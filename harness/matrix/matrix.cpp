@@ -39,7 +39,10 @@ void Matrix::per_call_cells(std::vector<CellKey>& all) const {
             return cell.tier == tier && cell.integrand == integrand && cell.n == n;
           });
           if (!has(sizes, n) && !twice)
-            added.push_back({tier, integrand, a, b, n, 1, 1, false,
+            added.push_back({{tier, integrand, n, 1, 1},
+                             a,
+                             b,
+                             false,
                              find_peer(tier) || builds.empty() ? "" : builds.front()});
         }
   }
@@ -57,17 +60,17 @@ std::vector<CellKey> Matrix::cells() const {
       for (const auto& integrand : integrands)
         for (const auto n : sizes) {
           if (!card.parallel) {
-            all.push_back({id, integrand, a, b, n, 1, 1, false, build});
+            all.push_back({{id, integrand, n, 1, 1}, a, b, false, build});
             continue;
           }
           for (const int count : threads) {
             if (!card.distributed) {
-              all.push_back({id, integrand, a, b, n, count, 1, reproducible_here, build});
+              all.push_back({{id, integrand, n, count, 1}, a, b, reproducible_here, build});
               continue;
             }
             for (const int processes : ranks)
               if (ranks_given || processes * count <= cpus)
-                all.push_back({id, integrand, a, b, n, count, processes, reproducible_here, build});
+                all.push_back({{id, integrand, n, count, processes}, a, b, reproducible_here, build});
           }
         }
   }

@@ -135,8 +135,8 @@ double AbPair::log_ratio() const { return std::log(head_seconds / base_seconds);
 
 VerdictRow AbCell::row() const {
   VerdictRow row;
+  row.coordinates() = cell;
   row.cell = name;
-  row.tier = cell.tier, row.integrand = cell.integrand, row.n = cell.n, row.threads = cell.threads;
   row.threshold = threshold;
   if (!failure.empty()) {
     row.note = "failed: " + failure;

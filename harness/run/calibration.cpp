@@ -233,7 +233,7 @@ void calibrate_integrand(const std::string& executable, Calibration& calibration
   const std::int64_t memory_limit = std::min(std::int64_t{2} << 30, available / 2);
   for (const auto& tier : missing) {
     settings.tiers = {tier};
-    const CellKey cell{tier, integrand, 0, 1, calibration_n, 1, 1, false};
+    const CellKey cell{{tier, integrand, calibration_n, 1, 1}, 0, 1, false};
     // The faster of two workers: the estimate is for a machine not busy with other work.
     for (int sample = 0; sample < calibration_samples; ++sample) {
       const WorkerOutcome outcome = run_worker_process(

@@ -61,7 +61,7 @@ void fill_noise(Run& run, const std::string& history_path) {
   // Cells of two builds share a name and a figure: a noise floor holds for any build of a cell.
   std::set<std::string> asked;
   for (const CellResult& cell : every_build_cells(run)) {
-    const history::NoiseKey key{machine, cell.tier, cell.integrand, cell.n, cell.threads, cell.ranks};
+    const history::NoiseKey key{cell, machine};
     // Runs of the same code are pooled build by build: each build's cell is its own series.
     if (auto others = history::same_build_medians(*store, key, cell.build, build, commit, context.run.started,
                                                   context.host_name);

@@ -59,14 +59,7 @@ class NoiseFloors {
   std::optional<history::NoiseFigure> floor(const CellResult& cell) const {
     if (machine_.empty()) return std::nullopt;
     if (!store_) return own_noise(cell);
-    history::NoiseKey key;
-    key.machine = machine_;
-    key.tier = cell.tier;
-    key.integrand = cell.integrand;
-    key.n = cell.n;
-    key.threads = cell.threads;
-    key.ranks = cell.ranks;
-    if (auto figure = history::history_noise(*store_, key)) return figure;
+    if (auto figure = history::history_noise(*store_, {cell, machine_})) return figure;
     return own_noise(cell);
   }
 
@@ -97,8 +90,8 @@ std::string floor_source(const history::NoiseFigure& figure) {
 // A row naming the cell, nothing judged yet.
 VerdictRow row_of(const CellResult& cell) {
   VerdictRow row;
-  row.cell = cell.name, row.tier = cell.tier, row.integrand = cell.integrand;
-  row.n = cell.n, row.threads = cell.threads;
+  row.coordinates() = cell;
+  row.cell = cell.name;
   return row;
 }
 
