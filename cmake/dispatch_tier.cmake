@@ -17,7 +17,7 @@ endif()
 # On aarch64 the tier is built without paths and refuses to run, saying why on its card (dispatch.cpp): its
 # kernel is xsimd's, and xsimd 8.1 has NEON alone, so there is no second path to choose at run time.
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
-  ladder_add_tier(variants/dispatch.cpp KERNEL variants/kernels/dispatch.hpp)
+  ladder_add_tier(variants/dispatch.cpp KERNEL variants/kernels/dispatch.hpp LIBRARIES xsimd)
   return()
 endif()
 set(LADDER_DISPATCH_PATHS
@@ -36,7 +36,7 @@ while(paths)
   list(APPEND path_files ${file})
   set_source_files_properties(${file} PROPERTIES COMPILE_OPTIONS ${march})
 endwhile()
-ladder_add_tier(variants/dispatch.cpp KERNEL variants/kernels/dispatch.hpp FLAGS -march=x86-64 ${path_flags})
+ladder_add_tier(variants/dispatch.cpp KERNEL variants/kernels/dispatch.hpp LIBRARIES xsimd FLAGS -march=x86-64 ${path_flags})
 # ladder_add_tier gives dispatch.cpp every FLAGS word: it is compiled with the first alone.
 set_source_files_properties(variants/dispatch.cpp PROPERTIES COMPILE_OPTIONS -march=x86-64)
 

@@ -16,10 +16,8 @@ if(NOT MPI_CXX_FOUND)
 endif()
 set(LADDER_MPI_TIER ON)
 ladder_add_tier(variants/mpi.cpp KERNEL variants/kernels/mpi.hpp SHARES variants/simd_kernel.hpp variants/mpi_runtime.hpp
-                FLAGS -fopenmp)
+                FLAGS -fopenmp LIBRARIES mpi openmp xsimd)
 # The MPI runtime the tier runs in (the launcher, MPI's start and end), beside the tiers in ladder_tiers.
 set(LADDER_TIER_RUNTIME_SOURCES variants/mpi_runtime.cpp)
 set_source_files_properties(variants/mpi_runtime.cpp PROPERTIES COMPILE_DEFINITIONS
                             "LADDER_MPIEXEC=\"${MPIEXEC_EXECUTABLE}\"")
-# ladder_tiers and ladder_harness are defined after this file is read: link them when the directory is done.
-cmake_language(DEFER CALL target_link_libraries ladder_tiers PUBLIC MPI::MPI_CXX)

@@ -156,9 +156,9 @@ function(ladder_user_integrands output)
   endif()
   list(JOIN whats ", " whats)
 
-  get_target_property(eigen_dirs Eigen3::Eigen INTERFACE_INCLUDE_DIRECTORIES)
   set(include_flags -I${PROJECT_SOURCE_DIR}/variants)
-  foreach(dir IN LISTS eigen_dirs xsimd_include_dirs Boost_INCLUDE_DIRS hwy_include_dirs SLEEF_INCLUDE_DIRS)
+  # The tiers' libraries' (cmake/libraries.cmake), and Boost's for the references.
+  foreach(dir IN LISTS LADDER_LIBRARY_INCLUDE_DIRS Boost_INCLUDE_DIRS)
     if(NOT dir IN_LIST CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)  # -isystem /usr/include breaks <cmath>
       list(APPEND include_flags -isystem ${dir})
     endif()

@@ -9,6 +9,7 @@
 #include "errors.hpp"
 #include "export_plan.hpp"
 #include "global_names.hpp"
+#include "libraries.hpp"
 #include "out_directory.hpp"
 #include "quote.hpp"
 #include "sha256.hpp"
@@ -30,9 +31,19 @@ constexpr std::string_view taken[] = {
     "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true",
     "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
     "wchar_t", "while", "xor", "xor_eq", "final", "override", "import", "module",
-    // namespaces of the libraries and the tests
-    "std", "xsimd", "xtl", "tbb", "oneapi", "Eigen", "testing", "benchmark", "pybind11", "py", "boost",
-    "hwy"};
+    // namespaces of the standard library and the tests; the tiers' libraries' are in libraries.hpp
+    "std", "testing", "benchmark", "pybind11", "py", "boost"};
+
+// Whether a library the exported code may use (a row of cmake/libraries.cmake) takes the namespace.
+bool library_namespace(std::string_view ns) {
+  for (const Library& library : libraries)
+    for (std::string_view rest = library.namespaces; !rest.empty();) {
+      const auto space = rest.find(' ');
+      if (rest.substr(0, space) == ns) return true;
+      rest = space == rest.npos ? std::string_view() : rest.substr(space + 1);
+    }
+  return false;
+}
 
 bool is_identifier(std::string_view text) {
   auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
@@ -76,7 +87,7 @@ void check_namespace(const std::string& ns) {
         "--namespace '" + quote_text(ns) +
         "' is not a C++ identifier; it takes letters, digits and '_', not starting with a digit, "
         "without '__' or a leading '_' and capital (at most 64 characters), e.g. team_midpoint");
-  if (std::find(std::begin(taken), std::end(taken), ns) != std::end(taken))
+  if (std::find(std::begin(taken), std::end(taken), ns) != std::end(taken) || library_namespace(ns))
     throw InputError(
         "--namespace '" + ns +
         "' is a C++ keyword or the namespace of a library the exported code uses; choose another, "

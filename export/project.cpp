@@ -7,6 +7,7 @@
 
 #include "embedded.hpp"
 #include "export_plan.hpp"
+#include "libraries.hpp"
 #include "out_directory.hpp"
 #include "template.hpp"
 #include "text.hpp"
@@ -37,53 +38,23 @@ std::string template_text(const std::string& name) {
   return std::string(*text);
 }
 
-// The CMake lines that find what the card lists, and the targets to link: Debian 12's packages.
+// The CMake lines that find what the card lists, the targets to link and Debian 12's packages: the rows of
+// cmake/libraries.cmake.
 struct Packages {
   std::string find, link, debian;
 };
 
 Packages packages(const ExportPlan& plan) {
-  const std::string& ns = plan.ns;
   Packages out;
   auto add = [&](const std::string& find, const std::string& link, const std::string& debian) {
     out.find += find + "\n";
     out.link += (out.link.empty() ? "" : " ") + link;
     out.debian += (out.debian.empty() ? "" : ", ") + debian;
   };
-  for (const auto& library : plan.tier->card.libraries) {
-    if (library.starts_with("xsimd"))
-      add("find_package(xsimd 8 REQUIRED)\n"
-          "# Debian's xsimd target asks the linker for an \"xtl\" library that xsimd does not need (it is\n"
-          "# header-only): take its include directory only.\n"
-          "get_target_property(" +
-              ns +
-              "_xsimd_includes xsimd INTERFACE_INCLUDE_DIRECTORIES)\n"
-              "add_library(" +
-              ns +
-              "_xsimd INTERFACE)\n"
-              "target_include_directories(" +
-              ns + "_xsimd SYSTEM INTERFACE ${" + ns + "_xsimd_includes})",
-          ns + "_xsimd", "libxsimd-dev");
-    else if (library.starts_with("OpenMP"))
-      add("find_package(OpenMP REQUIRED)", "OpenMP::OpenMP_CXX", "libgomp (GCC's OpenMP, with g++)");
-    else if (library.starts_with("oneTBB"))
-      add("find_package(TBB REQUIRED)", "TBB::tbb", "libtbb-dev");
-    else if (library.starts_with("Eigen"))
-      add("find_package(Eigen3 3.4 REQUIRED NO_MODULE)", "Eigen3::Eigen", "libeigen3-dev");
-    else if (library.starts_with("CUDA toolkit"))
-      add("find_package(CUDAToolkit REQUIRED)", "CUDA::cudart_static", "NVIDIA's CUDA toolkit (nvcc, CUB)");
-    else if (library.starts_with("Highway"))
-      add("find_package(hwy 1.0 REQUIRED)", "hwy::hwy", "libhwy-dev");
-    else if (library.starts_with("SLEEF"))
-      add("# SLEEF has no CMake package: pkg-config finds it\nfind_package(PkgConfig REQUIRED)\n"
-          "pkg_check_modules(SLEEF REQUIRED IMPORTED_TARGET sleef)",
-          "PkgConfig::SLEEF", "libsleef-dev, pkg-config");
-    else if (library.starts_with("glibc libmvec"))
-      add("# glibc's libmvec: the vector exp and sin the compiler calls under -ffast-math, linked with libm",
-          "m", "libc6-dev (glibc's libmvec)");
-    else
-      throw std::logic_error("tier '" + plan.tier->card.id + "': no CMake package known for its library '" +
-                             library + "' (export/project.cpp, packages)");
+  for (const auto& entry : plan.tier->card.libraries) {
+    const Library& library = library_of(plan.tier->card.id, entry);
+    add(with_namespace(library.find, plan.ns), with_namespace(library.link, plan.ns),
+        std::string(library.packages));
   }
   if (out.find.empty()) out.find = "# none: the standard library only\n";
   out.find.pop_back();  // the template's line ends it

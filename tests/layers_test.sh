@@ -18,6 +18,7 @@ declare -A may_see=(
 # Headers the build writes, and the layer whose include path holds them.
 declare -A generated=(
   [ladder_user_integrands.hpp]="variants"  # cmake/user_integrands.cmake: the user integrands of this build
+  [ladder_libraries.inc]="variants"        # cmake/libraries.cmake: export's table of the tiers' libraries
 )
 # A layer's rooms: its subfolders with a CMakeLists.txt of their own, which puts each on the layer's include
 # path (harness/run/, harness/worker/, …): their headers are found by name as the layer's own.
