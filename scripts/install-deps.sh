@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
 # Installs what Ladder needs from Debian 12 packages, and nothing else. Idempotent: packages already
 # present are left alone, and apt is not touched at all when nothing is missing.
-#   usage (as root):  scripts/install-deps.sh [--tests] [--cross arm64]
+#   usage (as root):  scripts/install-deps.sh [--tests] [--cross arm64] [--list]
 #     --tests        also what only the tests need (scripts/test passes it; scripts/main does not)
 #     --cross arm64  also the aarch64 cross toolchain and the :arm64 libraries (scripts/build-aarch64)
+#     --list         print the packages it would see to, one a line, and install nothing (any user)
 set -euo pipefail
 
 with_tests=0
 cross=""
+list_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --tests) with_tests=1 ;;
+    --list) list_only=1 ;;
     --cross)
       [ $# -ge 2 ] || { echo "install-deps: --cross needs an architecture; accepted: arm64" >&2; exit 2; }
       [ "$2" = arm64 ] || { echo "install-deps: --cross '$2' is not supported; accepted: arm64" >&2; exit 2; }
       cross=$2
       shift ;;
-    *) echo "install-deps: unknown option '$1'; accepted: --tests, --cross arm64" >&2; exit 2 ;;
+    *) echo "install-deps: unknown option '$1'; accepted: --tests, --cross arm64, --list" >&2; exit 2 ;;
   esac
   shift
 done
@@ -26,12 +29,6 @@ packages=(
   libbenchmark-dev                                          # Google Benchmark 1.7.1 (the harness)
   libbenchmark-tools python3-scipy                          # its compare.py, which reads results.json
   libgtest-dev                                              # GoogleTest (the tests)
-  libeigen3-dev                                             # eigen tier
-  libxsimd-dev                                              # xsimd tier and everything above it
-  libsleef-dev                                              # sleef tier (SLEEF 3.5.1's vector exp)
-  libhwy-dev                                                # highway tier (Highway 1.0.3, its contrib/math)
-  libtbb-dev                                                # tbb and stdpar tiers
-  libopenmpi-dev openmpi-bin                                # mpi tier and its launcher (mpirun)
   libhwloc-dev                                              # the machine's topology (sockets, NUMA, L3, cores)
   libboost-dev libboost-math-dev                            # Boost.Math: references without an antiderivative
   libcli11-dev nlohmann-json3-dev                           # command line, JSON output
@@ -56,6 +53,15 @@ packages=(
   cython3                                                   # the Cython peers' modules and their yellow lines
 )
 
+# The tiers' libraries: the PACKAGES lines of cmake/libraries.cmake, the one place each is declared (this
+# script runs before CMake is installed, so it reads that file as text; tests/libraries_check.py holds it to
+# the rows).
+library_rows="$(dirname "$0")/../cmake/libraries.cmake"
+[ -r "$library_rows" ] || { echo "install-deps: cannot read $library_rows" >&2; exit 1; }
+read -r -a library_packages <<< "$(sed -n 's/^[[:space:]]*PACKAGES[[:space:]]\+\([^#]*\).*/\1/p' "$library_rows" |
+  tr '\n' ' ')"
+packages+=("${library_packages[@]}")
+
 # What only the tests need.
 test_packages=(
   slurm-wlm munge                                           # a real one-machine Slurm (tests/slurm_cluster_test.sh)
@@ -78,6 +84,11 @@ if [ -n "$cross" ] && [ "$(dpkg --print-architecture)" = "$cross" ]; then
   cross=""
 fi
 [ -z "$cross" ] || packages+=("${cross_packages[@]}")
+
+if [ "$list_only" -eq 1 ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 # NAME:ARCH is that architecture's package; a bare NAME the machine's own or an architecture-independent
 # one. A multiarch library installed for two architectures has a status line for each.
