@@ -41,8 +41,8 @@ struct AbOptions {
   IntervalOptions interval;
   std::string budget = "10m";
   int max_pairs = 40;
-  int pairs = 0;  // fixed; 0: adaptive (an A/A run takes 10)
-  std::optional<double> min_change, fail_above;
+  int pairs = 0;     // fixed; 0: adaptive (an A/A run takes 10)
+  GateOptions gate;  // --fail-above, --min-change
   bool json = false, no_history = false;
   std::optional<std::string> history;
   report::VerdictOutputs outputs;
@@ -56,12 +56,7 @@ void check_options(const AbOptions& options) {
   if (options.pairs != 0 && (options.pairs < interval_min_pairs || options.pairs > 1000))
     refuse("--pairs " + std::to_string(options.pairs) + " is out of range (" +
            std::to_string(interval_min_pairs) + " to 1000)");
-  for (const auto& [name, value] :
-       {std::pair{"--min-change", options.min_change}, {"--fail-above", options.fail_above}})
-    if (value && !(*value >= 0 && *value < history::max_change_percent))  // the bound a recorded floor has
-      refuse(std::string(name) + " " + format_number("%g", *value) +
-             " is not a percentage (0 or more, under " + format_number("%g", history::max_change_percent) +
-             ")");
+  check_gate_options(options.gate);
   if (options.no_history && options.history) refuse("--history and --no-history: give one of them");
   report::check_verdict_outputs(options.outputs);  // before any build or cell: nothing measured is lost
 }
@@ -75,8 +70,8 @@ std::string noise_database(const AbOptions& options) {
 // Each cell's threshold: --min-change, else this machine's noise floor from the history, else the default.
 std::function<Threshold(const CellKey&)> thresholds(const AbOptions& options, const std::string& database,
                                                     const std::string& machine) {
-  if (options.min_change)
-    return [percent = *options.min_change](const CellKey&) {
+  if (options.gate.min_change)
+    return [percent = *options.gate.min_change](const CellKey&) {
       return Threshold{percent, "--min-change " + format_number("%g %%", percent), false};
     };
   std::shared_ptr<history::Store> store;
@@ -236,12 +231,12 @@ int run_ab_command(AbOptions& options) {
     std::printf("\n%s", report::verdict_table(rows, base.label(), head.label()).c_str());
   // An A/A's floors are recorded first: an output that cannot be written then loses no measurement.
   if (same) record_noise_floors(cells, database, machine, base, options.json ? stderr : stdout);
-  options.outputs.fail_above_percent = options.fail_above;
+  options.outputs.fail_above_percent = options.gate.fail_above;
   report::write_verdict_outputs(rows, options.outputs,
                                 "ladder ab: " + head.label() + " against " + base.label());
   if (interrupted()) return exit_interrupted;
   for (const auto& row : rows)
-    if (report::fails_gate(row, options.fail_above)) return exit_failed;
+    if (report::fails_gate(row, options.gate.fail_above)) return exit_failed;
   return exit_ok;
 }
 
@@ -270,18 +265,10 @@ Command add_ab(CLI::App& app) {
                  "the most pairs a cell takes before it is left undecided (default 40)");
   ab->add_option("--pairs", options->pairs,
                  "exactly this many pairs a cell, decided or not (default: until decided; an A/A run: 10)");
-  ab->add_option("--min-change", options->min_change,
-                 "the threshold in per cent (default: this machine's noise floor from the history, else " +
-                     format_number("%g %%", default_noise_percent) + ")");
-  ab->add_option("--fail-above", options->fail_above,
-                 "exit 1 only for a cell slower by more than this many per cent (default: any slower cell)");
+  add_ci_options(
+      ab, options->gate, options->outputs,
+      "this machine's noise floor from the history, else " + format_number("%g %%", default_noise_percent));
   ab->add_flag("--json", options->json, "the verdicts as JSON on stdout");
-  ab->add_option("--summary", options->outputs.summary,
-                 "append a Markdown summary to this file (as $GITHUB_STEP_SUMMARY expects)");
-  ab->add_flag("--annotations", options->outputs.annotations,
-               "print GitHub's ::error/::warning lines for slower cells");
-  ab->add_option("--bmf", options->outputs.bmf,
-                 "write Bencher's metric format (JSON, with lower and upper values) here");
   add_history_option(ab, options->history);
   ab->add_flag("--no-history", options->no_history,
                "neither read the noise floor from the history nor record one");

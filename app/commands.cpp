@@ -6,13 +6,43 @@
 
 #include "emulation_check.hpp"
 #include "errors.hpp"
+#include "noise_store.hpp"
 #include "parse.hpp"
 #include "process.hpp"
 #include "quote.hpp"
 #include "registry.hpp"
+#include "text.hpp"
+#include "verdict_outputs.hpp"
 
 namespace ladder {
 namespace app {
+
+void add_ci_options(CLI::App* command, GateOptions& gate, report::VerdictOutputs& outputs,
+                    const std::string& min_change_default) {
+  command->add_option("--fail-above", gate.fail_above,
+                      "exit 1 only for a cell slower by more than this many per cent (default: any slower "
+                      "cell)");
+  command->add_option("--min-change", gate.min_change,
+                      "the threshold in per cent: slower or faster only when the whole interval lies beyond "
+                      "it (default: " +
+                          min_change_default + ")");
+  command->add_option("--summary", outputs.summary,
+                      "also append the verdicts as Markdown to FILE (as $GITHUB_STEP_SUMMARY expects)");
+  command->add_flag("--annotations", outputs.annotations,
+                    "also print GitHub's ::error/::warning lines for slower cells");
+  command->add_option(
+      "--bmf", outputs.bmf,
+      "also write the verdicts in Bencher's metric format to FILE, with lower and upper values");
+}
+
+void check_gate_options(const GateOptions& gate) {
+  for (const auto& [name, value] :
+       {std::pair{"--fail-above", gate.fail_above}, {"--min-change", gate.min_change}})
+    if (value && !(*value >= 0 && *value < history::max_change_percent))
+      throw InputError(std::string(name) + " " + format_number("%g", *value) +
+                       ": give a change in per cent, 0 or more and under " +
+                       format_number("%g", history::max_change_percent) + " (5 means 5 %)");
+}
 
 void add_interval_options(CLI::App* command, IntervalOptions& options, bool several) {
   command->add_option("--integrand", options.integrand,

@@ -12,6 +12,9 @@
 #include "tier.hpp"
 
 namespace ladder {
+namespace report {
+struct VerdictOutputs;
+}
 
 // Runs `ladder VERB …`; returns the exit code.
 int run_command_line(int argc, char** argv);
@@ -56,6 +59,18 @@ struct CommandWords {
   std::string name;  // empty: no command given
   std::string check(int argc, const char* const* argv);
 };
+
+// The CI options of `ladder ab`, `ladder compare` and `ladder history check`, declared once so all three
+// take them alike: --fail-above and --min-change (per cent; `min_change_default` says what an unset one
+// means there), --summary, --annotations and --bmf (into `outputs`).
+struct GateOptions {
+  std::optional<double> fail_above, min_change;
+};
+void add_ci_options(CLI::App* command, GateOptions& gate, report::VerdictOutputs& outputs,
+                    const std::string& min_change_default);
+// InputError naming --fail-above or --min-change when it is not a per cent from 0 up to (not including)
+// the bound a recorded noise floor has; called before anything is measured or read.
+void check_gate_options(const GateOptions& gate);
 
 // --history FILE, declared alike on `ladder run` and the history commands.
 void add_history_option(CLI::App* command, std::optional<std::string>& history);

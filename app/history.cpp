@@ -45,6 +45,7 @@ struct HistoryOptions {
   history::HistorySeriesFilter series;
   history::DetectOptions detect;
   report::VerdictOutputs verdicts;  // history check's --summary, --bmf and --annotations
+  GateOptions gate;                 // history check's --fail-above and --min-change
 };
 
 // The subcommands of `ladder history`, as declared: the one the user gave runs.
@@ -95,7 +96,10 @@ int run_history(HistoryOptions& options, const HistoryCommands& commands) {
   if (commands.import->parsed()) return import_runs(options, path);
   if (!options.filter.since.empty()) checked_since(options.filter.since);
   if (!options.series.since.empty()) checked_since(options.series.since);
-  history::validate(options.detect);  // --fail-above and --min-change, before the database
+  check_gate_options(options.gate);  // before the database
+  options.detect.fail_above_percent = options.gate.fail_above;
+  options.detect.min_change_percent = options.gate.min_change;
+  history::validate(options.detect);
   if (!options.n.empty()) options.query.n = parse_size(options.n);
   const history::Store store(path, history::Store::Mode::read);
   if (commands.report->parsed()) {
@@ -107,7 +111,7 @@ int run_history(HistoryOptions& options, const HistoryCommands& commands) {
     const auto checked = history::check_history(store, options.series.tier, options.detect);
     std::printf("%s", history::check_text(checked, path).c_str());
     std::fflush(stdout);  // before the annotations, which follow on stdout
-    options.verdicts.fail_above_percent = options.detect.fail_above_percent;
+    options.verdicts.fail_above_percent = options.gate.fail_above;
     const auto& run = checked.newest;
     report::write_verdict_outputs(checked.rows, options.verdicts,
                                   "ladder history check: run " + run.run_id.substr(0, 12) + " (commit " +
@@ -175,20 +179,9 @@ Command add_history(CLI::App& app) {
       "check",
       "for CI: exit 1 when the newest run is slower beyond this machine's run-to-run noise, or counts more "
       "instructions, than the runs before it");
-  check->add_option("--fail-above", options->detect.fail_above_percent,
-                    "fail only on a slower cell whose change is larger than this many per cent (default: "
-                    "every slower cell fails)");
-  check->add_option("--min-change", options->detect.min_change_percent,
-                    "the threshold in per cent: slower only when the whole interval lies above it (default: "
-                    "this machine's noise floor for the cell, else the documented 5 %)");
   check->add_option("--tier", options->series.tier, "check this tier's series only");
-  check->add_option("--summary", options->verdicts.summary,
-                    "also append the verdicts as a Markdown table to FILE (as $GITHUB_STEP_SUMMARY expects)");
-  check->add_option(
-      "--bmf", options->verdicts.bmf,
-      "also write the verdicts in Bencher's metric format to FILE, with lower and upper values");
-  check->add_flag("--annotations", options->verdicts.annotations,
-                  "also print GitHub's ::error/::warning lines for slower cells");
+  add_ci_options(check, options->gate, options->verdicts,
+                 "this machine's noise floor for the cell, else the documented 5 %");
   add_history_option(check, options->history);
 
   return {command, [options, commands = HistoryCommands{import, list, report, check}] {

@@ -107,6 +107,7 @@ Command add_compare(CLI::App& app) {
   struct Options {
     std::string old_run, new_run;
     report::CompareOptions compare;
+    GateOptions gate;
   };
   auto options = std::make_shared<Options>();
   auto* compare = app.add_subcommand(
@@ -116,29 +117,16 @@ Command add_compare(CLI::App& app) {
       "their rounds");
   compare->add_option("old", options->old_run, "the run before")->required();
   compare->add_option("new", options->new_run, "the run after")->required();
-  compare->add_option("--fail-above", options->compare.outputs.fail_above_percent,
-                      "exit 1 only when a cell is slower by more than this many per cent (default: when a "
-                      "cell is slower at all)");
-  compare->add_option("--min-change", options->compare.min_change_percent,
-                      "the threshold in per cent: smallest change called faster or slower (default: each "
-                      "cell's noise floor on this machine, from the history)");
+  add_ci_options(compare, options->gate, options->compare.outputs,
+                 "each cell's noise floor on this machine, from the history");
   compare->add_flag("--across-machines", options->compare.across_machines,
                     "compare runs from different machines anyway");
   add_history_option(compare, options->compare.history);
-  compare->add_option("--summary", options->compare.outputs.summary,
-                      "also append the verdicts as Markdown to FILE (as $GITHUB_STEP_SUMMARY expects)");
-  compare->add_flag("--annotations", options->compare.outputs.annotations,
-                    "print GitHub's ::error/::warning lines for slower cells");
-  compare->add_option(
-      "--bmf", options->compare.outputs.bmf,
-      "also write the ratios and times, with their bounds, in Bencher's metric format to FILE");
   return {compare, [options] {
-            const auto& given = options->compare;
-            for (const auto& [name, value] : {std::pair{"--fail-above", given.outputs.fail_above_percent},
-                                              std::pair{"--min-change", given.min_change_percent}})
-              if (value && !(*value >= 0))
-                throw InputError(std::string(name) + " " + format_number("%g", *value) +
-                                 ": give a change in per cent, 0 or more (5 means 5 %)");
+            check_gate_options(options->gate);
+            auto given = options->compare;
+            given.outputs.fail_above_percent = options->gate.fail_above;
+            given.min_change_percent = options->gate.min_change;
             return report::compare(options->old_run, options->new_run, given);
           }};
 }

@@ -209,6 +209,28 @@ TEST(CompareCommand, RefusesANegativeThresholdOrGate) {
   }
 }
 
+// The CI options are declared once (app/commands.cpp): `ab`, `compare` and `history check` refuse a gate out
+// of range in the same words, before anything is built, measured or read, and name the bound.
+TEST(CompareCommand, AbCompareAndHistoryCheckRefuseAGateInTheSameWords) {
+  TempDir dir;
+  const std::string old_run = crafted(dir / "old", "crafted", 1.0, 0.1, ten).string();
+  const std::string new_run = crafted(dir / "new", "crafted", 2.0, 0.05, ten).string();
+  const std::string history = " --history " + (dir / "none.sqlite").string();
+  for (const std::string given : {"--min-change -5", "--fail-above 1000", "--min-change nan"}) {
+    const auto by_compare = compare(old_run + " " + new_run + " " + given);
+    const auto by_ab = testing::run_command(LADDER_BINARY, "ab --base HEAD " + given + history);
+    const auto by_check = testing::run_command(LADDER_BINARY, "history check " + given + history);
+    EXPECT_EQ(by_compare.exit_code, 2) << by_compare.output;
+    expect_says(by_compare, given.substr(0, given.find(' ')) + " ");
+    expect_says(by_compare, ": give a change in per cent, 0 or more and under 1000");
+    EXPECT_EQ(by_ab.exit_code, 2) << by_ab.output;
+    EXPECT_EQ(by_ab.output, by_compare.output);
+    EXPECT_EQ(by_check.exit_code, 2) << by_check.output;
+    EXPECT_EQ(by_check.output, by_compare.output);
+  }
+  EXPECT_FALSE(fs::exists(dir / "none.sqlite")) << "nothing was read or written";
+}
+
 // The shapes and placements of the placement tests: one socket of 4 cores × 2 threads, and two sockets of 2
 // cores; tbb's two threads on two cores, or on the two threads of one core.
 const json four_cores_smt = testing::crafted_topology(1, 1, 1, 4, 2);

@@ -195,9 +195,9 @@ TEST(HistoryCheckCommand, BadInputGetsAClearErrorAndExit2) {
     EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
     EXPECT_NE(outcome.output.find(says), std::string::npos) << outcome.output;
   };
-  refused(check(database, "--fail-above -5"), "fail-above -5 is out of range (a number, 0 or more)");
+  refused(check(database, "--fail-above -5"), "--fail-above -5: give a change in per cent, 0 or more");
   refused(check(database, "--fail-above abc"), "abc");
-  refused(check(database, "--min-change -1"), "min-change -1 is out of range");
+  refused(check(database, "--min-change -1"), "--min-change -1: give a change in per cent");
   refused(check(scratch / "missing.sqlite"), "missing.sqlite");
   refused(ladder("history report --history " + in_quotes(scratch / "missing.sqlite") + " --out " +
                  in_quotes(scratch / "page")),
