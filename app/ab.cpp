@@ -19,6 +19,7 @@
 #include "emulation_check.hpp"
 #include "errors.hpp"
 #include "history_store.hpp"
+#include "identity.hpp"
 #include "machine_topology.hpp"
 #include "noise_store.hpp"
 #include "parse.hpp"

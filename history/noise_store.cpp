@@ -156,11 +156,6 @@ std::vector<double> same_build_medians(const Store& store, const NoiseKey& key, 
   return medians;
 }
 
-std::string build_fingerprint(const ContextRecord& context) {
-  return sha256_hex("compiler=" + context.compiler + "\nbuild_type=" + context.build_type +
-                    "\nflags=" + context.common_flags);
-}
-
 std::optional<NoiseFigure> ab_noise_floor(const Store& store, const NoiseKey& key) {
   if (auto recorded = recorded_noise(store, key)) return recorded;
   return history_noise(store, key);

@@ -15,13 +15,12 @@
 #include <vector>
 
 #include "history_store.hpp"
-#include "run_context.hpp"
 
 namespace ladder::history {
 
 // A cell on one machine: a noise floor holds for any build of it.
 struct NoiseKey : CellCoordinates {
-  std::string machine;  // the machine's fingerprint (machine_fingerprint)
+  std::string machine;  // the machine's fingerprint (identity.hpp)
 };
 
 // One measurement of a cell's noise floor.
@@ -69,17 +68,10 @@ std::vector<double> same_build_medians(const Store& store, const NoiseKey& key, 
                                        const std::string& build, const std::string& commit,
                                        const std::string& started, const std::string& host);
 
-// The build's fingerprint as the store keys series by: SHA-256 (hex) of the compiler, build type and flags.
-std::string build_fingerprint(const ContextRecord& context);
-
 // `ladder ab`'s floor for the cell on that machine: the recorded A/A figure (adjacent processes, as ab's
 // pairs are), else the history's (runs apart jump more: a larger, safe figure); nullopt: unknown. compare
 // and history check take history_noise alone: an A/A's adjacent processes understate how far runs measured
 // apart move (A/A floors here 0.5-1 %, runs apart up to 56 %), so an A/A figure is no floor for them.
 std::optional<NoiseFigure> ab_noise_floor(const Store& store, const NoiseKey& key);
-
-// The machine's fingerprint of a results file's context, as the store keys runs and series by: its CPU
-// model, logical CPUs, physical cores, topology and memory to the GiB (SHA-256, hex).
-std::string machine_fingerprint(const MachineContext& context);
 
 }  // namespace ladder::history

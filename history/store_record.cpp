@@ -1,5 +1,5 @@
-// Store::record: a finished run's results file written into the store, in one transaction; and the machine's
-// fingerprint its runs are keyed by.
+// Store::record: a finished run's results file written into the store, in one transaction, keyed by its
+// machine's and build's fingerprints (identity.hpp).
 #include <sqlite3.h>
 
 #include <chrono>
@@ -18,7 +18,7 @@
 #include "clock.hpp"
 #include "errors.hpp"
 #include "history_store.hpp"
-#include "noise_store.hpp"
+#include "identity.hpp"
 #include "quote.hpp"
 #include "results_file.hpp"
 #include "sqlite.hpp"
@@ -161,21 +161,6 @@ void check_read_back(const Store& store, const std::string& run_id, const std::v
 }
 
 }  // namespace
-
-// The machine's fingerprint (noise_store.hpp): what makes its timings comparable with another run's.
-std::string machine_fingerprint(const MachineContext& context) {
-  std::string text = "cpu=" + context.cpu_model + "\nlogical_cpus=" + std::to_string(context.logical_cpus) +
-                     "\nphysical_cores=" + std::to_string(context.physical_cores);
-  if (context.topology)
-    text += "\ntopology=" + std::to_string(context.topology->packages) + "/" +
-            std::to_string(context.topology->numa_nodes) + "/" + std::to_string(context.topology->l3_groups) +
-            "/" + std::to_string(context.topology->cores) + "/" +
-            std::to_string(context.topology->hardware_threads());
-  if (context.memory_total_bytes)  // to the GiB: MemTotal moves by a few pages between kernels
-    text +=
-        "\nmemory_gib=" + std::to_string(std::llround(*context.memory_total_bytes / (1024.0 * 1024 * 1024)));
-  return sha256_hex(text);
-}
 
 Recorded Store::record(const std::string& results) {
   const ResultsFile file = read_results_file(results);  // InputError naming the file and the problem

@@ -12,6 +12,7 @@
 #include "errors.hpp"
 #include "history_store.hpp"
 #include "history_store_support.hpp"
+#include "identity.hpp"
 #include "noise_store.hpp"
 #include "results_file.hpp"
 

@@ -11,6 +11,7 @@
 #include "command.hpp"
 #include "crafted_results.hpp"
 #include "history_store.hpp"
+#include "identity.hpp"
 #include "noise_store.hpp"
 #include "results_file.hpp"
 

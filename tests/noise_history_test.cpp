@@ -16,6 +16,7 @@
 #include "history_series.hpp"
 #include "history_series_support.hpp"
 #include "history_store.hpp"
+#include "identity.hpp"
 #include "noise_store.hpp"
 #include "results_file.hpp"
 #include "sqlite_query.hpp"

@@ -10,6 +10,7 @@
 
 #include "errors.hpp"
 #include "history_store.hpp"
+#include "identity.hpp"
 #include "noise_store.hpp"
 #include "quote.hpp"
 #include "results_file.hpp"

@@ -10,6 +10,7 @@
 #include "choose.hpp"
 #include "errors.hpp"
 #include "history_store.hpp"
+#include "identity.hpp"
 #include "noise_store.hpp"
 #include "report.hpp"
 #include "results_file.hpp"
