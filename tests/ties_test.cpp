@@ -17,6 +17,7 @@
 #include "crafted_results.hpp"
 #include "decision.hpp"
 #include "document_text.hpp"
+#include "economics.hpp"
 #include "intervals.hpp"
 #include "report.hpp"
 #include "sections.hpp"

@@ -71,6 +71,20 @@ void check_team_knows(const std::vector<std::string>& names, const std::vector<C
                        "' is no concept or library of these tiers; accepted: " + join(accepted));
 }
 
+double days_to_keep(const CardRecord& card) {
+  const CostFigures defaults;
+  const EngineerDays days = engineer_days(card, defaults);
+  return days.adoption + days.upkeep * defaults.horizon_years;
+}
+
+bool cheaper_to_keep(const CardRecord& x, const CardRecord& y) {
+  const double x_days = days_to_keep(x), y_days = days_to_keep(y);
+  if (std::abs(x_days - y_days) > 1e-9) return x_days < y_days;
+  if (x.libraries.size() != y.libraries.size()) return x.libraries.size() < y.libraries.size();
+  if (x.rung != y.rung) return x.rung < y.rung;
+  return x.id < y.id;
+}
+
 EngineerDays engineer_days(const CardRecord& card, const CostFigures& figures) {
   EngineerDays days;
   const std::size_t concepts_known = count_known(card.concepts, figures);

@@ -66,6 +66,11 @@ std::vector<std::string> knowable_names(const std::vector<CardRecord>& cards);
 void check_team_knows(const std::vector<std::string>& names, const std::vector<CardRecord>& cards);
 
 EngineerDays engineer_days(const CardRecord& card, const CostFigures& figures);
+// The cost to keep a tier, as a tie is broken (intervals.hpp): the engineer-days one person spends on it over
+// the horizon at the default figures (adoption + upkeep a year × years), then its libraries; then its rung
+// and id, so that the order is total and the same in every run.
+bool cheaper_to_keep(const CardRecord& x, const CardRecord& y);
+double days_to_keep(const CardRecord& card);
 // {"adoption", "upkeep_per_year", "adoption_parts": [{"name", "value", "days"}, …], "upkeep_parts": […]}
 void to_json(nlohmann::json& out, const EngineerDays& days);
 

@@ -85,20 +85,6 @@ std::string ratio_text(const RatioRange& range) {
   return ratio_number(range.ratio) + "×" + spread;
 }
 
-double days_to_keep(const Card& card) {
-  const CostFigures defaults;
-  const EngineerDays days = engineer_days(card, defaults);
-  return days.adoption + days.upkeep * defaults.horizon_years;
-}
-
-bool cheaper_to_keep(const Card& x, const Card& y) {
-  const double x_days = days_to_keep(x), y_days = days_to_keep(y);
-  if (std::abs(x_days - y_days) > 1e-9) return x_days < y_days;
-  if (x.libraries.size() != y.libraries.size()) return x.libraries.size() < y.libraries.size();
-  if (x.rung != y.rung) return x.rung < y.rung;
-  return x.id < y.id;
-}
-
 std::string band_text(const Threshold& noise) { return format_number("±%.1f %%", 100 * half_band(noise)); }
 
 TieOutcome fastest_within_noise(const std::vector<Contender>& contenders) {

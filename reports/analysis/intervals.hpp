@@ -1,8 +1,9 @@
 // How sure a figure is: each cell's interval, and the ties they make. One run's cells are not compared
 // on their medians alone: two runs of the same code here differ by the machine's run-to-run noise
 // (common/noise.hpp; RunNoise gives a cell's), so a tier faster by less than that is tied with the other,
-// and a tie is broken by the cost to keep, not by the noise. The report's answer, its current rung, the
-// usage map, `--deadline` and `ladder pick` all decide with these (docs/reading-the-report.md).
+// and a tie is broken by the cost to keep (economics.hpp's cheaper_to_keep), not by the noise. The report's
+// answer, its current rung, the usage map, `--deadline` and `ladder pick` all decide with these
+// (docs/reading-the-report.md).
 #pragma once
 
 #include <cstddef>
@@ -50,12 +51,6 @@ RatioRange ratio_range(const CellInterval& x, const CellInterval& y);
 // "179× (170–188×)", or "≈ 1 (0.97–1.04×)" when the range holds 1 (a ratio within the noise of 1).
 std::string ratio_text(const RatioRange& range);
 std::string range_text(const RatioRange& range);  // its range alone: "170–188×"
-
-// The cost to keep a tier, as a tie is broken: the engineer-days one person spends on it over the
-// horizon at the money model's default figures (adoption + upkeep a year × years), then its libraries;
-// then its rung and id, so that the order is total and the same in every run.
-bool cheaper_to_keep(const Card& x, const Card& y);
-double days_to_keep(const Card& card);
 
 // One contender for a place: a tier and its interval, and why its cell's measurement was disturbed
 // (common/disturbance.hpp; empty when it was not).
