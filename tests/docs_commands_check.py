@@ -131,11 +131,7 @@ def faults(ladder, root):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    found = list(faults(sys.argv[1], sys.argv[2]))
-    for fault in found:
-        print(fault)
-    print(f"{len(found)} fault(s)")
-    return 1 if found else 0
+    return docs_support.report_faults(list(faults(sys.argv[1], sys.argv[2])))
 
 
 if __name__ == "__main__":

@@ -118,3 +118,11 @@ def hidden_command(ladder, words):
     code, output = _help(ladder, list(words))
     usage = re.search(r"^Usage: \S+ " + re.escape(" ".join(words)) + r" ", output, re.M)
     return parse_help(output)[0] if code == 0 and usage else None
+
+
+def report_faults(faults, before=()):
+    """Prints the lines `before` (notes that are no faults), each fault, then "N fault(s)"; the exit code."""
+    for line in list(before) + list(faults):
+        print(line)
+    print(f"{len(faults)} fault(s)")
+    return 1 if faults else 0
