@@ -84,7 +84,8 @@ std::function<Threshold(const CellKey&)> thresholds(const AbOptions& options, co
                      "); give --history a readable path, or --no-history");
   return [store, machine](const CellKey& cell) {
     if (store)
-      if (const auto figure = history::ab_noise_floor(*store, {cell, machine}))
+      if (const auto figure =
+              history::noise_of(*store, {cell, machine}, history::Compared::adjacent_processes))
         return floor_threshold(figure->percent, "this machine's noise floor " +
                                                     format_number("%.2g %%", figure->percent) + " (" +
                                                     figure->source + ")");

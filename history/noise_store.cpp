@@ -1,5 +1,5 @@
-// The noise_floors table (noise_store.hpp): a cell's noise floor on a machine, recorded and read back, and
-// the figure of the history's runs of one clean commit.
+// The noise_floors table (noise_store.hpp): a cell's noise floor on a machine, recorded and read back, the
+// figure of the history's runs of one clean commit, and noise_of, which picks between them.
 #include "noise_store.hpp"
 
 #include <algorithm>
@@ -81,6 +81,9 @@ void record_noise(Store& store, const NoiseKey& key, const NoiseFigure& figure) 
   transaction.commit();
 }
 
+namespace {
+
+// The A/A figure (noise_of).
 std::optional<NoiseFigure> recorded_noise(const Store& store, const NoiseKey& key) {
   if (NoiseTable::version(store) < noise_table_version) return std::nullopt;
   // The newest few A/A runs, not the newest alone: one floor from 10 pairs can be half or twice the
@@ -109,6 +112,7 @@ std::optional<NoiseFigure> recorded_noise(const Store& store, const NoiseKey& ke
     figure.head = query.text("head");
   }
   if (percents.empty()) return std::nullopt;
+  figure.adjacent = true;
   std::sort(percents.begin(), percents.end());
   const std::size_t half = percents.size() / 2;
   figure.percent = percents.size() % 2 ? percents[half] : (percents[half - 1] + percents[half]) / 2;
@@ -118,6 +122,7 @@ std::optional<NoiseFigure> recorded_noise(const Store& store, const NoiseKey& ke
   return figure;
 }
 
+// The history's figure (noise_of).
 std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key) {
   std::optional<SameCommitNoise> best;
   for (const auto& series_key : store.series_keys(key.tier)) {
@@ -136,6 +141,8 @@ std::optional<NoiseFigure> history_noise(const Store& store, const NoiseKey& key
   figure.measured = best->newest;
   return figure;
 }
+
+}  // namespace
 
 std::vector<double> same_build_medians(const Store& store, const NoiseKey& key, const std::string& cell_build,
                                        const std::string& build, const std::string& commit,
@@ -156,9 +163,12 @@ std::vector<double> same_build_medians(const Store& store, const NoiseKey& key, 
   return medians;
 }
 
-std::optional<NoiseFigure> ab_noise_floor(const Store& store, const NoiseKey& key) {
-  if (auto recorded = recorded_noise(store, key)) return recorded;
-  return history_noise(store, key);
+std::optional<NoiseFigure> noise_of(const Store& store, const NoiseKey& key, Compared compared) {
+  if (compared == Compared::adjacent_processes)
+    if (auto adjacent = recorded_noise(store, key)) return adjacent;
+  if (auto apart = history_noise(store, key)) return apart;
+  if (compared == Compared::cells_of_one_run) return recorded_noise(store, key);
+  return std::nullopt;
 }
 
 }  // namespace ladder::history

@@ -42,12 +42,15 @@ TEST(HistoryBounds, ANoiseFloorThatIsNoPercentageIsRefusedAsDamage) {
     EXPECT_THROW(history::record_noise(store, key, {1000, 12, "A/A", "2026-12-04T00:00:00Z"}), InputError);
   }
   ASSERT_EQ(set_floors(file, "999"), "");
-  EXPECT_EQ(history::ab_noise_floor(Store(file.string(), Store::Mode::read), key)->percent, 999);
+  EXPECT_EQ(
+      history::noise_of(Store(file.string(), Store::Mode::read), key, history::Compared::adjacent_processes)
+          ->percent,
+      999);
   for (const std::string percent : {"1e308", "9e999", "1000"}) {
     ASSERT_EQ(set_floors(file, percent), "");
     const Store store(file.string(), Store::Mode::read);
     try {
-      history::ab_noise_floor(store, key);
+      history::noise_of(store, key, history::Compared::adjacent_processes);
       ADD_FAILURE() << percent << " % was taken as a noise floor";
     } catch (const InputError& refused) {
       const std::string message = refused.what();

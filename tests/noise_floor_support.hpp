@@ -1,5 +1,6 @@
 // A history whose runs of one clean commit give crafted cells a known noise floor of runs measured apart,
-// as `ladder compare` and `ladder history check` take it (history_noise), for the tests of those commands.
+// as `ladder compare` takes it (history::noise_of, Compared::runs_apart) and `ladder history check` from the
+// series it checks (same_commit_noise, the same rule), for the tests of those commands.
 #pragma once
 
 #include <cmath>

@@ -65,6 +65,13 @@ std::vector<double> log_ratios(const std::vector<double>& medians) {
   return logs;
 }
 
+// The recorded A/A figure alone: `ladder ab`'s figure where it is the A/A's.
+std::optional<NoiseFigure> recorded(const Store& store, const NoiseKey& key) {
+  auto figure = noise_of(store, key, Compared::adjacent_processes);
+  if (figure && !figure->adjacent) return std::nullopt;
+  return figure;
+}
+
 const std::vector<double> seven = {1e-3, 1.01e-3, 0.99e-3, 1.02e-3, 0.98e-3, 1e-3, 1.01e-3};
 
 TEST(NoiseStore, AVersion4DatabaseReadsWithNoNoiseFiguresAndMigratesKeepingEveryRun) {
@@ -97,9 +104,9 @@ TEST(NoiseStore, AVersion4DatabaseReadsWithNoNoiseFiguresAndMigratesKeepingEvery
     Store old(file.string(), Store::Mode::read);
     for (const auto& run : old.runs()) run_ids.push_back(run.run_id);
     ASSERT_EQ(run_ids.size(), 7u);
-    EXPECT_FALSE(recorded_noise(old, naive_key(old))) << "no table, no recorded figure";
-    const auto history = ab_noise_floor(old, naive_key(old));
+    const auto history = noise_of(old, naive_key(old), Compared::adjacent_processes);
     ASSERT_TRUE(history) << "the history's figure needs no table";
+    EXPECT_FALSE(history->adjacent) << "no table, no recorded figure";
     EXPECT_EQ(history->source, "history: 7 runs of clean commit aaaaaaaaaa");
     EXPECT_THROW(record_noise(old, naive_key(old), {4, 12, "A/A", "2026-12-03T00:00:00Z"}), InputError);
   }
@@ -117,18 +124,18 @@ TEST(NoiseStore, AVersion4DatabaseReadsWithNoNoiseFiguresAndMigratesKeepingEvery
   }
   EXPECT_EQ(testing::query(file, "SELECT COUNT(*) FROM noise_floors"), "0");
   record_noise(store, naive_key(store), {4, 12, "A/A", "2026-12-03T00:00:00Z"});
-  EXPECT_EQ(recorded_noise(store, naive_key(store))->percent, 4);
+  EXPECT_EQ(noise_of(store, naive_key(store), Compared::adjacent_processes)->percent, 4);
 }
 
 TEST(NoiseStore, RecordedFiguresRoundTripAndTheNewestFiveGiveTheirMedian) {
   TempDir dir;
   Store store((dir / "h.sqlite").string(), Store::Mode::write);
   const NoiseKey key{{"xsimd", "gauss", 10000000, 2, 1}, "f00d"};
-  EXPECT_FALSE(recorded_noise(store, key));
+  EXPECT_FALSE(recorded(store, key));
   record_noise(store, key,
                {6.5, 12, "A/A `ladder ab` of 3f2a1b0c9d, 12 pairs, 2026-12-03", "2026-12-03T10:00:00Z",
                 "3f2a1b0c9d", "3f2a1b0c9d"});
-  auto figure = recorded_noise(store, key);
+  auto figure = recorded(store, key);
   ASSERT_TRUE(figure);
   EXPECT_EQ(figure->percent, 6.5);
   EXPECT_EQ(figure->pairs, 12);
@@ -136,7 +143,7 @@ TEST(NoiseStore, RecordedFiguresRoundTripAndTheNewestFiveGiveTheirMedian) {
       << "one figure: as recorded";
   record_noise(store, key,
                {9.0, 8, "A/A, older", "2026-12-01T10:00:00Z"});  // recorded later, measured earlier
-  figure = recorded_noise(store, key);
+  figure = recorded(store, key);
   ASSERT_TRUE(figure);
   EXPECT_EQ(figure->percent, (6.5 + 9.0) / 2) << "the median of the two";
   EXPECT_EQ(figure->pairs, 20);
@@ -147,12 +154,11 @@ TEST(NoiseStore, RecordedFiguresRoundTripAndTheNewestFiveGiveTheirMedian) {
   EXPECT_EQ(figure->base, "3f2a1b0c9d");
   EXPECT_EQ(figure->head, "3f2a1b0c9d");
   record_noise(store, key, {3.0, 12, "A/A, again", "2026-12-03T10:00:00Z"});
-  EXPECT_EQ(recorded_noise(store, key)->percent, 6.5) << "3.0, 6.5 and 9.0";
+  EXPECT_EQ(recorded(store, key)->percent, 6.5) << "3.0, 6.5 and 9.0";
   for (const double later : {1.0, 1.0, 1.0})
     record_noise(store, key, {later, 12, "A/A, later", "2026-12-04T10:00:00Z"});
-  EXPECT_EQ(recorded_noise(store, key)->percent, 1.0)
-      << "1, 1, 1, 3 and 6.5: 9.0 is no longer among the newest 5";
-  EXPECT_EQ(recorded_noise(store, key)->pairs, 5 * 12);
+  EXPECT_EQ(recorded(store, key)->percent, 1.0) << "1, 1, 1, 3 and 6.5: 9.0 is no longer among the newest 5";
+  EXPECT_EQ(recorded(store, key)->pairs, 5 * 12);
   const auto changed = [&key](const std::function<void(NoiseKey&)>& change) {
     NoiseKey other = key;
     change(other);
@@ -161,12 +167,11 @@ TEST(NoiseStore, RecordedFiguresRoundTripAndTheNewestFiveGiveTheirMedian) {
   for (const NoiseKey& other :
        {changed([](NoiseKey& k) { k.machine = "beef"; }), changed([](NoiseKey& k) { k.threads = 1; }),
         changed([](NoiseKey& k) { k.integrand = "runge"; }), changed([](NoiseKey& k) { k.ranks = 2; })})
-    EXPECT_FALSE(recorded_noise(store, other))
-        << "another cell or machine: " << other.machine << " " << other.integrand << " " << other.threads
-        << " " << other.ranks;
+    EXPECT_FALSE(recorded(store, other)) << "another cell or machine: " << other.machine << " "
+                                         << other.integrand << " " << other.threads << " " << other.ranks;
   EXPECT_THROW(record_noise(store, key, {-1, 12, "A/A", "2026-12-04T00:00:00Z"}), InputError);
   EXPECT_THROW(record_noise(store, key, {NAN, 12, "A/A", "2026-12-04T00:00:00Z"}), InputError);
-  EXPECT_EQ(recorded_noise(store, key)->percent, 1.0) << "a refused figure is not recorded";
+  EXPECT_EQ(recorded(store, key)->percent, 1.0) << "a refused figure is not recorded";
 }
 
 TEST(NoiseStore, TheHistorysFigureIsOfTheCleanCommitWithTheMostRunsAndAbPrefersTheAAs) {
@@ -176,24 +181,41 @@ TEST(NoiseStore, TheHistorysFigureIsOfTheCleanCommitWithTheMostRunsAndAbPrefersT
   record_runs(store, dir, 0, {1e-3, 1.5e-3, 0.7e-3}, a, "yes");  // dirty: not the same code
   record_runs(store, dir, 3, {2e-3, 2.1e-3, 1.9e-3, 2e-3, 2.2e-3}, b);
   const NoiseKey key = naive_key(store);
-  EXPECT_FALSE(history_noise(store, key)) << "5 runs of one commit: 4 pairs are too few";
+  for (const Compared compared :
+       {Compared::runs_apart, Compared::cells_of_one_run, Compared::adjacent_processes})
+    EXPECT_FALSE(noise_of(store, key, compared)) << "5 runs of one commit: 4 pairs are too few";
   record_runs(store, dir, 8, seven, a);
-  const auto figure = history_noise(store, key);
+  const auto figure = noise_of(store, key, Compared::runs_apart);
   ASSERT_TRUE(figure);
   EXPECT_NEAR(figure->percent, *apart_noise_floor_percent(log_ratios(seven)), 1e-9)
       << "the 7 clean runs of a";
   EXPECT_EQ(figure->pairs, 6);
   EXPECT_EQ(figure->source, "history: 7 runs of clean commit aaaaaaaaaa");
   EXPECT_EQ(figure->measured, hour(14)) << "its newest run";
-  EXPECT_EQ(ab_noise_floor(store, key)->source, figure->source) << "no A/A yet";
+  EXPECT_FALSE(figure->adjacent);
+  EXPECT_EQ(noise_of(store, key, Compared::adjacent_processes)->source, figure->source) << "no A/A yet";
 
   record_noise(store, key, {4.2, 12, "A/A `ladder ab` of aaaaaaaaaa, 12 pairs", hour(20)});
-  EXPECT_EQ(ab_noise_floor(store, key)->percent, 4.2) << "ab's pairs are adjacent, as an A/A's";
-  EXPECT_EQ(history_noise(store, key)->source, figure->source) << "the history's is unchanged by an A/A";
+  const auto adjacent = noise_of(store, key, Compared::adjacent_processes);
+  EXPECT_EQ(adjacent->percent, 4.2) << "ab's pairs are adjacent, as an A/A's";
+  EXPECT_TRUE(adjacent->adjacent);
+  EXPECT_EQ(noise_of(store, key, Compared::runs_apart)->source, figure->source)
+      << "runs apart take the history's alone, unchanged by an A/A";
+  EXPECT_EQ(noise_of(store, key, Compared::cells_of_one_run)->source, figure->source)
+      << "a run's cells take the history's first";
   NoiseKey other = key;
   other.n = 10000000;
-  EXPECT_FALSE(ab_noise_floor(store, other)) << "unknown for another cell";
-  EXPECT_FALSE(history_noise(store, other));
+  for (const Compared compared :
+       {Compared::runs_apart, Compared::cells_of_one_run, Compared::adjacent_processes})
+    EXPECT_FALSE(noise_of(store, other, compared)) << "unknown for another cell";
+  record_noise(store, other, {0.8, 12, "A/A `ladder ab` of aaaaaaaaaa, 12 pairs", hour(21)});
+  EXPECT_FALSE(noise_of(store, other, Compared::runs_apart)) << "an A/A's adjacent processes: no floor apart";
+  for (const Compared compared : {Compared::cells_of_one_run, Compared::adjacent_processes}) {
+    const auto aa = noise_of(store, other, compared);
+    ASSERT_TRUE(aa) << "without the history's figure, the A/A's";
+    EXPECT_EQ(aa->percent, 0.8);
+    EXPECT_TRUE(aa->adjacent) << "the caller says that it understates runs apart";
+  }
 
   const ResultsFile file = read_results_file(crafted_run(dir, 30, 1e-3, a).string());
   EXPECT_EQ(machine_fingerprint(file.context), key.machine) << "the store keys runs by it";

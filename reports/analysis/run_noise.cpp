@@ -34,19 +34,19 @@ std::optional<history::Store> open_history(const std::string& path) {
 
 // The figure the history gives a cell on the machine, as a threshold naming where it came from.
 std::optional<Threshold> cell_noise(const history::Store& store, const history::NoiseKey& key) {
-  if (const auto apart = history::history_noise(store, key))
-    return floor_threshold(apart->percent, "this machine's noise floor between runs, " +
-                                               format_number("%.2g %%", apart->percent) + " (" +
-                                               apart->source + ")");
+  const auto figure = history::noise_of(store, key, history::Compared::cells_of_one_run);
+  if (!figure) return std::nullopt;
+  if (!figure->adjacent)
+    return floor_threshold(figure->percent, "this machine's noise floor between runs, " +
+                                                format_number("%.2g %%", figure->percent) + " (" +
+                                                figure->source + ")");
   // An A/A run alternates the two sides' processes: neighbours in time share the machine's state, so
   // runs measured an hour apart move further than it saw. Better than a default of another machine, and
   // said.
-  if (const auto adjacent = history::recorded_noise(store, key))
-    return floor_threshold(adjacent->percent,
-                           "this machine's A/A noise floor, " + format_number("%.2g %%", adjacent->percent) +
-                               " (" + adjacent->source +
-                               "; its adjacent processes understate how far runs measured apart move)");
-  return std::nullopt;
+  return floor_threshold(
+      figure->percent, "this machine's A/A noise floor, " + format_number("%.2g %%", figure->percent) + " (" +
+                           figure->source +
+                           "; its adjacent processes understate how far runs measured apart move)");
 }
 
 }  // namespace

@@ -13,10 +13,11 @@ namespace ladder::report {
 
 // Fills run.noise.by_cell for every cell of the run (its cells, per-call cells and other builds' cells),
 // keyed by the machine fingerprint of the run's context, from the history database at `history_path`:
-// - the history's runs of one clean commit on that machine (history::history_noise): runs measured apart,
-//   exactly what two runs of the same code here differ by;
-// - else the recorded A/A `ladder ab` figure (history::recorded_noise), its source saying that adjacent
-//   processes understate how far runs measured apart move;
+// history::noise_of(…, Compared::cells_of_one_run):
+// - the history's runs of one clean commit on that machine: runs measured apart, exactly what two runs of
+//   the same code here differ by;
+// - else the recorded A/A `ladder ab` figure, its source saying that adjacent processes understate how far
+//   runs measured apart move;
 // - else nothing: the cell keeps run.noise.fallback, the documented default.
 // Each figure becomes a Threshold through floor_threshold. The database is opened read-only: never created,
 // never written. One that does not exist knows nothing and is no error; one that cannot be read is the

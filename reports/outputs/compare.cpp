@@ -1,5 +1,6 @@
 // `ladder compare`: two results files cell by cell (choose.hpp), each cell's change judged against the
-// machine's noise floor between runs (history::history_noise), never against the spread inside one run.
+// machine's noise floor between runs (history::noise_of, Compared::runs_apart), never against the spread
+// inside one run.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -30,11 +31,11 @@ constexpr const char* unknown_noise =
     "run-to-run noise is unknown: `ladder ab` answers this";
 
 // Each cell's noise floor on the machine both runs were measured on, from the history's runs of one clean
-// commit when it holds 6 or more (history_noise): runs measured apart, as the two compared were. Where the
-// history has none, the runs' own: each measured its noise from its rounds (common/round_noise.hpp), rounds
-// minutes apart, and the wider of the two floors at the cell's size is used. An A/A `ladder ab` figure is
-// not used: adjacent processes understate how far runs apart move. Runs of two machines have none: no one
-// machine's run-to-run noise describes their difference.
+// commit when it holds 6 or more (noise_of, Compared::runs_apart): runs measured apart, as the two compared
+// were. Where the history has none, the runs' own: each measured its noise from its rounds
+// (common/round_noise.hpp), rounds minutes apart, and the wider of the two floors at the cell's size is used.
+// An A/A `ladder ab` figure is not used: adjacent processes understate how far runs apart move. Runs of two
+// machines have none: no one machine's run-to-run noise describes their difference.
 class NoiseFloors {
  public:
   NoiseFloors(const Run& before, const Run& after, const std::optional<std::string>& history_option)
@@ -60,7 +61,8 @@ class NoiseFloors {
   std::optional<history::NoiseFigure> floor(const CellResult& cell) const {
     if (machine_.empty()) return std::nullopt;
     if (!store_) return own_noise(cell);
-    if (auto figure = history::history_noise(*store_, {cell, machine_})) return figure;
+    if (auto figure = history::noise_of(*store_, {cell, machine_}, history::Compared::runs_apart))
+      return figure;
     return own_noise(cell);
   }
 
