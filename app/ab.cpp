@@ -1,7 +1,8 @@
 // `ladder ab --base REV [--head REV] [matrix options]`: did the change make a difference? The two revisions'
 // workers are built once (harness/builds/revisions.hpp), their processes interleaved cell by cell
-// (harness/run/ab.hpp), and each cell judged against this machine's run-to-run noise (common/noise.hpp), read
-// from the history database. An A/A run (both sides one tree) measures that noise and records it there.
+// (harness/run/ab.hpp), and each cell judged against this machine's run-to-run noise
+// (common/noise/noise.hpp), read from the history database. An A/A run (both sides one tree) measures that
+// noise and records it there.
 #include "ab.hpp"
 
 #include <unistd.h>

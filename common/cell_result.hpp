@@ -212,7 +212,7 @@ struct Round {
   std::optional<double> wall_seconds;
   long pid = 0;          // the worker process
   std::string finished;  // ISO 8601
-  // Why it was dropped (common/disturbance.hpp's round rule): empty for a clean round.
+  // Why it was dropped (common/noise/disturbance.hpp's round rule): empty for a clean round.
   std::vector<std::string> disturbed{};
   bool clean() const { return disturbed.empty(); }
 };

@@ -21,7 +21,7 @@ void complete_journal_line_v2(nlohmann::json& line);
 
 // A version-1 or -2 document, in place (results.json, or a journal's first line): its matrix gains
 // `rounds` = 1, since every cell of it ran in one worker; its cells have no `rounds` and keep the rule of
-// their time (common/disturbance.hpp). The version-3 migration, the one place it happens.
+// their time (common/noise/disturbance.hpp). The version-3 migration, the one place it happens.
 void migrate_to_v3(nlohmann::json& document);
 
 }  // namespace ladder

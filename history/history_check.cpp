@@ -1,4 +1,4 @@
-// `ladder history check` on the noise model (common/noise.hpp): the newest run of a series against the
+// `ladder history check` on the noise model (common/noise/noise.hpp): the newest run of a series against the
 // runs before it, measured apart, and the series' noise floor from its runs of one clean commit.
 #include <cmath>
 #include <map>

@@ -15,7 +15,7 @@
 // - instruction counts: deterministic, so no statistics: any change over `instructions_percent` between a
 //   run and the previous run that has a count (a run without a count is skipped, never a change). FLOPs a
 //   node, counted from the same callgrind runs, by the same rule (detect_flops_changes).
-// history check (check_newest) judges time on the noise model of common/noise.hpp instead: two runs are
+// history check (check_newest) judges time on the noise model of common/noise/noise.hpp instead: two runs are
 // measured apart, so the newest run's ratio to the runs before it carries the machine's noise floor either
 // side, and only an interval wholly beyond the threshold is slower. The repetitions inside a run are never
 // taken for independent samples there.

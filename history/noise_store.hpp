@@ -1,6 +1,6 @@
 // The machine's run-to-run noise a cell, kept with the machine in the history store (schema version 5's
 // noise_floors table): what two runs of the same code differ by on this machine, the default threshold of
-// every verdict (common/noise.hpp). Two figures answer it:
+// every verdict (common/noise/noise.hpp). Two figures answer it:
 // - an A/A `ladder ab` (the same revision against itself), recorded here, one row a measurement: the
 //   median of a cell's newest few is its figure; its pairs are adjacent processes;
 // - the history's own runs of one clean commit (history_detect.hpp's same_commit_noise), computed when

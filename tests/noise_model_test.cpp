@@ -1,8 +1,8 @@
-// The noise model every verdict shares (common/noise.hpp), on simulated processes whose true ratio is known:
-// the sign-test interval's coverage under drift and outliers, the false verdicts of an A/A at the measured
-// noise floor, the exact interval at small n, and judge() and pairs_to_settle() at their edges. Draws come
-// from mt19937 with fixed seeds (history_series_support.hpp's Noise), so every run of the test sees the same
-// numbers; nothing is timed.
+// The noise model every verdict shares (common/noise/noise.hpp), on simulated processes whose true ratio is
+// known: the sign-test interval's coverage under drift and outliers, the false verdicts of an A/A at the
+// measured noise floor, the exact interval at small n, and judge() and pairs_to_settle() at their edges.
+// Draws come from mt19937 with fixed seeds (history_series_support.hpp's Noise), so every run of the test
+// sees the same numbers; nothing is timed.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,9 +1,10 @@
-// Rounds (harness/run/rounds.hpp, common/round_noise.hpp, common/disturbance.hpp's round rule): the schedule
-// (each cell in R processes, a new order each round, a cell's rounds never adjacent); the run's noise
-// recomputed by hand from crafted rounds; the round rule (outside load, a round slower than its others beyond
-// the band, a cell kept out only under two clean rounds); a dropped round measured again on a crafted journal
-// with a scripted worker; and through the binary: each cell's rounds in their own processes, a disturbed
-// round measured again, a run cut short mid-round resumed to completion, --rounds refused out of range.
+// Rounds (harness/run/rounds.hpp, common/noise/round_noise.hpp, common/noise/disturbance.hpp's round rule):
+// the schedule (each cell in R processes, a new order each round, a cell's rounds never adjacent); the run's
+// noise recomputed by hand from crafted rounds; the round rule (outside load, a round slower than its others
+// beyond the band, a cell kept out only under two clean rounds); a dropped round measured again on a crafted
+// journal with a scripted worker; and through the binary: each cell's rounds in their own processes, a
+// disturbed round measured again, a run cut short mid-round resumed to completion, --rounds refused out of
+// range.
 #include "rounds.hpp"
 
 #include <gtest/gtest.h>

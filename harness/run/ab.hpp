@@ -1,9 +1,9 @@
 // `ladder ab`'s measurement: each cell of the matrix measured in the two versions' worker processes, one
 // after the other in time, in ABBA order (A B, B A, A B, …), so that what drifts on the machine hits both
 // alike. The unit of evidence is a pair of processes adjacent in time: each gives one log ratio head/base of
-// their medians (a few repetitions each), and the pairs give the interval (common/noise.hpp). A cell stops as
-// soon as its verdict is clear (after the fewest pairs an interval needs), or when its share of the budget
-// is spent, or at the most pairs.
+// their medians (a few repetitions each), and the pairs give the interval (common/noise/noise.hpp). A cell
+// stops as soon as its verdict is clear (after the fewest pairs an interval needs), or when its share of the
+// budget is spent, or at the most pairs.
 #pragma once
 
 #include <functional>
@@ -45,7 +45,7 @@ struct AbCell {
   double seconds = 0;   // its wall time
   bool budget_spent = false;
   bool interrupted = false;  // Ctrl-C or SIGTERM stopped it: its pairs are those before
-  // Its interval and verdict (common/noise.hpp), from its pairs.
+  // Its interval and verdict (common/noise/noise.hpp), from its pairs.
   VerdictRow row() const;
 };
 

@@ -72,7 +72,7 @@ constexpr double guessed_instructions_seconds_per_tier = 1, guessed_runner_secon
 constexpr double uncalibrated_seconds_per_node = 1e-8, uncalibrated_worker_seconds = 0.3;
 // The long double sum of the reference runs up to 2^22 nodes; above, Euler–Maclaurin (reference.hpp).
 constexpr std::int64_t reference_sum_limit = std::int64_t{1} << 22;
-// The share of cells a run finds disturbed (common/disturbance.hpp), for the time measuring them again
+// The share of cells a run finds disturbed (common/noise/disturbance.hpp), for the time measuring them again
 // takes: 20 % of a standard run's cells on a 2-vCPU VM (tests/fixtures/default_run_results.json.gz) and 30 %
 // of the reference runs on a 16-core Xeon (data/reference/h200-xeon-16c), mostly by their cv.
 constexpr double expected_disturbed_share = 0.25;

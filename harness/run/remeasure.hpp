@@ -1,12 +1,12 @@
 // Disturbed rounds measured again (`ladder run --remeasure N`, default 2). In a run of rounds (rounds.hpp),
 // once every round of every cell has run, each ok cell with fewer clean rounds than the run's R gets another
 // round (timing only) in place of a dropped one, up to N extra rounds a cell, stopping once it has R clean
-// ones; each is judged by common/disturbance.hpp's round rule as it is kept (keep_cell), and the record keeps
-// every round, the dropped ones with why. Its `remeasured` says what the cell's first rounds gave and why
-// they were dropped, as below.
+// ones; each is judged by common/noise/disturbance.hpp's round rule as it is kept (keep_cell), and the record
+// keeps every round, the dropped ones with why. Its `remeasured` says what the cell's first rounds gave and
+// why they were dropped, as below.
 //
 // In a run of one round a cell (--rounds 1, the measurement of files written before rounds), each ok cell
-// whose measurement was disturbed (common/disturbance.hpp: the one rule) is run again in
+// whose measurement was disturbed (common/noise/disturbance.hpp: the one rule) is run again in
 // its worker, up to N times, stopping at the first measurement that is not disturbed; that one is kept. When
 // every try was disturbed, the least slowed one is kept (the fastest median): other load, steal and the
 // noise they make only ever add time to a kernel, so of several measurements of one cell the fastest is the

@@ -2,14 +2,15 @@
 // process. Round 1 visits every cell in the matrix's shuffled order, round 2 in a new order, and so on, so a
 // cell's rounds lie minutes apart, not back to back: what moves between processes (placement, page layout,
 // frequency, neighbours) moves between its rounds, and the spread of its rounds is the run's own measure of
-// its noise (common/round_noise.hpp), as pyperf's worker processes are its.
+// its noise (common/noise/round_noise.hpp), as pyperf's worker processes are its.
 //
 // The preset's repetitions are shared among the rounds (round_repetitions). What needs doing once a cell is
 // done in round 1: the reference sums (once a run), iteration sizing, the memory pass and the counters; a
 // later round warms up and times the first round's iterations, nothing more (worker_spec.hpp).
 //
 // The record keeps each round (cell_result.hpp's Round), and the cell's measurement is taken over its
-// clean rounds together (rebuild_measurement). judge_rounds applies common/disturbance.hpp's round rule.
+// clean rounds together (rebuild_measurement). judge_rounds applies common/noise/disturbance.hpp's round
+// rule.
 #pragma once
 
 #include <cstdint>
@@ -54,13 +55,12 @@ std::int64_t first_round_iterations(const std::vector<CellResult>& cells, const 
 // their aggregates, and the timed seconds of every round. Leaves a record with no rounds as it is.
 void rebuild_measurement(CellResult& record);
 
-// Judges every round of the run's cells by common/disturbance.hpp's rule: first outside load (what competes
-// for a cell's CPUs of the machine's `cpus`) and steal; then,
-// against the run's noise floor from the rounds that have neither (round_noise.hpp, size by size), a round
-// slower than its cell's other rounds beyond it; a cell of one round by its repetitions' spread as well. A
-// round that failed keeps its reason. Rebuilds every measurement, and says in a cell's `remeasured` whether
-// it is disturbed still. The same cells give the same marks: a
-// resumed run judges as the first session would have.
+// Judges every round of the run's cells by common/noise/disturbance.hpp's rule: first outside load (what
+// competes for a cell's CPUs of the machine's `cpus`) and steal; then, against the run's noise floor from the
+// rounds that have neither (round_noise.hpp, size by size), a round slower than its cell's other rounds
+// beyond it; a cell of one round by its repetitions' spread as well. A round that failed keeps its reason.
+// Rebuilds every measurement, and says in a cell's `remeasured` whether it is disturbed still. The same cells
+// give the same marks: a resumed run judges as the first session would have.
 void judge_rounds(std::vector<CellResult>& cells, int rounds, int cpus);
 
 }  // namespace ladder

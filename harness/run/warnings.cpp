@@ -58,7 +58,7 @@ bool optimized_build(const BuildInfo& build) {
 }
 
 // The thresholds, each once: the messages quote them. A disturbed cell's (cv, spread, other load, steal)
-// are common/disturbance.hpp's, the rule the runner measures cells again by.
+// are common/noise/disturbance.hpp's, the rule the runner measures cells again by.
 constexpr double one_core_ratio = 1.2;     // CPU time over wall time of a parallel cell
 constexpr double busy_load_average = 0.5;  // the 1-minute load average before the run
 constexpr int few_repetitions = 9;

@@ -20,7 +20,7 @@ struct TierChoice {
   const Card* card = nullptr;
   // The cell a throughput job would run (the fewest core-seconds a call) and the fastest one (the least
   // wall time, the latency answer's), chosen among the tier's undisturbed cells where it has any
-  // (common/disturbance.hpp), and their intervals.
+  // (common/noise/disturbance.hpp), and their intervals.
   const CellResult* thrifty = nullptr;
   const CellResult* fastest = nullptr;
   CellInterval thrifty_interval, fastest_interval;

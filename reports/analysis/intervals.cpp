@@ -14,12 +14,12 @@ namespace {
 // The noise band's half, as a fraction: (1 + h)² = 1 + F.
 double half_band(const Threshold& noise) { return std::sqrt(1 + noise.percent / 100) - 1; }
 
-// The repetitions' 95 % interval on their median: the sign test's rank interval, common/noise.hpp's
+// The repetitions' 95 % interval on their median: the sign test's rank interval, common/noise/noise.hpp's
 // paired_interval over the log times (the k-th fastest to the k-th slowest). Under interval_min_pairs (6)
 // repetitions there is none, and the noise band stands alone. Their fastest to slowest would let one slow
 // repetition of three tie a tier with one 2.4× slower (seen on a busy 2-vCPU run: 4.07, 4.29 and 12.25 ms
-// against 10.5 ms); a spread that wide is a disturbed cell's (common/disturbance.hpp), measured again and
-// kept out of the answer instead.
+// against 10.5 ms); a spread that wide is a disturbed cell's (common/noise/disturbance.hpp), measured again
+// and kept out of the answer instead.
 RatioInterval repetition_interval(const std::vector<double>& times) {
   std::vector<double> logs;
   for (const double time : times) logs.push_back(std::log(time));

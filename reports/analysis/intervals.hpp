@@ -1,8 +1,8 @@
 // How sure a figure is: each cell's interval, and the ties they make. One run's cells are not compared
 // on their medians alone: two runs of the same code here differ by the machine's run-to-run noise
-// (common/noise.hpp; RunNoise gives a cell's), so a tier faster by less than that is tied with the other,
-// and a tie is broken by the cost to keep (economics.hpp's cheaper_to_keep), not by the noise. The report's
-// answer, its current rung, the usage map, `--deadline` and `ladder pick` all decide with these
+// (common/noise/noise.hpp; RunNoise gives a cell's), so a tier faster by less than that is tied with the
+// other, and a tie is broken by the cost to keep (economics.hpp's cheaper_to_keep), not by the noise. The
+// report's answer, its current rung, the usage map, `--deadline` and `ladder pick` all decide with these
 // (docs/reading-the-report.md).
 #pragma once
 
@@ -53,7 +53,7 @@ std::string ratio_text(const RatioRange& range);
 std::string range_text(const RatioRange& range);  // its range alone: "170–188×"
 
 // One contender for a place: a tier and its interval, and why its cell's measurement was disturbed
-// (common/disturbance.hpp; empty when it was not).
+// (common/noise/disturbance.hpp; empty when it was not).
 struct Contender {
   const Card* card = nullptr;
   CellInterval interval;

@@ -47,11 +47,12 @@ struct Integrand {
   std::vector<std::pair<std::string, std::string>> unsupported;  // tier id, reason
 };
 
-// The machine's run-to-run noise for a run's cells (common/noise.hpp): how far a cell's median moves between
-// two runs of the same code here, the band its interval is widened by. load_run measures it from the run's
-// own rounds where it has them (common/round_noise.hpp: by size, and over every size as the fallback), else
-// leaves the documented default; fill_noise (reports/analysis/run_noise.hpp) adds what the history of this
-// machine knows. Where both are known the wider is used, and every answer says where its figure came from.
+// The machine's run-to-run noise for a run's cells (common/noise/noise.hpp): how far a cell's median moves
+// between two runs of the same code here, the band its interval is widened by. load_run measures it from the
+// run's own rounds where it has them (common/noise/round_noise.hpp: by size, and over every size as the
+// fallback), else leaves the documented default; fill_noise (reports/analysis/run_noise.hpp) adds what the
+// history of this machine knows. Where both are known the wider is used, and every answer says where its
+// figure came from.
 struct RunNoise {
   std::map<std::string, Threshold> by_cell;  // by CellResult::name
   // The cell's medians in the history's other runs of this same code and build on this machine
@@ -163,8 +164,8 @@ std::string cost_formula();  // the formula in words, for the report
 // "days to learn"); parts worth nothing are left out.
 std::vector<std::string> cost_in_words(const Card& card, std::size_t count = 2);
 
-// Of two cells of one tier, the one that is its best: an undisturbed one (common/disturbance.hpp) before a
-// disturbed one, then the faster.
+// Of two cells of one tier, the one that is its best: an undisturbed one (common/noise/disturbance.hpp)
+// before a disturbed one, then the faster.
 bool better_cell(const CellResult& x, const CellResult& y);
 
 // A tier's best configuration (the fastest threads × ranks, its undisturbed cells first) at one n on one run.

@@ -67,8 +67,8 @@ struct CompareOptions {
   VerdictOutputs outputs;  // --summary, --bmf, --annotations and --fail-above
 };
 
-// Two runs measured apart, cell by cell, on the noise model (common/noise.hpp): for each cell in both, the
-// ratio new/old, its interval the machine's noise floor either side (apart_interval) where the history
+// Two runs measured apart, cell by cell, on the noise model (common/noise/noise.hpp): for each cell in both,
+// the ratio new/old, its interval the machine's noise floor either side (apart_interval) where the history
 // knows the cell's floor on this machine, and the verdict judge() gives it against --min-change or else that
 // floor. A cell whose floor is unknown gets no verdict, and the output says once why and what answers it
 // (`ladder ab`): within-run repetitions are not independent samples, so they never make a verdict. First, a

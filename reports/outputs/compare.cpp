@@ -33,9 +33,9 @@ constexpr const char* unknown_noise =
 // Each cell's noise floor on the machine both runs were measured on, from the history's runs of one clean
 // commit when it holds 6 or more (noise_of, Compared::runs_apart): runs measured apart, as the two compared
 // were. Where the history has none, the runs' own: each measured its noise from its rounds
-// (common/round_noise.hpp), rounds minutes apart, and the wider of the two floors at the cell's size is used.
-// An A/A `ladder ab` figure is not used: adjacent processes understate how far runs apart move. Runs of two
-// machines have none: no one machine's run-to-run noise describes their difference.
+// (common/noise/round_noise.hpp), rounds minutes apart, and the wider of the two floors at the cell's size is
+// used. An A/A `ladder ab` figure is not used: adjacent processes understate how far runs apart move. Runs of
+// two machines have none: no one machine's run-to-run noise describes their difference.
 class NoiseFloors {
  public:
   NoiseFloors(const Run& before, const Run& after, const std::optional<std::string>& history_option)

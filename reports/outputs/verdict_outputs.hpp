@@ -1,6 +1,6 @@
 // Verdicts where people and CI read them: the terminal table, Markdown for a job summary or a pull-request
 // comment, GitHub's workflow annotations and Bencher's metric format. `ladder ab`, `ladder compare` and
-// `ladder history check` all hand their VerdictRows (common/noise.hpp) here, so every output of every
+// `ladder history check` all hand their VerdictRows (common/noise/noise.hpp) here, so every output of every
 // command says the same thing about a cell.
 #pragma once
 

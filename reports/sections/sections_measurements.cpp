@@ -134,7 +134,8 @@ std::string noise_text(const Analysis& analysis) {
   return join(each) + ", each from its history";
 }
 
-// The rows whose cell was disturbed (common/disturbance.hpp), each with why and what the answer did with it.
+// The rows whose cell was disturbed (common/noise/disturbance.hpp), each with why and what the answer did
+// with it.
 void disturbed_rows(Document& doc, const Analysis& analysis) {
   std::vector<std::string> items;
   for (const auto& row : analysis.rows) {
