@@ -18,7 +18,7 @@ struct HistorySeriesFilter {
 };
 
 // Every series the store holds (one a tier × integrand × n × threads × ranks × machine × build), its runs
-// oldest first, each run with a median, and the cell's recorded A/A noise floor where the store has one.
+// oldest first, each run with a median.
 // Times in seconds; a run id is its first 12 hex digits, as `history list` prints it; a commit the store does
 // not know is "unknown"; the series' machine reads "host (machine 1a2b3c4d)", with the build's fingerprint
 // added where one machine holds several builds, and the tier reads "tier, integrand" where the store holds
@@ -36,7 +36,8 @@ struct HistoryCheck {
 };
 // Checks the newest recorded run (the last by start time, among the runs the filter's tier keeps) against
 // the history of each of its series (check_newest_run), each with its noise floor on this machine: its runs
-// of one clean commit, else the store's A/A figure (noise_store.hpp), else the documented default.
+// of one clean commit (same_commit_noise), else the documented default; never an A/A figure
+// (common/noise/README.md).
 // InputError when the store holds no run (of the tier).
 HistoryCheck check_history(const Store& store, const std::string& tier, const DetectOptions& options);
 
