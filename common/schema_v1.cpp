@@ -85,14 +85,17 @@ json instructions_v2(const json& document) {
   if (!document.contains("instructions"))
     return InstructionCounts::not_counted("unavailable: not recorded by this version of Ladder");
   json counts = document.at("instructions");
-  if (!counts.is_object() || !counts.value("available", false)) {
+  // json's value(key, default) throws on a field of another type: such a field is left for the reader to
+  // refuse with its path.
+  if (!counts.is_object() || !counts.contains("available") || counts.at("available") != true) {
     fill_missing(counts,
                  InstructionCounts::not_counted("unavailable: not recorded by this version of Ladder"));
     return counts;
   }
   InstructionCounts defaults;
   defaults.available = true;
-  defaults.integrand = counts.value("integrand", "");
+  if (counts.contains("integrand") && counts.at("integrand").is_string())
+    defaults.integrand = counts.at("integrand").get<std::string>();
   fill_missing(counts, defaults);
   if (counts.contains("by_integrand") && counts.at("by_integrand").is_object())
     for (auto& [integrand, each] : counts.at("by_integrand").items()) {

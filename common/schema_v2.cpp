@@ -41,7 +41,10 @@ void complete_peer_places(json& cards) {
   for (const auto& card : cards)
     if (card.is_object() && (card.contains("staircase") || card.contains("baseline"))) return;
   for (auto& card : cards) {
-    if (!card.is_object() || !card.contains("id") || !card.at("id").is_string() || !card.value("peer", false))
+    // Only a well-typed card is completed: json's value("peer", false) throws on a "peer" of another type,
+    // which the reader refuses with its path once the migration is done.
+    if (!card.is_object() || !card.contains("id") || !card.at("id").is_string() || !card.contains("peer") ||
+        card.at("peer") != true)
       continue;
     const std::string id = card.at("id").get<std::string>();
     if (id == "py-list") card["baseline"] = true;
