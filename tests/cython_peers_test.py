@@ -179,10 +179,4 @@ def tearDownModule():
 
 
 if __name__ == "__main__":
-    outcome = unittest.main(verbosity=2, exit=False).result
-    if not outcome.wasSuccessful():
-        sys.exit(1)
-    if outcome.skipped:
-        print(f"cython_peers_test: {len(outcome.skipped)} skipped: "
-              + "; ".join(sorted({reason for _, reason in outcome.skipped})), file=sys.stderr)
-        sys.exit(peers_test.SKIPPED)
+    peers_test.main("cython_peers_test")

@@ -431,11 +431,18 @@ def tearDownModule():
 
 SKIPPED = 77  # automake's code for a skipped test; SKIP_RETURN_CODE in tests/CMakeLists.txt
 
-if __name__ == "__main__":
+
+def main(name):
+    """Runs the tests of the script run (this one, or one that imports it): exits 1 where one failed, SKIPPED
+    with the reasons on stderr where one was skipped, else returns."""
     outcome = unittest.main(verbosity=2, exit=False).result
     if not outcome.wasSuccessful():
         sys.exit(1)
     if outcome.skipped:
-        print(f"peers_test: {len(outcome.skipped)} skipped: "
+        print(f"{name}: {len(outcome.skipped)} skipped: "
               + "; ".join(sorted({reason for _, reason in outcome.skipped})), file=sys.stderr)
         sys.exit(SKIPPED)
+
+
+if __name__ == "__main__":
+    main("peers_test")
