@@ -30,6 +30,13 @@ std::string path_without(const std::string& program) {
   return kept;
 }
 
+// `ladder run` of one small cell, written to `out` (its arguments).
+std::string one_cell_run(const std::string& out) {
+  return "run --no-limits --tiers naive --n 1000 --reps 1 --min-time 0.001 --threads 1 --no-instructions "
+         "--no-history --out " +
+         out;
+}
+
 bool says(const Outcome& outcome, const std::string& words) {
   return outcome.output.find(words) != std::string::npos;
 }
@@ -75,11 +82,7 @@ TEST(CliErrors, RunIntoAnOutUnderARegularFileIsRefusedBeforeAnythingRunsWithExit
   TempDir dir;
   write_text(dir / "a-file", "not a directory\n");
   const std::string out = (dir / "a-file/run").string();
-  const Outcome outcome =
-      run_command(LADDER_BINARY,
-                  "run --no-limits --tiers naive --n 1000 --reps 1 --min-time 0.001 --threads 1 "
-                  "--no-instructions --no-history --out " +
-                      out);
+  const Outcome outcome = run_command(LADDER_BINARY, one_cell_run(out));
   EXPECT_EQ(outcome.exit_code, bad_input) << outcome.output;
   EXPECT_TRUE(says(outcome, "ladder: cannot create --out '" + out + "'")) << outcome.output;
 }
@@ -108,11 +111,7 @@ TEST(CliErrors, AWorkerThatCannotStartFailsItsCellSayingWhyAndExits1) {
   const std::string command =
       "sh -c 'exec 3<\"$0\" && rm \"$0\" && exec /proc/self/fd/3 \"$@\"' " + (dir / "ladder").string();
   const std::string out = (dir / "out").string();
-  const Outcome outcome =
-      run_command(command,
-                  "run --no-limits --tiers naive --n 1000 --reps 1 --min-time 0.001 --threads 1 "
-                  "--no-instructions --no-history --out " +
-                      out);
+  const Outcome outcome = run_command(command, one_cell_run(out));
   EXPECT_EQ(outcome.exit_code, some_cell_failed) << outcome.output;
   EXPECT_TRUE(says(outcome, "the worker could not be started: cannot execute '" + (dir / "ladder").string() +
                                 " (deleted)': No such file or directory"))
