@@ -26,8 +26,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-using testing::around;
-using testing::CraftedCell;
 using testing::TempDir;
 
 // Two tiers at n = 1e6: naive 1 s with error 3e-13, xsimd 0.1 s with error 7e-12 and a NEON loop.
@@ -41,8 +39,8 @@ json crafted_run() {
                                          {"linked", true}}});
   const json cards = json::array({testing::crafted_card("naive", 0, {}, false, "minutes", 27), xsimd});
   json cells = json::array();
-  testing::add_cell(cells, CraftedCell{"naive", 0, 1000000, 1, around(1.0), 3e-13});
-  testing::add_cell(cells, CraftedCell{"xsimd", 6, 1000000, 1, around(0.1), 7e-12});
+  testing::add_cell(cells, testing::CraftedCell{"naive", 0, 1000000, 1, testing::around(1.0), 3e-13});
+  testing::add_cell(cells, testing::CraftedCell{"xsimd", 6, 1000000, 1, testing::around(0.1), 7e-12});
   return testing::crafted_results("arm-guest", cards, cells);
 }
 
