@@ -44,6 +44,19 @@ Outcome faulty(const std::string& arguments) { return run_command(LADDER_FAULT_B
 
 const char* quick_cells = "--reps 2 --min-time 0.005";
 
+// `program run --no-limits OPTIONS` of quick cells into DIR/out: how it ended, and the medians of the cells
+// it wrote by name (none where it wrote no results file).
+struct QuickRun {
+  Outcome outcome;
+  std::map<std::string, json> cells;
+};
+QuickRun quick_run(Outcome (*program)(const std::string&), const TempDir& dir, const std::string& options) {
+  QuickRun run{program("run --no-limits " + options + " " + quick_cells + " --out " + dir.str() + "/out"),
+               {}};
+  if (fs::exists(dir / "out/results.json")) run.cells = medians(read_json(dir / "out/results.json"));
+  return run;
+}
+
 TEST(Run, QuickPresetWritesEveryCellToEveryFile) {
   TempDir dir;
   const Outcome outcome = ladder("run --preset quick --out " + (dir / "out").string());
@@ -90,10 +103,8 @@ TEST(Run, QuickPresetWritesEveryCellToEveryFile) {
 
 TEST(Run, HeapIsEightBytesANodeForNaiveAndAlmostNothingForStreamingTiers) {
   TempDir dir;
-  const Outcome outcome = ladder("run --no-limits --tiers naive,streaming,inlined,xsimd --n 1e6 " +
-                                 std::string(quick_cells) + " --out " + dir.str() + "/out");
+  const auto [outcome, cells] = quick_run(ladder, dir, "--tiers naive,streaming,inlined,xsimd --n 1e6");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
-  const auto cells = medians(read_json(dir / "out/results.json"));
   const double naive = cells.at("naive/gauss/n:1000000/threads:1").at("peak_heap_bytes");
   EXPECT_NEAR(naive, 8e6, 8e4) << "a vector of 10^6 doubles";
   for (const char* tier : {"streaming", "inlined", "xsimd"}) {
@@ -106,10 +117,8 @@ TEST(Run, HeapIsEightBytesANodeForNaiveAndAlmostNothingForStreamingTiers) {
 // call is the one that ran, not the process's life or nothing.
 TEST(Run, MinorFaultsCountEveryFreshPageTheCallTouches) {
   TempDir dir;
-  const Outcome outcome = faulty("run --no-limits --tiers fresh-pages --n 1e4 --no-instructions " +
-                                 std::string(quick_cells) + " --out " + dir.str() + "/out");
+  const auto [outcome, cells] = quick_run(faulty, dir, "--tiers fresh-pages --n 1e4 --no-instructions");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
-  const auto cells = medians(read_json(dir / "out/results.json"));
   const json& cell = cells.at("fresh-pages/gauss/n:10000/threads:1");
   const double pages = 64.0 * (1 << 20) / static_cast<double>(sysconf(_SC_PAGESIZE));
   EXPECT_GE(cell.at("minor_faults").get<double>(), pages) << cell.dump();
@@ -148,11 +157,9 @@ TEST(Run, StatisticsAgreeWithTheRepetitions) {
 
 TEST(Run, CrashAndRunawayAllocationCostOneCellEachAndTheRunGoesOn) {
   TempDir dir;
-  const Outcome outcome =
-      faulty("run --no-limits --tiers crashes,xsimd,unbounded,naive,nowhere --n 1e4,1e5 " +
-             std::string(quick_cells) + " --out " + dir.str() + "/out");
+  const auto [outcome, cells] =
+      quick_run(faulty, dir, "--tiers crashes,xsimd,unbounded,naive,nowhere --n 1e4,1e5");
   EXPECT_EQ(outcome.exit_code, 1) << "some cells failed\n" << outcome.output;
-  const auto cells = medians(read_json(dir / "out/results.json"));
   ASSERT_EQ(cells.size(), 10u) << outcome.output;
   for (const char* n : {"10000", "100000"}) {
     const json& crash = cells.at(std::string("crashes/gauss/n:") + n + "/threads:1");
@@ -203,10 +210,8 @@ TEST(Run, ACellWhoseWorkerReportsFailureIsFailedWithTheReason) {
 // scripts/bench-run-timing, outside ctest.
 TEST(Run, ACellOverItsTimeLimitIsStoppedAndRecorded) {
   TempDir dir;
-  const Outcome outcome = faulty("run --no-limits --tiers hangs,xsimd --n 1e4 --cell-timeout 1 " +
-                                 std::string(quick_cells) + " --out " + dir.str() + "/out");
+  const auto [outcome, cells] = quick_run(faulty, dir, "--tiers hangs,xsimd --n 1e4 --cell-timeout 1");
   EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
-  const auto cells = medians(read_json(dir / "out/results.json"));
   EXPECT_EQ(cells.at("hangs/gauss/n:10000/threads:1").at("status"), "timeout");
   EXPECT_NE(cells.at("hangs/gauss/n:10000/threads:1").at("reason").get<std::string>().find("--cell-timeout"),
             std::string::npos);
@@ -218,10 +223,8 @@ TEST(Run, ACellOverItsTimeLimitIsStoppedAndRecorded) {
 
 TEST(Run, ACellThatCannotFitInMemoryIsSkippedNotAttempted) {
   TempDir dir;
-  const Outcome outcome = ladder("run --no-limits --tiers naive --n 2^50 " + std::string(quick_cells) +
-                                 " --out " + dir.str() + "/out --cell-timeout 30");
+  const auto [outcome, cells] = quick_run(ladder, dir, "--tiers naive --n 2^50 --cell-timeout 30");
   EXPECT_EQ(outcome.exit_code, 0) << "a skipped cell is not a failure\n" << outcome.output;
-  const auto cells = medians(read_json(dir / "out/results.json"));
   const json& naive = cells.at("naive/gauss/n:1125899906842624/threads:1");
   EXPECT_EQ(naive.at("status"), "skipped") << outcome.output;
   const std::string reason = naive.at("reason");
@@ -232,11 +235,9 @@ TEST(Run, ACellThatCannotFitInMemoryIsSkippedNotAttempted) {
 
 TEST(Run, ReproducibilityIsJudgedAcrossThreadCounts) {
   TempDir dir;
-  const Outcome outcome =
-      faulty("run --no-limits --tiers thread-dependent,tbb,xsimd --reproducible --n 1e5 --threads 1,2 " +
-             std::string(quick_cells) + " --out " + dir.str() + "/out");
+  const auto [outcome, cells] =
+      quick_run(faulty, dir, "--tiers thread-dependent,tbb,xsimd --reproducible --n 1e5 --threads 1,2");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
-  const auto cells = medians(read_json(dir / "out/results.json"));
   EXPECT_EQ(cells.at("thread-dependent/gauss/n:100000/threads:2").at("reproducible"), false);
   EXPECT_EQ(cells.at("tbb/gauss/n:100000/threads:2/reproducible").at("reproducible"), true)
       << "parallel_deterministic_reduce gives the same bits at 1 and 2 threads";
