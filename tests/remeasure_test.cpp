@@ -25,6 +25,7 @@
 #include "command.hpp"
 #include "crafted_journal.hpp"
 #include "errors.hpp"
+#include "journaled_run.hpp"
 #include "plan.hpp"
 #include "results.hpp"
 #include "run_request.hpp"
@@ -49,31 +50,13 @@ CellResult cell_of(const std::string& tier, double nanoseconds, double other_loa
   return cell;
 }
 
-// A run in a scratch directory: its journal (the header and `cells`) written as the runner writes it.
-class CraftedRun {
- public:
-  explicit CraftedRun(const std::vector<CellResult>& cells) : paths_(paths_in(dir_.str())) {
-    JournalHeader header = crafted_header();
-    header.matrix.tiers = {"naive", "inlined"};
-    header.tiers = tier_cards(header.matrix.tiers);
-    journal_ = {header, {}, {}};
-    write_text(paths_.journal, json(header).dump() + "\n");
-    run_ = complete_run;
-    run_.cells_total = static_cast<std::int64_t>(cells.size());
-    for (const auto& cell : cells) keep_cell(files(), cell);
-  }
-  RunFiles files() { return {paths_, journal_, run_, false}; }
-  Journal& journal() { return journal_; }
-  Journal read_back() const { return read_journal(paths_.journal, false); }
-  std::string journal_text() const { return read_text(paths_.journal); }
-  json results() const { return read_json(paths_.json); }
-
- private:
-  TempDir dir_;
-  Paths paths_;
-  Journal journal_;
-  RunRecord run_;
-};
+// A run in a scratch directory of naive and inlined: its journal (the header and `cells`) written as the
+// runner writes it.
+JournaledRun crafted_run(const std::vector<CellResult>& cells) {
+  JournalHeader header = crafted_header();
+  header.matrix.tiers = {"naive", "inlined"};
+  return JournaledRun(header, cells);
+}
 
 // The worker's stand-in: each call returns the next of `tries`, and counts what it was asked to measure.
 struct ScriptedWorker {
@@ -91,7 +74,7 @@ struct ScriptedWorker {
 };
 
 TEST(Remeasure, AQuietRunMeasuresNothingAgain) {
-  CraftedRun run({cell_of("naive", 2e6), cell_of("inlined", 1e6)});
+  JournaledRun run = crafted_run({cell_of("naive", 2e6), cell_of("inlined", 1e6)});
   const std::string before = run.journal_text();
   ScriptedWorker worker;
   EXPECT_TRUE(remeasure_disturbed(run.files(), 3, {}, worker.measure()));
@@ -100,7 +83,7 @@ TEST(Remeasure, AQuietRunMeasuresNothingAgain) {
 }
 
 TEST(Remeasure, ADisturbedCellIsMeasuredAgainUntilATryIsQuiet) {
-  CraftedRun run({cell_of("naive", 2e6), cell_of("inlined", 7.16e8, 1.01)});
+  JournaledRun run = crafted_run({cell_of("naive", 2e6), cell_of("inlined", 7.16e8, 1.01)});
   ScriptedWorker worker{{cell_of("inlined", 6e8, 0.8), cell_of("inlined", 4.55e8)}, {}};
   EXPECT_TRUE(remeasure_disturbed(run.files(), 3, {}, worker.measure()));
   EXPECT_EQ(worker.asked, (std::vector<std::string>{"inlined/gauss/n:100000/threads:1",
@@ -130,7 +113,7 @@ TEST(Remeasure, ADisturbedCellIsMeasuredAgainUntilATryIsQuiet) {
 }
 
 TEST(Remeasure, ACellDisturbedEveryTimeKeepsItsLeastSlowedMeasurementAndSaysSo) {
-  CraftedRun run({cell_of("inlined", 5e8, 1.0)});
+  JournaledRun run = crafted_run({cell_of("inlined", 5e8, 1.0)});
   ScriptedWorker worker{{cell_of("inlined", 4e8, 0.5), cell_of("inlined", 6e8, 0.3)}, {}};
   EXPECT_TRUE(remeasure_disturbed(run.files(), 2, {}, worker.measure()));
   EXPECT_EQ(worker.asked.size(), 2U);
@@ -143,7 +126,7 @@ TEST(Remeasure, ACellDisturbedEveryTimeKeepsItsLeastSlowedMeasurementAndSaysSo) 
 }
 
 TEST(Remeasure, ATryThatFailsKeepsTheMeasurementThereWas) {
-  CraftedRun run({cell_of("inlined", 5e8, 1.0)});
+  JournaledRun run = crafted_run({cell_of("inlined", 5e8, 1.0)});
   ScriptedWorker worker{{failed_cell("inlined", "crashed on purpose")}, {}};
   EXPECT_TRUE(remeasure_disturbed(run.files(), 1, {}, worker.measure()));
   const CellResult kept = run.read_back().cells.at(0);
@@ -153,7 +136,7 @@ TEST(Remeasure, ATryThatFailsKeepsTheMeasurementThereWas) {
 }
 
 TEST(Remeasure, RemeasureZeroMeasuresNothingAgain) {
-  CraftedRun run({cell_of("inlined", 5e8, 1.0)});
+  JournaledRun run = crafted_run({cell_of("inlined", 5e8, 1.0)});
   const std::string before = run.journal_text();
   ScriptedWorker worker{{cell_of("inlined", 4e8)}, {}};
   EXPECT_TRUE(remeasure_disturbed(run.files(), 0, {}, worker.measure()));
@@ -164,7 +147,7 @@ TEST(Remeasure, RemeasureZeroMeasuresNothingAgain) {
 // An interrupt while a cell runs again leaves the journal as it was; the next pass (a resume) goes on with
 // the tries the cell has left, and one that has had them all is done.
 TEST(Remeasure, AnInterruptedPassIsResumedWhereItStopped) {
-  CraftedRun run({cell_of("inlined", 5e8, 1.0)});
+  JournaledRun run = crafted_run({cell_of("inlined", 5e8, 1.0)});
   ScriptedWorker interrupted{{cell_of("inlined", 4.8e8, 1.0)}, {}};  // one try, then the interrupt
   EXPECT_FALSE(remeasure_disturbed(run.files(), 3, {}, interrupted.measure()));
   EXPECT_EQ(interrupted.asked.size(), 2U);
@@ -189,11 +172,11 @@ TEST(Remeasure, AnInterruptedPassIsResumedWhereItStopped) {
 TEST(RemeasureJournal, ALineMeasuringAgainReplacesOnlyTheCellsRecordWithFewerTries) {
   CellResult again = cell_of("inlined", 1e6);
   again.remeasured = Remeasured{1, 2e6, {"cv 7.0 %"}, false};
-  CraftedRun run({cell_of("naive", 2e6)});
+  JournaledRun run = crafted_run({cell_of("naive", 2e6)});
   const std::string first = run.journal_text();
   write_text(run.files().paths.journal, first + json(again).dump() + "\n");
   EXPECT_EQ(run.read_back().cells.size(), 2U);  // no record of inlined before it: its own
-  CraftedRun twice({cell_of("inlined", 2e6)});
+  JournaledRun twice = crafted_run({cell_of("inlined", 2e6)});
   const std::string once = twice.journal_text();
   write_text(twice.files().paths.journal, once + json(again).dump() + "\n");
   ASSERT_EQ(twice.read_back().cells.size(), 1U);

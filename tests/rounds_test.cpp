@@ -22,6 +22,7 @@
 #include "command.hpp"
 #include "crafted_journal.hpp"
 #include "disturbance.hpp"
+#include "journaled_run.hpp"
 #include "remeasure.hpp"
 #include "results.hpp"
 #include "round_noise.hpp"
@@ -224,28 +225,12 @@ TEST(RoundRule, CompetingLoadAndASlowRoundAreDroppedAndACellIsKeptOutOnlyUnderTw
 }
 
 // A run's journal with the matrix of 3 rounds, written as the runner writes it.
-class RoundsRun {
- public:
-  explicit RoundsRun(const std::vector<CellResult>& cells) : paths_(paths_in(dir_.str())) {
-    JournalHeader header = crafted_header(3);
-    header.matrix.rounds = 3;
-    header.matrix.tiers = {"naive", "streaming", "inlined", "eigen", "autovec", "xsimd"};
-    header.tiers = tier_cards(header.matrix.tiers);
-    journal_ = {header, {}, {}};
-    write_text(paths_.journal, json(header).dump() + "\n");
-    run_ = complete_run;
-    run_.cells_total = static_cast<std::int64_t>(cells.size());
-    for (const auto& cell : cells) keep_cell(files(), cell);
-  }
-  RunFiles files() { return {paths_, journal_, run_, false}; }
-  Journal read_back() const { return read_journal(paths_.journal, false); }
-
- private:
-  TempDir dir_;
-  Paths paths_;
-  Journal journal_;
-  RunRecord run_;
-};
+JournaledRun journaled_rounds(const std::vector<CellResult>& cells) {
+  JournalHeader header = crafted_header(3);
+  header.matrix.rounds = 3;
+  header.matrix.tiers = {"naive", "streaming", "inlined", "eigen", "autovec", "xsimd"};
+  return JournaledRun(header, cells);
+}
 
 TEST(RoundRemeasure, ADroppedRoundIsMeasuredAgainAndTheJournalKeepsEveryRound) {
   std::vector<CellResult> cells;
@@ -255,7 +240,7 @@ TEST(RoundRemeasure, ADroppedRoundIsMeasuredAgainAndTheJournalKeepsEveryRound) {
   // Every CPU of the crafted machine busy with other work: a core of it on the cell's own.
   const double every_cpu = crafted_cpus;
   cells.back().rounds[1].other_load_cores = every_cpu;
-  RoundsRun run(cells);
+  JournaledRun run = journaled_rounds(cells);
   std::deque<double> next = {1002};
   std::vector<std::string> asked;
   const MeasureCell measure = [&](const CellKey& cell) -> std::optional<CellResult> {
@@ -284,7 +269,7 @@ TEST(RoundRemeasure, ADroppedRoundIsMeasuredAgainAndTheJournalKeepsEveryRound) {
   // Measured again up to --remeasure extra rounds a cell, no more: a cell disturbed every time stops.
   std::vector<CellResult> stubborn = cells;
   stubborn.back().rounds[0].other_load_cores = every_cpu;
-  RoundsRun again(stubborn);
+  JournaledRun again = journaled_rounds(stubborn);
   asked.clear();
   const MeasureCell busy = [&](const CellKey& cell) -> std::optional<CellResult> {
     asked.push_back(cell_name(cell));
