@@ -15,10 +15,7 @@
 namespace ladder::report {
 namespace {
 
-using nlohmann::json;
-namespace fs = std::filesystem;
-using namespace ladder::report::test;
-using ladder::testing::TempDir;
+using namespace ladder::report::test;  // json, fs, TempDir and the crafted files
 
 json with_nothing_measured() {
   json document = three_integrands();
@@ -29,12 +26,11 @@ json with_nothing_measured() {
 }
 
 TEST(IntegrandAnswers, AnIntegrandWithNothingMeasuredIsSaidSoAndTheOthersStillAnswered) {
-  TempDir dir;
-  const fs::path path = write(dir / "run", with_nothing_measured());
-  const ladder::report::Run run = load_run(path.string());
+  const WrittenRun written(with_nothing_measured());
+  const ladder::report::Run& run = written.run;
   const IntegrandAnswers answers = answer_each_integrand(run);
   EXPECT_EQ(answers.n, std::optional<std::int64_t>(1000000)) << "still a size for the integrands measured";
-  const std::string md = report_md(path);
+  const std::string md = report_md(written.path);
   EXPECT_TRUE(
       has(md,
           "| one-over-x | not recorded | no tier was measured at n = 1000000; naive, autovec failed, eigen, "
@@ -44,7 +40,7 @@ TEST(IntegrandAnswers, AnIntegrandWithNothingMeasuredIsSaidSoAndTheOthersStillAn
   EXPECT_TRUE(has(md, "| one-over-x | none: no tier was measured at n = 1000000 | – |"))
       << md.substr(0, 3000);
   EXPECT_TRUE(has(md, "| piecewise-branch | stay: **autovec** | 1.25× (1.19–1.31×) |"));
-  const auto all = ladder("pick " + path.string());
+  const auto all = ladder("pick " + written.path.string());
   EXPECT_EQ(all.exit_code, 1) << all.output;
   EXPECT_TRUE(has(all.output, "== one-over-x ==\nno cell of one-over-x was measured")) << all.output;
   EXPECT_TRUE(has(all.output, "pick: autovec (1 thread)")) << all.output;

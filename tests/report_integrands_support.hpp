@@ -10,6 +10,7 @@
 
 #include "command.hpp"
 #include "crafted_results.hpp"
+#include "report.hpp"
 
 namespace ladder::report::test {
 
@@ -151,6 +152,16 @@ inline json sizes_differ() {
 inline fs::path write(const fs::path& dir, const json& document) {
   return testing::write_results(dir, document);
 }
+
+// A crafted document written to a scratch directory, kept while this lives, and read back as the report
+// reads a run.
+struct WrittenRun {
+  explicit WrittenRun(const json& document)
+      : path(write(dir / "run", document)), run(load_run(path.string())) {}
+  TempDir dir;
+  fs::path path;
+  ladder::report::Run run;
+};
 
 inline ladder::testing::Outcome ladder(const std::string& arguments) {
   return testing::run_command(LADDER_BINARY, arguments);

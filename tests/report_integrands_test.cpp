@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "browser_check.hpp"
 #include "choose.hpp"
 #include "report.hpp"
 #include "report_integrands_support.hpp"
@@ -18,14 +19,11 @@
 namespace ladder::report {
 namespace {
 
-using nlohmann::json;
-namespace fs = std::filesystem;
-using namespace ladder::report::test;
-using ladder::testing::TempDir;
+using namespace ladder::report::test;  // json, fs, TempDir and the crafted files
 
 TEST(IntegrandAnswers, EachIntegrandGetsThePickTheReportRulesGiveItsOwnCells) {
-  TempDir dir;
-  const ladder::report::Run run = load_run(write(dir / "run", three_integrands()).string());
+  const WrittenRun written(three_integrands());
+  const ladder::report::Run& run = written.run;
   EXPECT_EQ(run.integrand_names(), (std::vector<std::string>{"gauss", "piecewise-branch", "normal-cdf"}));
   const IntegrandAnswers answers = answer_each_integrand(run);
   ASSERT_EQ(answers.analyses.size(), 3u);
@@ -52,8 +50,8 @@ Reasons not_running(const ladder::report::Run& run, const std::string& integrand
 }
 
 TEST(IntegrandAnswers, UnavailableTiersComeFromTheCellsAndTheContext) {
-  TempDir dir;
-  const ladder::report::Run run = load_run(write(dir / "run", three_integrands()).string());
+  const WrittenRun written(three_integrands());
+  const ladder::report::Run& run = written.run;
   EXPECT_EQ(not_running(run, "piecewise-branch"), (Reasons{{"eigen", "is unavailable", eigen_branch_reason},
                                                            {"xsimd", "is unavailable", xsimd_reason},
                                                            {"tbb", "is unavailable", tbb_reason}}));
@@ -78,9 +76,8 @@ json with_failures() {
 }
 
 TEST(IntegrandAnswers, ATierThatFailedOnOneIntegrandWhileItRanAnotherIsSaidWithItsStatusAndReason) {
-  TempDir dir;
-  const fs::path path = write(dir / "run", with_failures());
-  const ladder::report::Run run = load_run(path.string());
+  const WrittenRun written(with_failures());
+  const ladder::report::Run& run = written.run;
   EXPECT_EQ(not_running(run, "rational"),
             (Reasons{{"xsimd", "timed out", "over the cell's 10 s limit"},
                      {"tbb", "failed", "the worker exited with status 1: std::bad_alloc"}}));
@@ -97,7 +94,7 @@ TEST(IntegrandAnswers, ATierThatFailedOnOneIntegrandWhileItRanAnotherIsSaidWithI
                 "For **rational**, xsimd timed out (over the cell's 10 s limit); the fastest tier that "
                 "runs it is autovec at 4.00× naive, against xsimd's 10× for gauss.") != sentences.end())
       << ::testing::PrintToString(sentences);
-  const std::string md = report_md(path);
+  const std::string md = report_md(written.path);
   EXPECT_FALSE(has(md, "nowhere")) << md.substr(0, 3000);
   EXPECT_FALSE(has(md, "every tier runs every integrand"));
   // Every source is "not recorded": one sentence above the table, not a column.
@@ -122,8 +119,8 @@ TEST(IntegrandAnswers, NowhereSaysWhatWasCheckedAndTheTiersThatRanNone) {
 }
 
 TEST(IntegrandAnswers, WhereTheyDifferIsSaidInSentencesFromTheNumbers) {
-  TempDir dir;
-  const ladder::report::Run run = load_run(write(dir / "run", three_integrands()).string());
+  const WrittenRun written(three_integrands());
+  const ladder::report::Run& run = written.run;
   const auto sentences = integrand_differences(run, answer_each_integrand(run));
   const std::vector<std::string> expected = {
       "The pick differs: **tbb** (20× naive) for gauss, **autovec** (1.25× naive) for piecewise-branch, "
@@ -279,13 +276,9 @@ TEST(IntegrandReport, TheHtmlPageCarriesTheSameAnswersAndRendersInAHeadlessBrows
                   "<li>For <strong>normal-cdf</strong>, eigen is unavailable (Eigen 3.4 core arrays have "
                   "no erfc (it is in &lt;unsupported/Eigen/SpecialFunctions&gt;));"))
       << html.substr(0, 6000);
-  const auto browser = testing::run_command(
-      "python3", std::string(LADDER_SOURCE_DIR) + "/tests/browser_check.py " +
-                     (run / "report.html").string() + " --screenshot " + (dir / "report.png").string() +
-                     " --expect-text 'The answer for each integrand'"
-                     " --expect-text 'the fastest tier that runs it is autovec at 1.25×'");
-  if (browser.exit_code == 77) GTEST_SKIP() << browser.output;
-  EXPECT_EQ(browser.exit_code, 0) << browser.output;
+  testing::expect_browser_check(run / "report.html", dir / "report.png",
+                                "--expect-text 'The answer for each integrand'"
+                                " --expect-text 'the fastest tier that runs it is autovec at 1.25×'");
 }
 
 TEST(IntegrandReport, ASingleIntegrandFileIsReportedAsBefore) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "browser_check.hpp"
 #include "command.hpp"
 #include "crafted_results.hpp"
 #include "document_text.hpp"
@@ -193,15 +194,11 @@ TEST(ReportRooflineBrowser, TheRooflineChartPassesTheReadabilityChecks) {
   const testing::TempDir dir;
   const report::Run run = crafted_run(dir, crafted_limits());
   write_report({run}, (dir / "report").string());
-  const auto browser = testing::run_command(
-      "python3",
-      std::string(LADDER_SOURCE_DIR) + "/tests/browser_check.py " + (dir / "report/report.html").string() +
-          " --check-answer --check-labels --check-tables --check-titles --timeout 180 --screenshot " +
-          (dir / "report.png").string() +
-          " --expect-chart roofline-1 --expect-text 'How far each tier is from the limits' --expect-text "
-          "Headroom");
-  if (browser.exit_code == 77) GTEST_SKIP() << browser.output;
-  EXPECT_EQ(browser.exit_code, 0) << browser.output;
+  testing::expect_browser_check(
+      dir / "report/report.html", dir / "report.png",
+      testing::readability_checks +
+          " --expect-chart roofline-1 --expect-text 'How far each tier is from the limits'"
+          " --expect-text Headroom");
 }
 
 }  // namespace

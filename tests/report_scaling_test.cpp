@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "browser_check.hpp"
 #include "charts.hpp"
 #include "choose.hpp"
 #include "command.hpp"
@@ -430,15 +431,11 @@ TEST(ScalingCharts, AreWellFormedXml) {
 TEST(ScalingCharts, RenderInAHeadlessBrowser) {
   TempDir dir;
   write_report({load_run(big(dir / "big").string())}, (dir / "report").string());
-  const auto browser = testing::run_command(
-      "python3",
-      std::string(LADDER_SOURCE_DIR) + "/tests/browser_check.py " + (dir / "report/report.html").string() +
-          " --screenshot " + (dir / "report/report.png").string() +
-          " --expect-chart scaling-1 --expect-chart efficiency-1 --expect-series scaling-1:openmp"
-          " --expect-series scaling-1:tbb --expect-series efficiency-1:openmp"
-          " --expect-series 'efficiency-1:ideal (100 %)' --expect-text 'stops gaining at 32 threads'");
-  if (browser.exit_code == 77) GTEST_SKIP() << browser.output;
-  EXPECT_EQ(browser.exit_code, 0) << browser.output;
+  testing::expect_browser_check(
+      dir / "report/report.html", dir / "report/report.png",
+      "--expect-chart scaling-1 --expect-chart efficiency-1 --expect-series scaling-1:openmp"
+      " --expect-series scaling-1:tbb --expect-series efficiency-1:openmp"
+      " --expect-series 'efficiency-1:ideal (100 %)' --expect-text 'stops gaining at 32 threads'");
 }
 
 }  // namespace
