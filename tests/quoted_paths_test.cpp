@@ -11,6 +11,7 @@
 
 #include "build_steps.hpp"
 #include "command.hpp"
+#include "crafted_peers.hpp"
 #include "errors.hpp"
 #include "peers.hpp"
 #include "process.hpp"
@@ -38,19 +39,8 @@ fs::path awkward(const testing::TempDir& dir, const std::string& name) {
 TEST(QuotedPaths, PeersAreListedFromAFolderWithAQuoteAndASpace) {
   const testing::TempDir dir;
   const fs::path peers = awkward(dir, "peers");
-  const nlohmann::json cards = nlohmann::json::array({{{"id", "quoted-path-peer"},
-                                                       {"rung", 300},
-                                                       {"summary", "a crafted peer"},
-                                                       {"libraries", nlohmann::json::array()},
-                                                       {"concepts", {"loops"}},
-                                                       {"learning_time", "hours"},
-                                                       {"parallel", false},
-                                                       {"reproducible", "always"},
-                                                       {"summation", "in order"}}});
-  std::ofstream(peers / "cards.json") << cards.dump();
-  std::ofstream(peers / "peers.py") << "import os, sys\nassert sys.argv[1:] == ['cards']\n"
-                                       "print(open(os.path.join(os.path.dirname(__file__), "
-                                       "'cards.json')).read())\n";
+  testing::write_crafted_peers(peers,
+                               nlohmann::json::array({testing::crafted_peer_card("quoted-path-peer", 300)}));
   ::setenv("LADDER_PEERS_DIR", peers.c_str(), 1);
   load_peers("python");
   ::unsetenv("LADDER_PEERS_DIR");

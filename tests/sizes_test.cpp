@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "crafted_peers.hpp"
 #include "matrix.hpp"
 #include "parse.hpp"
 #include "peers.hpp"
@@ -97,21 +97,11 @@ void load_crafted_peers(const testing::TempDir& dir) {
   nlohmann::json cards = nlohmann::json::array();
   int rung = 200;
   for (const char* id : {"wraps-xsimd", "wraps-xsimd-too", "plain-peer"}) {
-    nlohmann::json card = {{"id", id},
-                           {"rung", rung++},
-                           {"summary", "a crafted peer"},
-                           {"libraries", nlohmann::json::array()},
-                           {"concepts", {"loops"}},
-                           {"learning_time", "hours"},
-                           {"parallel", false},
-                           {"reproducible", "always"},
-                           {"summation", "in order"}};
+    nlohmann::json card = testing::crafted_peer_card(id, rung++);
     if (std::string(id) != "plain-peer") card.update({{"per_call_sizes", {1000}}, {"beside", "xsimd"}});
     cards.push_back(card);
   }
-  std::ofstream(dir / "cards.json") << cards.dump();
-  std::ofstream(dir / "peers.py") << "import os\nprint(open(os.path.join(os.path.dirname(__file__), "
-                                     "'cards.json')).read())\n";
+  testing::write_crafted_peers(dir.str(), cards);
   const ScopedVariable peers_dir("LADDER_PEERS_DIR", dir.str());
   load_peers("python");
 }
