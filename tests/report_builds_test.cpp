@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "browser_check.hpp"
 #include "choose.hpp"
 #include "command.hpp"
 #include "crafted_builds.hpp"
@@ -255,16 +256,12 @@ TEST(ReportBuildsBrowser, ARunOfSeveralBuildsPassesTheReadabilityChecksOfItsChar
   TempDir dir;
   const report::Run run = three_build_run(dir);
   write_report({run}, (dir / "report").string());
-  const auto browser = testing::run_command(
-      "python3",
-      std::string(LADDER_SOURCE_DIR) + "/tests/browser_check.py " + (dir / "report/report.html").string() +
-          " --check-answer --check-labels --check-tables --check-titles --timeout 180 --screenshot " +
-          (dir / "report.png").string() +
+  testing::expect_browser_check(
+      dir / "report/report.html", dir / "report.png",
+      testing::readability_checks +
           " --expect-chart builds-1-gcc-native --expect-chart builds-1-gcc-x86-64-v2"
           " --expect-chart builds-1-clang-x86-64-v2 --expect-text 'What the build costs'"
           " --expect-text 'For a Clang x86-64-v2 binary'");
-  if (browser.exit_code == 77) GTEST_SKIP() << browser.output;
-  EXPECT_EQ(browser.exit_code, 0) << browser.output;
 }
 
 // `ladder compare` of two runs: its printed lines.
