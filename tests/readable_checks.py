@@ -1,7 +1,8 @@
 """The readability checks of browser_check.py: what the page holds at a 1280 × 800 viewport, gathered by
 READABLE_FACTS in the page, judged here one line per check, and the screenshots of the first screen and of
 each chart. They check the HTML contract the report keeps for them (issue 17):
-- one <section id="answer"> holds the answer, fully within the first 1280 × 800 screen;
+- one <section id="answer"> holds the answer, fully within the first 1280 × 800 screen, and the money
+  answer below it (<section id="money">'s first table, else its first paragraph) ends within it too;
 - the main table is <table data-table="ladder"> (one per machine at most), with no horizontal scroll at
   1280 px;
 - every chart is an <svg data-chart="ID">; each series a <g class="series" data-series="NAME"> that says how
@@ -73,6 +74,9 @@ READABLE_FACTS = """(async () => {
     Object.assign(result.answer, box(answers[0]));
     result.answer.text = answers[0].innerText.trim().length;
   }
+
+  const money = document.querySelector('section#money table') || document.querySelector('section#money p');
+  result.money = money ? box(money) : null;
 
   result.tables = [...document.querySelectorAll('table[data-table="ladder"]')].map((table, index) => {
     const b = box(table);
@@ -237,6 +241,11 @@ def readable_checks(args, facts, report):
             else:
                 report.check(inside, f"answer: section#answer {'lies within' if inside else 'is not within'} "
                              f"the first {width}×{height} screen ({where})")
+        money = facts.get("money")
+        if money is not None:
+            above = money["bottom"] <= height + TOLERANCE
+            report.check(above, f"answer: the money answer (section#money's first table or paragraph) ends at "
+                         f"{money['bottom']:.0f} px, {'within' if above else 'below'} the first {height} px")
 
     if args.check.get("tables"):
         tables = facts["tables"]

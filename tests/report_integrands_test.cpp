@@ -299,7 +299,7 @@ TEST(IntegrandReport, ASingleIntegrandFileIsReportedAsBefore) {
       EXPECT_FALSE(has(md, absent)) << absent;
     EXPECT_TRUE(has(md, "| machine | tier | threads |")) << "no integrand column (and n, 1e6 in every cell, "
                                                             "said once)";
-    EXPECT_TRUE(has(md, ": use **tbb** (")) << "the answer, as for any run";
+    EXPECT_TRUE(has(md, ": use **tbb**.")) << "the answer, as for any run";
   }
 }
 

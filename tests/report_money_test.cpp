@@ -46,8 +46,8 @@ std::string dollars(double amount) {
   return "$" + digits;
 }
 
-// Every step of the usage map pick --json gives, in order, in the section's words: a step of tiers within
-// the noise with its tier in bold and the others after "≈"; then each break-even with its range.
+// Every step of the usage map pick --json gives, in order, a row of the section's usage table: a step of
+// tiers within the noise with its tier in bold and the others after "≈"; then each break-even with its range.
 void expect_usage_map(const std::string& section, const nlohmann::json& decision) {
   std::size_t at = 0;
   for (const auto& step : decision.at("usage_map")) {
@@ -55,10 +55,17 @@ void expect_usage_map(const std::string& section, const nlohmann::json& decision
     std::string words = "**" + step.at("tier").get<std::string>() + "**";
     for (const auto& other : step.at("tiers"))
       if (other != step.at("tier")) words += " ≈ " + other.get<std::string>();
-    if (!step.at("to_calls_a_day").is_null())
-      words = calls_text(step.at("to_calls_a_day").get<double>()) + (at == 0 ? " calls a day " : " ") + words;
-    else if (decision.at("usage_map").size() > 1)
-      words = "above " + calls_text(step.at("from_calls_a_day").get<double>()) + " " + words;
+    // Its row of the usage table: "| below 3 million | **inlined** |", "| 3 million to 7 million | …",
+    // "| above 7 million | …", or "| any number | …" for a map of one step.
+    const bool first = step.at("from_calls_a_day").get<double>() <= 0;
+    const std::string from = first ? "" : calls_text(step.at("from_calls_a_day").get<double>());
+    if (decision.at("usage_map").size() == 1)
+      words = "| any number | " + words;
+    else if (step.at("to_calls_a_day").is_null())
+      words = "| above " + from + " | " + words;
+    else
+      words = "| " + (first ? "below " : from + " to ") +
+              calls_text(step.at("to_calls_a_day").get<double>()) + " | " + words;
     const auto found = section.find(words, at);
     ASSERT_NE(found, std::string::npos) << "the usage map's step '" << words << "' is not in\n" << section;
     at = found;

@@ -117,14 +117,15 @@ Document build(const std::vector<Run>& given_runs, const std::string& integrand,
                 " at the fewest engineer-days (--deadline)"
           : "for one call, the fastest tier within this machine's noise, a tie going to the cheapest to keep "
             "(--deadline: the cheapest that meets a wall time)";
-  answer(doc, all_runs, analyses, answers, current, rule, inputs.figures);
+  const std::vector<std::string> notes =
+      answer(doc, all_runs, analyses, answers, current, rule, inputs.figures);
   build_answers(doc.back().blocks, analyses, focus, with_current);
   std::vector<const Run*> decided;
   for (const auto& analysis : analyses) decided.push_back(analysis.run);
   money(doc, decisions, decided);
   if (several_integrands) integrand_answers(doc, all_runs, answers, focus);
   integrand_sets(doc, all_runs, focus);
-  trust(doc, runs);
+  trust(doc, runs, notes);
   topologies(doc, runs);
   ladder_table(doc, analyses, runs.size() > 1);
   crossing(doc, all_runs);

@@ -35,10 +35,13 @@ void integrand_sets(Document& doc, const std::vector<Run>& runs, const std::vect
 
 // The one-screen answer, a section with the id "answer": each run's analysis, or its answers for each
 // integrand (answers: one a run, empty for a run of one integrand); rule: how the pick was made, in words;
-// figures: the money model's, for the pick's engineer-days.
-void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
-            const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
-            const std::string& rule, const CostFigures& figures);
+// figures: the money model's, for the pick's engineer-days. Returns what the first screen leaves out, for
+// trust(): how each tie was broken, the disturbed cells kept out, the pick's card note, the warnings that
+// touch it, the headroom, and the rule in full.
+std::vector<std::string> answer(Document& doc, const std::vector<Run>& all_runs,
+                                const std::vector<Analysis>& analyses,
+                                const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
+                                const std::string& rule, const CostFigures& figures);
 // The answer's parts that its two files share. In sections_answer.cpp: the kinds of the run's warnings that
 // name a row's cell ("noisy"), and the analyses a run gives the answer's table (each integrand's, or with
 // `whole` its one analysis when it holds one integrand). In sections_answer_lines.cpp: "Trust: …" where the
@@ -55,7 +58,9 @@ std::string rule_line(const std::vector<Run>& all_runs, const std::vector<Analys
 // decision a run (runs[i] is decisions[i]'s), each at its analysis' n for its run's focus integrand.
 struct Decision;
 void money(Document& doc, const std::vector<Decision>& decisions, const std::vector<const Run*>& runs);
-void trust(Document& doc, const std::vector<Run>& runs);
+// "The machines, and how far to trust the numbers": the answer's notes (answer() returns them), the machines,
+// the budget, and each run's warnings.
+void trust(Document& doc, const std::vector<Run>& runs, const std::vector<std::string>& answer_notes);
 void topologies(Document& doc, const std::vector<Run>& runs);
 void ladder_table(Document& doc, const std::vector<Analysis>& analyses, bool several);
 // For each run's peer that wraps a C++ tier (its card's beside and per_call_sizes: cpp-extension), at each

@@ -74,9 +74,42 @@ std::string trust_line(const Run& run, const Row& pick, const Row* runner_up) {
              : "Trust: " + join(parts, "; ") + ": read these figures with the run's warnings below.";
 }
 
-// The answer for one analysis, as a lead sentence and a short list.
-void one_answer(Document& blocks, const Analysis& analysis, const std::string& current_tier,
-                const std::string& lead, const CostFigures& figures) {
+// "measured in this run", "this machine's noise floor", "the documented default 5 %": a threshold's source
+// cut at its first detail (its own sentence stays in the trust section).
+std::string short_source(const Threshold& threshold) {
+  const std::string& source = threshold.source;
+  if (!threshold.measured && source.rfind("the documented default", 0) == 0)
+    return "the documented default, not this machine's";
+  const auto cut = source.find_first_of(",(:");
+  std::string text = source.substr(0, cut);
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+// One line on how sure the pick is: its tie and how the tie was broken, or that it is ahead beyond the noise,
+// with the band a cell's noise gives (the widest of the tied cells'), as the tie's full wording says it.
+std::string how_sure(const Analysis& analysis, const Row& pick) {
+  const Decided& decided = analysis.decided;
+  const RunNoise& noise = analysis.run->noise;
+  const Threshold* widest = &noise.of(*pick.cell);
+  const bool tied = decided.row == &pick && decided.tied.size() > 1;
+  std::vector<std::string> ids{pick.card->id};
+  if (tied)
+    for (const Row* row : decided.tied)
+      if (row != &pick) {
+        ids.push_back(row->card->id);
+        if (noise.of(*row->cell).percent > widest->percent) widest = &noise.of(*row->cell);
+      }
+  const std::string band = band_text(*widest) + " a cell, " + short_source(*widest);
+  if (tied) return join(ids, " ≈ ") + " within " + band + "; the tie goes to the cheaper to keep.";
+  return "ahead of every other tier beyond the noise (" + band + ").";
+}
+
+// The answer for one analysis: a lead sentence and five short lines (what it buys, costs, its error, the
+// cheaper runner-up, how sure), the first screen. What decided a tie, disturbed cells, the card's note and
+// the warnings that touch the pick go to `notes`, for "how far to trust the numbers".
+void one_answer(Document& blocks, std::vector<std::string>& notes, const Analysis& analysis,
+                const std::string& current_tier, const std::string& lead, const CostFigures& figures) {
   const std::string at =
       (lead.empty() ? "At" : lead + "at") + " n = " + format_count(static_cast<double>(analysis.n));
   if (!analysis.recommended) {
@@ -88,54 +121,53 @@ void one_answer(Document& blocks, const Analysis& analysis, const std::string& c
   const Row* current = rung.row;
   const std::string whose = current_tier.empty() ? "the likely current rung" : "your current rung";
   std::vector<std::string> items;
+  if (current_tier.empty()) decided_notes(notes, rung, "The likely current rung");
   if (current && !ladder_pays(analysis, *current)) {
     const Row* fastest = current;
     for (const Row* row : answer_rows(analysis))
       if (row->cell->median() < fastest->cell->median()) fastest = row;
     blocks.push_back(paragraph(at + ": **stay where you are** — " + current->card->id + ", " + whose +
                                ", takes " + format_seconds(current->cell->median()) + " a call."));
-    items.push_back("No tier beats it beyond the noise and by more than 10 %" +
+    items.push_back("**Why**: no tier beats it beyond the noise and by more than 10 %" +
                     (fastest != current
-                         ? ": the fastest, **" + fastest->card->id + "**, is " + faster(*fastest, *current) +
+                         ? "; the fastest, **" + fastest->card->id + "**, is " + faster(*fastest, *current) +
                                " and costs " + cost_text(*fastest) + "."
-                         : std::string(": it is the fastest measured.")));
-    items.push_back("Its error: " + scientific(current->cell->rel_error()) +
+                         : std::string("; it is the fastest measured.")));
+    items.push_back("**Error** " + scientific(current->cell->rel_error()) +
                     " relative to the exact integral.");
-    decided_notes(items, rung, "The likely current rung");
     blocks.push_back(list(items));
     return;
   }
-  blocks.push_back(paragraph(at + ": use " + with_configuration(pick) + "."));
+  const std::string configured = configuration(pick);
+  blocks.push_back(
+      paragraph(at + (configured.empty() ? "" : " on " + configured) + ": use **" + pick.card->id + "**."));
   const std::string naive_is = current && current->card->id == "naive" ? "naive is " + whose : "";
   std::string buys =
-      "Buys: " + (pick.speedup_range ? speedup_text(*pick.speedup_range, "naive", naive_is)
-                                     : "– naive" + (naive_is.empty() ? "" : " (" + naive_is + ")"));
+      "**Buys** " + (pick.speedup_range ? speedup_text(*pick.speedup_range, "naive", naive_is)
+                                        : "– naive" + (naive_is.empty() ? "" : " (" + naive_is + ")"));
   if (current && current->card->id != "naive" && current != &pick)
     buys += ", " + speedup_text(ratio_range(current->interval, pick.interval), current->card->id, whose);
   else if (!current)
-    buys += " (" +
-            (rung.undecided.empty() ? "no plain single-threaded rung was measured at n = " +
-                                          format_count(static_cast<double>(analysis.n)) + " to compare with"
-                                    : "the likely current rung: " + rung.undecided) +
-            ")";
-  items.push_back(buys + "; " + format_seconds(pick.cell->median()) + " a call.");
-  if (analysis.decided.row == &pick) decided_notes(items, analysis.decided, "The pick");
-  if (current_tier.empty()) decided_notes(items, rung, "The likely current rung");
+    buys += " (no plain single-threaded rung to compare with)";
+  items.push_back(buys + ": " + format_seconds(pick.cell->median()) + " a call.");
   const EngineerDays days = engineer_days(*pick.card, figures);
-  items.push_back("Costs: **" + format_amount(days.adoption, 1) +
-                  "** engineer-days to adopt for each person who must know it, **" +
-                  format_amount(days.upkeep, 1) + "** a year to keep (score " +
-                  format_number("%.1f", pick.cost.score) + " of 10) — " +
-                  join(cost_in_words(*pick.card), "; ") + ".");
-  items.push_back("Error: " + scientific(pick.cell->rel_error()) + " relative to the exact integral.");
-  items.push_back(analysis.cheaper ? "Runner-up that costs less: **" + analysis.cheaper->card->id +
-                                         "** (cost " + format_number("%.1f", analysis.cheaper->cost.score) +
-                                         "), " + slower(*analysis.cheaper, pick) + "."
-                                   : "Runner-up that costs less: none; nothing cheaper was measured.");
-  if (!pick.card->note.empty()) items.push_back("Before taking it: " + pick.card->note + ".");
-  if (std::string trust = trust_line(*analysis.run, pick, analysis.cheaper); !trust.empty())
-    items.push_back(std::move(trust));
+  items.push_back("**Costs** " + format_amount(days.adoption, 1) + " engineer-days to adopt a person, " +
+                  format_amount(days.upkeep, 1) + " a year to keep (score " + cost_text(pick, true, true) +
+                  ").");
+  items.push_back("**Error** " + scientific(pick.cell->rel_error()) + " relative to the exact integral.");
+  items.push_back(analysis.cheaper ? "**Cheaper runner-up** " + analysis.cheaper->card->id + " (cost " +
+                                         format_number("%.1f", analysis.cheaper->cost.score) + "), " +
+                                         slower(*analysis.cheaper, pick) + "."
+                                   : "**Cheaper runner-up**: none measured.");
+  items.push_back("**How sure**: " + how_sure(analysis, pick));
+  if (!pick.card->note.empty()) {
+    items.push_back("**Before taking it**: its limits, under how far to trust the numbers.");
+    notes.push_back("Before taking " + pick.card->id + ": " + pick.card->note + ".");
+  }
   blocks.push_back(list(items));
+  if (analysis.decided.row == &pick) decided_notes(notes, analysis.decided, "The pick");
+  if (std::string trust = trust_line(*analysis.run, pick, analysis.cheaper); !trust.empty())
+    notes.push_back(std::move(trust));
 }
 
 // " (tied with tbb-tuned within the noise: the cheaper to keep)" after a pick that was tied; else "".
@@ -307,14 +339,15 @@ void machines_table(Document& blocks, const std::vector<Run>& all_runs, const st
 }
 
 // Each machine's answer on its own: one tier, or a table with a row an integrand.
-void each_machine(Document& blocks, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
-                  const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
-                  const std::vector<std::string>& names, const CostFigures& figures) {
+void each_machine(Document& blocks, std::vector<std::string>& notes, const std::vector<Run>& all_runs,
+                  const std::vector<Analysis>& analyses, const std::vector<IntegrandAnswers>& answers,
+                  const std::string& current_tier, const std::vector<std::string>& names,
+                  const CostFigures& figures) {
   const bool several = all_runs.size() > 1;
   for (std::size_t i = 0; i < analyses.size(); ++i) {
     const std::string lead = several ? "On **" + names[i] + "**, " : "";
     if (answers[i].analyses.empty()) {
-      one_answer(blocks, analyses[i], current_tier, lead, figures);
+      one_answer(blocks, notes, analyses[i], current_tier, lead, figures);
       continue;
     }
     const std::string at = answers[i].n ? "at n = " + format_count(static_cast<double>(*answers[i].n)) + ", "
@@ -338,10 +371,12 @@ void each_machine(Document& blocks, const std::vector<Run>& all_runs, const std:
 
 }  // namespace
 
-void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
-            const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
-            const std::string& rule, const CostFigures& figures) {
+std::vector<std::string> answer(Document& doc, const std::vector<Run>& all_runs,
+                                const std::vector<Analysis>& analyses,
+                                const std::vector<IntegrandAnswers>& answers, const std::string& current_tier,
+                                const std::string& rule, const CostFigures& figures) {
   Document blocks;
+  std::vector<std::string> notes;
   blocks.push_back(heading(2, "The answer"));
   const bool several = all_runs.size() > 1;
   std::vector<std::string> names;
@@ -351,20 +386,17 @@ void answer(Document& doc, const std::vector<Run>& all_runs, const std::vector<A
   if (several && any_integrands)
     machines_table(blocks, all_runs, analyses, answers, current_tier, names);
   else
-    each_machine(blocks, all_runs, analyses, answers, current_tier, names, figures);
-  // The headroom where the run measured the machine's limits (the roofline section says why not, elsewhere),
-  // one paragraph for all machines so the answer stays on the first screen.
-  std::vector<std::string> headroom;
+    each_machine(blocks, notes, all_runs, analyses, answers, current_tier, names, figures);
+  // The headroom where the run measured the machine's limits (the roofline section says why not, elsewhere).
   for (std::size_t i = 0; i < analyses.size(); ++i)
     if (analyses[i].run->limits.measured)
-      headroom.push_back((several ? names[i] + ": " : std::string()) + headroom_line(analyses[i]));
-  if (!headroom.empty()) blocks.push_back(paragraph(join(headroom, " ")));
+      notes.push_back((several ? names[i] + ": " : std::string()) + headroom_line(analyses[i]));
   if (any_integrands)
     if (std::string trust = integrands_trust_line(all_runs, analyses, answers); !trust.empty())
-      blocks.push_back(paragraph(std::move(trust)));
-  blocks.push_back(
-      paragraph(rule_line(all_runs, analyses, answers, current_tier, names, any_integrands, rule)));
+      notes.push_back(std::move(trust));
+  notes.push_back(rule_line(all_runs, analyses, answers, current_tier, names, any_integrands, rule));
   doc.push_back(section("answer", std::move(blocks)));
+  return notes;
 }
 
 }  // namespace ladder::report

@@ -184,8 +184,12 @@ void crossing(Document& doc, const std::vector<Run>& runs) {
     }
 }
 
-void trust(Document& doc, const std::vector<Run>& runs) {
+void trust(Document& doc, const std::vector<Run>& runs, const std::vector<std::string>& answer_notes) {
   doc.push_back(heading(2, "The machines, and how far to trust the numbers"));
+  if (!answer_notes.empty()) {
+    doc.push_back(paragraph("How the answer was decided:"));
+    doc.push_back(list(answer_notes));
+  }
   Table machines{{"machine", "CPU", "CPUs", "SIMD", "memory", "hypervisor", "compiler", "repetitions", "run",
                   "label", "median cv", "worst cv"},
                  {}};

@@ -29,39 +29,32 @@ std::string step_tiers(const UsageStep& step) {
   return text;
 }
 
-// "below 3000 calls a day **inlined**; from 3000 to 2.1 million **autovec**; above 2.1 million
-// **openmp-tuned** ≈ tbb-tuned", then what the noise leaves of each break-even and why a step holds two.
-std::string usage_sentence(const Decision& decision) {
+// The usage map as a small table: calls a day, the cheapest tier there (tiers within the noise of it after
+// "≈", the cheapest to keep first and in bold), and the break-even it starts from with what the noise leaves
+// of it. A tier named on disturbed figures alone says so in its cell.
+Table usage_table(const Decision& decision) {
+  Table rows{{"calls a day", "the cheapest tier (≈: within the noise; the first is the cheapest to keep)",
+              "from (within the noise)"},
+             {}};
   const auto& map = decision.usage_map;
-  std::vector<std::string> steps, ranges, merged;
   for (const auto& step : map) {
-    const std::string tier = " " + step_tiers(step);
-    if (map.size() == 1)
-      steps.push_back("at any number of calls a day," + tier);
-    else if (step.from <= 0)
-      steps.push_back("below " + calls_text(step.to) + " calls a day" + tier);
-    else if (std::isfinite(step.to))
-      steps.push_back("from " + calls_text(step.from) + " to " + calls_text(step.to) + tier);
-    else
-      steps.push_back("above " + calls_text(step.from) + tier);
-    if (step.from > 0)
-      ranges.push_back(calls_text(step.from) + " (" + calls_range_text(step.from_range) + ")");
-    if (step.merged())
-      merged.push_back(
-          step_tiers_text(step) + ": their core-seconds a call are within this machine's noise, " +
-          "so the noise, not the lines, says which is cheaper; " + step.tier + " is the cheapest to keep");
-  }
-  std::string text = join(steps, "; ");
-  if (!ranges.empty()) text += ". Each break-even within the noise: " + join(ranges, "; ");
-  if (!merged.empty()) text += ". ≈ " + join(merged, ". ≈ ");
-  // A tier the map names on disturbed figures alone says so: its line is as sure as they are.
-  std::vector<std::string> disturbed;
-  for (const auto& step : map)
+    std::string calls = map.size() == 1          ? std::string("any number")
+                        : step.from <= 0         ? "below " + calls_text(step.to)
+                        : std::isfinite(step.to) ? calls_text(step.from) + " to " + calls_text(step.to)
+                                                 : "above " + calls_text(step.from);
+    std::string tiers = step_tiers(step);
+    std::vector<std::string> disturbed;
     for (const auto& id : step.tiers)
       if (const TierChoice* each = decision.tier(id); each && each->only_disturbed())
-        disturbed.push_back(id + " (" + join(each->disturbed) + ")");
-  if (!disturbed.empty()) text += ". Measured only while disturbed: " + join(disturbed, "; ");
-  return text;
+        disturbed.push_back(id + ": " + join(each->disturbed));
+    if (!disturbed.empty()) tiers += " (measured only while disturbed: " + join(disturbed, "; ") + ")";
+    rows.rows.push_back({calls, tiers,
+                         step.from > 0
+                             ? calls_text(step.from) + " (" + calls_range_text(step.from_range) + ")"
+                             : std::string("–")});
+  }
+  rows.fold = false;
+  return rows;
 }
 
 // "; tbb-tuned costs as much within the noise, and openmp-tuned is the cheaper to keep" where the step at
@@ -80,13 +73,18 @@ std::string within_noise(const Decision& decision, double calls) {
   return "";
 }
 
-std::string throughput(const Decision& decision) {
-  const std::string lead =
-      "**A throughput job** (a core held costs the same computing or waiting: threads "
-      "buy latency, not money): ";
-  if (!decision.money_tier)
-    return lead + usage_sentence(decision) +
-           ". --calls-per-day N (or --core-hours-per-day H) gives one tier and its money.";
+// The throughput answer: with --calls-per-day (or --core-hours-per-day) one tier and its money; without, the
+// usage map's table and two sentences.
+void throughput(Document& blocks, const Decision& decision, const std::string& on) {
+  const std::string why =
+      "A core held costs the same computing or waiting, so threads buy latency, not money.";
+  if (!decision.money_tier) {
+    if (!on.empty()) blocks.push_back(paragraph(on));
+    blocks.push_back(table(usage_table(decision)));
+    blocks.push_back(paragraph("**A throughput job** pays least with the tier of its calls a day. " + why +
+                               " --calls-per-day N gives one tier and its money."));
+    return;
+  }
   const double calls = *decision.usage.calls_per_day;
   const TierChoice& chosen = *decision.tier(*decision.money_tier);
   const std::string given =
@@ -94,14 +92,17 @@ std::string throughput(const Decision& decision) {
           ? " (" + format_number("%g core-hours a day", *decision.usage.core_hours_per_day) + " on " +
                 decision.current + ")"
           : "";
-  std::string text = lead + "at " + calls_text(calls) + " calls a day" + given + ", **" + chosen.card->id +
-                     "**: " + dollars(chosen.money.total(calls)) + " over " +
+  std::string text = on + "**A throughput job** at " + calls_text(calls) + " calls a day" + given + ", **" +
+                     chosen.card->id + "**: " + dollars(chosen.money.total(calls)) + " over " +
                      format_number("%g", decision.figures.horizon_years) + " years (" +
                      dollars(chosen.money.people) + " of people, " + dollars(calls * chosen.money.compute) +
                      " of compute)" + within_noise(decision, calls);
-  if (chosen.card->id == decision.current) return text + "; it is the current rung.";
-  const TierChoice& current = *decision.tier(decision.current);
-  return text + "; " + decision.current + " costs " + dollars(current.money.total(calls)) + " there.";
+  if (chosen.card->id == decision.current)
+    text += "; it is the current rung.";
+  else
+    text += "; " + decision.current + " costs " +
+            dollars(decision.tier(decision.current)->money.total(calls)) + " there.";
+  blocks.push_back(paragraph(text + " " + why));
 }
 
 // The steps up for latency: from the tier of the fewest engineer-days over the horizon, each next tier that
@@ -127,11 +128,16 @@ std::string latency_steps(const Decision& decision) {
   return join(steps, " → ");
 }
 
+// One call that must be fast. Without a deadline the pick is the answer's: its tie and disturbed cells are
+// told once, under how far to trust the numbers, so here only its time.
 std::string latency(const Decision& decision) {
+  std::string why = decision.latency_why;
+  if (!decision.usage.deadline_seconds && decision.latency_tier)
+    why = "the fastest tier within the noise (" +
+          interval_text(decision.tier(*decision.latency_tier)->fastest_interval) +
+          " a call), as the answer says";
   std::string text = "**One call that must be fast**: " +
-                     (decision.latency_tier ? "**" + *decision.latency_tier + "**, " + decision.latency_why
-                                            : decision.latency_why) +
-                     ".";
+                     (decision.latency_tier ? "**" + *decision.latency_tier + "**, " + why : why) + ".";
   if (!decision.usage.deadline_seconds) text += " --deadline 30ms gives the cheapest tier that meets it.";
   return text + " Each step up, faster than every tier of fewer engineer-days over " +
          format_number("%g years", decision.figures.horizon_years) + ": " + latency_steps(decision) + ".";
@@ -196,7 +202,7 @@ void money(Document& doc, const std::vector<Decision>& decisions, const std::vec
           on + "no C++ tier was measured at n = " + format_count(static_cast<double>(decision.n)) + "."));
       continue;
     }
-    blocks.push_back(paragraph(on + throughput(decision)));
+    throughput(blocks, decision, on);
     blocks.push_back(paragraph(latency(decision)));
     blocks.push_back(paragraph(figures_line(decision)));
     tables.push_back(every_tier(decision, on.empty() ? "" : " on " + machine));
