@@ -19,5 +19,9 @@ ladder_add_tier(variants/mpi.cpp KERNEL variants/kernels/mpi.hpp SHARES variants
                 FLAGS -fopenmp LIBRARIES mpi openmp xsimd)
 # The MPI runtime the tier runs in (the launcher, MPI's start and end), beside the tiers in ladder_tiers.
 set(LADDER_TIER_RUNTIME_SOURCES variants/mpi_runtime.cpp)
+# The runtime is built whether or not a worker-only build carries the tier (LADDER_ONLY_TIERS: `ladder ab`,
+# `run --compilers/--arch`), and harness/worker/distributed.cpp calls it: it links MPI of its own.
+ladder_library_targets(mpi_runtime_libraries mpi)
+list(APPEND LADDER_TIER_LIBRARIES ${mpi_runtime_libraries})
 set_source_files_properties(variants/mpi_runtime.cpp PROPERTIES COMPILE_DEFINITIONS
                             "LADDER_MPIEXEC=\"${MPIEXEC_EXECUTABLE}\"")
