@@ -48,6 +48,9 @@ std::vector<std::string> answer(Document& doc, const std::vector<Run>& all_runs,
 // warnings touch any integrand's pick or runner-up ("" when none do), and "The pick: …", the rule and the
 // width each answer is for.
 std::vector<std::string> flagged(const Run& run, const Row* row);
+// "tbb-tuned ≈ openmp-tuned within ±3.4 % a cell, measured in this run; the tie goes to the cheaper to
+// keep.", or "ahead of every other tier beyond the noise (…)." (sections_answer_lines.cpp).
+std::string how_sure(const Analysis& analysis, const Row& pick);
 std::vector<const Analysis*> rows_of(const Analysis& analysis, const IntegrandAnswers& answers, bool whole);
 std::string integrands_trust_line(const std::vector<Run>& all_runs, const std::vector<Analysis>& analyses,
                                   const std::vector<IntegrandAnswers>& answers);

@@ -1,5 +1,6 @@
-// The lines said once under the answer (sections_answer.cpp): a trust line where the run's warnings touch any
-// integrand's pick or runner-up, and the rule of the pick with the width each answer is for.
+// The lines of the answer (sections_answer.cpp) said in a sentence of their own: how sure the pick is, a
+// trust line where the run's warnings touch any integrand's pick or runner-up, and the rule of the pick with
+// the width each answer is for.
 #include <algorithm>
 
 #include "sections.hpp"
@@ -19,7 +20,38 @@ std::string short_width(const Analysis& analysis) {
          (hardware > 0 && analysis.width >= hardware ? ", all this machine has" : ", the widest measured");
 }
 
+// "measured in this run", "this machine's noise floor", "the documented default 5 %": a threshold's source
+// cut at its first detail (its own sentence stays in the trust section).
+std::string short_source(const Threshold& threshold) {
+  const std::string& source = threshold.source;
+  if (!threshold.measured && source.rfind("the documented default", 0) == 0)
+    return "the documented default, not this machine's";
+  const auto cut = source.find_first_of(",(:");
+  std::string text = source.substr(0, cut);
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
 }  // namespace
+
+// One line on how sure the pick is: its tie and how the tie was broken, or that it is ahead beyond the noise,
+// with the band a cell's noise gives (the widest of the tied cells'), as the tie's full wording says it.
+std::string how_sure(const Analysis& analysis, const Row& pick) {
+  const Decided& decided = analysis.decided;
+  const RunNoise& noise = analysis.run->noise;
+  const Threshold* widest = &noise.of(*pick.cell);
+  const bool tied = decided.row == &pick && decided.tied.size() > 1;
+  std::vector<std::string> ids{pick.card->id};
+  if (tied)
+    for (const Row* row : decided.tied)
+      if (row != &pick) {
+        ids.push_back(row->card->id);
+        if (noise.of(*row->cell).percent > widest->percent) widest = &noise.of(*row->cell);
+      }
+  const std::string band = band_text(*widest) + " a cell, " + short_source(*widest);
+  if (tied) return join(ids, " ≈ ") + " within " + band + "; the tie goes to the cheaper to keep.";
+  return "ahead of every other tier beyond the noise (" + band + ").";
+}
 
 // The warnings that touch any integrand's pick or runner-up, once for the whole table: "Trust: …"; empty
 // when none does.
