@@ -20,7 +20,8 @@ the reader of the check's output knows what it did not regenerate.
     python3 tests/docs_outputs_check.py LADDER FIXTURE_DIR PAGE... [--update]
 
 FIXTURE_DIR holds results.json.gz and journal.jsonl.gz. Prints each stale block as PAGE:LINE, with a diff,
-and exits 1 when there is one; --update rewrites the blocks instead.
+and exits 1 when there is one; --update rewrites the blocks instead. A command that exits non-zero is a
+fault, its block left as it is (a build without a tier the fixture ran cannot resume it, for one).
 """
 
 import difflib
@@ -89,6 +90,10 @@ def apply(filter_text, lines, work):
     raise SystemExit(f"unknown filter {filter_text!r}: answer, from TEXT, to TEXT, without TEXT, lines A-B")
 
 
+class Failed(Exception):
+    """A block's command that did not exit 0."""
+
+
 def regenerate(command, ladder, fixture):
     """The lines COMMAND prints now (filters applied), run in a fresh scratch directory."""
     parts = [part.strip() for part in command.split("|")]
@@ -99,6 +104,8 @@ def regenerate(command, ladder, fixture):
         environment = {"LADDER_HISTORY": str(work / "history.sqlite"), "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
         result = subprocess.run(words, cwd=work, capture_output=True, text=True, env=environment)
         lines = (result.stdout + result.stderr).rstrip("\n").split("\n")
+        if result.returncode != 0:  # never shown, never written into a page: the check names it
+            raise Failed(f"exited {result.returncode}: " + " / ".join(lines[-3:]))
         for filter_text in parts[1:]:
             lines = apply(filter_text, lines, work)
     while lines and not lines[-1].strip():
@@ -116,7 +123,11 @@ def check(page, ladder, fixture, update):
         if start is None:
             faults.append(f"{page}:{marker + 1}: the output marker is not followed by a fenced block")
             continue
-        now = regenerate(command, ladder, fixture)
+        try:
+            now = regenerate(command, ladder, fixture)
+        except Failed as failed:
+            faults.append(f"{page}:{marker + 1}: `{command}` {failed}")
+            continue
         shown = [line.rstrip() for line in lines[start:end]]
         if now != shown:
             if update:
