@@ -36,7 +36,7 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-// The rule as the docs state it (docs/running-the-matrix.md), the test's own oracle.
+// The rule as the docs state it (docs/how-sure-it-is.md#disturbed-cells), the test's own oracle.
 bool disturbed_by_the_docs(const CellResult& cell) {
   const Aggregates& times = cell.measurement->aggregates;
   return cell.worker.other_load_cores >= 0.25 || cell.worker.steal_fraction >= 0.02 ||

@@ -258,9 +258,9 @@ TEST(Report, SeveralMachinesSitSideBySide) {
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const std::string html = testing::read_text(dir / "both/report.html");
   for (const char* text :
-       {"On <strong>crafted</strong>, at n = 1e6: use", "On <strong>big-server</strong>, at n = 1e6: use",
-        "The ladder at n = 1e6 on crafted", "The ladder at n = 1e6 on big-server", "data-chart=\"speedup-1\"",
-        "data-chart=\"speedup-2\""})
+       {"On <strong>crafted</strong>, at n = 1e6 on 2 threads: use",
+        "On <strong>big-server</strong>, at n = 1e6 on", "The ladder at n = 1e6 on crafted",
+        "The ladder at n = 1e6 on big-server", "data-chart=\"speedup-1\"", "data-chart=\"speedup-2\""})
     EXPECT_NE(html.find(text), std::string::npos) << text;
 }
 

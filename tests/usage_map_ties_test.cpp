@@ -274,9 +274,9 @@ TEST(DisturbedCells, AQuietCellIsPreferredAndATierOfDisturbedCellsOnlyIsKeptOutO
           << decision.latency_why;
       // Its step in the usage map (it holds half loop's core-seconds) says its figure is a disturbed one.
       ASSERT_EQ(decision.usage_map.at(1).tier, "simd-a") << decision_json(decision).dump(1);
-      EXPECT_NE(
-          money_text(decision, run).find("Measured only while disturbed: simd-a (1.20 cores of other load)"),
-          std::string::npos)
+      EXPECT_NE(money_text(decision, run)
+                    .find("**simd-a** (measured only while disturbed: 1.20 cores of other load)"),
+                std::string::npos)
           << money_text(decision, run);
       // 6 ms: simd-a meets it, at fewer days than threads; its figure is a disturbed one, and it says so.
       usage.deadline_seconds = 6e-3;

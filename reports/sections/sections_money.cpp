@@ -46,7 +46,7 @@ Table usage_table(const Decision& decision) {
     std::vector<std::string> disturbed;
     for (const auto& id : step.tiers)
       if (const TierChoice* each = decision.tier(id); each && each->only_disturbed())
-        disturbed.push_back(id + ": " + join(each->disturbed));
+        disturbed.push_back((step.tiers.size() > 1 ? id + ": " : "") + join(each->disturbed));
     if (!disturbed.empty()) tiers += " (measured only while disturbed: " + join(disturbed, "; ") + ")";
     rows.rows.push_back({calls, tiers,
                          step.from > 0
