@@ -103,11 +103,15 @@ stop_cluster() {
     kill -KILL $left 2>/dev/null
     status=1
   fi
-  # Nothing of Slurm, MUNGE or Open MPI written outside the scratch directory.
-  local outside
-  outside=$(find /etc /var /run /dev/shm /tmp -xdev -newer "$scratch/started" \
+  # Nothing of Slurm, MUNGE or Open MPI written outside the scratch directory. Another system's root on this
+  # machine (a chroot with a /proc of its own mounted: a brand-new Debian root under test) holds another
+  # system's files, not this test's: left out.
+  local outside other_roots=() root
+  while read -r root; do other_roots+=(-path "$root" -prune -o); done < <(
+    awk '$3 == "proc" && $2 != "/proc" { sub(/\/proc$/, "", $2); print $2 }' /proc/mounts)
+  outside=$(find /etc /var /run /dev/shm /tmp -xdev "${other_roots[@]}" -newer "$scratch/started" \
     \( -iname '*slurm*' -o -iname '*munge*' -o -name 'ompi.*' -o -name 'openmpi-sessions*' \) \
-    -not -path "$scratch*" 2>/dev/null)
+    -not -path "$scratch*" -print 2>/dev/null)
   [ -z "$outside" ] || {
     echo "FAIL: files written outside $scratch: $outside"
     status=1
@@ -127,11 +131,25 @@ fail() {
   exit 1
 }
 
-# Free ports on 127.0.0.1 for slurmctld and each slurmd, all held until every one is chosen.
+# Free ports for slurmctld and each slurmd, all held until every one is chosen. They are taken below the
+# kernel's ephemeral range (ip_local_port_range), from which every outgoing connection on the machine takes
+# its local port: a port chosen there could be taken by another program's connection before slurmctld binds
+# it ("Address already in use"), as it was once beside a brand-new root's apt. Bound on every address, as
+# the daemons bind them.
 read -r ctld_port node1_port node2_port < <(python3 -c '
-import socket
-held = [socket.socket() for _ in range(3)]
-for s in held: s.bind(("127.0.0.1", 0))
+import random, socket
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+held = []
+for port in random.sample(range(10000, max(low, 10100)), 200):
+    s = socket.socket()
+    try:
+        s.bind(("", port))
+    except OSError:
+        s.close()
+        continue
+    held.append(s)
+    if len(held) == 3:
+        break
 print(*[s.getsockname()[1] for s in held])')
 
 # The machine's CPUs, split between two nodes; a machine of one CPU makes a cluster of one node.
@@ -191,6 +209,8 @@ start_cluster() {
   done
   for _ in $(seq 60); do
     [ "$(sinfo --noheader --states=idle --format=%D 2>/dev/null)" = "$node_count" ] && return
+    kill -0 "$(cat "$scratch/slurmctld.pid" 2>/dev/null)" 2>/dev/null ||
+      fail "slurmctld stopped: $(tail -n 1 "$scratch/log/slurmctld.log")"
     sleep 1
   done
   fail "the $node_count nodes did not come up idle: $(sinfo 2>&1)"
