@@ -5,7 +5,9 @@
 #     --tests        also what only the tests need (scripts/test passes it; scripts/main does not)
 #     --cross arm64  also the aarch64 cross toolchain and the :arm64 libraries (scripts/build-aarch64)
 #     --list         print the packages it would see to, one a line, and install nothing (any user)
+#   LADDER_DRY_RUN=1: print what it would install, and install nothing (any user)
 set -euo pipefail
+source "$(dirname "$0")/lib/dry-run.sh"
 
 with_tests=0
 cross=""
@@ -104,10 +106,12 @@ for package in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
+  dry_run_stop "nothing to install: everything is installed"
   echo "install-deps: everything is installed"
   exit 0
 fi
 
+dry_run_stop "apt-get install ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
   echo "install-deps: missing packages: ${missing[*]}" >&2
   echo "install-deps: run this script as root (or install them with apt-get)" >&2

@@ -122,6 +122,7 @@ def self_test():
             (root / "scripts").mkdir()
             (root / "cmake/libraries.cmake").write_text(rows_text)
             shutil.copy(source / "scripts/install-deps.sh", root / "scripts/install-deps.sh")
+            shutil.copytree(source / "scripts/lib", root / "scripts/lib")  # its dry run
             (root / "INC").write_text(inc_text)
             got = {fault.replace(str(root / "INC"), "INC") for fault in check(root, root / "INC")}
         if got != want:
