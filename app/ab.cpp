@@ -14,6 +14,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "ab_options.hpp"
 #include "clock.hpp"
 #include "commands.hpp"
 #include "context.hpp"
@@ -37,19 +38,6 @@
 namespace ladder::app {
 namespace {
 
-struct AbOptions {
-  std::string base, head, repo = ".";
-  RunArguments matrix;
-  IntervalOptions interval;
-  std::string budget = "10m";
-  int max_pairs = 40;
-  int pairs = 0;     // fixed; 0: adaptive (an A/A run takes 10)
-  GateOptions gate;  // --fail-above, --min-change
-  bool json = false, no_history = false;
-  std::optional<std::string> history;
-  report::VerdictOutputs outputs;
-};
-
 void check_options(const AbOptions& options) {
   const auto refuse = [](const std::string& what) { throw InputError(what); };
   if (options.max_pairs < interval_min_pairs || options.max_pairs > 1000)
@@ -63,104 +51,9 @@ void check_options(const AbOptions& options) {
   report::check_verdict_outputs(options.outputs);  // before any build or cell: nothing measured is lost
 }
 
-// The history database to read the noise floor from (and record an A/A's in), or empty: none.
-std::string noise_database(const AbOptions& options) {
-  if (options.no_history) return {};
-  return history::database_path(options.history);
-}
-
-// Each cell's threshold: --min-change, else this machine's noise floor from the history, else the default.
-std::function<Threshold(const CellKey&)> thresholds(const AbOptions& options, const std::string& database,
-                                                    const std::string& machine) {
-  if (options.gate.min_change)
-    return [percent = *options.gate.min_change](const CellKey&) {
-      return Threshold{percent, "--min-change " + format_number("%g %%", percent), false};
-    };
-  std::shared_ptr<history::Store> store;
-  std::error_code unreadable;  // a path the file system refuses (too long, under a file, no permission)
-  if (!database.empty() && std::filesystem::exists(database, unreadable))
-    store = std::make_shared<history::Store>(database, history::Store::Mode::read);
-  if (unreadable)
-    throw InputError("history database " + quote_text(database) + " cannot be read (" + unreadable.message() +
-                     "); give --history a readable path, or --no-history");
-  return [store, machine](const CellKey& cell) {
-    if (store)
-      if (const auto figure =
-              history::noise_of(*store, {cell, machine}, history::Compared::adjacent_processes))
-        return floor_threshold(figure->percent, "this machine's noise floor " +
-                                                    format_number("%.2g %%", figure->percent) + " (" +
-                                                    figure->source + ")");
-    return default_threshold();
-  };
-}
-
-nlohmann::json side_json(const Revision& revision) {
-  return {{"revision", revision.working_tree ? "." : revision.name},
-          {"label", revision.label()},
-          {"commit", revision.commit},
-          {"tree", revision.tree},
-          {"working_tree", revision.working_tree},
-          {"dirty", revision.dirty}};
-}
-
-nlohmann::json cells_json(const std::vector<VerdictRow>& rows) {
-  nlohmann::json cells = nlohmann::json::array();
-  const auto bound = [](double value) { return value > 0 ? nlohmann::json(value) : nlohmann::json(nullptr); };
-  for (const auto& row : rows)
-    cells.push_back(
-        {{"tier", row.tier},
-         {"integrand", row.integrand},
-         {"n", row.n},
-         {"threads", row.threads},
-         {"ratio", row.failed ? nlohmann::json(nullptr) : nlohmann::json(row.interval.ratio)},
-         {"low", bound(row.interval.low)},
-         {"high", bound(row.interval.high)},
-         {"pairs", row.interval.pairs},
-         {"verdict", row.failed ? "failed" : to_string(row.verdict)},
-         {"threshold", row.threshold.percent},
-         {"threshold_source", row.threshold.source},
-         {"base_seconds", row.base_seconds ? nlohmann::json(*row.base_seconds) : nlohmann::json(nullptr)},
-         {"head_seconds", row.head_seconds ? nlohmann::json(*row.head_seconds) : nlohmann::json(nullptr)},
-         {"note", row.note}});
-  return cells;
-}
-
-// An A/A run's pairs are this machine's run-to-run noise: each cell's floor, printed and recorded.
-void record_noise_floors(const std::vector<AbCell>& cells, const std::string& database,
-                         const std::string& machine, const Revision& revision, std::FILE* out) {
-  std::fprintf(out,
-               "\nthis machine's noise floor, cell by cell (95 %% of same-code pairs differ by less):\n");
-  std::unique_ptr<history::Store> store;
-  if (!database.empty()) store = std::make_unique<history::Store>(database, history::Store::Mode::write);
-  const std::string measured = now_utc().substr(0, 10);
-  for (const auto& cell : cells) {
-    if (cell.interrupted) continue;  // a floor from the pairs of a whole cell only
-    std::vector<double> logs;
-    for (const auto& pair : cell.pairs) logs.push_back(pair.log_ratio());
-    const auto floor = noise_floor_percent(logs);
-    std::fprintf(
-        out, "  %-44s %s\n", cell.name.c_str(),
-        floor ? format_number("±%.2f %%", *floor).c_str() : ("not measured: " + cell.failure).c_str());
-    if (!floor || !store) continue;
-    if (!(*floor < history::max_change_percent)) {  // a threshold that large would call every change none
-      std::fprintf(out,
-                   "  %-44s not recorded: at or above %g %%, the machine was too busy to measure its noise\n",
-                   "", history::max_change_percent);
-      continue;
-    }
-    const std::string source = "A/A `ladder ab` of " + revision.tree.substr(0, 10) + ", " +
-                               counted(static_cast<int>(logs.size()), "pair", "pairs") + ", " + measured;
-    history::record_noise(
-        *store, {cell.cell, machine},
-        {*floor, static_cast<int>(logs.size()), source, now_utc(), revision.commit, revision.commit});
-  }
-  if (store)
-    std::fprintf(out, "recorded in %s: the default threshold of ab, compare and history check here\n",
-                 database.c_str());
-}
-
 int run_ab_command(AbOptions& options) {
   check_options(options);
+  if (options.repository_benchmark()) return run_repository_ab(options);
   refuse_under_emulation("ladder ab");
   if (!options.interval.integrand.empty()) options.matrix.integrand = options.interval.integrand;
   options.matrix.a = options.interval.a;  // parsed with the matrix: a bad value is refused before any build
@@ -219,6 +112,114 @@ int run_ab_command(AbOptions& options) {
   if (saved_stdout >= 0) std::fflush(stdout), ::dup2(saved_stdout, STDOUT_FILENO), ::close(saved_stdout);
   std::vector<VerdictRow> rows;
   for (const auto& cell : cells) rows.push_back(cell.row());
+  return report_ab(options, rows, base, head, [&](std::FILE* out) {
+    if (same) record_noise_floors(cells, database, machine, base, out);
+  });
+}
+
+}  // namespace
+
+// The history database to read the noise floor from (and record an A/A's in), or empty: none.
+std::string noise_database(const AbOptions& options) {
+  if (options.no_history) return {};
+  return history::database_path(options.history);
+}
+
+// Each cell's threshold: --min-change, else this machine's noise floor from the history, else the default.
+std::function<Threshold(const CellKey&)> thresholds(const AbOptions& options, const std::string& database,
+                                                    const std::string& machine) {
+  if (options.gate.min_change)
+    return [percent = *options.gate.min_change](const CellKey&) {
+      return Threshold{percent, "--min-change " + format_number("%g %%", percent), false};
+    };
+  std::shared_ptr<history::Store> store;
+  std::error_code unreadable;  // a path the file system refuses (too long, under a file, no permission)
+  if (!database.empty() && std::filesystem::exists(database, unreadable))
+    store = std::make_shared<history::Store>(database, history::Store::Mode::read);
+  if (unreadable)
+    throw InputError("history database " + quote_text(database) + " cannot be read (" + unreadable.message() +
+                     "); give --history a readable path, or --no-history");
+  return [store, machine](const CellKey& cell) {
+    if (store)
+      if (const auto figure =
+              history::noise_of(*store, {cell, machine}, history::Compared::adjacent_processes))
+        return floor_threshold(figure->percent, "this machine's noise floor " +
+                                                    format_number("%.2g %%", figure->percent) + " (" +
+                                                    figure->source + ")");
+    return default_threshold();
+  };
+}
+
+// An A/A run's pairs are this machine's run-to-run noise: each cell's floor, printed and recorded.
+void record_noise_floors(const std::vector<AbCell>& cells, const std::string& database,
+                         const std::string& machine, const Revision& revision, std::FILE* out) {
+  std::fprintf(out,
+               "\nthis machine's noise floor, cell by cell (95 %% of same-code pairs differ by less):\n");
+  std::unique_ptr<history::Store> store;
+  if (!database.empty()) store = std::make_unique<history::Store>(database, history::Store::Mode::write);
+  const std::string measured = now_utc().substr(0, 10);
+  for (const auto& cell : cells) {
+    if (cell.interrupted) continue;  // a floor from the pairs of a whole cell only
+    std::vector<double> logs;
+    for (const auto& pair : cell.pairs) logs.push_back(pair.log_ratio());
+    const auto floor = noise_floor_percent(logs);
+    std::fprintf(
+        out, "  %-44s %s\n", cell.name.c_str(),
+        floor ? format_number("±%.2f %%", *floor).c_str() : ("not measured: " + cell.failure).c_str());
+    if (!floor || !store) continue;
+    if (!(*floor < history::max_change_percent)) {  // a threshold that large would call every change none
+      std::fprintf(out,
+                   "  %-44s not recorded: at or above %g %%, the machine was too busy to measure its noise\n",
+                   "", history::max_change_percent);
+      continue;
+    }
+    const std::string source = "A/A `ladder ab` of " + revision.tree.substr(0, 10) + ", " +
+                               counted(static_cast<int>(logs.size()), "pair", "pairs") + ", " + measured;
+    history::record_noise(
+        *store, {cell.cell, machine},
+        {*floor, static_cast<int>(logs.size()), source, now_utc(), revision.commit, revision.commit});
+  }
+  if (store)
+    std::fprintf(out, "recorded in %s: the default threshold of ab, compare and history check here\n",
+                 database.c_str());
+}
+
+nlohmann::json side_json(const Revision& revision) {
+  return {{"revision", revision.working_tree ? "." : revision.name},
+          {"label", revision.label()},
+          {"commit", revision.commit},
+          {"tree", revision.tree},
+          {"working_tree", revision.working_tree},
+          {"dirty", revision.dirty}};
+}
+
+nlohmann::json cells_json(const std::vector<VerdictRow>& rows, bool benchmarks) {
+  nlohmann::json cells = nlohmann::json::array();
+  const auto bound = [](double value) { return value > 0 ? nlohmann::json(value) : nlohmann::json(nullptr); };
+  for (const auto& row : rows) {
+    nlohmann::json cell =
+        benchmarks
+            ? nlohmann::json{{"benchmark", row.cell}}
+            : nlohmann::json{
+                  {"tier", row.tier}, {"integrand", row.integrand}, {"n", row.n}, {"threads", row.threads}};
+    cell.update(
+        {{"ratio", row.failed ? nlohmann::json(nullptr) : nlohmann::json(row.interval.ratio)},
+         {"low", bound(row.interval.low)},
+         {"high", bound(row.interval.high)},
+         {"pairs", row.interval.pairs},
+         {"verdict", row.failed ? "failed" : to_string(row.verdict)},
+         {"threshold", row.threshold.percent},
+         {"threshold_source", row.threshold.source},
+         {"base_seconds", row.base_seconds ? nlohmann::json(*row.base_seconds) : nlohmann::json(nullptr)},
+         {"head_seconds", row.head_seconds ? nlohmann::json(*row.head_seconds) : nlohmann::json(nullptr)},
+         {"note", row.note}});
+    cells.push_back(cell);
+  }
+  return cells;
+}
+
+int report_ab(const AbOptions& options, std::vector<VerdictRow> rows, const Revision& base,
+              const Revision& head, const std::function<void(std::FILE*)>& before_outputs) {
   sort_worst_first(rows);
   if (options.json)
     std::printf(
@@ -227,23 +228,21 @@ int run_ab_command(AbOptions& options) {
                                  {"head", side_json(head)},
                                  {"threshold", rows.empty() ? nlohmann::json(nullptr)
                                                             : nlohmann::json(rows[0].threshold.percent)},
-                                 {"cells", cells_json(rows)}},
+                                 {"cells", cells_json(rows, options.repository_benchmark())}},
                   2)
             .c_str());
   else
     std::printf("\n%s", report::verdict_table(rows, base.label(), head.label()).c_str());
   // An A/A's floors are recorded first: an output that cannot be written then loses no measurement.
-  if (same) record_noise_floors(cells, database, machine, base, options.json ? stderr : stdout);
-  options.outputs.fail_above_percent = options.gate.fail_above;
-  report::write_verdict_outputs(rows, options.outputs,
-                                "ladder ab: " + head.label() + " against " + base.label());
+  before_outputs(options.json ? stderr : stdout);
+  report::VerdictOutputs outputs = options.outputs;
+  outputs.fail_above_percent = options.gate.fail_above;
+  report::write_verdict_outputs(rows, outputs, "ladder ab: " + head.label() + " against " + base.label());
   if (interrupted()) return exit_interrupted;
   for (const auto& row : rows)
     if (report::fails_gate(row, options.gate.fail_above)) return exit_failed;
   return exit_ok;
 }
-
-}  // namespace
 
 Command add_ab(CLI::App& app) {
   auto options = std::make_shared<AbOptions>();
@@ -255,9 +254,15 @@ Command add_ab(CLI::App& app) {
       ->required();
   ab->add_option("--head", options->head,
                  "the revision after (default: the working tree, uncommitted changes included; `.` says so)");
-  ab->add_option("--repo", options->repo, "the git checkout of Ladder (default: the current directory's)");
+  ab->add_option("--repo", options->repo,
+                 "the git checkout: Ladder's, or with --target or --build your own (default: the current "
+                 "directory's)");
   RunArguments& args = options->matrix;
+  const std::size_t before_matrix = ab->get_options().size();
   add_cell_options(ab, args, options->interval);  // as `ladder run` declares them (app/run_options.hpp)
+  std::vector<const CLI::Option*> matrix_options;
+  for (std::size_t i = before_matrix; i < ab->get_options().size(); ++i)
+    matrix_options.push_back(ab->get_options()[i]);
   add_repetition_options(ab, args);
   ab->get_option("--n")->description("node counts, comma-separated (default: the standard preset's)");
   ab->get_option("--reps")->description("repetitions a process (default 3; the process is the sample)");
@@ -275,7 +280,19 @@ Command add_ab(CLI::App& app) {
   add_history_option(ab, options->history);
   ab->add_flag("--no-history", options->no_history,
                "neither read the noise floor from the history nor record one");
-  return {ab, [options] { return run_ab_command(*options); }};
+  ab->add_option("--target", options->target,
+                 "your repository's Google Benchmark target: --repo's CMake project, built in Release");
+  ab->add_option("--build", options->build,
+                 "or the shell command that builds it, run in the revision's files");
+  ab->add_option("--bench", options->bench, "with --build: the shell command that runs the benchmark binary");
+  ab->add_option("--metric", options->metric, "what is compared: real_time (the default) or cpu_time");
+  ab->add_option("--filter", options->filter,
+                 "the benchmarks compared, a Google Benchmark regex (default: all)");
+  return {ab, [options, matrix_options] {
+            for (const CLI::Option* option : matrix_options)
+              if (option->count() > 0) options->matrix_options_given.push_back(option->get_name());
+            return run_ab_command(*options);
+          }};
 }
 
 }  // namespace ladder::app

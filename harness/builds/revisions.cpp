@@ -136,7 +136,7 @@ std::string checkout_top(const std::string& repo) {
   return top.text;
 }
 
-Revision resolve_revision(const std::string& top, const std::string& revision) {
+Revision resolve_revision(const std::string& top, const std::string& revision, bool must_be_ladder) {
   Revision resolved;
   if (revision.empty() || revision == ".") {
     resolved.name = "the working tree";
@@ -146,18 +146,46 @@ Revision resolve_revision(const std::string& top, const std::string& revision) {
     resolved.tree = working_tree_hash(top);
     const Output head_tree = git(top, {"rev-parse", "--verify", "--quiet", "HEAD^{tree}"});
     resolved.dirty = head_tree.status != 0 || head_tree.text != resolved.tree;
-    check_is_ladder(top, "", "the working tree");
+    if (must_be_ladder) check_is_ladder(top, "", "the working tree");
     return resolved;
   }
   if (revision[0] == '-')
     throw InputError("revision '" + quote_text(revision) + "' is not a revision (it reads as an option)");
   const Output commit = git(top, {"rev-parse", "--verify", "--quiet", revision + "^{commit}"});
   if (commit.status != 0 || commit.text.empty()) throw unresolved(top, revision);
-  check_is_ladder(top, commit.text, "revision '" + quote_text(revision) + "'");
+  if (must_be_ladder) check_is_ladder(top, commit.text, "revision '" + quote_text(revision) + "'");
   resolved.name = revision;
   resolved.commit = commit.text;
   resolved.tree = git(top, {"rev-parse", commit.text + "^{tree}"}).text;
   return resolved;
+}
+
+std::string export_revision(const std::string& top, const Revision& revision, const std::string& directory) {
+  // The commit's files, exported once for every build of it; a partial export (stopped midway) is never
+  // taken for whole.
+  const std::string source = directory + "/src";
+  if (fs::exists(source + "/.exported")) return source;
+  std::error_code error;
+  fs::remove_all(source, error);
+  fs::create_directories(source);
+  // Through a file, not a pipe between two programs: git's archive, then tar's extraction of it.
+  const std::string archive = directory + "/src.tar";
+  Output exported = git(top, {"archive", "--format=tar", "--output=" + archive, revision.commit}, true);
+  if (exported.status == 0) {
+    Program untar{{"tar", "-x", "-f", archive, "-C", source}};
+    untar.stderr_to = Stream::merge;
+    const Finished finished = run_program(untar);
+    exported = {finished.ok() ? 0 : 1, finished.started() ? finished.out : "tar: " + finished.not_started};
+  }
+  std::error_code ignored;
+  fs::remove(archive, ignored);
+  if (exported.status != 0) {
+    fs::remove_all(source, error);
+    throw InputError("cannot export revision " + revision.label() + " with git archive: " + exported.text);
+  }
+  std::FILE* mark = std::fopen((source + "/.exported").c_str(), "w");
+  if (mark) std::fclose(mark);
+  return source;
 }
 
 PreparedBuild prepare_revision(const std::string& top, const Revision& revision, bool at_hand_allowed,
@@ -178,36 +206,7 @@ PreparedBuild prepare_revision(const std::string& top, const Revision& revision,
   std::sort(sorted.begin(), sorted.end());
   const std::string directory =
       revision_directory + (sorted.empty() ? "" : "-" + sha256_hex(join(sorted, ",")).substr(0, 8));
-  std::string source = top;
-  if (!in_place) {
-    // The commit's files, exported once for every build of it; a partial export (stopped midway) is never
-    // taken for whole.
-    source = revision_directory + "/src";
-    if (!fs::exists(source + "/.exported")) {
-      std::error_code error;
-      fs::remove_all(source, error);
-      fs::create_directories(source);
-      // Through a file, not a pipe between two programs: git's archive, then tar's extraction of it.
-      const std::string archive = revision_directory + "/src.tar";
-      Output exported = git(top, {"archive", "--format=tar", "--output=" + archive, revision.commit}, true);
-      if (exported.status == 0) {
-        Program untar{{"tar", "-x", "-f", archive, "-C", source}};
-        untar.stderr_to = Stream::merge;
-        const Finished finished = run_program(untar);
-        exported = {finished.ok() ? 0 : 1,
-                    finished.started() ? finished.out : "tar: " + finished.not_started};
-      }
-      std::error_code ignored;
-      fs::remove(archive, ignored);
-      if (exported.status != 0) {
-        fs::remove_all(source, error);
-        throw InputError("cannot export revision " + revision.label() +
-                         " with git archive: " + exported.text);
-      }
-      std::FILE* mark = std::fopen((source + "/.exported").c_str(), "w");
-      if (mark) std::fclose(mark);
-    }
-  }
+  const std::string source = in_place ? top : export_revision(top, revision, revision_directory);
   return prepare_worker_from(source, directory, "of " + revision.label(), sorted);
 }
 

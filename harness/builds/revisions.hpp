@@ -39,10 +39,15 @@ struct Revision {
 std::string checkout_top(const std::string& repo);
 
 // REV in the checkout: empty or "." is the working tree. InputError naming an unknown revision (and saying
-// how to list the ones there are), an ambiguous short hash, or a revision that is not Ladder (it has no
-// harness/worker/worker_main.cpp, or harness/worker_main.cpp before the rooms), at once, before anything is
-// written. Values are quoted (common/quote.hpp).
-Revision resolve_revision(const std::string& top, const std::string& revision);
+// how to list the ones there are), an ambiguous short hash, or, when `must_be_ladder`, a revision that is not
+// Ladder (it has no harness/worker/worker_main.cpp, or harness/worker_main.cpp before the rooms), at once,
+// before anything is written. Values are quoted (common/quote.hpp).
+Revision resolve_revision(const std::string& top, const std::string& revision, bool must_be_ladder = true);
+
+// The files of a commit (`revision.commit`) exported with `git archive` into DIRECTORY/src, once: a later
+// call finds them there (marked whole), and a partial export is removed. Nothing is written into the
+// checkout or its .git. InputError when git cannot export it. Returns DIRECTORY/src.
+std::string export_revision(const std::string& top, const Revision& revision, const std::string& directory);
 
 // The folder under builds/ a revision of the checkout `top` is built in (before its tiers' suffix):
 // rev-TREE, or rev-working-tree-CHECKOUT for uncommitted changes.

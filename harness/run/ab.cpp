@@ -27,13 +27,6 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-// What one side's process gives: its median, seconds a call, or why it gave none.
-struct Sample {
-  double seconds = 0;
-  std::string failure;
-  bool interrupted = false;
-};
-
 // The cells' shared setting: this machine, its CPUs, the workers' memory limit and result file.
 struct Machine {
   Topology topology = read_topology();
@@ -50,14 +43,14 @@ struct Machine {
   Machine& operator=(const Machine&) = delete;
 };
 
-Sample measure(const std::string& executable, const CellKey& cell, const AbSettings& settings,
-               const Reference& ref, const Machine& machine) {
+AbSample measure(const std::string& executable, const CellKey& cell, const AbSettings& settings,
+                 const Reference& ref, const Machine& machine) {
   const ThreadBinding binding =
       ThreadBinding::for_cell(find_card(cell.tier), cell, machine.topology, machine.cpus, false);
   const WorkerOutcome outcome =
       run_worker_process(executable, cell, settings.matrix, ref, binding, "", machine.result_file,
                          settings.process_timeout, machine.memory_limit);
-  Sample sample;
+  AbSample sample;
   sample.interrupted = outcome.interrupted;
   if (outcome.status != CellStatus::ok || !outcome.measurement)
     sample.failure = std::string(to_string(outcome.status)) + ": " + outcome.reason;
@@ -89,15 +82,21 @@ AbCell measure_ab_cell(const CellKey& key, const AbSettings& settings, const std
   cell.cell = key;
   cell.name = cell_name(key);
   cell.threshold = settings.threshold ? settings.threshold(key) : default_threshold();
-  const auto started = Clock::now();
   const Reference ref = reference(integrands()[find_integrand(key.integrand)], {key.a, key.b}, key.n);
+  return measure_pairs(std::move(cell), settings, share, [&](bool base_side) {
+    return measure(base_side ? base : head, key, settings, ref, machine);
+  });
+}
+
+}  // namespace
+
+AbCell measure_pairs(AbCell cell, const AbSettings& settings, double share, const AbSide& side) {
+  const auto started = Clock::now();
   while (!settled(cell, settings)) {
     AbPair pair;
     pair.base_first = base_runs_first(static_cast<int>(cell.pairs.size()));
-    const Sample first = measure(pair.base_first ? base : head, key, settings, ref, machine);
-    const Sample second = first.failure.empty() && !first.interrupted
-                              ? measure(pair.base_first ? head : base, key, settings, ref, machine)
-                              : Sample{};
+    const AbSample first = side(pair.base_first);
+    const AbSample second = first.failure.empty() && !first.interrupted ? side(!pair.base_first) : AbSample{};
     if (first.interrupted || second.interrupted) {
       cell.interrupted = true;
       break;
@@ -126,8 +125,6 @@ AbCell measure_ab_cell(const CellKey& key, const AbSettings& settings, const std
   cell.seconds = since(started);
   return cell;
 }
-
-}  // namespace
 
 bool base_runs_first(int index) { return index % 2 == 0; }
 

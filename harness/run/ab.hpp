@@ -49,6 +49,22 @@ struct AbCell {
   VerdictRow row() const;
 };
 
+// What one side's process gives: its median, seconds a call, or why it gave none.
+struct AbSample {
+  double seconds = 0;
+  std::string failure;
+  bool interrupted = false;  // Ctrl-C or SIGTERM stopped it
+};
+
+// Runs one process of a cell: the base revision's when `base`, else the head's.
+using AbSide = std::function<AbSample(bool base)>;
+
+// The pairs of `cell` (its identity and threshold set), in ABBA order, until its verdict is clear
+// (`settings`' fewest and most pairs, or its fixed pairs), a process fails (its failure, "head: …"), an
+// interrupt, or a further pair would overrun `share` seconds. Every `ladder ab` measures its cells here:
+// Ladder's tiers and a repository's own benchmarks (ab_bench.hpp) alike.
+AbCell measure_pairs(AbCell cell, const AbSettings& settings, double share, const AbSide& side);
+
 // Runs each cell of `settings.matrix` in `base` and `head` (worker executables), printing a line a cell as
 // it ends. A process that fails ends its cell with the reason. Once interrupted() (catch_interrupts, as
 // `ladder run` does) the pair in progress is dropped and the run ends with the cells so far: the cell it

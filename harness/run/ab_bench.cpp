@@ -1,0 +1,210 @@
+#include "ab_bench.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "errors.hpp"
+#include "json_reader.hpp"
+#include "process.hpp"
+#include "quote.hpp"
+#include "text.hpp"
+#include "worker_process.hpp"
+
+namespace ladder {
+namespace {
+
+// The name as a Google Benchmark filter that selects it alone: its regex characters escaped, anchored.
+std::string exact_filter(const std::string& name) {
+  std::string escaped = "^";
+  for (const char c : name) {
+    if (std::string_view("\\.^$|?*+()[]{}").find(c) != std::string_view::npos) escaped += '\\';
+    escaped += c;
+  }
+  return escaped + "$";
+}
+
+double unit_seconds(const std::string& unit) {
+  static const std::map<std::string, double> units{{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
+  const auto found = units.find(unit);
+  return found == units.end() ? 0 : found->second;
+}
+
+std::string last_line(const std::string& text) {
+  std::string trimmed = text;
+  while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
+  const auto newline = trimmed.rfind('\n');
+  return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
+}
+
+// The median of `name`'s repetitions in a Google Benchmark JSON file, in seconds: its "median" aggregate,
+// else the median of its repetitions (one repetition: its value). Or why there is none.
+AbSample read_median(const std::string& file, const std::string& name, const std::string& metric) {
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const nlohmann::json document = parse_json_document(text, "the benchmark's JSON");
+  if (document.is_discarded() || !document.is_object() || !document.contains("benchmarks") ||
+      !document["benchmarks"].is_array())
+    return {0, "it wrote no Google Benchmark JSON", false};
+  std::vector<double> repetitions;
+  for (const auto& entry : document["benchmarks"]) {
+    if (!entry.is_object() || entry.value("run_name", entry.value("name", "")) != name) continue;
+    if (entry.value("error_occurred", false))
+      return {0, "the benchmark reported an error: " + entry.value("error_message", std::string()), false};
+    const double unit = unit_seconds(entry.value("time_unit", "ns"));
+    if (!entry.contains(metric) || !entry[metric].is_number() || unit == 0)
+      return {0, "its JSON has no " + metric + " for " + quote_text(name), false};
+    const double seconds = entry[metric].get<double>() * unit;
+    if (entry.value("aggregate_name", "") == "median") return {seconds, "", false};
+    if (entry.value("run_type", "iteration") == "iteration") repetitions.push_back(seconds);
+  }
+  if (repetitions.empty()) return {0, "its JSON has no result for " + quote_text(name), false};
+  std::sort(repetitions.begin(), repetitions.end());
+  const std::size_t middle = repetitions.size() / 2;
+  return {
+      repetitions.size() % 2 ? repetitions[middle] : 0.5 * (repetitions[middle - 1] + repetitions[middle]),
+      "", false};
+}
+
+// Runs the benchmarks that `filter` selects once (`repetitions`, `min_time`), their JSON read back from a
+// file: how the process ended, and the file's path (removed by the caller).
+Finished run_once(const std::vector<std::string>& bench, const std::string& filter, int repetitions,
+                  double min_time, double timeout, const std::string& file) {
+  std::remove(file.c_str());
+  Program program{bench};
+  program.argv.insert(program.argv.end(), {"--benchmark_filter=" + filter,
+                                           "--benchmark_repetitions=" + std::to_string(repetitions),
+                                           "--benchmark_min_time=" + format_number("%g", min_time),
+                                           "--benchmark_out=" + file, "--benchmark_out_format=json"});
+  program.stderr_to = Stream::merge;
+  program.timeout_seconds = timeout;
+  program.own_group = true;
+  return run_program(program);
+}
+
+std::string result_file() { return "/tmp/ladder-ab-bench-" + std::to_string(::getpid()) + ".json"; }
+
+AbSample measure(const std::vector<std::string>& bench, const std::string& name,
+                 const BenchAbSettings& settings) {
+  const std::string file = result_file();
+  const Finished finished = run_once(bench, exact_filter(name), settings.repetitions, settings.min_time,
+                                     settings.process_timeout, file);
+  AbSample sample;
+  if (interrupted())
+    sample.interrupted = true;
+  else if (!finished.ok())
+    sample.failure = "the benchmark " + finished.how() + ": " + last_line(finished.out);
+  else
+    sample = read_median(file, name, settings.metric);
+  std::remove(file.c_str());
+  return sample;
+}
+
+}  // namespace
+
+CellKey benchmark_cell(const std::string& repository, const std::string& name) {
+  CellKey cell;
+  cell.tier = repository;
+  cell.integrand = name;
+  cell.n = 0;
+  cell.threads = 1;
+  return cell;
+}
+
+void check_metric(const std::string& metric) {
+  if (metric != "real_time" && metric != "cpu_time")
+    throw InputError("--metric '" + quote_text(metric) + "' is not accepted; accepted: real_time, cpu_time");
+}
+
+std::vector<std::string> list_benchmarks(const std::vector<std::string>& bench, const std::string& filter,
+                                         const std::string& side) {
+  Program program{bench};
+  program.argv.push_back("--benchmark_list_tests=true");
+  if (!filter.empty()) program.argv.push_back("--benchmark_filter=" + filter);
+  program.stderr_to = Stream::merge;
+  program.timeout_seconds = 120;
+  const Finished finished = run_program(program);
+  if (!finished.ok())
+    throw InputError("the benchmark of " + side + " " + finished.how() +
+                     " when asked to list its benchmarks (" + command_text(program.argv) +
+                     "): " + last_line(finished.out));
+  std::vector<std::string> names;
+  std::istringstream lines(finished.out);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty()) names.push_back(line);
+  if (names.empty())
+    throw InputError("the benchmark of " + side + " lists no benchmark" +
+                     (filter.empty() ? "" : " that --filter '" + quote_text(filter) + "' selects") +
+                     ": is it a Google Benchmark binary? (" + command_text(program.argv) + ")");
+  return names;
+}
+
+std::vector<std::string> common_benchmarks(const std::vector<std::string>& base,
+                                           const std::vector<std::string>& head) {
+  const std::set<std::string> in_base(base.begin(), base.end()), in_head(head.begin(), head.end());
+  for (const auto& name : base)
+    if (!in_head.count(name))
+      throw InputError("the benchmark " + quote_text(name) +
+                       " is in the base only: a renamed or removed benchmark has nothing to compare with; "
+                       "give --filter to leave it out");
+  for (const auto& name : head)
+    if (!in_base.count(name))
+      throw InputError("the benchmark " + quote_text(name) +
+                       " is in the head only: a new benchmark has nothing to compare with; give --filter "
+                       "to leave it out");
+  return base;
+}
+
+void probe_benchmarks(const std::vector<std::string>& bench, const std::vector<std::string>& names,
+                      const std::string& filter, const std::string& metric, const std::string& side) {
+  const std::string file = result_file();
+  const Finished finished = run_once(bench, filter.empty() ? "." : filter, 1, 1e-3, 300, file);
+  std::string fault;
+  if (!finished.ok()) fault = finished.how() + ": " + last_line(finished.out);
+  for (std::size_t i = 0; fault.empty() && i < names.size(); ++i)
+    if (const AbSample sample = read_median(file, names[i], metric); !sample.failure.empty())
+      fault = quote_text(names[i]) + ": " + sample.failure;
+  std::remove(file.c_str());
+  if (!fault.empty())
+    throw InputError("the benchmark of " + side + ", run once before any pair (" + command_text(bench) +
+                     "), failed: " + fault);
+}
+
+std::vector<AbCell> run_bench_ab(const BenchAbSettings& settings, const std::vector<std::string>& base,
+                                 const std::vector<std::string>& head,
+                                 const std::vector<std::string>& names) {
+  std::vector<AbCell> cells;
+  const auto started = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < names.size() && !interrupted(); ++i) {
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double share =
+        std::max(0.0, settings.pairs.budget_seconds - spent) / static_cast<double>(names.size() - i);
+    AbCell cell;
+    cell.cell = benchmark_cell(settings.repository, names[i]);
+    cell.name = names[i];
+    cell.threshold = settings.pairs.threshold ? settings.pairs.threshold(cell.cell) : default_threshold();
+    cells.push_back(measure_pairs(std::move(cell), settings.pairs, share, [&](bool base_side) {
+      return measure(base_side ? base : head, names[i], settings);
+    }));
+    if (cells.back().interrupted && cells.back().pairs.empty()) {
+      cells.pop_back();
+      break;
+    }
+    const VerdictRow row = cells.back().row();
+    std::printf("  [%zu/%zu] %-40s %s (%s, %s)\n", i + 1, names.size(), row.cell.c_str(),
+                row.failed ? "no verdict" : to_string(row.verdict).c_str(), row.note.c_str(),
+                format_seconds(cells.back().seconds).c_str());
+    std::fflush(stdout);
+  }
+  return cells;
+}
+
+}  // namespace ladder
