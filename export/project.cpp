@@ -198,6 +198,7 @@ std::vector<ExportedFile> generated_files(const ExportPlan& plan) {
   files.push_back({"tests/midpoint_test.cpp", from("midpoint_test.cpp.in")});
   files.push_back({"bench/midpoint_bench.cpp", from("midpoint_bench.cpp.in")});
   files.push_back({"example/integrate.cpp", from("integrate.cpp.in")});
+  files.push_back({".github/workflows/ladder-ab.yml", from("ladder-ab.yml.in")});  // README: the guard
   if (plan.request->python) {
     files.push_back({"python/module.cpp", from("module.cpp.in")});
     files.push_back({"python/test_midpoint.py", from("test_midpoint.py.in")});
@@ -217,9 +218,11 @@ bool exported_path(const std::string& path, bool directory) {
                                               "tests/midpoint_test.cpp",
                                               "bench/midpoint_bench.cpp",
                                               "example/integrate.cpp",
+                                              ".github/workflows/ladder-ab.yml",
                                               "python/module.cpp",
                                               "python/test_midpoint.py"};
-  static const std::set<std::string> directories = {"include", "src", "tests", "bench", "example", "python"};
+  static const std::set<std::string> directories = {"include", "src",    "tests",   "bench",
+                                                    "example", "python", ".github", ".github/workflows"};
   if (directory ? directories.count(path) : files.count(path)) return true;
   if (!path.starts_with("include/")) return false;
   const std::string below = path.substr(8);  // NS, NS/NAME, NS/ladder, NS/ladder/integrand.hpp

@@ -148,6 +148,11 @@ std::string readme(const ExportPlan& plan, const std::vector<ExportedFile>& file
   m["THREADS_EXAMPLE"] = plan.threads ? " 4" : "";
   m["PY_OPTIONS_EXAMPLE"] = plan.threads ? ", threads=4" : "";
   m["PACKAGES"] = debian_packages(plan);
+  std::vector<std::string> names;  // Google Benchmark's names for bench/midpoint_bench.cpp's cells
+  for (const auto& [n, threads] : plan.bench_cells)
+    names.push_back("- `integrate/n:" + std::to_string(n) +
+                    (plan.threads ? "/threads:" + std::to_string(threads) : std::string()) + "/real_time`");
+  m["BENCH_NAMES"] = join(names, "\n");
   // Each block ends its last line; the template's own line break ends it in the README.
   auto block = [](std::string text) {
     while (!text.empty() && text.back() == '\n') text.pop_back();

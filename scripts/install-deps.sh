@@ -67,6 +67,7 @@ packages+=("${library_packages[@]}")
 # What only the tests need.
 test_packages=(
   slurm-wlm munge                                           # a real one-machine Slurm (tests/slurm_cluster_test.sh)
+  python3-yaml                                              # the exported CI job read as YAML (tests/ab_repository_test.sh)
 )
 [ "$with_tests" -eq 0 ] || packages+=("${test_packages[@]}")
 

@@ -7,13 +7,15 @@
 #     whether 5 % clears the noise depends on the machine's load, which a test cannot hold still;
 #   - an A/A of either commit gives no change or undecided, never faster or slower, and records the
 #     benchmark's noise floor in the history under the repository, which the next ab reads as its threshold;
+#   - the CI job that export writes (.github/workflows/ladder-ab.yml) is valid YAML, and its command, run as
+#     written in a clone of the repository, calls the slower head slower, fails the job and writes the summary;
 #   - bad input exits 2 naming it, with nothing left behind (no build made for it, even one that built: a
 #     build whose benchmark cannot run is not kept; no history row; nothing in the team's checkout): no such
 #     target, a bench that prints no Google Benchmark JSON, a head whose benchmark crashes, a benchmark in
 #     the head only, and Ladder's own matrix options.
 #   usage: ab_repository_test.sh LADDER
 set -uo pipefail
-ladder=$1
+ladder=$(realpath "$1")
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export LADDER_BUILDS_DIR=$scratch/builds LADDER_HISTORY=$scratch/history.sqlite
@@ -74,6 +76,26 @@ assert set(rows) == {("repository " + sys.argv[2][:10], "integrate/n:1000000/rea
 out=$("$ladder" "${ab[@]}" --base "$base" --head "$slower" 2>&1)
 grep -q "threshold: .*this machine's noise floor" <<<"$out" || fail "the next ab did not take the floor: $out"
 
+# The exported CI job: valid YAML, its command run as written, in a clone whose origin/main is the base (the
+# pull request's base branch) and whose HEAD is the slower commit. It fails the job and writes the summary.
+workflow=$repo/.github/workflows/ladder-ab.yml
+command=$(/usr/bin/python3 - "$workflow" <<'PY'
+import sys, yaml
+document = yaml.safe_load(open(sys.argv[1]))
+steps = document["jobs"]["ladder-ab"]["steps"]
+assert document[True] == {"pull_request": None}, document[True]  # YAML 1.1 reads the key `on` as true
+print(steps[-1]["run"].replace("${{ github.base_ref }}", "main"))
+PY
+) || fail "$workflow is not the workflow expected"
+git clone -q "$repo" "$scratch/ci" && git -C "$scratch/ci" checkout -q "$slower" &&
+  git -C "$scratch/ci" update-ref refs/remotes/origin/main "$base" || fail "cannot make the CI clone"
+(cd "$scratch/ci" && LADDER=$ladder HOME=$scratch GITHUB_STEP_SUMMARY=$scratch/summary.md \
+  bash -eo pipefail -c "$command" >"$scratch/ci.log" 2>&1)
+status=$?
+[ $status -eq 1 ] || fail "the CI job's command exited $status, not 1 (slower): $(tail -5 "$scratch/ci.log")"
+grep -q "slower" "$scratch/summary.md" || fail "the CI job's summary says no slower: $(cat "$scratch/summary.md")"
+grep -q "^::error" "$scratch/ci.log" || fail "the CI job printed no ::error annotation"
+
 # Bad input: exit 2, naming it, nothing left behind.
 rows=$(noise_rows)
 builds=$(ls "$LADDER_BUILDS_DIR")
@@ -102,4 +124,4 @@ git -C "$repo" checkout -q -b more "$base"
 edit bench/midpoint_bench.cpp '->Args({1000000})' '->Args({1000000})->Args({2000000})'
 commit "one benchmark more"
 refused "is in the head only" --target midpoint_midpoint_bench --filter 'n:[12]000000/' --base "$base" --head more
-echo "ab on a repository: slower called, A/As quiet and recorded, five bad inputs refused"
+echo "ab on a repository: slower called, A/As quiet and recorded, the exported CI job run as written, five bad inputs refused"
