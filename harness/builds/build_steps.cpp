@@ -6,10 +6,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "atomic_file.hpp"
+#include "errors.hpp"
 #include "process.hpp"
 #include "text.hpp"
 
@@ -127,6 +129,33 @@ BuildLock::BuildLock(const std::string& dir)
 
 BuildLock::~BuildLock() {
   if (fd_ >= 0) ::close(fd_);
+}
+
+void build_peer_modules() {
+  if (std::getenv("LADDER_PEER_MODULES")) return;  // the user's folder, built the user's way
+  std::string folder;
+  try {
+    const std::string executable = self_path();
+    folder = executable.substr(0, executable.find_last_of('/'));
+  } catch (const Unavailable&) {
+    return;
+  }
+  std::error_code error;
+  if (!std::filesystem::exists(folder + "/CMakeCache.txt", error)) return;
+  bool missing = false;
+  for (const char* family : {"/cython-peers", "/pythran-peers", "/python-extension/build/modules"})
+    missing = missing || !std::filesystem::is_directory(folder + family, error);
+  if (!missing) return;
+  std::filesystem::create_directories(folder + "/peer-modules", error);
+  const BuildLock lock(folder + "/peer-modules");
+  const std::string log = folder + "/peer-modules/build.log";
+  std::remove(log.c_str());
+  std::printf("building the compiled peers' modules: cmake --build %s --target ladder_peers\n",
+              folder.c_str());
+  std::fflush(stdout);
+  if (run_logged({"cmake", "--build", folder, "--target", "ladder_peers"}, log, "peers' modules") != 0)
+    std::printf("  not built (%s; the log: %s): the compiled peers will say they are unavailable\n",
+                first_error(log).c_str(), log.c_str());
 }
 
 }  // namespace ladder

@@ -25,6 +25,14 @@ std::string first_error(const std::string& log);
 bool configured_from(const std::string& tree, const std::string& source);
 void mark_configured(const std::string& tree, const std::string& source);
 
+// The compiled Python peers' modules (the ladder_peers target: cmake/python_extension.cmake,
+// cmake/pythran_peers.cmake, cmake/cython_peers.cmake) built where this binary's build folder lacks any of
+// their folders, so that `ladder run --peers python` after a build of `ladder` alone measures them. Only for
+// a binary in a CMake build folder (its CMakeCache.txt beside it), and not when LADDER_PEER_MODULES names
+// another folder. Prints what it does; a build that fails is printed with its log (the peers it concerns
+// then say they are unavailable, and why), never an error of the run.
+void build_peer_modules();
+
 // Holds DIR/.lock while a build is prepared: a second run waits instead of building the same tree. The lock
 // is opened close-on-exec, so the compilers a build starts never hold it after the run has ended.
 class BuildLock {

@@ -15,6 +15,7 @@
 
 #include "atomic_file.hpp"
 #include "build_info.hpp"
+#include "build_steps.hpp"
 #include "builds.hpp"
 #include "calibration.hpp"
 #include "cards.hpp"
@@ -116,6 +117,7 @@ void MatrixRunner::admit_resumed() {
   journal_ = read_journal(paths.journal, false);
   check_resumable(*journal_.header, paths.journal, paths.dir);
   const Matrix recorded = journal_.header->matrix;
+  if (!args_.peers.value_or(recorded.peers).empty()) build_peer_modules();
   matrix_ = requested_matrix(args_, &recorded, topology_);
   if (const auto difference = Matrix::difference(matrix_, recorded); !difference.empty())
     throw InputError("--resume '" + paths.dir + "' holds another matrix (" + difference +
@@ -126,6 +128,8 @@ void MatrixRunner::admit_resumed() {
 }
 
 void MatrixRunner::admit_new() {
+  if (args_.peers && !args_.peers->empty())
+    build_peer_modules();  // before their cards: they read the modules
   matrix_ = requested_matrix(args_, nullptr, topology_);
   matrix_.cells();  // checks every tier id before anything is written
   // A budget too small is bad input, refused before anything is written.
