@@ -152,7 +152,8 @@ std::function<Threshold(const CellKey&)> thresholds(const AbOptions& options, co
 
 // An A/A run's pairs are this machine's run-to-run noise: each cell's floor, printed and recorded.
 void record_noise_floors(const std::vector<AbCell>& cells, const std::string& database,
-                         const std::string& machine, const Revision& revision, std::FILE* out) {
+                         const std::string& machine, const Revision& revision, std::FILE* out,
+                         const std::string& used_by) {
   std::fprintf(out,
                "\nthis machine's noise floor, cell by cell (95 %% of same-code pairs differ by less):\n");
   std::unique_ptr<history::Store> store;
@@ -179,9 +180,7 @@ void record_noise_floors(const std::vector<AbCell>& cells, const std::string& da
         *store, {cell.cell, machine},
         {*floor, static_cast<int>(logs.size()), source, now_utc(), revision.commit, revision.commit});
   }
-  if (store)
-    std::fprintf(out, "recorded in %s: the default threshold of ab, compare and history check here\n",
-                 database.c_str());
+  if (store) std::fprintf(out, "recorded in %s: %s\n", database.c_str(), used_by.c_str());
 }
 
 nlohmann::json side_json(const Revision& revision) {

@@ -51,8 +51,10 @@ std::function<Threshold(const CellKey&)> thresholds(const AbOptions& options, co
                                                     const std::string& machine);
 // An A/A run's pairs are this machine's run-to-run noise: each cell's floor, printed to `out` and recorded in
 // the history (`database`; empty: none) under the cell and the machine.
-void record_noise_floors(const std::vector<AbCell>& cells, const std::string& database,
-                         const std::string& machine, const Revision& revision, std::FILE* out);
+void record_noise_floors(
+    const std::vector<AbCell>& cells, const std::string& database, const std::string& machine,
+    const Revision& revision, std::FILE* out,
+    const std::string& used_by = "the default threshold of ab, compare and history check here");
 
 // Each verdict as --json gives it: a tier's cell, or a repository's benchmark (`benchmarks`).
 nlohmann::json cells_json(const std::vector<VerdictRow>& rows, bool benchmarks);

@@ -113,7 +113,9 @@ int run_repository_ab(AbOptions& options) {
   std::vector<VerdictRow> rows;
   for (const auto& cell : cells) rows.push_back(cell.row());
   return report_ab(options, rows, base, head, [&](std::FILE* out) {
-    if (same) record_noise_floors(cells, database, machine, base, out);
+    if (same)
+      record_noise_floors(cells, database, machine, base, out,
+                          "the threshold of each later `ladder ab` of these benchmarks on this machine");
   });
 }
 
