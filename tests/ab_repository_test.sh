@@ -3,7 +3,7 @@
 # repository, then commits on top of it, and `ladder ab --repo … --target midpoint_midpoint_bench` compares
 # them, a benchmark (the exported Google Benchmark driver's n = 1e6) at a time:
 #   - a head that does twice the work (its kernel also sums n more nodes into a volatile) is called slower,
-#     exit 1, in --json; the 5 % slowdown of the issue is scripts/bench-ab's to measure (`repo` mode), since
+#     exit 1, in --json, built by --target and by --build/--bench alike; the 5 % slowdown of the issue is scripts/bench-ab's to measure (`repo` mode), since
 #     whether 5 % clears the noise depends on the machine's load, which a test cannot hold still;
 #   - an A/A of either commit gives no change or undecided, never faster or slower, and records the
 #     benchmark's noise floor in the history under the repository, which the next ab reads as its threshold;
@@ -68,6 +68,11 @@ for commit in "$base" "$slower"; do
   [ $status -eq 0 ] || fail "an A/A exited $status"
   grep -q "recorded in $LADDER_HISTORY" "$scratch/aa.log" || fail "the A/A recorded no noise floor: $(tail -3 "$scratch/aa.log")"
 done
+# --build and --bench instead of --target: the same benchmark, built by the team's own command.
+out=$("$ladder" ab --repo "$repo" --build 'cmake -S . -B b >/dev/null && cmake --build b --target midpoint_midpoint_bench' \
+  --bench 'b/midpoint_midpoint_bench' --filter 'integrate/n:1000000/' --base "$base" --head "$slower" --json \
+  2>"$scratch/build.log")
+[ "$(verdicts <<<"$out")" = slower ] || fail "with --build and --bench, not slower: $(tail -5 "$scratch/build.log")"
 first=$(git -C "$repo" rev-list --max-parents=0 HEAD)
 "$python" -c 'import sqlite3, sys
 rows = sqlite3.connect(sys.argv[1]).execute("SELECT tier, integrand FROM noise_floors").fetchall()
