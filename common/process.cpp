@@ -11,9 +11,11 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -133,6 +135,32 @@ bool exchange(const Program& program, pid_t pid, int& in, int& out, int& err, Fi
   return false;
 }
 
+// Whether a process of the group `group` is alive (a zombie is not: it has died, whoever reaps it).
+bool group_alive(pid_t group) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    std::ifstream in(entry.path() / "stat");
+    std::string stat;
+    if (!std::getline(in, stat)) continue;
+    const auto end = stat.rfind(") ");  // the name, in parentheses, may hold anything
+    if (end == std::string::npos) continue;
+    char state = 0;
+    long parent = 0, process_group = 0;
+    if (std::sscanf(stat.c_str() + end + 2, "%c %ld %ld", &state, &parent, &process_group) == 3 &&
+        process_group == group && state != 'Z')
+      return true;
+  }
+  return false;
+}
+
+// A group killed by SIGKILL dies as each of its processes is next scheduled, after the leader's waitpid
+// may have returned: wait (at most 2 s) until none is left alive, so that a timeout's "stopped, with what
+// it started" holds when run_program returns, even on a loaded machine.
+void wait_until_group_dead(pid_t group) {
+  for (int tries = 0; tries < 2000 && group_alive(group); ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
 }  // namespace
 
 std::string Finished::how() const {
@@ -192,6 +220,7 @@ Finished run_program(const Program& program) {
     }
     if (WIFEXITED(status)) finished.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) finished.signal = WTERMSIG(status);
+    if (finished.timed_out && program.own_group) wait_until_group_dead(pid);
   }
   // A SIGPIPE raised by a write above is taken here, unseen, before the caller's mask comes back.
   sigset_t pending;
