@@ -81,7 +81,7 @@ AbCell measure_ab_cell(const CellKey& key, const AbSettings& settings, const std
   AbCell cell;
   cell.cell = key;
   cell.name = cell_name(key);
-  cell.threshold = settings.threshold ? settings.threshold(key) : default_threshold();
+  cell.threshold = settings.threshold_of(key);
   const Reference ref = reference(integrands()[find_integrand(key.integrand)], {key.a, key.b}, key.n);
   return measure_pairs(std::move(cell), settings, share, [&](bool base_side) {
     return measure(base_side ? base : head, key, settings, ref, machine);
@@ -173,7 +173,7 @@ std::vector<AbCell> run_ab(const AbSettings& settings, const std::string& base, 
     if (!reason.empty()) {  // a tier that cannot run the integrand here, a cell too large for the memory
       AbCell skipped;
       skipped.cell = keys[i], skipped.name = cell_name(keys[i]);
-      skipped.threshold = settings.threshold ? settings.threshold(keys[i]) : default_threshold();
+      skipped.threshold = settings.threshold_of(keys[i]);
       skipped.failure = std::string(to_string(status)) + ": " + reason;
       cells.push_back(skipped);
     } else {
@@ -183,13 +183,17 @@ std::vector<AbCell> run_ab(const AbSettings& settings, const std::string& base, 
         break;
       }
     }
-    const VerdictRow row = cells.back().row();
-    std::printf("  [%zu/%zu] %-40s %s (%s, %s)\n", i + 1, keys.size(), row.cell.c_str(),
-                row.failed ? "no verdict" : to_string(row.verdict).c_str(), row.note.c_str(),
-                format_seconds(cells.back().seconds).c_str());
-    std::fflush(stdout);
+    print_cell_line(cells.back(), i + 1, keys.size());
   }
   return cells;
+}
+
+void print_cell_line(const AbCell& cell, std::size_t index, std::size_t count) {
+  const VerdictRow row = cell.row();
+  std::printf("  [%zu/%zu] %-40s %s (%s, %s)\n", index, count, row.cell.c_str(),
+              row.failed ? "no verdict" : to_string(row.verdict).c_str(), row.note.c_str(),
+              format_seconds(cell.seconds).c_str());
+  std::fflush(stdout);
 }
 
 double estimated_ab_seconds(const AbSettings& settings, const std::string& executable) {

@@ -28,6 +28,10 @@ struct AbSettings {
   double budget_seconds = 600;   // for all the cells; a cell's share is what is left over the cells left
   double process_timeout = 120;  // seconds a worker process may take
   std::function<Threshold(const CellKey&)> threshold;  // each cell's
+  // The cell's threshold: `threshold`'s, else the documented default.
+  Threshold threshold_of(const CellKey& cell) const {
+    return threshold ? threshold(cell) : default_threshold();
+  }
 };
 
 struct AbPair {
@@ -64,6 +68,9 @@ using AbSide = std::function<AbSample(bool base)>;
 // interrupt, or a further pair would overrun `share` seconds. Every `ladder ab` measures its cells here:
 // Ladder's tiers and a repository's own benchmarks (ab_bench.hpp) alike.
 AbCell measure_pairs(AbCell cell, const AbSettings& settings, double share, const AbSide& side);
+
+// The line a cell prints as it ends: "  [3/8] NAME  VERDICT (NOTE, SECONDS)".
+void print_cell_line(const AbCell& cell, std::size_t index, std::size_t count);
 
 // Runs each cell of `settings.matrix` in `base` and `head` (worker executables), printing a line a cell as
 // it ends. A process that fails ends its cell with the reason. Once interrupted() (catch_interrupts, as

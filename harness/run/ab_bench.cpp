@@ -14,6 +14,7 @@
 
 #include "errors.hpp"
 #include "json_reader.hpp"
+#include "peers.hpp"
 #include "process.hpp"
 #include "quote.hpp"
 #include "text.hpp"
@@ -36,13 +37,6 @@ double unit_seconds(const std::string& unit) {
   static const std::map<std::string, double> units{{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
   const auto found = units.find(unit);
   return found == units.end() ? 0 : found->second;
-}
-
-std::string last_line(const std::string& text) {
-  std::string trimmed = text;
-  while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
-  const auto newline = trimmed.rfind('\n');
-  return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
 }
 
 // The median of `name`'s repetitions in a Google Benchmark JSON file, in seconds: its "median" aggregate,
@@ -101,7 +95,7 @@ AbSample measure(const std::vector<std::string>& bench, const std::string& name,
   if (interrupted())
     sample.interrupted = true;
   else if (!finished.ok())
-    sample.failure = "the benchmark " + finished.how() + ": " + last_line(finished.out);
+    sample.failure = "the benchmark " + finished.how() + ": " + output_end(finished.out, 1);
   else
     sample = read_median(file, name, settings.metric);
   std::remove(file.c_str());
@@ -135,7 +129,7 @@ std::vector<std::string> list_benchmarks(const std::vector<std::string>& bench, 
   if (!finished.ok())
     throw InputError("the benchmark of " + side + " " + finished.how() +
                      " when asked to list its benchmarks (" + command_text(program.argv) +
-                     "): " + last_line(finished.out));
+                     "): " + output_end(finished.out, 1));
   std::vector<std::string> names;
   std::istringstream lines(finished.out);
   for (std::string line; std::getline(lines, line);)
@@ -168,7 +162,7 @@ void probe_benchmarks(const std::vector<std::string>& bench, const std::vector<s
   const std::string file = result_file();
   const Finished finished = run_once(bench, filter.empty() ? "." : filter, 1, 1e-3, 300, file);
   std::string fault;
-  if (!finished.ok()) fault = finished.how() + ": " + last_line(finished.out);
+  if (!finished.ok()) fault = finished.how() + ": " + output_end(finished.out, 1);
   for (std::size_t i = 0; fault.empty() && i < names.size(); ++i)
     if (const AbSample sample = read_median(file, names[i], metric); !sample.failure.empty())
       fault = quote_text(names[i]) + ": " + sample.failure;
@@ -190,7 +184,7 @@ std::vector<AbCell> run_bench_ab(const BenchAbSettings& settings, const std::vec
     AbCell cell;
     cell.cell = benchmark_cell(settings.repository, names[i]);
     cell.name = names[i];
-    cell.threshold = settings.pairs.threshold ? settings.pairs.threshold(cell.cell) : default_threshold();
+    cell.threshold = settings.pairs.threshold_of(cell.cell);
     cells.push_back(measure_pairs(std::move(cell), settings.pairs, share, [&](bool base_side) {
       return measure(base_side ? base : head, names[i], settings);
     }));
@@ -198,11 +192,7 @@ std::vector<AbCell> run_bench_ab(const BenchAbSettings& settings, const std::vec
       cells.pop_back();
       break;
     }
-    const VerdictRow row = cells.back().row();
-    std::printf("  [%zu/%zu] %-40s %s (%s, %s)\n", i + 1, names.size(), row.cell.c_str(),
-                row.failed ? "no verdict" : to_string(row.verdict).c_str(), row.note.c_str(),
-                format_seconds(cells.back().seconds).c_str());
-    std::fflush(stdout);
+    print_cell_line(cells.back(), i + 1, names.size());
   }
   return cells;
 }
