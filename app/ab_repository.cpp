@@ -10,6 +10,8 @@
 
 #include "ab_bench.hpp"
 #include "ab_options.hpp"
+#include "ab_repository_history.hpp"
+#include "clock.hpp"
 #include "context.hpp"
 #include "errors.hpp"
 #include "identity.hpp"
@@ -60,7 +62,8 @@ int run_repository_ab(AbOptions& options) {
   const RepoRecipe recipe{options.target, options.build, options.bench};
   settings.repository = repository_identity(top);
   const std::string database = noise_database(options);
-  const std::string machine = history::machine_fingerprint(machine_context(read_topology()));
+  const MachineContext context = machine_context(read_topology());
+  const std::string machine = history::machine_fingerprint(context);
   // The default's hint names the A/A of this repository's benchmark, not of Ladder's tiers.
   const std::string aa =
       "ladder ab --repo " + top +
@@ -104,7 +107,10 @@ int run_repository_ab(AbOptions& options) {
       settings.metric.c_str(), options.budget.c_str());
   std::fflush(stdout);
   catch_interrupts();
-  const std::vector<AbCell> cells = run_bench_ab(settings, base_build.bench, head_build.bench, names);
+  const RepositorySides sides{top, settings.repository, recipe, base, head, context, now_utc()};
+  const std::vector<BenchCell> measured = run_bench_ab(settings, base_build.bench, head_build.bench, names);
+  std::vector<AbCell> cells;
+  for (const auto& cell : measured) cells.push_back(cell.ab);
   if (interrupted())
     std::fprintf(stderr,
                  "ladder ab: interrupted; what follows holds the %zu of %zu benchmarks measured before\n",
@@ -116,6 +122,11 @@ int run_repository_ab(AbOptions& options) {
     if (same)
       record_noise_floors(cells, database, machine, base, out,
                           "the threshold of each later `ladder ab` of these benchmarks on this machine");
+    if (interrupted()) {
+      if (!database.empty()) std::fprintf(out, "interrupted: its medians are not recorded in the history\n");
+    } else if (const std::string line = record_repository_sides(measured, sides, database); !line.empty()) {
+      std::fprintf(out, "%s\n", line.c_str());
+    }
   });
 }
 

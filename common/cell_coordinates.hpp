@@ -27,10 +27,19 @@ struct CellCoordinates {
   auto operator<=>(const CellCoordinates&) const = default;
 };
 
+// A team's own benchmark, as `ladder ab --repo` keys it (harness/run/ab_bench.hpp's benchmark_cell): the tier
+// is "repository 3f2a1b0c9d" (a space, which no tier of Ladder's has), the benchmark's name the integrand,
+// n 0.
+inline bool is_repository_benchmark(const CellCoordinates& cell) {
+  return cell.n == 0 && cell.tier.rfind("repository ", 0) == 0;
+}
+
 // "simd/gauss/n:1e8/threads:2", "/ranks:2" added above one rank and "/build:gcc-native" for a cell of a run
-// of several builds: the cell as the verdict outputs and `history show` name it. (A results file's own cell
-// names, Google Benchmark's, are the matrix's: harness/matrix/matrix.hpp.)
+// of several builds: the cell as the verdict outputs and `history show` name it; a repository's benchmark
+// is "repository 3f2a1b0c9d/BM_name". (A results file's own cell names, Google Benchmark's, are the
+// matrix's: harness/matrix/matrix.hpp.)
 inline std::string coordinates_name(const CellCoordinates& cell, const std::string& build = "") {
+  if (is_repository_benchmark(cell)) return cell.tier + "/" + cell.integrand;
   std::string name = cell.tier;
   if (!cell.integrand.empty()) name += "/" + cell.integrand;
   name += "/n:" + format_count(static_cast<double>(cell.n)) + "/threads:" + std::to_string(cell.threads);

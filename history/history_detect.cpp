@@ -122,6 +122,8 @@ std::string direction(const DetectedChange& change) {
 }
 
 std::string describe(const HistorySeries& series) {
+  if (is_repository_benchmark(series.coordinates()))
+    return "benchmark '" + series.integrand + "' of " + series.tier_id + " on '" + series.machine + "'";
   return "tier '" + series.tier + "' at n = " + format_count(static_cast<double>(series.n)) + ", " +
          counted(series.threads, "thread", "threads") + " on '" + series.machine + "'";
 }

@@ -1,6 +1,8 @@
 // The history of runs: every finished run's results kept in one SQLite database, so that a change can be
-// followed across commits, compilers and machines. Made from results files alone, like the report: `ladder
-// run` records the results.json it has just written, `ladder history import` the ones already on disk.
+// followed across commits, compilers and machines. Made from results files, like the report: `ladder run`
+// records the results.json it has just written, `ladder history import` the ones already on disk. A team's
+// own benchmarks have no results file: `ladder ab --repo` records each side's medians as a run of its own
+// (record_measured), under the repository and the commit.
 //
 // A run is identified by what makes it that run: its host, its start time and its matrix (the seed of its
 // cells' order among it), so recording it twice adds nothing, from the same file, a copy written another way
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "cell_coordinates.hpp"
+#include "run_context.hpp"
 #include "sha256.hpp"
 
 namespace ladder::history {
@@ -134,6 +137,15 @@ class Store {
   // results file that cannot be read, a run that did not finish (interrupted: resume it first), an emulated
   // run, or a measured cell whose times are not a call's (cells_from_results.hpp).
   Recorded record(const std::string& results);
+  // Records a run that no results file holds (`ladder ab --repo`: one side's medians of a repository's own
+  // benchmarks, app/ab_repository.cpp) as record() does, in one transaction, read back before committing:
+  // its row from `context` (the machine, the build's compiler and flags, the source's commit, the run's
+  // start, end, label and status), its cells as given, `origin` kept where a run keeps its results file.
+  // `identity` is what makes it that run (its run id is the SHA-256 of it): recorded again, nothing is
+  // added. InputError for a run not "complete", an emulated one, or a cell whose real and CPU times differ
+  // in number.
+  Recorded record_measured(const ContextRecord& context, const std::vector<StoredCell>& cells,
+                           const std::string& identity, const std::string& origin);
 
   // Runs, oldest first (by start time).
   std::vector<RecordedRun> runs(const RunFilter& filter = {}) const;
@@ -153,6 +165,8 @@ class Store {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  Recorded write_recorded(const RecordedRun& run, const std::vector<StoredCell>& cells,
+                          const std::string& identity);
   friend struct NoiseTable;  // noise_store.cpp: the machine's noise floors, through the same connection
 };
 

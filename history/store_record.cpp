@@ -37,14 +37,12 @@ std::string read_text(const std::string& file) {
   return text.str();
 }
 
-// The run's row, as `runs` holds it: where and when it was recorded, and what it was built from and ran on.
-RecordedRun run_of(const ResultsFile& file, const std::string& run_id) {
-  const ContextRecord& context = file.context;
-  std::error_code error;
-  const fs::path absolute = fs::absolute(file.path, error);
+// The run's row, as `runs` holds it: where and when it was recorded (`origin`: its results file, or what
+// measured it), and what it was built from and ran on.
+RecordedRun run_of(const ContextRecord& context, const std::string& origin, const std::string& run_id) {
   RecordedRun run;
   run.run_id = run_id;
-  run.results_path = error ? file.path : absolute.lexically_normal().string();
+  run.results_path = origin;
   run.recorded = now_utc();
   run.started = context.run.started;
   run.finished = context.run.finished.value_or("");
@@ -174,16 +172,39 @@ Recorded Store::record(const std::string& results) {
   const std::string text = read_text(file.path);
   const std::string run_id = sha256_hex(text);
   const std::string identity = run_identity(file.context, text);
-  const sqlite::Database& db = *impl_->db;
   const std::vector<StoredCell> cells = cells_of(file);
-  const RecordedRun run = run_of(file, run_id);
+  std::error_code error;
+  const fs::path absolute = fs::absolute(file.path, error);
+  return write_recorded(
+      run_of(file.context, error ? file.path : absolute.lexically_normal().string(), run_id), cells,
+      identity);
+}
 
+Recorded Store::record_measured(const ContextRecord& context, const std::vector<StoredCell>& cells,
+                                const std::string& identity, const std::string& origin) {
+  if (context.run.status != "complete")
+    throw InputError("a measurement of status " + context.run.status +
+                     " is not recorded: only a finished one");
+  if (context.emulation && context.emulation->is_emulated())
+    throw InputError("an emulated measurement (" + context.emulation->text() +
+                     ") is not recorded: the history keeps this machine's times and noise");
+  for (const auto& cell : cells)
+    if (cell.repetitions.size() != cell.cpu_repetitions.size())
+      throw InputError("the cell " + quote_text(cell.name) + " has " +
+                       std::to_string(cell.repetitions.size()) + " real times and " +
+                       std::to_string(cell.cpu_repetitions.size()) + " CPU times");
+  return write_recorded(run_of(context, origin, sha256_hex("measured\n" + identity)), cells, identity);
+}
+
+Recorded Store::write_recorded(const RecordedRun& run, const std::vector<StoredCell>& cells,
+                               const std::string& identity) {
+  const sqlite::Database& db = *impl_->db;
   sqlite::Transaction transaction(db);
   if (const auto earlier = recorded_as(db, run, identity)) return {false, *earlier, cells.size()};
   write_cells(db, write_run(db, run, identity), cells);
-  check_read_back(*this, run_id, cells);
+  check_read_back(*this, run.run_id, cells);
   transaction.commit();
-  return {true, run_id, cells.size()};
+  return {true, run.run_id, cells.size()};
 }
 
 }  // namespace ladder::history

@@ -7,6 +7,8 @@
 #     whether 5 % clears the noise depends on the machine's load, which a test cannot hold still;
 #   - an A/A of either commit gives no change or undecided, never faster or slower, and records the
 #     benchmark's noise floor in the history under the repository, which the next ab reads as its threshold;
+#   - each ab records its sides' medians under the repository and the commit: `ladder history show`,
+#     `report` (a chart over the two commits) and `check` follow the benchmark as they follow Ladder's tiers;
 #   - the CI job that export writes (.github/workflows/ladder-ab.yml) is valid YAML, and its command, run as
 #     written in a clone of the repository, calls the slower head slower, fails the job and writes the summary;
 #   - bad input exits 2 naming it, with nothing left behind (no build made for it, even one that built: a
@@ -48,10 +50,10 @@ ab=(ab --repo "$repo" --target midpoint_midpoint_bench --filter 'integrate/n:100
 verdicts() {  # the verdicts of --json on stdin, space-separated
   "$python" -c 'import json, sys; print(" ".join(c["verdict"] for c in json.load(sys.stdin)["cells"]))'
 }
-noise_rows() {
+noise_rows() {  # the history's noise floors and runs: "FLOORS RUNS"
   "$python" -c 'import sqlite3, sys
-try: print(sqlite3.connect(sys.argv[1]).execute("SELECT COUNT(*) FROM noise_floors").fetchone()[0])
-except Exception: print(0)' "$LADDER_HISTORY"
+try: print(*(sqlite3.connect(sys.argv[1]).execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("noise_floors", "runs")))
+except Exception: print(0, 0)' "$LADDER_HISTORY"
 }
 
 # The change, then A/As of each commit.
@@ -80,6 +82,39 @@ assert set(rows) == {("repository " + sys.argv[2][:10], "integrate/n:1000000/rea
   "$LADDER_HISTORY" "$first" || fail "the noise floors are not the repository's benchmark's"
 out=$("$ladder" "${ab[@]}" --base "$base" --head "$slower" 2>&1)
 grep -q "threshold: .*this machine's noise floor" <<<"$out" || fail "the next ab did not take the floor: $out"
+
+# Over time: each ab recorded its sides' medians under the repository and the commit (an A/A, one run), so
+# the history follows the benchmark over the two commits: show, report and check, as for Ladder's tiers.
+repository="repository ${first:0:10}"
+"$python" -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+runs = db.execute("""SELECT r.git_commit, r.common_flags, c.integrand, c.status, COUNT(p.position), c.median
+  FROM runs r JOIN cells c ON c.run = r.id JOIN repetitions p ON p.cell = c.id
+  WHERE c.tier = ? GROUP BY c.id ORDER BY r.id""", (sys.argv[2],)).fetchall()
+base, slower = sys.argv[3], sys.argv[4]
+target = [(commit, integrand) for commit, flags, integrand, _, _, _ in runs if flags.startswith("--target")]
+benchmark = "integrate/n:1000000/real_time"
+# ab base slower; A/A base; A/A slower; ab base slower (after --build, a series of its own).
+assert target == [(c, benchmark) for c in (base, slower, base, slower, base, slower)], target
+assert sum(flags.startswith("--build") for _, flags, *_ in runs) == 2, runs
+assert all(status == "ok" and pairs >= 1 and median > 0 for *_, status, pairs, median in runs), runs' \
+  "$LADDER_HISTORY" "$repository" "$base" "$slower" || fail "the history does not hold each side's medians under its commit"
+out=$("$ladder" history show "$repository" 2>&1) || fail "history show of the repository failed: $out"
+grep -q "^$repository/integrate/n:1000000/real_time on .*--target midpoint_midpoint_bench" <<<"$out" ||
+  fail "history show does not name the benchmark and its build: $out"
+[ "$(grep -c "${slower:0:12}" <<<"$out")" -ge 3 ] || fail "history show lacks the slower commit's runs: $out"
+"$ladder" history report --tier "$repository" --out "$scratch/history" >/dev/null 2>"$scratch/report.log" ||
+  fail "history report failed: $(cat "$scratch/report.log")"
+page=$scratch/history/index.html
+grep -q "benchmark &#39;integrate/n:1000000/real_time&#39; of $repository\|benchmark 'integrate/n:1000000/real_time' of $repository" "$page" ||
+  fail "history report does not draw the benchmark: $(grep -o '<h2>[^<]*' "$page")"
+for commit in "$base" "$slower"; do
+  grep -q ">${commit:0:7}<" "$page" || fail "history report's chart has no tick for commit ${commit:0:7}"
+done
+out=$("$ladder" history check --tier "$repository" 2>&1)
+status=$?
+[ $status -le 1 ] || fail "history check of the repository exited $status: $out"
+grep -q "commit ${slower:0:12}.*: 1 series checked" <<<"$out" || fail "history check did not check the newest ab's head: $out"
 
 # The exported CI job: valid YAML, its command run as written, in a clone whose origin/main is the base (the
 # pull request's base branch) and whose HEAD is the slower commit. It fails the job and writes the summary.

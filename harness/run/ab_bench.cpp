@@ -39,33 +39,50 @@ double unit_seconds(const std::string& unit) {
   return found == units.end() ? 0 : found->second;
 }
 
-// The median of `name`'s repetitions in a Google Benchmark JSON file, in seconds: its "median" aggregate,
-// else the median of its repetitions (one repetition: its value). Or why there is none.
-AbSample read_median(const std::string& file, const std::string& name, const std::string& metric) {
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
+}
+
+// The median of `name`'s repetitions in a Google Benchmark JSON file, in seconds, of `metric` (the sample)
+// and of both times: its "median" aggregate, else the median of its repetitions (one repetition: its
+// value). Or why there is none.
+struct ReadTimes {
+  AbSample sample;
+  BenchTimes times;
+};
+ReadTimes read_median(const std::string& file, const std::string& name, const std::string& metric) {
   std::ifstream in(file);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const nlohmann::json document = parse_json_document(text, "the benchmark's JSON");
   if (document.is_discarded() || !document.is_object() || !document.contains("benchmarks") ||
       !document["benchmarks"].is_array())
-    return {0, "it wrote no Google Benchmark JSON", false};
-  std::vector<double> repetitions;
+    return {{0, "it wrote no Google Benchmark JSON", false}, {}};
+  std::map<std::string, std::vector<double>> repetitions;  // metric -> seconds
+  std::map<std::string, double> medians;
   for (const auto& entry : document["benchmarks"]) {
     if (!entry.is_object() || entry.value("run_name", entry.value("name", "")) != name) continue;
     if (entry.value("error_occurred", false))
-      return {0, "the benchmark reported an error: " + entry.value("error_message", std::string()), false};
+      return {{0, "the benchmark reported an error: " + entry.value("error_message", std::string()), false},
+              {}};
     const double unit = unit_seconds(entry.value("time_unit", "ns"));
-    if (!entry.contains(metric) || !entry[metric].is_number() || unit == 0)
-      return {0, "its JSON has no " + metric + " for " + quote_text(name), false};
-    const double seconds = entry[metric].get<double>() * unit;
-    if (entry.value("aggregate_name", "") == "median") return {seconds, "", false};
-    if (entry.value("run_type", "iteration") == "iteration") repetitions.push_back(seconds);
+    for (const std::string time : {"real_time", "cpu_time"}) {
+      if (!entry.contains(time) || !entry[time].is_number() || unit == 0) {
+        if (time == metric) return {{0, "its JSON has no " + metric + " for " + quote_text(name), false}, {}};
+        continue;
+      }
+      const double seconds = entry[time].get<double>() * unit;
+      if (entry.value("aggregate_name", "") == "median") medians[time] = seconds;
+      if (entry.value("run_type", "iteration") == "iteration") repetitions[time].push_back(seconds);
+    }
   }
-  if (repetitions.empty()) return {0, "its JSON has no result for " + quote_text(name), false};
-  std::sort(repetitions.begin(), repetitions.end());
-  const std::size_t middle = repetitions.size() / 2;
-  return {
-      repetitions.size() % 2 ? repetitions[middle] : 0.5 * (repetitions[middle - 1] + repetitions[middle]),
-      "", false};
+  for (const auto& [time, values] : repetitions)
+    if (!medians.count(time)) medians[time] = median_of(values);
+  if (!medians.count(metric)) return {{0, "its JSON has no result for " + quote_text(name), false}, {}};
+  const double real = medians.count("real_time") ? medians["real_time"] : medians[metric];
+  const double cpu = medians.count("cpu_time") ? medians["cpu_time"] : medians[metric];
+  return {{medians[metric], "", false}, {real, cpu}};
 }
 
 // Runs the benchmarks that `filter` selects once (`repetitions`, `min_time`), their JSON read back from a
@@ -86,20 +103,20 @@ Finished run_once(const std::vector<std::string>& bench, const std::string& filt
 
 std::string result_file() { return "/tmp/ladder-ab-bench-" + std::to_string(::getpid()) + ".json"; }
 
-AbSample measure(const std::vector<std::string>& bench, const std::string& name,
-                 const BenchAbSettings& settings) {
+ReadTimes measure(const std::vector<std::string>& bench, const std::string& name,
+                  const BenchAbSettings& settings) {
   const std::string file = result_file();
   const Finished finished = run_once(bench, exact_filter(name), settings.repetitions, settings.min_time,
                                      settings.process_timeout, file);
-  AbSample sample;
+  ReadTimes read;
   if (interrupted())
-    sample.interrupted = true;
+    read.sample.interrupted = true;
   else if (!finished.ok())
-    sample.failure = "the benchmark " + finished.how() + ": " + output_end(finished.out, 1);
+    read.sample.failure = "the benchmark " + finished.how() + ": " + output_end(finished.out, 1);
   else
-    sample = read_median(file, name, settings.metric);
+    read = read_median(file, name, settings.metric);
   std::remove(file.c_str());
-  return sample;
+  return read;
 }
 
 }  // namespace
@@ -164,7 +181,7 @@ void probe_benchmarks(const std::vector<std::string>& bench, const std::vector<s
   std::string fault;
   if (!finished.ok()) fault = finished.how() + ": " + output_end(finished.out, 1);
   for (std::size_t i = 0; fault.empty() && i < names.size(); ++i)
-    if (const AbSample sample = read_median(file, names[i], metric); !sample.failure.empty())
+    if (const AbSample sample = read_median(file, names[i], metric).sample; !sample.failure.empty())
       fault = quote_text(names[i]) + ": " + sample.failure;
   std::remove(file.c_str());
   if (!fault.empty())
@@ -172,27 +189,31 @@ void probe_benchmarks(const std::vector<std::string>& bench, const std::vector<s
                      "), failed: " + fault);
 }
 
-std::vector<AbCell> run_bench_ab(const BenchAbSettings& settings, const std::vector<std::string>& base,
-                                 const std::vector<std::string>& head,
-                                 const std::vector<std::string>& names) {
-  std::vector<AbCell> cells;
+std::vector<BenchCell> run_bench_ab(const BenchAbSettings& settings, const std::vector<std::string>& base,
+                                    const std::vector<std::string>& head,
+                                    const std::vector<std::string>& names) {
+  std::vector<BenchCell> cells;
   const auto started = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < names.size() && !interrupted(); ++i) {
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const double share =
         std::max(0.0, settings.pairs.budget_seconds - spent) / static_cast<double>(names.size() - i);
-    AbCell cell;
-    cell.cell = benchmark_cell(settings.repository, names[i]);
-    cell.name = names[i];
-    cell.threshold = settings.pairs.threshold_of(cell.cell);
-    cells.push_back(measure_pairs(std::move(cell), settings.pairs, share, [&](bool base_side) {
-      return measure(base_side ? base : head, names[i], settings);
-    }));
-    if (cells.back().interrupted && cells.back().pairs.empty()) {
-      cells.pop_back();
-      break;
-    }
-    print_cell_line(cells.back(), i + 1, names.size());
+    BenchCell cell;
+    cell.ab.cell = benchmark_cell(settings.repository, names[i]);
+    cell.ab.name = names[i];
+    cell.ab.threshold = settings.pairs.threshold_of(cell.ab.cell);
+    cell.ab = measure_pairs(std::move(cell.ab), settings.pairs, share, [&](bool base_side) {
+      const ReadTimes read = measure(base_side ? base : head, names[i], settings);
+      if (read.sample.failure.empty() && !read.sample.interrupted)
+        (base_side ? cell.base : cell.head).push_back(read.times);
+      return read.sample;
+    });
+    // A pair is two processes in a row: a process whose pair was not completed is not one of the cell's.
+    cell.base.resize(std::min(cell.base.size(), cell.ab.pairs.size()));
+    cell.head.resize(std::min(cell.head.size(), cell.ab.pairs.size()));
+    if (cell.ab.interrupted && cell.ab.pairs.empty()) break;
+    cells.push_back(std::move(cell));
+    print_cell_line(cells.back().ab, i + 1, names.size());
   }
   return cells;
 }

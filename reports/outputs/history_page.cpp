@@ -144,8 +144,10 @@ Table changes_table(std::vector<Listed> listed) {
   Table table{{"starts at commit", "run", "time", "cell", "machine", "before → after", "change"}, {}};
   for (const auto& [series, change] : listed)
     table.rows.push_back({short_hash(change.commit), change.run_id, change.time,
-                          series->tier + ", n = " + format_count(static_cast<double>(series->n)) + ", " +
-                              counted(series->threads, "thread", "threads"),
+                          is_repository_benchmark(series->coordinates())
+                              ? series->tier_id + ", " + series->integrand
+                              : series->tier + ", n = " + format_count(static_cast<double>(series->n)) +
+                                    ", " + counted(series->threads, "thread", "threads"),
                           series->machine, level(change), relative_change(change)});
   return table;
 }
