@@ -40,12 +40,12 @@ namespace {
 
 void check_options(const AbOptions& options) {
   const auto refuse = [](const std::string& what) { throw InputError(what); };
-  if (options.max_pairs < interval_min_pairs || options.max_pairs > 1000)
+  if (options.max_pairs < ab_min_pairs || options.max_pairs > 1000)
     refuse("--max-pairs " + std::to_string(options.max_pairs) + " is out of range (" +
-           std::to_string(interval_min_pairs) + " to 1000: fewer pairs give no interval)");
-  if (options.pairs != 0 && (options.pairs < interval_min_pairs || options.pairs > 1000))
-    refuse("--pairs " + std::to_string(options.pairs) + " is out of range (" +
-           std::to_string(interval_min_pairs) + " to 1000)");
+           std::to_string(ab_min_pairs) + " to 1000: fewer pairs give no interval)");
+  if (options.pairs != 0 && (options.pairs < ab_min_pairs || options.pairs > 1000))
+    refuse("--pairs " + std::to_string(options.pairs) + " is out of range (" + std::to_string(ab_min_pairs) +
+           " to 1000)");
   check_gate_options(options.gate);
   if (options.no_history && options.history) refuse("--history and --no-history: give one of them");
   report::check_verdict_outputs(options.outputs);  // before any build or cell: nothing measured is lost
@@ -86,7 +86,7 @@ int run_ab_command(AbOptions& options) {
   const int saved_stdout = options.json ? ::dup(STDOUT_FILENO) : -1;
   if (saved_stdout >= 0) std::fflush(stdout), ::dup2(STDERR_FILENO, STDOUT_FILENO);
   const bool same = base.tree == head.tree;
-  settings.fixed_pairs = options.pairs ? options.pairs : same ? 10 : 0;
+  settings.fixed_pairs = options.pairs ? options.pairs : same ? ab_min_pairs : 0;
   const PreparedBuild base_build = prepare_revision(top, base, same, settings.matrix.tiers);
   const PreparedBuild head_build =
       same ? base_build : prepare_revision(top, head, false, settings.matrix.tiers);
@@ -154,15 +154,14 @@ std::function<Threshold(const CellKey&)> thresholds(const AbOptions& options, co
 void record_noise_floors(const std::vector<AbCell>& cells, const std::string& database,
                          const std::string& machine, const Revision& revision, std::FILE* out,
                          const std::string& used_by) {
-  std::fprintf(out,
-               "\nthis machine's noise floor, cell by cell (95 %% of same-code pairs differ by less):\n");
+  std::fprintf(
+      out, "\nthis machine's noise floor, cell by cell (95 %% of same-code AB+BA pairs differ by less):\n");
   std::unique_ptr<history::Store> store;
   if (!database.empty()) store = std::make_unique<history::Store>(database, history::Store::Mode::write);
   const std::string measured = now_utc().substr(0, 10);
   for (const auto& cell : cells) {
     if (cell.interrupted) continue;  // a floor from the pairs of a whole cell only
-    std::vector<double> logs;
-    for (const auto& pair : cell.pairs) logs.push_back(pair.log_ratio());
+    const std::vector<double> logs = balanced_log_ratios(cell.pairs);
     const auto floor = noise_floor_percent(logs);
     std::fprintf(
         out, "  %-44s %s\n", cell.name.c_str(),
@@ -175,7 +174,8 @@ void record_noise_floors(const std::vector<AbCell>& cells, const std::string& da
       continue;
     }
     const std::string source = "A/A `ladder ab` of " + revision.tree.substr(0, 10) + ", " +
-                               counted(static_cast<int>(logs.size()), "pair", "pairs") + ", " + measured;
+                               counted(static_cast<int>(cell.pairs.size()), "pair", "pairs") + ", " +
+                               measured;
     history::record_noise(
         *store, {cell.cell, machine},
         {*floor, static_cast<int>(logs.size()), source, now_utc(), revision.commit, revision.commit});
@@ -271,7 +271,7 @@ Command add_ab(CLI::App& app) {
   ab->add_option("--max-pairs", options->max_pairs,
                  "the most pairs a cell takes before it is left undecided (default 40)");
   ab->add_option("--pairs", options->pairs,
-                 "exactly this many pairs a cell, decided or not (default: until decided; an A/A run: 10)");
+                 "exactly this many pairs a cell, decided or not (default: until decided; an A/A run: 12)");
   add_ci_options(
       ab, options->gate, options->outputs,
       "this machine's noise floor from the history, else " + format_number("%g %%", default_noise_percent));

@@ -80,7 +80,7 @@ int run_repository_ab(AbOptions& options) {
   const int saved_stdout = options.json ? ::dup(STDOUT_FILENO) : -1;  // --json: progress to stderr
   if (saved_stdout >= 0) std::fflush(stdout), ::dup2(STDERR_FILENO, STDOUT_FILENO);
   const bool same = base.tree == head.tree;
-  settings.pairs.fixed_pairs = options.pairs ? options.pairs : same ? 10 : 0;
+  settings.pairs.fixed_pairs = options.pairs ? options.pairs : same ? ab_min_pairs : 0;
   const PreparedRepo base_build = prepare_repo(top, base, recipe);
   const PreparedRepo head_build = same ? base_build : prepare_repo(top, head, recipe);
   std::printf("base %s: %s\n", base.label().c_str(), base_build.state.c_str());

@@ -100,15 +100,15 @@ std::string record_repository_sides(const std::vector<BenchCell>& cells, const R
                                  "\nstarted=" + sides.started + "\nhost=" + sides.machine.host_name +
                                  "\nprocess=" + std::to_string(::getpid()) + "\ncommit=" + revision.commit;
     const auto run = store.record_measured(context, stored, identity, "ladder ab --repo " + sides.top);
-    recorded += std::string(recorded.empty() ? "" : "; ") +
+    recorded += std::string(recorded.empty() ? "" : ", ") +
                 (same   ? ""
                  : base ? "base "
                         : "head ") +
                 revision.commit.substr(0, 10) + " as run " + run.run_id.substr(0, 12);
   }
   return recorded.empty() ? recorded
-                          : "recorded in " + database + ": " + recorded + " (`ladder history show '" +
-                                sides.repository + "'` follows its benchmarks over commits)";
+                          : "recorded in " + database + ": " + recorded + "; `ladder history show '" +
+                                sides.repository + "'` follows them";
 }
 
 }  // namespace ladder::app

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "ab.hpp"
 #include "commands.hpp"
 #include "errors.hpp"
 #include "money_options.hpp"
@@ -47,16 +48,15 @@ Command add_plan(CLI::App& app, const Invocation& invocation) {
           throw InputError("ladder plan --resume: a resumed run keeps its matrix; plan a new run instead");
         const Plan plan = make_plan(request, executable);
         if (*ab) {
-          // A cell of ab is at least interval_min_pairs pairs of two processes like the run's one (an A/A
-          // run: 10 pairs); it stops there when its verdict is clear, and --budget caps the whole.
+          // A cell of ab is at least ab_min_pairs pairs of two processes like the run's one (an A/A run:
+          // as many); it stops there when its verdict is clear, and --budget caps the whole.
           double seconds = 0;
-          for (const auto& cell : plan.estimate.cells) seconds += 2.0 * interval_min_pairs * cell.seconds;
+          for (const auto& cell : plan.estimate.cells) seconds += 2.0 * ab_min_pairs * cell.seconds;
           std::printf(
-              "ladder ab of %zu cells: each at least %d pairs of two processes (an A/A run: 10), "
-              "about %s for the cells when every verdict is clear at once (%s for an A/A run); "
+              "ladder ab of %zu cells: each at least %d pairs of two processes (an A/A run: as many), "
+              "about %s for the cells when every verdict is clear at once; "
               "undecided cells take more pairs, up to --max-pairs, within --budget\n",
-              plan.estimate.cells.size(), interval_min_pairs, format_seconds(seconds, Rounding::up).c_str(),
-              format_seconds(seconds * 10 / interval_min_pairs, Rounding::up).c_str());
+              plan.estimate.cells.size(), ab_min_pairs, format_seconds(seconds, Rounding::up).c_str());
           return exit_ok;
         }
         if (*json_output)

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "errors.hpp"
 #include "history_store.hpp"
 #include "history_store_support.hpp"
 #include "identity.hpp"
@@ -130,6 +131,61 @@ TEST(HistoryIdentity, PoolingTakesThisHostsRunsAloneThoughTheSeriesHoldsTheFleet
   for (const auto& series_key : store.series_keys("naive"))
     if (series_key.n == 1000000) points += store.series(series_key).size();
   EXPECT_EQ(points, 8u);
+}
+
+// Issue 53: a measurement with no results file (`ladder ab --repo`: one side's medians of a repository's
+// benchmarks) is a run of its own, under its commit, read back as recorded; its identity, given, makes it
+// that run. An unfinished or emulated one, or one whose real and CPU times differ in number, is refused and
+// leaves nothing.
+TEST(HistoryIdentity, AMeasuredRunIsRecordedOnceUnderItsCommitAndABadOneLeavesNothing) {
+  TempDir scratch;
+  const fs::path file = scratch / "h.sqlite";
+  Store store(file.string(), Store::Mode::write);
+  ContextRecord context;
+  context.host_name = "alpha";
+  context.cpu_model = "a CPU";
+  context.compiler = "the repository's own build:";
+  context.common_flags = "--target bench";
+  context.source.git_commit = std::string(40, 'c');
+  context.source.git_dirty = "no";
+  context.run.started = "2026-12-07T06:00:00Z";
+  context.run.status = "complete";
+  history::StoredCell cell;
+  static_cast<CellCoordinates&>(cell) = {"repository 0123456789", "BM_kernel/real_time", 0, 1, 1};
+  cell.name = "BM_kernel/real_time";
+  cell.status = "ok";
+  cell.repetitions = {430e3, 440e3, 435e3};
+  cell.cpu_repetitions = {429e3, 439e3, 434e3};
+  cell.median = 435e3;
+  const auto recorded = store.record_measured(context, {cell}, "side=head", "ladder ab --repo /r");
+  ASSERT_TRUE(recorded.added);
+  EXPECT_FALSE(store.record_measured(context, {cell}, "side=head", "ladder ab --repo /r").added);
+  const auto run = store.run(recorded.run_id);
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->git_commit, std::string(40, 'c'));
+  EXPECT_EQ(run->results_path, "ladder ab --repo /r");
+  EXPECT_EQ(run->build_fingerprint, history::build_fingerprint(context));
+  const auto cells = store.cells(recorded.run_id);
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_TRUE(is_repository_benchmark(cells[0]));
+  EXPECT_EQ(cells[0].repetitions, cell.repetitions);
+  EXPECT_EQ(cells[0].cpu_repetitions, cell.cpu_repetitions);
+  ASSERT_EQ(store.series_keys("repository 0123456789").size(), 1u);
+  // Another side of the same ab (another identity) is another run of the series.
+  EXPECT_TRUE(store.record_measured(context, {cell}, "side=base", "ladder ab --repo /r").added);
+  EXPECT_EQ(store.series(store.series_keys("repository 0123456789")[0]).size(), 2u);
+
+  ContextRecord running = context;
+  running.run.status = "running";
+  EXPECT_THROW(store.record_measured(running, {cell}, "running", "r"), InputError);
+  ContextRecord emulated = context;
+  emulated.emulation = Emulation{};
+  emulated.emulation->emulated = "qemu-user";
+  EXPECT_THROW(store.record_measured(emulated, {cell}, "emulated", "r"), InputError);
+  history::StoredCell uneven = cell;
+  uneven.cpu_repetitions.pop_back();
+  EXPECT_THROW(store.record_measured(context, {uneven}, "uneven", "r"), InputError);
+  EXPECT_EQ(runs_in(file), "2");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "calibration.hpp"
 #include "machine_topology.hpp"
@@ -59,12 +60,6 @@ AbSample measure(const std::string& executable, const CellKey& cell, const AbSet
   return sample;
 }
 
-std::vector<double> log_ratios(const std::vector<AbPair>& pairs) {
-  std::vector<double> out;
-  for (const auto& pair : pairs) out.push_back(pair.log_ratio());
-  return out;
-}
-
 // Whether the cell has what it needs: its verdict is clear after the fewest pairs (or it has the fixed
 // number of an A/A run).
 bool settled(const AbCell& cell, const AbSettings& settings) {
@@ -72,7 +67,8 @@ bool settled(const AbCell& cell, const AbSettings& settings) {
   if (settings.fixed_pairs > 0) return pairs >= settings.fixed_pairs;
   if (pairs >= settings.max_pairs) return true;
   if (pairs < settings.min_pairs) return false;
-  return judge(paired_interval(log_ratios(cell.pairs)), cell.threshold.percent) != Verdict::undecided;
+  return judge(paired_interval(balanced_log_ratios(cell.pairs)), cell.threshold.percent) !=
+         Verdict::undecided;
 }
 
 // One cell: pairs of processes in ABBA order until it is settled or its share of the budget is spent.
@@ -130,6 +126,13 @@ bool base_runs_first(int index) { return index % 2 == 0; }
 
 double AbPair::log_ratio() const { return std::log(head_seconds / base_seconds); }
 
+std::vector<double> balanced_log_ratios(const std::vector<AbPair>& pairs) {
+  std::vector<double> out;
+  for (std::size_t k = 0; k + 1 < pairs.size(); k += 2)
+    out.push_back(0.5 * (pairs[k].log_ratio() + pairs[k + 1].log_ratio()));
+  return out;
+}
+
 VerdictRow AbCell::row() const {
   VerdictRow row;
   row.coordinates() = cell;
@@ -140,8 +143,9 @@ VerdictRow AbCell::row() const {
     row.failed = true;
     return row;
   }
-  row.interval = paired_interval(log_ratios(pairs));
+  row.interval = paired_interval(balanced_log_ratios(pairs));
   row.verdict = judge(row.interval, threshold.percent);
+  row.interval.pairs = static_cast<int>(pairs.size());
   std::vector<double> bases, heads;
   for (const auto& pair : pairs) bases.push_back(pair.base_seconds), heads.push_back(pair.head_seconds);
   if (!pairs.empty()) {
@@ -150,7 +154,11 @@ VerdictRow AbCell::row() const {
   }
   row.note = counted(static_cast<int>(pairs.size()), "pair", "pairs");
   if (row.verdict == Verdict::undecided) {
-    const auto more = pairs_to_settle(row.interval, threshold.percent);
+    // Unknown below the fewest pairs; above, the interval's half-width shrinks as 1/√pairs as it does with
+    // √units, two pairs a unit.
+    const auto more = row.interval.known()
+                          ? pairs_to_settle(row.interval, threshold.percent)
+                          : std::optional<int>(std::max(0, ab_min_pairs - static_cast<int>(pairs.size())));
     row.note += more ? "; about " + counted(*more, "more pair", "more pairs") + " would likely settle it"
                      : "; its change sits on the threshold: more pairs would not likely settle it";
     if (budget_spent) row.note += " (its share of --budget was spent)";

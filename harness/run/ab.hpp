@@ -1,9 +1,13 @@
 // `ladder ab`'s measurement: each cell of the matrix measured in the two versions' worker processes, one
 // after the other in time, in ABBA order (A B, B A, A B, …), so that what drifts on the machine hits both
-// alike. The unit of evidence is a pair of processes adjacent in time: each gives one log ratio head/base of
-// their medians (a few repetitions each), and the pairs give the interval (common/noise/noise.hpp). A cell
-// stops as soon as its verdict is clear (after the fewest pairs an interval needs), or when its share of the
-// budget is spent, or at the most pairs.
+// alike. A pair of processes adjacent in time gives one log ratio head/base of their medians (a few
+// repetitions each). The unit of evidence is two adjacent pairs, A B then B A: the mean of their two log
+// ratios (balanced_log_ratios). A position effect, the first process of a pair slower than the second,
+// enters the two with opposite signs and cancels, as does a linear drift; on this 2-vCPU VM one came and
+// went, ±8 % for minutes (2026-12-07), and alone it made the pairs' ratios two heaps 16 % apart, the
+// interval wide at 100 pairs and the A/A floors 17-30 %. These units give the interval (common/noise/
+// noise.hpp). A cell stops as soon as its verdict is clear (after the fewest pairs an interval needs), or
+// when its share of the budget is spent, or at the most pairs.
 #pragma once
 
 #include <functional>
@@ -19,9 +23,13 @@ namespace ladder {
 // processes run A B B A A B B A …
 bool base_runs_first(int index);
 
+// The fewest pairs a verdict needs: two a unit of evidence, and interval_min_pairs units. An A/A run (one
+// revision against itself, measuring the noise floor) runs this many.
+inline constexpr int ab_min_pairs = 2 * interval_min_pairs;
+
 struct AbSettings {
   Matrix matrix;  // its cells; repetitions and min_time are a process's
-  int min_pairs = interval_min_pairs;
+  int min_pairs = ab_min_pairs;
   int max_pairs = 40;
   // Run every cell to this many pairs even when decided (an A/A run measuring the noise floor); 0: none.
   int fixed_pairs = 0;
@@ -40,6 +48,10 @@ struct AbPair {
   double log_ratio() const;
 };
 
+// The units of evidence of pairs in ABBA order (pair 2k base first, pair 2k + 1 head first): the mean of
+// each two's log ratios. A lone last pair is left out.
+std::vector<double> balanced_log_ratios(const std::vector<AbPair>& pairs);
+
 struct AbCell {
   CellKey cell;
   std::string name;
@@ -49,7 +61,8 @@ struct AbCell {
   double seconds = 0;   // its wall time
   bool budget_spent = false;
   bool interrupted = false;  // Ctrl-C or SIGTERM stopped it: its pairs are those before
-  // Its interval and verdict (common/noise/noise.hpp), from its pairs.
+  // Its interval and verdict (common/noise/noise.hpp), from its pairs' balanced log ratios; the interval's
+  // `pairs` are the pairs of processes behind it.
   VerdictRow row() const;
 };
 
