@@ -90,7 +90,7 @@ commit=$(git -C "$source" rev-parse HEAD)
 # The base by a branch name that is not UTF-8 (git allows one): --json still writes (issue 50, T5-12).
 odd=$(printf 'caf\xe9')
 git -C "$repo" branch -f "$odd" "$commit" 2>/dev/null || fail "cannot make the branch $odd"
-if ! "$ladder" ab --repo "$repo" --base "$odd" --head "$commit" "${quick[@]}" --pairs 6 --json \
+if ! "$ladder" ab --repo "$repo" --base "$odd" --head "$commit" "${quick[@]}" --pairs 12 --json \
   --summary "$scratch/summary.md" --bmf "$scratch/bmf.json" >"$scratch/aa.json" 2>"$scratch/aa.err"; then
   fail "the A/A run failed: $(cat "$scratch/aa.err")"
 fi
@@ -105,14 +105,14 @@ assert "caf\ufffd" in json.dumps(result["base"], ensure_ascii=False), result["ba
 cells = result["cells"]
 assert len(cells) == 1 and cells[0]["tier"] == "inlined" and cells[0]["n"] == 100000, cells
 cell = cells[0]
-assert cell["pairs"] == 6 and cell["low"] <= cell["ratio"] <= cell["high"], cell
+assert cell["pairs"] == 12 and cell["low"] <= cell["ratio"] <= cell["high"], cell
 assert cell["verdict"] in ("no change", "undecided"), cell
 bmf = json.load(open(sys.argv[2]))
 entry = bmf["inlined/gauss/n:100000/threads:1"]["ratio"]
 assert entry["lower_value"] <= entry["value"] <= entry["upper_value"], bmf
 assert "inlined/gauss" in open(sys.argv[3]).read()
 PY
-"$ladder" ab --repo "$repo" --base "$commit" --head "$commit" "${quick[@]}" --pairs 6 >"$scratch/aa2.txt" 2>&1 ||
+"$ladder" ab --repo "$repo" --base "$commit" --head "$commit" "${quick[@]}" --pairs 12 >"$scratch/aa2.txt" 2>&1 ||
   fail "the second A/A run failed: $(cat "$scratch/aa2.txt")"
 grep -q "this machine's noise floor" "$scratch/aa2.txt" ||
   fail "the second A/A did not take the first one's noise floor as its threshold: $(cat "$scratch/aa2.txt")"
