@@ -39,7 +39,7 @@ class AbTarget:
 
 MEASURING = b"ABBA pairs"  # ab's line before its first cell, once every build is ready
 AB_QUICK = ["--tiers", "inlined", "--n", "1e5,2e5", "--threads", "1", "--reps", "1", "--min-time", "0.005",
-            "--pairs", "6"]
+            "--pairs", "12"]
 USER_NOTES = b"# my notes\nthe user's own lines, which a summary is appended to\n"
 
 
