@@ -5,10 +5,7 @@
 
 #include <unistd.h>
 
-#include <algorithm>
-#include <cmath>
-#include <numeric>
-
+#include "cell_result.hpp"
 #include "clock.hpp"
 #include "history_store.hpp"
 #include "quote.hpp"
@@ -17,9 +14,10 @@
 namespace ladder::app {
 namespace {
 
-// A side's cell: its processes' medians as the repetitions (nanoseconds, real and CPU), summarised by their
-// real times; or, for the side whose process failed, the failure (`reason`) and no time.
-history::StoredCell stored_cell(const BenchCell& measured, const std::vector<BenchTimes>& times,
+// A side's cell: its processes' medians as the repetitions (nanoseconds, real and CPU), their aggregates
+// (cell_result.hpp's aggregate, as every cell's) of the real times; or, for the side whose process failed,
+// the failure (`reason`) and no time.
+history::StoredCell stored_cell(const BenchCell& measured, const std::vector<Timing>& times,
                                 const std::string& reason) {
   history::StoredCell cell;
   static_cast<CellCoordinates&>(cell) = measured.ab.cell;
@@ -30,21 +28,15 @@ history::StoredCell stored_cell(const BenchCell& measured, const std::vector<Ben
     return cell;
   }
   cell.status = "ok";
-  for (const auto& time : times)
-    cell.repetitions.push_back(time.real * 1e9), cell.cpu_repetitions.push_back(time.cpu * 1e9);
-  std::vector<double> sorted = cell.repetitions;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t count = sorted.size(), middle = count / 2;
-  cell.median = count % 2 ? sorted[middle] : 0.5 * (sorted[middle - 1] + sorted[middle]);
-  cell.min = sorted.front(), cell.max = sorted.back();
-  const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(count);
-  cell.mean = mean;
-  if (count > 1) {
-    double squares = 0;
-    for (const double value : sorted) squares += (value - mean) * (value - mean);
-    cell.stddev = std::sqrt(squares / static_cast<double>(count - 1));
-    cell.cv = *cell.stddev / mean;
+  std::vector<Repetition> processes;
+  for (const auto& time : times) {
+    processes.push_back({static_cast<int>(processes.size()), 0, time.real_time * 1e9, time.cpu_time * 1e9});
+    cell.repetitions.push_back(processes.back().real_time);
+    cell.cpu_repetitions.push_back(processes.back().cpu_time);
   }
+  const Aggregates real = aggregate(processes);
+  cell.median = real.median.real_time, cell.mean = real.mean.real_time, cell.min = real.min.real_time;
+  cell.max = real.max.real_time, cell.stddev = real.stddev.real_time, cell.cv = real.cv.real_time;
   return cell;
 }
 
@@ -70,29 +62,29 @@ std::string record_repository_sides(const std::vector<BenchCell>& cells, const R
   if (database.empty()) return {};
   const bool same = sides.base.tree == sides.head.tree;
   history::Store store(database, history::Store::Mode::write);
+  // The machine, and the build: the repository's own, its recipe (not Ladder's compiler) keying its series.
+  ContextRecord context;
+  static_cast<MachineContext&>(context) = sides.machine;
+  const bool target = !sides.recipe.target.empty();
+  context.compiler = "the repository's own build:";
+  context.build_type = target ? "Release" : "as --build sets it";
+  context.common_flags =
+      target ? "--target " + sides.recipe.target
+             : "--build '" + sides.recipe.build_command + "' --bench '" + sides.recipe.bench_command + "'";
+  context.flags_per_tier.clear();
+  context.source.git_dirty = "no";  // a commit's files (a working tree with changes is refused)
+  context.source.tier_sources.clear();
+  context.run.started = sides.started;
+  context.run.status = "complete";
   std::string recorded;
   for (const bool base : {true, false}) {
     if (!base && same) break;  // an A/A measured one tree: one run
     const Revision& revision = base ? sides.base : sides.head;
     const std::vector<history::StoredCell> stored = side_cells(cells, base);
     if (stored.empty()) continue;
-    ContextRecord context;
-    static_cast<MachineContext&>(context) = sides.machine;
-    // The build is the repository's own: its recipe, not Ladder's compiler, keys its series.
-    const bool target = !sides.recipe.target.empty();
-    context.compiler = "the repository's own build:";
-    context.build_type = target ? "Release" : "as --build sets it";
-    context.common_flags =
-        target ? "--target " + sides.recipe.target
-               : "--build '" + sides.recipe.build_command + "' --bench '" + sides.recipe.bench_command + "'";
-    context.flags_per_tier.clear();
     context.source.git_commit = revision.commit;
     context.source.git_branch = revision.working_tree ? "the working tree" : revision.name;
-    context.source.git_dirty = "no";  // a commit's files (a working tree with changes is refused)
-    context.source.tier_sources.clear();
-    context.run.started = sides.started;
     context.run.finished = now_utc();
-    context.run.status = "complete";
     context.run.label = same   ? "ab A/A"
                         : base ? "ab base, head " + sides.head.name
                                : "ab head, base " + sides.base.name;

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -39,18 +40,12 @@ double unit_seconds(const std::string& unit) {
   return found == units.end() ? 0 : found->second;
 }
 
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
-}
-
 // The median of `name`'s repetitions in a Google Benchmark JSON file, in seconds, of `metric` (the sample)
-// and of both times: its "median" aggregate, else the median of its repetitions (one repetition: its
-// value). Or why there is none.
+// and of both times: its "median" aggregate, else the median of its repetitions (aggregate(), one
+// repetition: its value); a time the JSON lacks is the metric's. Or why there is none.
 struct ReadTimes {
   AbSample sample;
-  BenchTimes times;
+  Timing times;
 };
 ReadTimes read_median(const std::string& file, const std::string& name, const std::string& metric) {
   std::ifstream in(file);
@@ -59,30 +54,29 @@ ReadTimes read_median(const std::string& file, const std::string& name, const st
   if (document.is_discarded() || !document.is_object() || !document.contains("benchmarks") ||
       !document["benchmarks"].is_array())
     return {{0, "it wrote no Google Benchmark JSON", false}, {}};
-  std::map<std::string, std::vector<double>> repetitions;  // metric -> seconds
-  std::map<std::string, double> medians;
+  std::vector<Repetition> repetitions;  // in seconds
+  std::optional<Timing> median;         // the binary's own "median" aggregate
   for (const auto& entry : document["benchmarks"]) {
     if (!entry.is_object() || entry.value("run_name", entry.value("name", "")) != name) continue;
     if (entry.value("error_occurred", false))
       return {{0, "the benchmark reported an error: " + entry.value("error_message", std::string()), false},
               {}};
     const double unit = unit_seconds(entry.value("time_unit", "ns"));
-    for (const std::string time : {"real_time", "cpu_time"}) {
-      if (!entry.contains(time) || !entry[time].is_number() || unit == 0) {
-        if (time == metric) return {{0, "its JSON has no " + metric + " for " + quote_text(name), false}, {}};
-        continue;
-      }
-      const double seconds = entry[time].get<double>() * unit;
-      if (entry.value("aggregate_name", "") == "median") medians[time] = seconds;
-      if (entry.value("run_type", "iteration") == "iteration") repetitions[time].push_back(seconds);
-    }
+    const auto seconds = [&](const std::string& time) -> std::optional<double> {
+      if (!entry.contains(time) || !entry[time].is_number() || unit == 0) return std::nullopt;
+      return entry[time].get<double>() * unit;
+    };
+    const auto chosen = seconds(metric);
+    if (!chosen) return {{0, "its JSON has no " + metric + " for " + quote_text(name), false}, {}};
+    const Timing both{seconds("real_time").value_or(*chosen), seconds("cpu_time").value_or(*chosen)};
+    if (entry.value("aggregate_name", "") == "median") median = both;
+    if (entry.value("run_type", "iteration") == "iteration")
+      repetitions.push_back({0, 0, both.real_time, both.cpu_time});
   }
-  for (const auto& [time, values] : repetitions)
-    if (!medians.count(time)) medians[time] = median_of(values);
-  if (!medians.count(metric)) return {{0, "its JSON has no result for " + quote_text(name), false}, {}};
-  const double real = medians.count("real_time") ? medians["real_time"] : medians[metric];
-  const double cpu = medians.count("cpu_time") ? medians["cpu_time"] : medians[metric];
-  return {{medians[metric], "", false}, {real, cpu}};
+  if (!median && repetitions.empty())
+    return {{0, "its JSON has no result for " + quote_text(name), false}, {}};
+  const Timing times = median ? *median : aggregate(repetitions).median;
+  return {{metric == "cpu_time" ? times.cpu_time : times.real_time, "", false}, times};
 }
 
 // Runs the benchmarks that `filter` selects once (`repetitions`, `min_time`), their JSON read back from a

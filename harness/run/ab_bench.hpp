@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ab.hpp"
+#include "cell_result.hpp"
 
 namespace ladder {
 
@@ -45,17 +46,12 @@ std::vector<std::string> common_benchmarks(const std::vector<std::string>& base,
 void probe_benchmarks(const std::vector<std::string>& bench, const std::vector<std::string>& names,
                       const std::string& filter, const std::string& metric, const std::string& side);
 
-// One process's medians of both of Google Benchmark's times, in seconds a call (where the JSON gives one of
-// them only, the other is the metric's).
-struct BenchTimes {
-  double real = 0, cpu = 0;
-};
-
 // A benchmark measured: its verdict's pairs, and the times of each side's processes in those pairs, in the
-// order they ran (what the history keeps of each side, app/ab_repository.cpp).
+// order they ran: each process's median of both of Google Benchmark's times, in seconds a call (what the
+// history keeps of each side, app/ab_repository_history.cpp).
 struct BenchCell {
   AbCell ab;
-  std::vector<BenchTimes> base, head;
+  std::vector<Timing> base, head;
 };
 
 // Each benchmark in ABBA pairs of processes of `base` and `head` (argv), a line printed as each cell ends. A
