@@ -51,9 +51,11 @@ std::string hottest_row(const std::string& output) {
 // every object to 16 bytes since Python 3.8 (the notebook's 32 bytes a node was 3.7's 8-byte rounding).
 // 300 000 nodes: 12 MB of list, far above the resident set's page-sized steps (40.5 bytes a node here), in a
 // minute on the fresh 2-core root, where a million (the profile's limit) took 3 to 4 minutes of the tests.
+constexpr long profiled_nodes = 300000;
 TEST(PythonProfile, PyListsLargestMemoryIncrementIsTheLineThatBuildsTheNodeList) {
-  const double n = 3e5;
-  const auto outcome = run_command(ladder_binary, "profile --peer py-list --n 3e5");
+  const double n = profiled_nodes;
+  const auto outcome =
+      run_command(ladder_binary, "profile --peer py-list --n " + std::to_string(profiled_nodes));
   SKIP_WITHOUT_PROFILERS(outcome);
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const Increment largest = largest_increment(outcome.output);
@@ -70,10 +72,11 @@ TEST(PythonProfile, PyListsLargestMemoryIncrementIsTheLineThatBuildsTheNodeList)
 }
 
 // The generator makes each node as sum() asks for it: no line holds them all.
-// The same 300 000 nodes as the list's test: a tenth of their list is 0.96 MB (no line grew at all here).
+// The list's test's nodes: a tenth of their list is 0.96 MB (no line grew at all here).
 TEST(PythonProfile, PyGeneratorGrowsNoLineByATenthOfTheList) {
-  const double n = 3e5;
-  const auto outcome = run_command(ladder_binary, "profile --peer py-generator --n 3e5");
+  const double n = profiled_nodes;
+  const auto outcome =
+      run_command(ladder_binary, "profile --peer py-generator --n " + std::to_string(profiled_nodes));
   SKIP_WITHOUT_PROFILERS(outcome);
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const Increment largest = largest_increment(outcome.output);
