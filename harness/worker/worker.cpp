@@ -260,7 +260,9 @@ Measurement measure_cell(const CellKey& cell, const Matrix& matrix, const std::o
   std::int64_t calls = iterations.value_or(0);
   if (!iterations) {
     const double pass = first_round_passes(measurement, call, cell.n);
-    calls = iterations_for(slowdown * std::min(warm.value_or(pass), pass), matrix.min_time);
+    const double sized_from = slowdown * std::min(warm.value_or(pass), pass);
+    calls = iterations_for(sized_from, matrix.min_time);
+    measurement.extra["sized_from_call_seconds"] = sized_from;  // the call the iterations were sized from
   }
   registered->Iterations(calls);
 
