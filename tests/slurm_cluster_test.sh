@@ -105,11 +105,15 @@ stop_cluster() {
   fi
   # Nothing of Slurm, MUNGE or Open MPI written outside the scratch directory. Another system's root on this
   # machine (a chroot with a /proc of its own mounted: a brand-new Debian root under test) holds another
-  # system's files, not this test's: left out.
+  # system's files, not this test's: left out. So is each Ladder job's own Open MPI session directory,
+  # $TMPDIR/ladder-mpi.* (variants/mpi_runtime.hpp), which the mpi tests running beside this one hold while
+  # their jobs run, and which every job removes (MpiTier.EachJobHasASessionDirectoryOfItsOwn…): this test's
+  # jobs make theirs in the scratch directory, and an Open MPI that ignored it would write /tmp/ompi.*.
   local outside other_roots=() root
   while read -r root; do other_roots+=(-path "$root" -prune -o); done < <(
     awk '$3 == "proc" && $2 != "/proc" { sub(/\/proc$/, "", $2); print $2 }' /proc/mounts)
-  outside=$(find /etc /var /run /dev/shm /tmp -xdev "${other_roots[@]}" -newer "$scratch/started" \
+  outside=$(find /etc /var /run /dev/shm /tmp -xdev "${other_roots[@]}" -name 'ladder-mpi.*' -prune -o \
+    -newer "$scratch/started" \
     \( -iname '*slurm*' -o -iname '*munge*' -o -name 'ompi.*' -o -name 'openmpi-sessions*' \) \
     -not -path "$scratch*" -print 2>/dev/null)
   [ -z "$outside" ] || {
