@@ -61,7 +61,11 @@ std::string working_tree_hash(const std::string& top) {
   const Environment scratch_git = {{"GIT_INDEX_FILE", scratch + "/index"},
                                    {"GIT_OBJECT_DIRECTORY", scratch + "/objects"},
                                    {"GIT_ALTERNATE_OBJECT_DIRECTORIES", objects.text}};
-  const Output added = git(top, {"add", "-A"}, true, scratch_git);
+  // `add -A` trusts a file whose size and times match its index entry: a same-size edit within the clock's
+  // granule after the commit (a few milliseconds) kept the old blob, and a build of other code passed for
+  // this tree's. --renormalize then reads every tracked file again: the tree is their content.
+  Output added = git(top, {"add", "-A"}, true, scratch_git);
+  if (added.status == 0) added = git(top, {"add", "--renormalize", "--", "."}, true, scratch_git);
   const Output tree = git(top, {"write-tree"}, true, scratch_git);
   fs::remove_all(scratch, error);
   if (added.status != 0 || tree.status != 0)
