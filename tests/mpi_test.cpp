@@ -204,6 +204,39 @@ TEST(MpiTier, EachJobHasASessionDirectoryOfItsOwnAndLeavesNothingBehind) {
   EXPECT_TRUE(left.empty()) << "left behind in $TMPDIR: " << ::testing::PrintToString(left);
 }
 
+// hwloc's GL component, loaded by mpirun's topology discovery, opens X displays over TCP to "localhost": with
+// no /etc/hosts each lookup waits on a DNS server (5.1 s in 2 launches of 3 in a bare Debian chroot). The
+// launcher and a singleton get HWLOC_COMPONENTS=-gl; a user's own setting is kept.
+TEST(MpiTier, TheLauncherSkipsHwlocsDisplayDiscoveryUnlessTheUserChoseComponents) {
+  TempDir tmp;
+  const std::filesystem::path spy = tmp / "mpirun-spy", seen = tmp / "seen";
+  {
+    std::ofstream script(spy);
+    script << "#!/bin/sh\necho \"[$HWLOC_COMPONENTS]\" > '" << seen.string() << "'\nexec '" << LADDER_MPIEXEC
+           << "' \"$@\"\n";
+  }
+  std::filesystem::permissions(spy, std::filesystem::perms::owner_all);
+  const std::string launch = " LADDER_MPIRUN=" + spy.string() + " " + LADDER_BINARY;
+  const Outcome unset = run_command("env -u HWLOC_COMPONENTS" + launch, "eval --tier mpi --ranks 2 --n 1e4");
+  ASSERT_EQ(unset.exit_code, 0) << unset.output;
+  EXPECT_EQ(read_text(seen), "[-gl]\n");
+  const Outcome chosen =
+      run_command("env HWLOC_COMPONENTS=-opencl" + launch, "eval --tier mpi --ranks 2 --n 1e4");
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.output;
+  EXPECT_EQ(read_text(seen), "[-opencl]\n");
+
+  const pid_t child = fork();  // a singleton: MPI has not started in this test's own process
+  if (child == 0) {
+    unsetenv("HWLOC_COMPONENTS");
+    const double result = integrate(find_tier("mpi"), 0, {0.0, 1.0}, 10000, RunOptions{1, false});
+    const char* components = std::getenv("HWLOC_COMPONENTS");
+    std::exit(components && std::string(components) == "-gl" && std::isfinite(result) ? 0 : 1);
+  }
+  int status = -1;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the singleton ended with status " << status;
+}
+
 TEST(MpiTier, RanksAreForDistributedTiersOnly) {
   const Outcome outcome = run_command(LADDER_BINARY, "eval --tier xsimd --ranks 2 --n 1e4");
   EXPECT_EQ(outcome.exit_code, 2) << outcome.output;

@@ -33,6 +33,8 @@ void use_private_session_directory() {
   std::atexit(remove_private_directory);
 }
 
+void skip_display_discovery() { setenv("HWLOC_COMPONENTS", "-gl", 0); }
+
 std::string launcher() {
   const char* chosen = std::getenv("LADDER_MPIRUN");
   return chosen ? chosen : LADDER_MPIEXEC;
@@ -51,7 +53,10 @@ void start() {
   int started = 0;
   MPI_Initialized(&started);
   if (started) return;
-  if (!launched()) use_private_session_directory();  // before the atexit(finish) below, so it runs after
+  if (!launched()) {
+    use_private_session_directory();  // before the atexit(finish) below, so it runs after
+    skip_display_discovery();
+  }
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
   // Under the launcher the worker calls finish() after its last call; an exit without it must stay an

@@ -22,6 +22,12 @@ bool launched();
 // singleton calls this before MPI_Init; the harness before it starts mpirun, which inherits it.
 void use_private_session_directory();
 
+// Leaves hwloc's GL component out of the topology discovery of mpirun (and of a singleton's orted), through
+// HWLOC_COMPONENTS=-gl, unless that is already set. The component opens X displays :0 to :N, each over TCP to
+// "localhost" when no X server answers; with no /etc/hosts (a bare container or chroot) each lookup waits on
+// a DNS server, and 2 launches in 3 took 5.1 s instead of 0.12 s. No rank reads a display.
+void skip_display_discovery();
+
 // Starts MPI in this process, once: under the launcher the harness has already done so before the first
 // call; a process the launcher did not start (a test calling the tier in-process) becomes a one-rank
 // singleton, finalized at exit.
