@@ -4,7 +4,8 @@
 #                   [INCLUDES directory...] [LINK_OPTIONS option...] [TIMEOUT seconds] [SERIAL]
 #                   [PREFIX text] [NO_DISCOVERY] LABEL label [SPLIT label gtest-filter]...)
 #
-# The binary gets the project's warnings, the tests' own headers (tests/) and GoogleTest's main; DEPENDS are
+# The binary gets the project's warnings, the tests' own headers (tests/), GoogleTest's main and the tests'
+# precompiled header (ladder_test_headers, tests/CMakeLists.txt); DEPENDS are
 # built first (the `ladder` a test runs, say). Its tests are found by gtest_discover_tests, each with the
 # tests' environment (LADDER_TEST_ENVIRONMENT), TIMEOUT and RUN_SERIAL where given, and one label, which says
 # whether it is part of the fast loop (`ctest -L quick`) or why not:
@@ -35,6 +36,14 @@ function(ladder_add_test target)
   target_compile_options(${target} PRIVATE ${LADDER_WARNINGS})
   target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${arg_INCLUDES})
   target_link_libraries(${target} PRIVATE ${arg_LIBS} GTest::gtest_main)
+  target_precompile_headers(${target} REUSE_FROM ladder_test_headers)  # tests/CMakeLists.txt
+  foreach(source IN LISTS arg_SOURCES)  # a product file built into a test is compiled as the product's are
+    cmake_path(ABSOLUTE_PATH source NORMALIZE)
+    cmake_path(IS_PREFIX CMAKE_CURRENT_SOURCE_DIR "${source}" NORMALIZE in_tests)
+    if(NOT in_tests)
+      set_source_files_properties(${source} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+    endif()
+  endforeach()
   if(arg_DEFINES)
     target_compile_definitions(${target} PRIVATE ${arg_DEFINES})
   endif()
