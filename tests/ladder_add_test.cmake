@@ -39,7 +39,7 @@ function(ladder_add_test target)
   target_precompile_headers(${target} REUSE_FROM ladder_test_headers)  # tests/CMakeLists.txt
   foreach(source IN LISTS arg_SOURCES)  # a product file built into a test is compiled as the product's are
     cmake_path(ABSOLUTE_PATH source NORMALIZE)
-    cmake_path(IS_PREFIX CMAKE_CURRENT_SOURCE_DIR "${source}" NORMALIZE in_tests)
+    cmake_path(IS_PREFIX CMAKE_CURRENT_SOURCE_DIR "${source}" in_tests)
     if(NOT in_tests)
       set_source_files_properties(${source} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
     endif()

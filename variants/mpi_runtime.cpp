@@ -21,8 +21,6 @@ void remove_private_directory() {
   std::filesystem::remove_all(private_directory(), ignored);
 }
 
-}  // namespace
-
 void use_private_session_directory() {
   if (std::getenv("OMPI_MCA_orte_tmpdir_base") || !private_directory().empty()) return;
   const char* tmp = std::getenv("TMPDIR");
@@ -33,7 +31,12 @@ void use_private_session_directory() {
   std::atexit(remove_private_directory);
 }
 
-void skip_display_discovery() { setenv("HWLOC_COMPONENTS", "-gl", 0); }
+}  // namespace
+
+void prepare_environment() {
+  use_private_session_directory();
+  setenv("HWLOC_COMPONENTS", "-gl", 0);
+}
 
 std::string launcher() {
   const char* chosen = std::getenv("LADDER_MPIRUN");
@@ -53,10 +56,7 @@ void start() {
   int started = 0;
   MPI_Initialized(&started);
   if (started) return;
-  if (!launched()) {
-    use_private_session_directory();  // before the atexit(finish) below, so it runs after
-    skip_display_discovery();
-  }
+  if (!launched()) prepare_environment();  // before the atexit(finish) below, so its removal runs after
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
   // Under the launcher the worker calls finish() after its last call; an exit without it must stay an

@@ -28,8 +28,7 @@ bool launched() { return mpi_runtime::launched(); }
 
 std::vector<std::string> launch_command(int ranks, int threads, int cpus, const std::string& hostfile,
                                         int cores) {
-  mpi_runtime::use_private_session_directory();  // mpirun inherits it: no race with other jobs on /tmp/ompi.*
-  mpi_runtime::skip_display_discovery();         // and this: no wait on a DNS server for "localhost"
+  mpi_runtime::prepare_environment();  // mpirun inherits it: its own session directory, no display discovery
   std::vector<std::string> command = {launcher(), "-np", std::to_string(ranks)};
   if (geteuid() == 0) command.push_back("--allow-run-as-root");
   if (!hostfile.empty()) {
