@@ -191,6 +191,7 @@ void print_builds(bool as_json) {
                      {"target", build.target},
                      {"flags", build.common_flags},
                      {"state", build.state},
+                     {"tiers", build.tiers},  // empty: every tier
                      {"directory", build.directory}});
     std::cout << all.dump(2) << "\n";
     return;

@@ -6,12 +6,16 @@
 #   - a real build (GCC for x86-64-v2, beside the build at hand) is compiled, every cell records its build,
 #     xsimd there runs on SSE registers (2 lanes) while the build at hand's own reading is kept for its
 #     cells, and a second run reuses the build, saying so;
+#   - the build carries the run's tiers alone, and a later run of a tier it lacks adds that one, compiling
+#     none it had;
 #   - `ladder plan` counts the build, and `ladder list --builds` shows it built.
-# The builds go to BUILDS (kept between runs, so a second ctest run only checks them).
-#   usage: builds_run_test.sh LADDER BUILDS
+# The builds go to a scratch folder, removed at the end: every run starts from no build (a kept one would
+# carry the tiers the last run added).
+#   usage: builds_run_test.sh LADDER
 set -uo pipefail
-ladder=$1 builds=$2
+ladder=$1
 scratch=$(mktemp -d)
+builds=$scratch/builds
 trap 'rm -rf "$scratch"' EXIT
 fail() {
   echo "FAIL: $*"
@@ -72,10 +76,35 @@ for c in cells:
         assert "-march=x86-64 " in record["flags"] + " ", record
 print("every cell records its build")
 PY
+# The build carries the run's tiers, not every tier.
+tiers_of_build() {
+  "$ladder" list --builds --json | /usr/bin/python3 -c "import json, sys
+print(','.join(next(b for b in json.load(sys.stdin) if b['id'] == '$compiler-x86-64-v2')['tiers']))"
+}
+[ "$(tiers_of_build)" = dispatch,naive,xsimd ] || fail "the build carries '$(tiers_of_build)', not dispatch,naive,xsimd"
 "$ladder" run --compilers "$compiler" --arch native,x86-64-v2 --tiers naive "${quick[@]}" --out "$scratch/second" \
   >"$scratch/second.log" 2>&1 || fail "the second run failed: $(tail -30 "$scratch/second.log")"
 grep -q "build $compiler-x86-64-v2: reused: up to date, no recompilation" "$scratch/second.log" ||
   fail "the second run did not reuse the build: $(cat "$scratch/second.log")"
+# A tier the build lacks: the plan says so, and the run adds it, compiling that tier and none it had.
+"$ladder" plan --compilers "$compiler" --arch x86-64-v2 --tiers inlined --n 1e5 --reps 1 --min-time 0.01 \
+  --no-instructions >"$scratch/plan-inlined.log" 2>&1
+grep -q "built with tiers dispatch, naive, xsimd, not all of tiers inlined: adding them takes at most" \
+  "$scratch/plan-inlined.log" || fail "ladder plan does not say the build lacks inlined: $(cat "$scratch/plan-inlined.log")"
+"$ladder" run --compilers "$compiler" --arch x86-64-v2 --tiers inlined "${quick[@]}" --out "$scratch/third" \
+  >"$scratch/third.log" 2>&1 || fail "the run of a tier the build lacked failed: $(tail -30 "$scratch/third.log")"
+grep -q "build $compiler-x86-64-v2 (.*): adding what it lacks of tiers inlined (it had tiers dispatch, naive, xsimd)" \
+  "$scratch/third.log" || fail "the third run did not say it adds inlined: $(cat "$scratch/third.log")"
+grep -q "variants/inlined.cpp" "$builds/$compiler-x86-64-v2/build.log" || fail "the build did not compile inlined.cpp"
+if grep -qE "variants/(naive|xsimd)\.cpp" "$builds/$compiler-x86-64-v2/build.log"; then
+  fail "adding inlined compiled a tier the build had: $(grep -E 'variants/' "$builds/$compiler-x86-64-v2/build.log")"
+fi
+[ "$(tiers_of_build)" = dispatch,inlined,naive,xsimd ] || fail "the build now carries '$(tiers_of_build)'"
+/usr/bin/python3 -c "import json, sys
+cells = json.load(open(sys.argv[1]))['cells']
+assert cells and all(c['status'] == 'ok' and c['cell']['tier'] == 'inlined' for c in cells), cells" \
+  "$scratch/third/results.json" || fail "the inlined cells of the widened build are not ok"
+echo "a build carries the run's tiers; a run that wants one it lacks adds that tier alone"
 "$ladder" plan --compilers "$compiler" --arch x86-64-v2 --tiers naive --n 1e5 --reps 1 --min-time 0.01 --no-instructions >"$scratch/plan.log" 2>&1
 grep -q "building" "$scratch/plan.log" || fail "ladder plan does not count the build: $(cat "$scratch/plan.log")"
 "$ladder" list --builds | grep -A4 "^$compiler-x86-64-v2" | grep -q "built" ||

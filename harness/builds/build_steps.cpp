@@ -4,11 +4,14 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "atomic_file.hpp"
 #include "errors.hpp"
@@ -89,16 +92,28 @@ std::string canonical_source(const std::string& source) {
   return error ? source : found.string();
 }
 
-// The source folder a CMakeCache.txt was configured from (CMAKE_HOME_DIRECTORY), or empty.
-std::string cache_source(const std::string& tree) {
+// The value of `key` ("NAME:TYPE=") in the CMakeCache.txt of `tree`, or empty.
+std::string cache_value(const std::string& tree, const std::string& key) {
   std::ifstream in(tree + "/CMakeCache.txt");
-  const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
   for (std::string line; std::getline(in, line);)
     if (line.rfind(key, 0) == 0) return line.substr(key.size());
   return {};
 }
 
+// The source folder a CMakeCache.txt was configured from (CMAKE_HOME_DIRECTORY), or empty.
+std::string cache_source(const std::string& tree) {
+  return cache_value(tree, "CMAKE_HOME_DIRECTORY:INTERNAL=");
+}
+
 }  // namespace
+
+std::vector<std::string> configured_tiers(const std::string& tree) {
+  std::vector<std::string> tiers;
+  std::istringstream list(cache_value(tree, "LADDER_ONLY_TIERS:STRING="));
+  for (std::string tier; std::getline(list, tier, ',');)
+    if (!tier.empty()) tiers.push_back(tier);
+  return sorted_once(tiers);
+}
 
 bool configured_from(const std::string& tree, const std::string& source) {
   const std::string wanted = canonical_source(source);
@@ -156,6 +171,24 @@ void build_peer_modules() {
   if (run_logged({"cmake", "--build", folder, "--target", "ladder_peers"}, log, "peers' modules") != 0)
     std::printf("  not built (%s; the log: %s): the compiled peers will say they are unavailable\n",
                 first_error(log).c_str(), log.c_str());
+}
+
+std::vector<std::string> tiers_to_carry(const std::vector<std::string>& carried,
+                                        const std::vector<std::string>& wanted) {
+  if (carried.empty() || wanted.empty()) return {};
+  std::vector<std::string> both;
+  std::set_union(carried.begin(), carried.end(), wanted.begin(), wanted.end(), std::back_inserter(both));
+  return both;
+}
+
+std::vector<std::string> sorted_once(std::vector<std::string> tiers) {
+  std::sort(tiers.begin(), tiers.end());
+  tiers.erase(std::unique(tiers.begin(), tiers.end()), tiers.end());
+  return tiers;
+}
+
+std::string tiers_text(const std::vector<std::string>& tiers) {
+  return tiers.empty() ? "every tier" : "tiers " + join(tiers);
 }
 
 }  // namespace ladder

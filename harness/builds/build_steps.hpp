@@ -24,6 +24,16 @@ std::string first_error(const std::string& log);
 // emptied, as CMake would refuse to configure it again: the caller configures it afresh.
 bool configured_from(const std::string& tree, const std::string& source);
 void mark_configured(const std::string& tree, const std::string& source);
+// The tiers the build folder `tree` was configured to carry (-DLADDER_ONLY_TIERS), sorted, each once; empty
+// when it carries every tier (or is not configured).
+std::vector<std::string> configured_tiers(const std::string& tree);
+// The tiers a build must carry to give `wanted` once it carries `carried` (each sorted; empty: every tier):
+// the union of the two, or every tier where either is every tier.
+std::vector<std::string> tiers_to_carry(const std::vector<std::string>& carried,
+                                        const std::vector<std::string>& wanted);
+std::vector<std::string> sorted_once(std::vector<std::string> tiers);
+// "every tier", or "tiers a, b".
+std::string tiers_text(const std::vector<std::string>& tiers);
 
 // The compiled Python peers' modules (the ladder_peers target: cmake/python_extension.cmake,
 // cmake/pythran_peers.cmake, cmake/cython_peers.cmake) built where this binary's build folder lacks any of

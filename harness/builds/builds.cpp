@@ -117,16 +117,25 @@ BuildDescription describe_worker(const std::string& worker, const std::string& i
 }
 
 // Configures (once) and compiles one build of the sources in `source` into `paths`, or finds it up to
-// date; `name` is what its messages call it.
+// date; `name` is what its messages call it. It carries the tiers `wanted` (sorted; empty: every tier):
+// configured the first time with those alone (-DLADDER_ONLY_TIERS), and configured again, with the tiers it
+// had and the ones it lacks, when a later run wants one it lacks (it never loses a tier).
 PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const BuildPaths& paths,
-                      const std::string& name, const std::vector<std::string>& options = {}) {
+                      const std::string& name, const std::vector<std::string>& wanted) {
   PreparedBuild build{spec};
   const std::string compiler = compiler_executable(find_compiler(spec.compiler_family));
   fs::create_directories(paths.dir);
   BuildLock lock(paths.dir);
   const bool configured = configured_from(paths.tree, source);
+  const std::vector<std::string> carried = configured ? configured_tiers(paths.tree) : wanted;
+  const std::vector<std::string> carry = tiers_to_carry(carried, wanted);
+  const bool widen = configured && carry != carried;
+  const std::string doing =
+      !configured ? "configuring and compiling (the first time)"
+      : widen     ? "adding what it lacks of " + tiers_text(wanted) + " (it had " + tiers_text(carried) + ")"
+                  : "checking it is up to date";
   std::printf("build %s (%s, -march=%s): %s …\n", name.c_str(), compiler.c_str(), spec.target.c_str(),
-              configured ? "checking it is up to date" : "configuring and compiling (the first time)");
+              doing.c_str());
   std::fflush(stdout);
   write_file_atomically(paths.log, "");  // the last attempt's log
   const auto failed = [&](const std::string& step) {
@@ -137,13 +146,13 @@ PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const Bu
                       "\n(its log: " + paths.log + "; " + paths.dir +
                       " is kept for it and may be removed once read)");
   };
-  if (!configured) {
+  if (!configured || widen) {
     const auto started = Clock::now();
     std::vector<std::string> command = {"cmake", "-S", source, "-B", paths.tree};
-    if (!on_path("ninja").empty()) command.insert(command.end(), {"-G", "Ninja"});
+    if (!configured && !on_path("ninja").empty()) command.insert(command.end(), {"-G", "Ninja"});
     command.insert(command.end(), {"-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_COMPILER=" + compiler,
-                                   "-DLADDER_ARCH=" + spec.target, "-DLADDER_WORKER_ONLY=ON"});
-    command.insert(command.end(), options.begin(), options.end());
+                                   "-DLADDER_ARCH=" + spec.target, "-DLADDER_WORKER_ONLY=ON",
+                                   "-DLADDER_ONLY_TIERS=" + join(carry, ",")});
     if (run_logged(command, paths.log, name + " configure") != 0) throw failed("configure");
     mark_configured(paths.tree, source);
     build.configure_seconds = std::chrono::duration<double>(Clock::now() - started).count();
@@ -165,9 +174,10 @@ PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const Bu
     fs::rename(paths.ready + ".part", paths.ready);  // in place in one step, once it is whole
     build.state = "built: configure " + format_seconds(build.configure_seconds) + ", compile " +
                   format_seconds(build.compile_seconds);
-    if (build.configure_seconds > 0)  // a build from scratch: what the plan expects next time
+    if (!configured)  // a build from scratch: what the plan expects next time
       write_file_atomically(paths.times, json{{"configure_seconds", build.configure_seconds},
-                                              {"compile_seconds", build.compile_seconds}}
+                                              {"compile_seconds", build.compile_seconds},
+                                              {"tiers", carry}}
                                              .dump());
   }
   build.executable = paths.ready;
@@ -286,7 +296,8 @@ std::string builds_directory() {
   return fs::path(self_path()).parent_path().string() + "/builds";
 }
 
-std::vector<PreparedBuild> prepare_builds(const std::vector<BuildSpec>& specs) {
+std::vector<PreparedBuild> prepare_builds(const std::vector<BuildSpec>& specs,
+                                          const std::vector<std::string>& tiers) {
   const BuildSpec here = build_at_hand();
   std::vector<PreparedBuild> all;
   for (const auto& spec : specs) {
@@ -299,55 +310,72 @@ std::vector<PreparedBuild> prepare_builds(const std::vector<BuildSpec>& specs) {
     if (!fs::exists(std::string(LADDER_SOURCE_DIR) + "/CMakeLists.txt"))
       throw InputError("build " + spec.id() + " is compiled from the checkout this binary was built from, " +
                        LADDER_SOURCE_DIR + ", which is gone");
-    all.push_back(prepare(spec, LADDER_SOURCE_DIR, BuildPaths(spec), spec.id()));
+    all.push_back(prepare(spec, LADDER_SOURCE_DIR, BuildPaths(spec), spec.id(), sorted_once(tiers)));
   }
   return all;
 }
 
-double estimated_build_seconds(const BuildSpec& spec, std::string* how) {
+double estimated_build_seconds(const BuildSpec& spec, const std::vector<std::string>& tiers,
+                               std::string* how) {
   const auto say = [&](const std::string& text) {
     if (how) *how = text;
   };
   if (spec == build_at_hand()) return say("the build at hand"), 0;
   const BuildPaths paths(spec);
-  if (fs::exists(paths.ready)) return say("built: a check that it is up to date"), 2;
+  const std::vector<std::string> wanted = sorted_once(tiers);
+  const std::vector<std::string> carried = configured_tiers(paths.tree);
+  const bool built = fs::exists(paths.ready);
+  if (built && tiers_to_carry(carried, wanted) == carried)
+    return say("built: a check that it is up to date"), 2;
+  // Lacking tiers, it compiles them: at most what a build from scratch of them all takes.
+  const std::string state = built ? "built with " + tiers_text(carried) + ", not all of " +
+                                        tiers_text(wanted) + ": adding them takes at most "
+                                  : "";
   std::ifstream in(paths.times);
   if (in) try {
       const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       const json times = parse_json_document(text, paths.times);
-      const double seconds =
-          times.at("configure_seconds").get<double>() + times.at("compile_seconds").get<double>();
-      say("its last build from scratch here took " + format_seconds(seconds));
-      return seconds;
+      const auto recorded = times.value("tiers", std::vector<std::string>{});  // none recorded: every tier
+      if (tiers_to_carry(recorded, wanted) == recorded) {  // not a build of fewer tiers than these
+        const double seconds =
+            times.at("configure_seconds").get<double>() + times.at("compile_seconds").get<double>();
+        say(state +
+            (built ? "what its last build from scratch here took, "
+                   : "its last build from scratch here took ") +
+            format_seconds(seconds));
+        return seconds;
+      }
     } catch (const std::exception&) {
     }
   const double guess = 600.0 * 2 / std::max(2u, std::thread::hardware_concurrency());
-  say("not built here yet: " + format_seconds(guess, Rounding::up) +
-      " is a guess (10 minutes on 2 cores) until it has been");
+  say((built ? state : "not built here yet: ") + format_seconds(guess, Rounding::up) +
+      ", a guess (10 minutes on 2 cores for every tier) until it has been built here");
   return guess;
 }
 
 PreparedBuild prepare_worker_from(const std::string& source, const std::string& directory,
                                   const std::string& name, const std::vector<std::string>& tiers) {
-  return prepare(build_at_hand(), source, BuildPaths(directory), name,
-                 tiers.empty() ? std::vector<std::string>{}
-                               : std::vector<std::string>{"-DLADDER_ONLY_TIERS=" + join(tiers, ",")});
+  return prepare(build_at_hand(), source, BuildPaths(directory), name, sorted_once(tiers));
 }
 
 std::vector<BuildListing> list_builds() {
   const BuildInfo& info = build_info();
   const BuildSpec here = build_at_hand();
-  std::vector<BuildListing> all{
-      {info.build(), here, "built: the build at hand (this binary)", fs::path(self_path()).parent_path()}};
+  std::vector<BuildListing> all{{info.build(),
+                                 here,
+                                 "built: the build at hand (this binary)",
+                                 fs::path(self_path()).parent_path(),
+                                 {}}};
   for (const auto& family : build_compilers())
     for (const auto& target : build_targets()) {
       const BuildSpec spec{family, target};
       const BuildPaths paths(spec);
       if (spec == here || !fs::exists(paths.dir)) continue;
-      BuildListing listing{{"", target, ""}, spec, "", paths.dir};
+      BuildListing listing{{"", target, ""}, spec, "", paths.dir, configured_tiers(paths.tree)};
       if (fs::exists(paths.ready)) {
         listing.Build::operator=(describe_worker(paths.ready, spec.id()).build());
-        listing.state = "built (`ladder run` checks it is up to date before its cells)";
+        listing.state = "built with " + tiers_text(listing.tiers) +
+                        " (`ladder run` checks it is up to date before its cells, and adds a tier it lacks)";
       } else {
         listing.state = "not built: the last attempt failed or stopped; its log: " + paths.log;
       }

@@ -74,26 +74,32 @@ std::string builds_directory();
 
 // Configures and compiles each build that is not at hand (or finds it up to date), printing its progress
 // and time. Throws InputError (the run's exit 2, before any cell) when one cannot be made: the compiler,
-// the log's path and its first error. Two runs preparing the same build wait for each other.
-std::vector<PreparedBuild> prepare_builds(const std::vector<BuildSpec>& specs);
+// the log's path and its first error. Two runs preparing the same build wait for each other. A build
+// carries the run's `tiers` (empty: every tier), not more: its first build compiles those alone, and a
+// later run that wants one it lacks configures it again with both sets, so it compiles only what it lacks.
+std::vector<PreparedBuild> prepare_builds(const std::vector<BuildSpec>& specs,
+                                          const std::vector<std::string>& tiers = {});
 
 // A worker compiled from another source tree (a revision's, for `ladder ab`: revisions.hpp) into
 // `directory`, by the build at hand's compiler for its target, the same way: configured once, compiled,
 // put in place in one step once whole, reused while up to date. `name` is what its messages call it;
-// `tiers`, when not empty, the only tiers it carries (-DLADDER_ONLY_TIERS: a build of a few tiers takes a
-// fraction of a whole one's time). InputError as prepare_builds.
+// `tiers`, when not empty, the only tiers it needs (-DLADDER_ONLY_TIERS: a build of a few tiers takes a
+// fraction of a whole one's time), as in prepare_builds. InputError as prepare_builds.
 PreparedBuild prepare_worker_from(const std::string& source, const std::string& directory,
                                   const std::string& name, const std::vector<std::string>& tiers = {});
 
-// What preparing a build should take, in seconds, for `ladder plan` and --budget: 0 at hand, a second or
-// two to check one that is ready, else its last full build's recorded time, or a guess from the CPUs.
-double estimated_build_seconds(const BuildSpec& spec, std::string* how = nullptr);
+// What preparing a build for `tiers` (empty: every tier) should take, in seconds, for `ladder plan` and
+// --budget: 0 at hand, a second or two to check one that is ready with them all, else its last build from
+// scratch's recorded time (where that build had every one of them), or a guess from the CPUs.
+double estimated_build_seconds(const BuildSpec& spec, const std::vector<std::string>& tiers,
+                               std::string* how = nullptr);
 
 // `ladder list --builds`: the build at hand, and every build under builds/ with its flags and state. A build
 // under builds/ that is not ready has not said what it is: its compiler and flags are empty.
 struct BuildListing : Build {
   BuildSpec spec;
   std::string state, directory;
+  std::vector<std::string> tiers;  // the tiers it carries; empty: every tier
 };
 std::vector<BuildListing> list_builds();
 

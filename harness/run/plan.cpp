@@ -190,7 +190,7 @@ double building_seconds(const Matrix& matrix, std::vector<std::string>& notes) {
   double building = 0;
   for (const auto& id : matrix.builds) {
     std::string how;
-    building += estimated_build_seconds(parse_build_id(id), &how);
+    building += estimated_build_seconds(parse_build_id(id), matrix.tiers, &how);
     notes.push_back("build " + id + ": " + how);
   }
   return building;

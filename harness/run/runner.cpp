@@ -149,7 +149,7 @@ void MatrixRunner::admit_builds() {
     builds_[""].at_hand = true;
     return;
   }
-  for (auto& build : prepare_builds(specs)) {
+  for (auto& build : prepare_builds(specs, matrix_.tiers)) {
     run_builds_.push_back({build.description.build(), build.spec.id(), build.state, build.configure_seconds,
                            build.compile_seconds});
     if (build.at_hand) build.executable = executable_;
