@@ -6,7 +6,8 @@
 #   - good headers build into `ladder`: `list --integrands` names them and their source, the SIMD tiers are
 #     unavailable for the one that calls a scalar-only function (with the reason) while the scalar tiers run
 #     it, and `ladder run --integrand` completes with references and rounding bounds for them; a function that
-#     is non-finite at a node gets a warning, not a number passed off as right.
+#     is non-finite at a node gets a warning, not a number passed off as right;
+#   - the probes' control integrand runs for exactly the kinds of argument no integrand passed.
 # The build leaves out what this test does not need (the profiling build, the mpi and cuda tiers, the shipped
 # examples, the tests, the Python peers' modules): the user integrands go through every tier that is built.
 # It compiles at -O1, not -O3: this test judges what the build holds and what its cells compute (each within
@@ -121,6 +122,25 @@ EOF
 build=$scratch/build
 "$cmake" -S "$source_dir" -B "$build" "${options[@]}" "-DLADDER_USER_INTEGRANDS=$outside/team.hpp" \
   >"$scratch/configure.log" 2>&1 || fail "configuring with $outside/team.hpp failed: $(tail -30 "$scratch/configure.log")"
+# The probes' control integrand ran for exactly the kinds that no integrand passed (a kind one passes works).
+probes=$build/integrand_probes
+passed() {  # passed KIND: an integrand's probe (N_KIND.rc, N its index) of that kind passed
+  local rc name
+  for rc in "$probes"/*_"$1".rc; do
+    name=${rc##*/}
+    [[ ${name%%_*} =~ ^[0-9]+$ ]] && [ "${name#*_}" = "$1.rc" ] && grep -qx 0 "$rc" && return 0
+  done
+  return 1
+}
+for rc in "$probes"/0_*.rc; do
+  kind=${rc#"$probes"/0_}
+  kind=${kind%.rc}
+  if passed "$kind"; then
+    [ ! -e "$probes/control_$kind.rc" ] || fail "the control ran for $kind, which an integrand passed"
+  else
+    grep -qx 0 "$probes/control_$kind.rc" || fail "no integrand passed $kind, and its control did not run and pass"
+  fi
+done
 nice -n 10 "$cmake" --build "$build" --target ladder --parallel "$(nproc)" >"$scratch/build.log" 2>&1 ||
   fail "building with $outside/team.hpp failed: $(grep -m5 -A5 error "$scratch/build.log")"
 ladder=$build/ladder
