@@ -437,11 +437,15 @@ TEST(Report, RendersInAHeadlessBrowserWithoutErrorsOrRequests) {
 
 // The Python peers in the same run: every peer appears, each measured, unavailable (its module is
 // missing) or, pure Python above the limit, not attempted — each with its reason; the report says where
-// the Python and C++ staircases cross.
+// the Python and C++ staircases cross. The quick preset's sizes, in one round of short repetitions, with
+// no instruction count and no cell measured again: this judges which cells ran and what they say, never a
+// time.
 TEST(Peers, RunBesideTheCppTiersWithTheSameProtocol) {
   TempDir dir;
-  const Outcome outcome = ladder("run --no-limits --preset quick --tiers naive,xsimd --peers python --out " +
-                                 (dir / "out").string());
+  const Outcome outcome = ladder(
+      "run --no-limits --preset quick --tiers naive,xsimd --peers python --rounds 1 --reps 2 "
+      "--min-time 0.005 --remeasure 0 --no-instructions --out " +
+      (dir / "out").string());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const json results = read_json(dir / "out/results.json");
   std::map<std::string, json> peers;
