@@ -181,6 +181,10 @@ std::vector<std::string> tiers_to_carry(const std::vector<std::string>& carried,
   return both;
 }
 
+bool carries_all(const std::vector<std::string>& carried, const std::vector<std::string>& wanted) {
+  return tiers_to_carry(carried, wanted) == carried;
+}
+
 std::vector<std::string> sorted_once(std::vector<std::string> tiers) {
   std::sort(tiers.begin(), tiers.end());
   tiers.erase(std::unique(tiers.begin(), tiers.end()), tiers.end());

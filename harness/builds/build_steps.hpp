@@ -31,6 +31,8 @@ std::vector<std::string> configured_tiers(const std::string& tree);
 // the union of the two, or every tier where either is every tier.
 std::vector<std::string> tiers_to_carry(const std::vector<std::string>& carried,
                                         const std::vector<std::string>& wanted);
+// Whether a build carrying `carried` has every tier of `wanted` (as above).
+bool carries_all(const std::vector<std::string>& carried, const std::vector<std::string>& wanted);
 std::vector<std::string> sorted_once(std::vector<std::string> tiers);
 // "every tier", or "tiers a, b".
 std::string tiers_text(const std::vector<std::string>& tiers);

@@ -129,7 +129,7 @@ PreparedBuild prepare(const BuildSpec& spec, const std::string& source, const Bu
   const bool configured = configured_from(paths.tree, source);
   const std::vector<std::string> carried = configured ? configured_tiers(paths.tree) : wanted;
   const std::vector<std::string> carry = tiers_to_carry(carried, wanted);
-  const bool widen = configured && carry != carried;
+  const bool widen = configured && !carries_all(carried, wanted);
   const std::string doing =
       !configured ? "configuring and compiling (the first time)"
       : widen     ? "adding what it lacks of " + tiers_text(wanted) + " (it had " + tiers_text(carried) + ")"
@@ -325,8 +325,7 @@ double estimated_build_seconds(const BuildSpec& spec, const std::vector<std::str
   const std::vector<std::string> wanted = sorted_once(tiers);
   const std::vector<std::string> carried = configured_tiers(paths.tree);
   const bool built = fs::exists(paths.ready);
-  if (built && tiers_to_carry(carried, wanted) == carried)
-    return say("built: a check that it is up to date"), 2;
+  if (built && carries_all(carried, wanted)) return say("built: a check that it is up to date"), 2;
   // Lacking tiers, it compiles them: at most what a build from scratch of them all takes.
   const std::string state = built ? "built with " + tiers_text(carried) + ", not all of " +
                                         tiers_text(wanted) + ": adding them takes at most "
@@ -336,7 +335,7 @@ double estimated_build_seconds(const BuildSpec& spec, const std::vector<std::str
       const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       const json times = parse_json_document(text, paths.times);
       const auto recorded = times.value("tiers", std::vector<std::string>{});  // none recorded: every tier
-      if (tiers_to_carry(recorded, wanted) == recorded) {  // not a build of fewer tiers than these
+      if (carries_all(recorded, wanted)) {  // not a build of fewer tiers than these
         const double seconds =
             times.at("configure_seconds").get<double>() + times.at("compile_seconds").get<double>();
         say(state +

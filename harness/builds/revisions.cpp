@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -206,8 +205,7 @@ PreparedBuild prepare_revision(const std::string& top, const Revision& revision,
   const bool in_place = revision.working_tree && revision.dirty;
   const std::string revision_directory = builds_directory() + "/" + revision_folder(top, revision);
   // A build of some tiers only has a directory of its own: another set of tiers never reconfigures it.
-  std::vector<std::string> sorted = tiers;
-  std::sort(sorted.begin(), sorted.end());
+  const std::vector<std::string> sorted = sorted_once(tiers);
   const std::string directory =
       revision_directory + (sorted.empty() ? "" : "-" + sha256_hex(join(sorted, ",")).substr(0, 8));
   const std::string source = in_place ? top : export_revision(top, revision, revision_directory);
